@@ -1,0 +1,4 @@
+//! Statistics and exact solvers that cross-check the Monte Carlo.
+
+pub mod markov;
+pub mod stats;

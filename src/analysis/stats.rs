@@ -1,0 +1,67 @@
+//! Interval estimates for rates.
+
+/// The 97.5% quantile of the standard normal distribution.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// The 95% Wilson score interval for `successes` out of `trials`.
+/// Returns `(0, 1)` when there are no trials.
+pub fn wilson_interval(successes: u64, trials: u64) -> (f64, f64) {
+    wilson_interval_z(successes, trials, Z95)
+}
+
+/// The Wilson score interval at normal quantile `z`.
+pub fn wilson_interval_z(successes: u64, trials: u64, z: f64) -> (f64, f64) {
+    if trials == 0 {
+        return (0.0, 1.0);
+    }
+    let n = trials as f64;
+    let p = successes as f64 / n;
+    let z2 = z * z;
+    let denominator = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denominator;
+    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denominator;
+    // The bounds are exactly 0 and 1 at the extremes (rounding would leave
+    // a few ulps).
+    let lo = if successes == 0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let hi = if successes >= trials {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (lo, hi)
+}
+
+/// Standard error of a proportion `p` estimated from `trials` trials.
+pub fn proportion_standard_error(p: f64, trials: u64) -> f64 {
+    (p * (1.0 - p) / trials as f64).sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_hand_worked_values() {
+        // 8 of 10: centre (0.8 + 0.19207)/1.38415 = 0.71673, half-width
+        // 1.95996 * sqrt(0.016 + 0.0096036)/1.38415 = 0.22657.
+        let (lo, hi) = wilson_interval(8, 10);
+        assert!((lo - 0.49016).abs() < 1e-4, "{lo}");
+        assert!((hi - 0.94331).abs() < 1e-4, "{hi}");
+        // Zero successes still gives a non-degenerate upper bound.
+        let (lo, hi) = wilson_interval(0, 100);
+        assert_eq!(lo, 0.0);
+        assert!((hi - 0.036994).abs() < 1e-5, "{hi}");
+    }
+
+    #[test]
+    fn wilson_is_symmetric() {
+        let (lo, hi) = wilson_interval(30, 100);
+        let (lo2, hi2) = wilson_interval(70, 100);
+        assert!((lo - (1.0 - hi2)).abs() < 1e-12);
+        assert!((hi - (1.0 - lo2)).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,154 @@
+//! The `barsoom` command line: argument parsing, commands and exit codes.
+//!
+//! Exit codes: 0 success, 1 a failure while running or writing outputs,
+//! 2 bad input (a flag, a scenario or data file) — always one line on
+//! stderr, never a panic.
+
+mod commands;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+pub use commands::execute;
+
+/// Fast, headless Monte Carlo simulation and balance analysis for the
+/// tabletop wargames of Barsoom.
+#[derive(Debug, Parser)]
+#[command(name = "barsoom", version, about, propagate_version = true)]
+pub struct Cli {
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run a scenario's Monte Carlo trials and write the summary, frames and charts.
+    Run(RunArgs),
+    /// Solve a scenario exactly (one-against-one fights) and print the same table.
+    Exact(ExactArgs),
+    /// Check scenario files without running them.
+    Validate(ValidateArgs),
+    /// List the models and the bundled scenarios.
+    List,
+    /// Measure engine throughput on the benchmark scenarios.
+    Bench(BenchArgs),
+}
+
+/// Arguments of `barsoom run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The scenario file (TOML).
+    pub scenario: PathBuf,
+    /// Number of trials.
+    #[arg(short = 'n', long, default_value = "1000000", allow_negative_numbers = true, value_parser = parse_count)]
+    pub trials: u64,
+    /// Master seed: trial i draws from a stream derived from (seed, i).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_count)]
+    pub threads: Option<u64>,
+    /// Trials per block (results do not depend on it).
+    #[arg(long, default_value = "16384", allow_negative_numbers = true, value_parser = parse_count, hide = true)]
+    pub chunk: u64,
+    /// Output folder (default: reports/<scenario name>/).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Also stream one row per trial to <out>/trials.parquet.
+    #[arg(long)]
+    pub trials_out: bool,
+    /// Print the summary as one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Replay trial I alone (no files are written).
+    #[arg(long, value_name = "I")]
+    pub replay: Option<u64>,
+    /// With --replay: print the trial's event log (every roll, target and effect).
+    #[arg(long, requires = "replay")]
+    pub trace: bool,
+}
+
+/// Arguments of `barsoom exact`.
+#[derive(Debug, Args)]
+pub struct ExactArgs {
+    /// The scenario file (TOML).
+    pub scenario: PathBuf,
+    /// Print the solution as one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `barsoom validate`.
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// Scenario files to check.
+    #[arg(required = true)]
+    pub scenarios: Vec<PathBuf>,
+}
+
+/// Arguments of `barsoom bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Trials per measurement.
+    #[arg(short = 'n', long, default_value = "2000000", allow_negative_numbers = true, value_parser = parse_count)]
+    pub trials: u64,
+    /// Scenarios to measure (default: the level-6 duel and the three-against-one fight).
+    pub scenarios: Vec<PathBuf>,
+    /// Print the measurements as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A positive whole number; underscores and commas may group digits.
+fn parse_count(text: &str) -> Result<u64, String> {
+    let cleaned: String = text.chars().filter(|c| *c != '_' && *c != ',').collect();
+    match cleaned.parse::<u64>() {
+        Ok(0) => Err(format!("expected a positive whole number, found {text}")),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("expected a positive whole number, found {text}")),
+    }
+}
+
+/// Parses the command line and runs it, returning the process exit code.
+pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                let _ = e.print();
+                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                    ExitCode::from(2)
+                } else {
+                    ExitCode::SUCCESS
+                };
+            }
+            // One line: clap's first line, with its usage hint dropped.
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("error: invalid arguments");
+            eprintln!("{}", first.trim_end());
+            return ExitCode::from(2);
+        }
+    };
+    match execute(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let code = commands::exit_code(&e);
+            let message = format!("{e:#}").replace('\n', " ");
+            eprintln!("error: {message}");
+            ExitCode::from(code)
+        }
+    }
+}

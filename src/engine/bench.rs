@@ -1,0 +1,113 @@
+//! Throughput measurement for `barsoom bench` and the criterion benches:
+//! nanoseconds per trial at one thread and at all threads, against a raw
+//! loop that seeds the same per-trial streams and rolls the same number of
+//! dice without any game logic.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::model::{DynModel, Model, NoTrace};
+use super::rng::Dice;
+use super::runner::{DEFAULT_CHUNK, RunConfig, RunError, block_ranges};
+
+/// One measured configuration.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Throughput {
+    /// Worker threads.
+    pub threads: usize,
+    /// Trials run.
+    pub trials: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Nanoseconds of wall time per trial.
+    pub ns_per_trial: f64,
+    /// Trials per second.
+    pub trials_per_second: f64,
+}
+
+impl Throughput {
+    fn new(threads: usize, trials: u64, seconds: f64) -> Self {
+        let seconds = seconds.max(1e-9);
+        Throughput {
+            threads,
+            trials,
+            seconds,
+            ns_per_trial: seconds * 1e9 / trials as f64,
+            trials_per_second: trials as f64 / seconds,
+        }
+    }
+}
+
+/// Times `trials` trials of `model` on `threads` threads (0 = all cores).
+pub fn time_model(
+    model: &dyn DynModel,
+    seed: u64,
+    trials: u64,
+    threads: usize,
+) -> Result<Throughput, RunError> {
+    let config = RunConfig {
+        threads,
+        ..RunConfig::new(seed, trials)
+    };
+    let start = Instant::now();
+    let tally = model.run(&config, None)?;
+    let seconds = start.elapsed().as_secs_f64();
+    black_box(tally);
+    Ok(Throughput::new(resolve_threads(threads), trials, seconds))
+}
+
+/// Mean number of dice a trial of `model` rolls, over `sample` trials.
+pub fn dice_per_trial<M: Model>(model: &M, seed: u64, sample: u64) -> f64 {
+    let total: u64 = (0..sample)
+        .map(|i| {
+            let mut dice = Dice::for_trial(seed, i);
+            model.run_trial(&mut dice, &mut NoTrace);
+            u64::from(dice.rolled())
+        })
+        .sum();
+    total as f64 / sample.max(1) as f64
+}
+
+/// Times a raw loop: seed each trial's stream, roll `dice` d6, add them up.
+pub fn time_raw_dice(
+    seed: u64,
+    trials: u64,
+    dice: f64,
+    threads: usize,
+) -> Result<Throughput, RunError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|source| RunError::Pool { threads, source })?;
+    // Whole dice per trial, spread so that their mean is `dice`.
+    let start = Instant::now();
+    let sum: u64 = pool.install(|| {
+        block_ranges(&(0..trials), DEFAULT_CHUNK)
+            .par_iter()
+            .map(|block| {
+                block
+                    .clone()
+                    .map(|i| {
+                        let mut d = Dice::for_trial(seed, i);
+                        let count = ((i + 1) as f64 * dice).floor() as u64
+                            - (i as f64 * dice).floor() as u64;
+                        (0..count).map(|_| u64::from(d.d6())).sum::<u64>()
+                    })
+                    .sum::<u64>()
+            })
+            .sum()
+    });
+    let seconds = start.elapsed().as_secs_f64();
+    black_box(sum);
+    Ok(Throughput::new(resolve_threads(threads), trials, seconds))
+}
+
+fn resolve_threads(threads: usize) -> usize {
+    if threads == 0 {
+        rayon::current_num_threads()
+    } else {
+        threads
+    }
+}

@@ -1,0 +1,15 @@
+//! The simulation engine: random streams, the model interface, the parallel
+//! runner and the streaming accumulators. Nothing here knows any game.
+
+pub mod accumulate;
+pub mod bench;
+pub mod model;
+pub mod rng;
+pub mod runner;
+
+pub use accumulate::{IntHistogram, RealStats, Tally, TrialResult};
+pub use model::{
+    DynModel, ExactSolution, MetricSpec, Model, NoTrace, OutputSpec, Trace, TraceEvent, TraceLog,
+};
+pub use rng::Dice;
+pub use runner::{BlockRows, RunConfig, RunError, replay, run};

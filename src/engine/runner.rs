@@ -1,0 +1,191 @@
+//! The parallel runner: fixed-size blocks of trial indices run on a local
+//! rayon pool, each into its own tally, merged strictly in block order.
+
+use std::io::IsTerminal;
+use std::ops::Range;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+
+use super::accumulate::{Tally, TrialResult};
+use super::model::{Model, NoTrace, TraceLog};
+use super::rng::Dice;
+
+/// Default number of trials per block.
+pub const DEFAULT_CHUNK: u64 = 16_384;
+
+/// How to run a model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunConfig {
+    /// Master seed.
+    pub seed: u64,
+    /// Trial indices to run (a whole run is `0..trials`; a shard is a sub-range).
+    pub trials: Range<u64>,
+    /// Worker threads (0 = all cores).
+    pub threads: usize,
+    /// Trials per block. Blocks are aligned to multiples of this from 0.
+    pub chunk: u64,
+    /// Show a progress bar on stderr when it is a terminal.
+    pub progress: bool,
+}
+
+impl RunConfig {
+    /// A run of `trials` trials from index 0 with default settings.
+    pub fn new(seed: u64, trials: u64) -> Self {
+        RunConfig {
+            seed,
+            trials: 0..trials,
+            threads: 0,
+            chunk: DEFAULT_CHUNK,
+            progress: false,
+        }
+    }
+}
+
+/// Errors of the runner itself (the model never fails at run time).
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The thread pool could not be built.
+    #[error("could not start {threads} worker threads: {source}")]
+    Pool {
+        /// Requested thread count.
+        threads: usize,
+        /// Cause.
+        source: rayon::ThreadPoolBuildError,
+    },
+    /// The per-trial row sink failed (e.g. a Parquet write).
+    #[error("writing per-trial rows: {0}")]
+    Rows(String),
+}
+
+/// The per-trial rows of one block, in trial order, starting at `first`.
+pub struct BlockRows<'a> {
+    /// Index of the first trial in `results`.
+    pub first: u64,
+    /// One result per trial.
+    pub results: &'a [TrialResult],
+}
+
+/// Receives each block's per-trial rows, in trial order.
+pub type RowSink<'s> = &'s mut dyn FnMut(BlockRows<'_>) -> Result<(), String>;
+
+/// Runs the trials of `config` and returns their merged tally. When
+/// `rows` is given, every block's per-trial results are handed to it in
+/// trial order (blocks run in waves, so memory stays bounded).
+pub fn run<M: Model>(
+    model: &M,
+    config: &RunConfig,
+    mut rows: Option<RowSink<'_>>,
+) -> Result<Tally, RunError> {
+    let spec = model.spec();
+    let chunk = config.chunk.max(1);
+    let blocks = block_ranges(&config.trials, chunk);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.threads)
+        .build()
+        .map_err(|source| RunError::Pool {
+            threads: config.threads,
+            source,
+        })?;
+    let threads = pool.current_num_threads();
+    let progress = progress_bar(config.progress, config.trials.end - config.trials.start);
+    let keep_rows = rows.is_some();
+    // A wave is a few blocks per thread: enough to balance load, small
+    // enough that buffered per-trial rows stay bounded.
+    let wave = threads * 4;
+    let mut total = Tally::new(spec.outcomes.len(), spec.metrics.len());
+    for wave_blocks in blocks.chunks(wave) {
+        let done: Vec<(Tally, Vec<TrialResult>)> = pool.install(|| {
+            wave_blocks
+                .par_iter()
+                .map(|block| {
+                    let result = run_block(model, config.seed, block.clone(), keep_rows);
+                    progress.inc(block.end - block.start);
+                    result
+                })
+                .collect()
+        });
+        for (block, (tally, results)) in wave_blocks.iter().zip(done) {
+            total.merge(&tally);
+            if let Some(sink) = rows.as_mut() {
+                sink(BlockRows {
+                    first: block.start,
+                    results: &results,
+                })
+                .map_err(RunError::Rows)?;
+            }
+        }
+    }
+    progress.finish_and_clear();
+    Ok(total)
+}
+
+/// Splits `trials` at every multiple of `chunk`, so a trial always falls in
+/// the same block whichever range it is run as part of.
+pub fn block_ranges(trials: &Range<u64>, chunk: u64) -> Vec<Range<u64>> {
+    let mut blocks = Vec::new();
+    let mut start = trials.start;
+    while start < trials.end {
+        let end = ((start / chunk + 1) * chunk).min(trials.end);
+        blocks.push(start..end);
+        start = end;
+    }
+    blocks
+}
+
+fn run_block<M: Model>(
+    model: &M,
+    seed: u64,
+    block: Range<u64>,
+    keep_rows: bool,
+) -> (Tally, Vec<TrialResult>) {
+    let spec = model.spec();
+    let mut tally = Tally::new(spec.outcomes.len(), spec.metrics.len());
+    let mut results = Vec::with_capacity(if keep_rows {
+        (block.end - block.start) as usize
+    } else {
+        0
+    });
+    for trial in block {
+        let mut dice = Dice::for_trial(seed, trial);
+        let result = model.run_trial(&mut dice, &mut NoTrace);
+        tally.record(&result);
+        if keep_rows {
+            results.push(result);
+        }
+    }
+    (tally, results)
+}
+
+/// Replays trial `trial` of a run seeded with `seed` alone, with its log.
+pub fn replay<M: Model>(model: &M, seed: u64, trial: u64) -> (TrialResult, TraceLog) {
+    let mut log = TraceLog::default();
+    let mut dice = Dice::for_trial(seed, trial);
+    let result = model.run_trial(&mut dice, &mut log);
+    (result, log)
+}
+
+fn progress_bar(wanted: bool, trials: u64) -> ProgressBar {
+    if !wanted || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(trials), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} trials ({per_sec}, eta {eta})",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_align_to_the_global_grid() {
+        assert_eq!(block_ranges(&(0..10), 4), vec![0..4, 4..8, 8..10]);
+        assert_eq!(block_ranges(&(5..13), 4), vec![5..8, 8..12, 12..13]);
+        assert!(block_ranges(&(3..3), 4).is_empty());
+    }
+}

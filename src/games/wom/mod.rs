@@ -1,0 +1,5 @@
+//! Warriors of Mars (TSR 1974).
+
+pub mod duel;
+pub mod duel_exact;
+pub mod tables;

@@ -1,0 +1,8 @@
+//! Outputs: the summary, polars frames and files, and charts.
+
+pub mod charts;
+pub mod files;
+pub mod frames;
+pub mod summary;
+
+pub use summary::{MetricRow, OutcomeRow, Summary, SummaryContext};

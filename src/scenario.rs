@@ -1,0 +1,112 @@
+//! Reading scenario files: TOML parsing with one-line errors that name the
+//! file, the field and what was expected.
+
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+
+/// A scenario or data file that cannot be used, with where and why.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{}: {field}: {message}", file.display())]
+pub struct ScenarioError {
+    /// The file at fault.
+    pub file: PathBuf,
+    /// The field at fault (a dotted path, or the line's key for syntax errors).
+    pub field: String,
+    /// What was wrong and what was expected.
+    pub message: String,
+}
+
+impl ScenarioError {
+    /// A new error for `field` of `file`.
+    pub fn new(file: &Path, field: impl Into<String>, message: impl Into<String>) -> Self {
+        ScenarioError {
+            file: file.to_path_buf(),
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Reads `path` as UTF-8 text.
+pub fn read_text(path: &Path) -> Result<String, ScenarioError> {
+    std::fs::read_to_string(path)
+        .map_err(|e| ScenarioError::new(path, "(file)", format!("cannot read the file: {e}")))
+}
+
+/// Parses TOML `text` (read from `path`) into `T`. Syntax and type errors
+/// are reduced to one line naming the key on the offending line.
+pub fn parse_toml<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, ScenarioError> {
+    toml::from_str(text).map_err(|e| {
+        let message = e.message().trim().replace('\n', " ");
+        match e.span() {
+            Some(span) => {
+                let line_number = text[..span.start.min(text.len())].matches('\n').count() + 1;
+                let line = text.lines().nth(line_number - 1).unwrap_or("");
+                let key = line
+                    .split('=')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .trim_matches(['[', ']'])
+                    .trim();
+                let field = if key.is_empty() || key.starts_with('"') && !line.contains('=') {
+                    "(syntax)"
+                } else {
+                    key
+                };
+                ScenarioError::new(path, field, format!("{message} (line {line_number})"))
+            }
+            None => ScenarioError::new(path, "(document)", message),
+        }
+    })
+}
+
+/// Reads and parses a TOML file.
+pub fn read_toml<T: DeserializeOwned>(path: &Path) -> Result<T, ScenarioError> {
+    parse_toml(path, &read_text(path)?)
+}
+
+/// The part every scenario shares: which model runs it.
+#[derive(Debug, serde::Deserialize)]
+pub struct Header {
+    /// Model identifier, e.g. `wom.duel`.
+    pub model: Option<String>,
+    /// One-line description.
+    pub description: Option<String>,
+}
+
+/// The scenario's name: its file stem.
+pub fn scenario_name(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "scenario".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Sample {
+        level: u8,
+    }
+
+    #[test]
+    fn type_errors_name_the_key_and_line() {
+        let e = parse_toml::<Sample>(Path::new("x.toml"), "\nlevel = \"high\"\n").unwrap_err();
+        let line = e.to_string();
+        assert!(line.starts_with("x.toml: level: "), "{line}");
+        assert!(line.contains("line 2"), "{line}");
+        assert!(!line.contains('\n'));
+    }
+
+    #[test]
+    fn syntax_errors_are_one_line() {
+        let e = parse_toml::<Sample>(Path::new("x.toml"), "level = = 3\n").unwrap_err();
+        assert!(!e.to_string().contains('\n'), "{e}");
+        assert!(e.to_string().contains("line 1"), "{e}");
+    }
+}

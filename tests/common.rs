@@ -1,0 +1,59 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// The crate's root folder.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A bundled scenario by its path under `scenarios/`.
+pub fn bundled(relative: &str) -> PathBuf {
+    root().join("scenarios").join(relative)
+}
+
+/// The bundled Warriors of Mars data folder.
+pub fn wom_data() -> PathBuf {
+    root().join("scenarios/wom/data")
+}
+
+/// Writes a `wom.duel` scenario with the given sides into `dir` and
+/// returns its path. `sides` is TOML for the two `[[sides]]` tables.
+pub fn write_duel(dir: &Path, name: &str, sides: &str) -> PathBuf {
+    let path = dir.join(format!("{name}.toml"));
+    let text = format!(
+        "model = \"wom.duel\"\ndescription = \"test\"\ndata = {:?}\n{sides}",
+        wom_data().display().to_string()
+    );
+    std::fs::write(&path, text).expect("write scenario");
+    path
+}
+
+/// A one-against-one duel between two roster characters with extra
+/// figure fields (TOML inline-table entries, may be empty).
+pub fn one_on_one(
+    dir: &Path,
+    name: &str,
+    a: &str,
+    a_extra: &str,
+    b: &str,
+    b_extra: &str,
+) -> PathBuf {
+    let field = |extra: &str| {
+        if extra.is_empty() {
+            String::new()
+        } else {
+            format!(", {extra}")
+        }
+    };
+    write_duel(
+        dir,
+        name,
+        &format!(
+            "[[sides]]\nfigures = [{{ character = \"{a}\"{} }}]\n[[sides]]\nfigures = [{{ character = \"{b}\"{} }}]\n",
+            field(a_extra),
+            field(b_extra)
+        ),
+    )
+}
