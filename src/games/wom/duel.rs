@@ -159,9 +159,49 @@ pub struct AttackProfile {
     pub wound_kills: bool,
     /// Score of the stinger's second roll that kills.
     pub stinger: Score,
+    /// `classify` tabulated by roll, so play looks results up without branching.
+    blows: [Blow; 19],
+    /// `stinger` tabulated by roll.
+    stings: [bool; 19],
 }
 
 impl AttackProfile {
+    /// A profile with its roll tables filled in.
+    fn new(
+        wound: Score,
+        kill: Score,
+        modifier: i8,
+        kill_modifier: i8,
+        wound_kills: bool,
+        stinger: Score,
+    ) -> Self {
+        let mut p = AttackProfile {
+            wound,
+            kill,
+            modifier,
+            kill_modifier,
+            wound_kills,
+            stinger,
+            blows: [Blow::Miss; 19],
+            stings: [false; 19],
+        };
+        p.blows = std::array::from_fn(|r| p.classify(r as u32));
+        p.stings = std::array::from_fn(|r| p.stinger.met_by(r as i32));
+        p
+    }
+
+    /// What a 3d6 roll of `roll` does (the tabulated [`classify`](Self::classify)).
+    #[inline]
+    pub fn blow(&self, roll: u32) -> Blow {
+        self.blows[roll as usize]
+    }
+
+    /// Whether a stinger roll of `roll` kills.
+    #[inline]
+    pub fn stings(&self, roll: u32) -> bool {
+        self.stings[roll as usize]
+    }
+
     /// What a 3d6 roll of `roll` does.
     #[inline]
     pub fn classify(&self, roll: u32) -> Blow {
@@ -192,13 +232,25 @@ pub struct InitiativeProfile {
     pub score: Score,
     /// Added to the roll.
     pub modifier: i8,
+    /// `seized` tabulated by roll.
+    seizes: [bool; 19],
 }
 
 impl InitiativeProfile {
+    fn new(score: Score, modifier: i8) -> Self {
+        let mut p = InitiativeProfile {
+            score,
+            modifier,
+            seizes: [false; 19],
+        };
+        p.seizes = std::array::from_fn(|r| p.score.met_by(r as i32 + i32::from(p.modifier)));
+        p
+    }
+
     /// Whether a 3d6 roll of `roll` seizes the initiative.
     #[inline]
     pub fn seized(&self, roll: u32) -> bool {
-        self.score.met_by(roll as i32 + i32::from(self.modifier))
+        self.seizes[roll as usize]
     }
 }
 
@@ -221,11 +273,9 @@ pub fn next_holder(
     limit: u8,
     seized: bool,
 ) -> (usize, u8) {
-    if animals_involved || run >= limit || seized {
-        (1 - holder, 0)
-    } else {
-        (holder, run)
-    }
+    // Written without short-circuits so it compiles to conditional moves.
+    let pass = animals_involved | (run >= limit) | seized;
+    (holder ^ usize::from(pass), if pass { 0 } else { run })
 }
 
 /// Whether the initiative after this round needs a roll at all.
@@ -281,6 +331,7 @@ pub struct WomDuel {
     missile: Vec<CompiledShot>,
     outcome_flee: Option<[u16; 2]>,
     outcome_undecided: u16,
+    first_strike: FirstStrike,
 }
 
 /// A missile shot compiled for one shooter and target.
@@ -503,7 +554,10 @@ impl WomDuel {
             missile,
             outcome_flee,
             outcome_undecided,
+            first_strike: FirstStrike::RollOff,
         };
+        let mut model = model;
+        model.first_strike = model.decide_first_strike();
         let hurts = |s: usize| {
             side_range(s, side_a, n)
                 .any(|a| side_range(1 - s, side_a, n).any(|d| model.attack(a, d, 2).can_hurt()))
@@ -593,6 +647,10 @@ impl WomDuel {
     /// A shooter who fired at an animal gave up his first attack [Missile
     /// Fire vs. Animals], so the animals' side then strikes first.
     pub fn first_strike(&self) -> FirstStrike {
+        self.first_strike
+    }
+
+    fn decide_first_strike(&self) -> FirstStrike {
         let any =
             |s: usize, f: &dyn Fn(&Fighter) -> bool| self.side(s).any(|i| f(&self.fighters[i]));
         let all =
@@ -672,57 +730,105 @@ impl WomDuel {
     /// The living enemy that the `k`-th living figure of a side attacks:
     /// attackers spread over the living enemies in order [multiple 1].
     #[inline]
-    fn target(&self, enemy_side: usize, k: usize, alive: &[bool]) -> Option<usize> {
-        let range = self.side(enemy_side);
-        let living = range.clone().filter(|i| alive[*i]).count();
+    fn target(&self, enemy_side: usize, k: usize, melee: &Melee) -> Option<usize> {
+        let living = usize::from(melee.living[enemy_side]);
         if living == 0 {
             return None;
         }
-        range.filter(|i| alive[*i]).nth(k % living)
+        // Most attackers have a target of their own: skip the division.
+        let pick = if k < living { k } else { k % living };
+        let mut skip = pick;
+        for i in self.side(enemy_side) {
+            if melee.alive[i] {
+                if skip == 0 {
+                    return Some(i);
+                }
+                skip -= 1;
+            }
+        }
+        None
     }
 
-    fn finish(&self, outcome: u16, rounds: u32, wounds: &[u8], alive: &[bool]) -> TrialResult {
+    fn finish(&self, outcome: u16, rounds: u32, melee: &Melee) -> TrialResult {
         let mut metrics = [0u32; crate::engine::accumulate::MAX_METRICS];
         metrics[METRIC_ROUNDS] = rounds;
         metrics[METRIC_TURNS] = rounds.div_ceil(2);
         for s in 0..2 {
-            let range = self.side(s);
-            metrics[METRIC_WOUNDS_A + s] = range.clone().map(|i| u32::from(wounds[i])).sum();
-            metrics[METRIC_SURVIVORS_A + s] = range.filter(|i| alive[*i]).count() as u32;
+            metrics[METRIC_WOUNDS_A + s] = self.side(s).map(|i| u32::from(melee.wounds[i])).sum();
+            metrics[METRIC_SURVIVORS_A + s] = u32::from(melee.living[s]);
         }
         TrialResult { outcome, metrics }
     }
 
-    /// Applies a blow or missile effect to figure `d`; returns whether it fell.
+    /// Applies a melee blow to figure `d`: the common cases without branches.
     #[inline]
-    fn apply(
-        &self,
-        d: usize,
-        effect: MissileEffect,
-        wounds: &mut [u8],
-        alive: &mut [bool],
-    ) -> bool {
-        match effect {
-            MissileEffect::Kill => alive[d] = false,
-            MissileEffect::Wounds(w) => {
-                wounds[d] = wounds[d].saturating_add(w);
-                if wounds[d] >= self.fighters[d].wounds_to_kill {
-                    alive[d] = false;
-                }
-            }
-            MissileEffect::Miss => {}
+    fn strike(&self, d: usize, blow: Blow, melee: &mut Melee) {
+        melee.wounds[d] += u8::from(blow == Blow::Wound);
+        if (blow == Blow::Kill) | (melee.wounds[d] >= self.fighters[d].wounds_to_kill) {
+            melee.remove(d, self.side_of(d), false);
         }
-        !alive[d]
+    }
+
+    /// Applies a blow or missile effect to figure `d`.
+    #[inline]
+    fn apply(&self, d: usize, effect: MissileEffect, melee: &mut Melee) {
+        let falls = match effect {
+            MissileEffect::Kill => true,
+            MissileEffect::Wounds(w) => {
+                melee.wounds[d] = melee.wounds[d].saturating_add(w);
+                melee.wounds[d] >= self.fighters[d].wounds_to_kill
+            }
+            MissileEffect::Miss => false,
+        };
+        if falls {
+            melee.remove(d, self.side_of(d), false);
+        }
     }
 
     /// The outcome once side `s` has no figure left fighting, if so.
-    fn eliminated(&self, s: usize, alive: &[bool], fled: &[bool]) -> Option<u16> {
-        if self.side(s).any(|i| alive[i]) {
+    #[inline]
+    fn eliminated(&self, s: usize, melee: &Melee) -> Option<u16> {
+        if melee.living[s] > 0 {
             return None;
         }
         match self.outcome_flee {
-            Some(flee) if self.side(s).any(|i| fled[i]) => Some(flee[s]),
+            Some(flee) if melee.fled[s] > 0 => Some(flee[s]),
             _ => Some((1 - s) as u16),
+        }
+    }
+}
+
+/// One trial's state of the fight, on the stack.
+struct Melee {
+    wounds: [u8; 2 * MAX_PER_SIDE],
+    alive: [bool; 2 * MAX_PER_SIDE],
+    /// Figures still fighting, per side.
+    living: [u8; 2],
+    /// Figures that ran away, per side.
+    fled: [u8; 2],
+}
+
+impl Melee {
+    fn new(duel: &WomDuel) -> Self {
+        let mut alive = [false; 2 * MAX_PER_SIDE];
+        alive[..duel.fighters.len()]
+            .iter_mut()
+            .for_each(|a| *a = true);
+        Melee {
+            wounds: [0; 2 * MAX_PER_SIDE],
+            alive,
+            living: [duel.side(0).len() as u8, duel.side(1).len() as u8],
+            fled: [0; 2],
+        }
+    }
+
+    /// Takes figure `i` of side `s` out of the fight (dead, or fled).
+    #[inline]
+    fn remove(&mut self, i: usize, s: usize, fled: bool) {
+        if self.alive[i] {
+            self.alive[i] = false;
+            self.living[s] -= 1;
+            self.fled[s] += u8::from(fled);
         }
     }
 }
@@ -905,14 +1011,14 @@ fn resolve_figure(
 pub fn attack_profile(att: &Fighter, def: &Fighter, phase: usize, data: &WomData) -> AttackProfile {
     let first_turn = phase < 2;
     let first_round = phase == 0;
-    let mut p = AttackProfile {
-        wound: Score::Never,
-        kill: Score::Never,
-        modifier: att.roll_bonus,
-        kill_modifier: 0,
-        wound_kills: false,
-        stinger: Score::Never,
-    };
+    let mut p = AttackProfile::new(
+        Score::Never,
+        Score::Never,
+        att.roll_bonus,
+        0,
+        false,
+        Score::Never,
+    );
     match (att.body, def.body) {
         (Body::Man(la), Body::Man(ld)) => {
             // [men-vs-men 2-3] at the level difference, clamped to +-12.
@@ -973,7 +1079,14 @@ pub fn attack_profile(att: &Fighter, def: &Fighter, phase: usize, data: &WomData
             }
         }
     }
-    p
+    AttackProfile::new(
+        p.wound,
+        p.kill,
+        p.modifier,
+        p.kill_modifier,
+        p.wound_kills,
+        p.stinger,
+    )
 }
 
 /// Defender `def`'s initiative roll against attacker `att` [men-vs-men 4a]:
@@ -984,20 +1097,14 @@ pub fn initiative_profile(att: &Fighter, def: &Fighter, data: &WomData) -> Initi
         (Body::Man(ld), Body::Man(la)) => {
             let column = difference_column(i32::from(ld) - i32::from(la));
             let greater = def.okarian == att.okarian && def.weapon_class > att.weapon_class;
-            InitiativeProfile {
-                score: data.men.wound_or_initiative[column],
-                modifier: def.roll_bonus
-                    + if greater {
-                        data.men.modifiers.greater_weapon
-                    } else {
-                        0
-                    },
-            }
+            let bonus = if greater {
+                data.men.modifiers.greater_weapon
+            } else {
+                0
+            };
+            InitiativeProfile::new(data.men.wound_or_initiative[column], def.roll_bonus + bonus)
         }
-        _ => InitiativeProfile {
-            score: Score::Never,
-            modifier: 0,
-        },
+        _ => InitiativeProfile::new(Score::Never, 0),
     }
 }
 
@@ -1053,12 +1160,7 @@ impl Model for WomDuel {
     }
 
     fn run_trial<T: Trace>(&self, dice: &mut Dice, trace: &mut T) -> TrialResult {
-        let n = self.fighters.len();
-        let mut wounds = [0u8; 2 * MAX_PER_SIDE];
-        let mut alive = [false; 2 * MAX_PER_SIDE];
-        let mut fled = [false; 2 * MAX_PER_SIDE];
-        alive[..n].iter_mut().for_each(|a| *a = true);
-        let (wounds, alive, fled) = (&mut wounds[..n], &mut alive[..n], &mut fled[..n]);
+        let mut melee = Melee::new(self);
         let name = |i: usize| &self.fighters[i].name;
 
         // Opening volley [Missile Fire Procedure; Missile Fire vs. Animals].
@@ -1068,7 +1170,7 @@ impl Model for WomDuel {
                 if self.fighters[shooter].missile.is_none() {
                     continue;
                 }
-                let Some(t) = self.target(1 - s, k, alive) else {
+                let Some(t) = self.target(1 - s, k, &melee) else {
                     break;
                 };
                 k += 1;
@@ -1095,10 +1197,10 @@ impl Model for WomDuel {
                         effect
                     }
                 };
-                self.apply(t, effect, wounds, alive);
+                self.apply(t, effect, &mut melee);
             }
-            if let Some(outcome) = self.eliminated(1 - s, alive, fled) {
-                return self.finish(outcome, 0, wounds, alive);
+            if let Some(outcome) = self.eliminated(1 - s, &melee) {
+                return self.finish(outcome, 0, &melee);
             }
         }
 
@@ -1123,7 +1225,7 @@ impl Model for WomDuel {
         loop {
             round += 1;
             if round > self.max_rounds {
-                return self.finish(self.outcome_undecided, round - 1, wounds, alive);
+                return self.finish(self.outcome_undecided, round - 1, &melee);
             }
             let phase = phase_of_round(round);
             run += 1;
@@ -1131,10 +1233,10 @@ impl Model for WomDuel {
             // [multiple 1] every living attacker strikes.
             let mut k = 0;
             for a in self.side(holder) {
-                if !alive[a] {
+                if !melee.alive[a] {
                     continue;
                 }
-                let Some(d) = self.target(defenders, k, alive) else {
+                let Some(d) = self.target(defenders, k, &melee) else {
                     break;
                 };
                 k += 1;
@@ -1149,16 +1251,15 @@ impl Model for WomDuel {
                             format!("round {round}: {} checks panic against {}: 3d6 = {roll} vs {} -> {}", name(a), name(d), score.printed(), if panicked { "panics and runs" } else { "holds" })
                         });
                         if panicked {
-                            alive[a] = false;
-                            fled[a] = true;
+                            melee.remove(a, holder, true);
                             continue;
                         }
                     }
                 }
                 let profile = self.attack(a, d, phase);
                 let roll = dice.three_d6();
-                let blow = profile.classify(roll);
-                self.apply(d, blow.into(), wounds, alive);
+                let blow = profile.blow(roll);
+                self.strike(d, blow, &mut melee);
                 trace.event(if self.animals_involved { "WoM animals 2-4" } else { "WoM men-vs-men 2-3" }, || {
                     format!(
                         "round {round}: {} attacks {}: 3d6 = {roll}{:+} vs wound {} / kill {}{} -> {blow:?} ({} of {} wounds)",
@@ -1168,15 +1269,15 @@ impl Model for WomDuel {
                         profile.wound.printed(),
                         profile.kill.printed(),
                         if profile.kill_modifier != 0 { format!(" ({:+} to kill)", profile.kill_modifier) } else { String::new() },
-                        wounds[d],
+                        melee.wounds[d],
                         self.fighters[d].wounds_to_kill
                     )
                 });
-                if alive[d] && profile.stinger != Score::Never {
+                if melee.alive[d] && profile.stinger != Score::Never {
                     let sting = dice.three_d6();
-                    let killed = profile.stinger.met_by(sting as i32);
+                    let killed = profile.stings(sting);
                     if killed {
-                        alive[d] = false;
+                        melee.remove(d, defenders, false);
                     }
                     trace.event("WoM animals special: stinger", || {
                         format!(
@@ -1190,11 +1291,11 @@ impl Model for WomDuel {
                 }
             }
             for s in [defenders, holder] {
-                if let Some(outcome) = self.eliminated(s, alive, fled) {
+                if let Some(outcome) = self.eliminated(s, &melee) {
                     trace.event("WoM individual combat", || {
                         self.spec.outcomes[usize::from(outcome)].clone()
                     });
-                    return self.finish(outcome, round, wounds, alive);
+                    return self.finish(outcome, round, &melee);
                 }
             }
             // [men-vs-men 4; multiple 3] each living defender may seize the
@@ -1203,10 +1304,10 @@ impl Model for WomDuel {
             if initiative_needs_roll(run, self.animals_involved, self.successive_limit) {
                 let mut k = 0;
                 for d in self.side(defenders) {
-                    if !alive[d] {
+                    if !melee.alive[d] {
                         continue;
                     }
-                    let Some(a) = self.target(holder, k, alive) else {
+                    let Some(a) = self.target(holder, k, &melee) else {
                         break;
                     };
                     k += 1;
