@@ -335,7 +335,7 @@ pub struct Interpretation {
     pub provenance: String,
 }
 
-/// The ANIMALS VS. ANIMALS AND MEN; MEN VS. ANIMALS table.
+/// The animal table: animal attackers against animals and men, and men attacking animals.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AnimalTable {
     /// Animal types in column order.
@@ -742,6 +742,13 @@ impl WomData {
         let roster: RawRoster = read_toml(&roster_file)?;
         let _ = roster.provenance;
         for (id, c) in &roster.characters {
+            if c.wounds_to_kill == Some(0) {
+                return Err(ScenarioError::new(
+                    &roster_file,
+                    format!("characters.{id}.wounds_to_kill"),
+                    "expected at least 1",
+                ));
+            }
             match (&c.level, &c.animal) {
                 (Some(level), None) if !(1..=13).contains(level) => {
                     return Err(ScenarioError::new(
