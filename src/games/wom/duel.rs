@@ -970,18 +970,18 @@ fn resolve_figure(
                     format!("expected a weapon of weapons.toml, found {:?}", m.weapon),
                 ));
             }
-            let rifle = if m.weapon == "radium-rifle" {
-                rules.radium_rifle
-            } else {
-                0
-            };
+            let weapon_modifier = rules.weapon_modifiers.get(&m.weapon).copied().unwrap_or(0);
             let moving = if m.target_moving {
                 rules.target_moving
             } else {
                 0
             };
             Some(MissileShot {
-                first_die_modifier: range + cover + rifle + moving + character.missile_modifier,
+                first_die_modifier: range
+                    + cover
+                    + weapon_modifier
+                    + moving
+                    + character.missile_modifier,
             })
         }
     };

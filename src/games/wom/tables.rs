@@ -649,8 +649,8 @@ pub struct MissileVsMen {
     pub short_range: i8,
     /// Target moving.
     pub target_moving: i8,
-    /// Firing a radium rifle.
-    pub radium_rifle: i8,
+    /// Modifiers by the weapon fired (the radium rifle's -1).
+    pub weapon_modifiers: BTreeMap<String, i8>,
     /// Highest level a hit kills outright.
     pub kill_up_to_level: u8,
     /// Wounds a hit deals to higher levels.
@@ -737,7 +737,20 @@ impl WomData {
                 format!("expected a weapon id from {}", weapons_file.display()),
             ));
         }
-        let missile: MissileRules = read_toml(&dir.join("missile.toml"))?;
+        let missile_file = dir.join("missile.toml");
+        let missile: MissileRules = read_toml(&missile_file)?;
+        if let Some(unknown) = missile
+            .vs_men
+            .weapon_modifiers
+            .keys()
+            .find(|w| !weapons.weapons.contains_key(*w))
+        {
+            return Err(ScenarioError::new(
+                &missile_file,
+                format!("vs_men.weapon_modifiers.{unknown}"),
+                "expected a weapon id of weapons.toml",
+            ));
+        }
         let roster_file = dir.join("roster.toml");
         let roster: RawRoster = read_toml(&roster_file)?;
         let _ = roster.provenance;
