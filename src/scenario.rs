@@ -28,10 +28,51 @@ impl ScenarioError {
     }
 }
 
-/// Reads `path` as UTF-8 text.
+/// Reads `path` as UTF-8 text (and notes it, while [`record_inputs`] is
+/// watching, as one of the inputs a scenario depends on).
 pub fn read_text(path: &Path) -> Result<String, ScenarioError> {
-    std::fs::read_to_string(path)
-        .map_err(|e| ScenarioError::new(path, "(file)", format!("cannot read the file: {e}")))
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ScenarioError::new(path, "(file)", format!("cannot read the file: {e}")))?;
+    INPUTS.with(|inputs| {
+        if let Some(list) = inputs.borrow_mut().as_mut() {
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if !list.iter().any(|(p, _, _)| p == path) {
+                list.push((path.to_path_buf(), name, fnv1a64(text.as_bytes())));
+            }
+        }
+    });
+    Ok(text)
+}
+
+thread_local! {
+    static INPUTS: std::cell::RefCell<Option<Vec<(PathBuf, String, u64)>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `load` and returns, with its result, a fingerprint of every file it
+/// read through [`read_text`]: their names and contents, in reading order.
+/// Shards of one run must agree on it, wherever the files lie.
+pub fn record_inputs<T>(load: impl FnOnce() -> T) -> (T, String) {
+    INPUTS.with(|inputs| *inputs.borrow_mut() = Some(Vec::new()));
+    let result = load();
+    let files = INPUTS
+        .with(|inputs| inputs.borrow_mut().take())
+        .unwrap_or_default();
+    let mut summary = Vec::new();
+    for (_, name, hash) in &files {
+        summary.extend_from_slice(name.as_bytes());
+        summary.extend_from_slice(&hash.to_le_bytes());
+    }
+    (result, format!("{:016x}", fnv1a64(&summary)))
+}
+
+/// The 64-bit FNV-1a hash: stable across platforms and compiler versions.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 /// Parses TOML `text` (read from `path`) into `T`. Syntax and type errors

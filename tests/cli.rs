@@ -4,15 +4,8 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn barsoom(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_barsoom"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("the binary runs")
-}
+use common::barsoom;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

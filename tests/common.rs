@@ -2,6 +2,16 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Runs the `barsoom` binary with `args` in `cwd`.
+pub fn barsoom(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_barsoom"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("the binary runs")
+}
 
 /// The crate's root folder.
 pub fn root() -> PathBuf {

@@ -6,9 +6,10 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow};
 
-use super::{BenchArgs, Cli, Command, ExactArgs, RunArgs, ValidateArgs};
+use super::{BenchArgs, Cli, Command, ExactArgs, MergeArgs, RunArgs, ValidateArgs};
 use crate::engine::bench::{Throughput, time_model, time_raw_dice};
 use crate::engine::runner::RowSink;
+use crate::engine::shard::{self, RunState, STATE_FORMAT, ShardSpec};
 use crate::engine::{BlockRows, RunConfig};
 use crate::games::{self, LoadedScenario, MODELS};
 use crate::report::charts::write_charts;
@@ -41,6 +42,7 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::Validate(args) => validate(args),
         Command::List => list(),
         Command::Bench(args) => bench(args),
+        Command::Merge(args) => merge(args),
     }
 }
 
@@ -80,16 +82,13 @@ fn run(args: RunArgs) -> Result<()> {
         return Ok(());
     }
 
-    let out_dir = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("reports").join(&scenario.name));
-    std::fs::create_dir_all(&out_dir)
-        .with_context(|| format!("cannot create the output folder {}", out_dir.display()))?;
+    let out_dir = output_dir(args.out.as_deref(), &scenario.name)?;
     let threads = args.threads.unwrap_or(0) as usize;
+    let shard = args.shard.unwrap_or(ShardSpec::WHOLE);
+    let range = shard.range(args.trials, args.chunk);
     let config = RunConfig {
         seed: args.seed,
-        trials: 0..args.trials,
+        trials: range.clone(),
         threads,
         chunk: args.chunk,
         progress: !args.quiet,
@@ -121,53 +120,164 @@ fn run(args: RunArgs) -> Result<()> {
     if let Some(w) = rows_writer {
         written.push(w.finish()?.0);
     }
-
-    let path_text = args.scenario.display().to_string();
-    let summary = Summary::from_tally(&context(&scenario, &path_text), spec, &tally, args.seed);
-    written.extend(write_summary_frames(&summary, &out_dir)?);
-    written.extend(
-        write_charts(&summary, &out_dir)
-            .map_err(|e| anyhow!("drawing charts in {}: {e}", out_dir.display()))?,
-    );
+    let state = RunState {
+        format: STATE_FORMAT,
+        version: env!("CARGO_PKG_VERSION").into(),
+        model: scenario.model_id.clone(),
+        scenario: args.scenario.display().to_string(),
+        scenario_name: scenario.name.clone(),
+        fingerprint: scenario.fingerprint.clone(),
+        seed: args.seed,
+        trials: args.trials,
+        chunk: args.chunk,
+        shard,
+        range: [range.start, range.end],
+        outcomes: spec.outcomes.clone(),
+        metrics: spec
+            .metrics
+            .iter()
+            .map(|m| [m.name.clone(), m.description.clone()])
+            .collect(),
+        length_metric: spec.length_metric,
+        tally,
+    };
     let threads_used = if threads == 0 {
         rayon::current_num_threads()
     } else {
         threads
     };
-    let run_info = serde_json::json!({
-        "model": scenario.model_id,
-        "scenario": path_text,
-        "description": scenario.description,
-        "seed": args.seed,
-        "trials": args.trials,
+    let timing = serde_json::json!({
         "threads": threads_used,
-        "chunk": args.chunk,
-        "version": env!("CARGO_PKG_VERSION"),
         "wall_seconds": wall,
-        "trials_per_second": args.trials as f64 / wall.max(1e-9),
-        "outputs": written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+        "trials_per_second": (range.end - range.start) as f64 / wall.max(1e-9),
+        "description": scenario.description,
     });
-    let run_json = out_dir.join("run.json");
-    written.push(write_atomic(
-        &run_json,
-        serde_json::to_string_pretty(&run_info)?.as_bytes(),
-    )?);
+    let summary = write_report(&state, &out_dir, timing, &mut written)?;
 
     let mut out = std::io::stdout().lock();
     if args.json {
         let mut json = summary.to_json();
         json["description"] = scenario.description.clone().into();
         json["wall_seconds"] = wall.into();
+        if shard != ShardSpec::WHOLE {
+            json["shard"] = format!("{}/{}", shard.index, shard.count).into();
+            json["range"] = serde_json::json!([range.start, range.end]);
+        }
         writeln!(out, "{json}")?;
     } else {
+        if shard != ShardSpec::WHOLE {
+            writeln!(
+                out,
+                "shard {}/{}: trials {}..{} of {}\n",
+                shard.index, shard.count, range.start, range.end, args.trials
+            )?;
+        }
         write!(out, "{}", summary.to_table())?;
         writeln!(
             out,
             "\n{:.2} s wall, {:.0} trials/s on {threads_used} threads",
             wall,
-            args.trials as f64 / wall.max(1e-9)
+            (range.end - range.start) as f64 / wall.max(1e-9)
         )?;
         writeln!(out, "wrote {}", out_dir.display())?;
+    }
+    Ok(())
+}
+
+/// The output folder (`--out`, or `reports/<scenario name>/`), created.
+fn output_dir(out: Option<&Path>, scenario_name: &str) -> Result<PathBuf> {
+    let dir = out.map_or_else(
+        || PathBuf::from("reports").join(scenario_name),
+        Path::to_path_buf,
+    );
+    std::fs::create_dir_all(&dir)
+        .with_context(|| format!("cannot create the output folder {}", dir.display()))?;
+    Ok(dir)
+}
+
+/// Writes a run's (or merged run's) summary frames, charts, `run.json` and
+/// `state.json` into `out_dir`, adding the paths to `written`.
+fn write_report(
+    state: &RunState,
+    out_dir: &Path,
+    extra: serde_json::Value,
+    written: &mut Vec<PathBuf>,
+) -> Result<Summary> {
+    let spec = state.spec();
+    let ctx = SummaryContext {
+        model: &state.model,
+        scenario: &state.scenario,
+        scenario_name: &state.scenario_name,
+    };
+    let summary = Summary::from_tally(&ctx, &spec, &state.tally, state.seed);
+    written.extend(write_summary_frames(&summary, out_dir)?);
+    written.extend(
+        write_charts(&summary, out_dir)
+            .map_err(|e| anyhow!("drawing charts in {}: {e}", out_dir.display()))?,
+    );
+    written.push(write_atomic(
+        &out_dir.join("state.json"),
+        serde_json::to_string(state)?.as_bytes(),
+    )?);
+    let mut run_info = serde_json::json!({
+        "model": state.model,
+        "scenario": state.scenario,
+        "seed": state.seed,
+        "trials": state.tally.trials(),
+        "chunk": state.chunk,
+        "shard": format!("{}/{}", state.shard.index, state.shard.count),
+        "range": state.range,
+        "fingerprint": state.fingerprint,
+        "version": env!("CARGO_PKG_VERSION"),
+    });
+    if let (Some(info), Some(more)) = (run_info.as_object_mut(), extra.as_object()) {
+        info.extend(more.clone());
+    }
+    run_info["outputs"] = written
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .into();
+    written.push(write_atomic(
+        &out_dir.join("run.json"),
+        serde_json::to_string_pretty(&run_info)?.as_bytes(),
+    )?);
+    Ok(summary)
+}
+
+fn merge(args: MergeArgs) -> Result<()> {
+    let mut states = Vec::new();
+    for path in &args.states {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            InputError(format!(
+                "{}: cannot read the state file: {e}",
+                path.display()
+            ))
+        })?;
+        let state: RunState = serde_json::from_str(&text).map_err(|e| {
+            InputError(format!(
+                "{}: expected a barsoom state.json written by `run`: {e}",
+                path.display()
+            ))
+        })?;
+        states.push(state);
+    }
+    let merged = shard::merge(states).map_err(|e| InputError(format!("cannot merge: {e}")))?;
+    let out_dir = output_dir(args.out.as_deref(), &merged.scenario_name)?;
+    let mut written = Vec::new();
+    let merged_from = serde_json::json!({ "merged_from": args.states.iter().map(|p| p.display().to_string()).collect::<Vec<_>>() });
+    let summary = write_report(&merged, &out_dir, merged_from, &mut written)?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", summary.to_json())?;
+    } else {
+        write!(out, "{}", summary.to_table())?;
+        writeln!(
+            out,
+            "\nmerged {} shards; wrote {}",
+            args.states.len(),
+            out_dir.display()
+        )?;
     }
     Ok(())
 }

@@ -36,6 +36,8 @@ pub enum Command {
     List,
     /// Measure engine throughput on the benchmark scenarios.
     Bench(BenchArgs),
+    /// Merge the state.json files of a sharded run into the whole run's outputs.
+    Merge(MergeArgs),
 }
 
 /// Arguments of `barsoom run`.
@@ -52,6 +54,10 @@ pub struct RunArgs {
     /// Worker threads (default: all cores).
     #[arg(long, allow_negative_numbers = true, value_parser = parse_count)]
     pub threads: Option<u64>,
+    /// Run only shard K of N (0-based) of the trial indices; merge the
+    /// shards' state.json files with `barsoom merge`.
+    #[arg(long, value_name = "K/N", value_parser = crate::engine::shard::ShardSpec::parse)]
+    pub shard: Option<crate::engine::shard::ShardSpec>,
     /// Trials per block (results do not depend on it).
     #[arg(long, default_value = "16384", allow_negative_numbers = true, value_parser = parse_count, hide = true)]
     pub chunk: u64,
@@ -91,6 +97,20 @@ pub struct ValidateArgs {
     /// Scenario files to check.
     #[arg(required = true)]
     pub scenarios: Vec<PathBuf>,
+}
+
+/// Arguments of `barsoom merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shards' state.json files.
+    #[arg(required = true)]
+    pub states: Vec<PathBuf>,
+    /// Output folder (default: reports/<scenario name>/).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print the merged summary as one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `barsoom bench`.

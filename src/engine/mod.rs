@@ -6,6 +6,7 @@ pub mod bench;
 pub mod model;
 pub mod rng;
 pub mod runner;
+pub mod shard;
 
 pub use accumulate::{IntHistogram, RealStats, Tally, TrialResult};
 pub use model::{

@@ -6,7 +6,7 @@ pub mod wom;
 use std::path::{Path, PathBuf};
 
 use crate::engine::DynModel;
-use crate::scenario::{Header, ScenarioError, parse_toml, read_text, scenario_name};
+use crate::scenario::{Header, ScenarioError, parse_toml, read_text, record_inputs, scenario_name};
 
 /// A model and its one-line description.
 pub struct ModelInfo {
@@ -34,10 +34,19 @@ pub struct LoadedScenario {
     pub description: String,
     /// The built model.
     pub model: Box<dyn DynModel>,
+    /// Fingerprint of the scenario and every data file it loaded.
+    pub fingerprint: String,
 }
 
 /// Loads the scenario at `path` with the model it names.
 pub fn load(path: &Path) -> Result<LoadedScenario, ScenarioError> {
+    let (loaded, fingerprint) = record_inputs(|| load_model(path));
+    let mut loaded = loaded?;
+    loaded.fingerprint = fingerprint;
+    Ok(loaded)
+}
+
+fn load_model(path: &Path) -> Result<LoadedScenario, ScenarioError> {
     let text = read_text(path)?;
     let header: Header = parse_toml(path, &text)?;
     let model_id = header
@@ -60,6 +69,7 @@ pub fn load(path: &Path) -> Result<LoadedScenario, ScenarioError> {
         return Err(ScenarioError::new(path, "model", message));
     }
     Ok(LoadedScenario {
+        fingerprint: String::new(),
         path: path.to_path_buf(),
         name: scenario_name(path),
         model_id,

@@ -1,0 +1,253 @@
+//! Shards: one run's trial indices split across processes or machines, and
+//! the mergeable state each shard leaves behind.
+//!
+//! The split is fixed and documented: the run's blocks (multiples of the
+//! chunk size from trial 0) are dealt out contiguously, shard `k` of `n`
+//! taking blocks `k*B/n .. (k+1)*B/n` of the `B` blocks. Because a trial's
+//! stream depends only on `(seed, index)` and tallies merge exactly, the
+//! merged shards give the same summary, byte for byte, as one process.
+
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
+
+use super::accumulate::Tally;
+use super::model::{MetricSpec, OutputSpec};
+
+/// Shard `index` of `count` (0-based index).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardSpec {
+    /// Which shard, from 0.
+    pub index: u64,
+    /// How many shards.
+    pub count: u64,
+}
+
+impl ShardSpec {
+    /// The whole run as a single shard.
+    pub const WHOLE: ShardSpec = ShardSpec { index: 0, count: 1 };
+
+    /// Parses `K/N` (0 ≤ K < N).
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let expected = || format!("expected K/N with 0 <= K < N (e.g. 0/4), found {text:?}");
+        let (k, n) = text.split_once('/').ok_or_else(expected)?;
+        let (index, count) = (
+            k.trim().parse::<u64>().map_err(|_| expected())?,
+            n.trim().parse::<u64>().map_err(|_| expected())?,
+        );
+        if count == 0 || index >= count {
+            return Err(expected());
+        }
+        Ok(ShardSpec { index, count })
+    }
+
+    /// The trial indices this shard runs, out of `0..trials` in blocks of `chunk`.
+    pub fn range(&self, trials: u64, chunk: u64) -> Range<u64> {
+        let chunk = chunk.max(1);
+        let blocks = trials.div_ceil(chunk);
+        let edge = |k: u64| {
+            ((u128::from(k) * u128::from(blocks) / u128::from(self.count)) as u64 * chunk)
+                .min(trials)
+        };
+        edge(self.index)..edge(self.index + 1)
+    }
+}
+
+/// What a run (or one shard of it) leaves behind so that it can be merged.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunState {
+    /// File format version.
+    pub format: u32,
+    /// barsoom version that wrote it.
+    pub version: String,
+    /// Model identifier.
+    pub model: String,
+    /// Scenario path as given.
+    pub scenario: String,
+    /// Scenario name.
+    pub scenario_name: String,
+    /// Fingerprint of the scenario and its data files.
+    pub fingerprint: String,
+    /// Master seed.
+    pub seed: u64,
+    /// Trials of the whole run (all shards).
+    pub trials: u64,
+    /// Block size.
+    pub chunk: u64,
+    /// Which shard this is.
+    pub shard: ShardSpec,
+    /// The trial indices covered, `[start, end)`.
+    pub range: [u64; 2],
+    /// Outcome labels.
+    pub outcomes: Vec<String>,
+    /// Metric names and descriptions.
+    pub metrics: Vec<[String; 2]>,
+    /// Index of the length metric.
+    pub length_metric: Option<usize>,
+    /// The accumulated results.
+    pub tally: Tally,
+}
+
+/// The current state-file format.
+pub const STATE_FORMAT: u32 = 1;
+
+impl RunState {
+    /// The model's output description, rebuilt from the state.
+    pub fn spec(&self) -> OutputSpec {
+        OutputSpec {
+            outcomes: self.outcomes.clone(),
+            metrics: self
+                .metrics
+                .iter()
+                .map(|[name, description]| MetricSpec {
+                    name: name.clone(),
+                    description: description.clone(),
+                })
+                .collect(),
+            length_metric: self.length_metric,
+        }
+    }
+}
+
+/// Why shards could not be merged.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum MergeError {
+    /// Nothing to merge.
+    #[error("expected at least one state file")]
+    Empty,
+    /// Two states disagree on something that must be the same.
+    #[error("{field} differs between shards ({first} vs {other}): they are not parts of one run")]
+    Mismatch {
+        /// What differs.
+        field: &'static str,
+        /// The first state's value.
+        first: String,
+        /// The other value.
+        other: String,
+    },
+    /// A shard appears twice.
+    #[error("shard {0} is given twice")]
+    Duplicate(String),
+    /// Shards are missing.
+    #[error("shards missing: {0} (every shard of the run is needed)")]
+    Missing(String),
+    /// A shard's range is not the one its index implies.
+    #[error(
+        "shard {shard} covers trials {start}..{end}, expected {expected_start}..{expected_end}"
+    )]
+    WrongRange {
+        /// The shard.
+        shard: String,
+        /// Its start.
+        start: u64,
+        /// Its end.
+        end: u64,
+        /// The expected start.
+        expected_start: u64,
+        /// The expected end.
+        expected_end: u64,
+    },
+}
+
+/// Merges the states of every shard of one run into the state of the whole
+/// run, after checking that they belong together and cover every trial index
+/// exactly once.
+pub fn merge(mut states: Vec<RunState>) -> Result<RunState, MergeError> {
+    let first = states.first().ok_or(MergeError::Empty)?.clone();
+    for s in &states[1..] {
+        let checks: [(&'static str, String, String); 8] = [
+            ("format", first.format.to_string(), s.format.to_string()),
+            ("version", first.version.clone(), s.version.clone()),
+            ("model", first.model.clone(), s.model.clone()),
+            (
+                "scenario and data (fingerprint)",
+                first.fingerprint.clone(),
+                s.fingerprint.clone(),
+            ),
+            ("seed", first.seed.to_string(), s.seed.to_string()),
+            ("trials", first.trials.to_string(), s.trials.to_string()),
+            ("chunk", first.chunk.to_string(), s.chunk.to_string()),
+            (
+                "shard count",
+                first.shard.count.to_string(),
+                s.shard.count.to_string(),
+            ),
+        ];
+        if let Some((field, a, b)) = checks.into_iter().find(|(_, a, b)| a != b) {
+            return Err(MergeError::Mismatch {
+                field,
+                first: a,
+                other: b,
+            });
+        }
+    }
+    states.sort_by_key(|s| s.shard.index);
+    let count = first.shard.count;
+    let name = |k: u64| format!("{k}/{count}");
+    for pair in states.windows(2) {
+        if pair[0].shard.index == pair[1].shard.index {
+            return Err(MergeError::Duplicate(name(pair[0].shard.index)));
+        }
+    }
+    let present: Vec<u64> = states.iter().map(|s| s.shard.index).collect();
+    let missing: Vec<String> = (0..count)
+        .filter(|k| !present.contains(k))
+        .map(name)
+        .collect();
+    if !missing.is_empty() {
+        return Err(MergeError::Missing(missing.join(", ")));
+    }
+    let mut tally = Tally::new(first.outcomes.len(), first.metrics.len());
+    for s in &states {
+        let expected = s.shard.range(first.trials, first.chunk);
+        if s.range != [expected.start, expected.end]
+            || s.tally.trials() != expected.end - expected.start
+        {
+            return Err(MergeError::WrongRange {
+                shard: name(s.shard.index),
+                start: s.range[0],
+                end: s.range[1],
+                expected_start: expected.start,
+                expected_end: expected.end,
+            });
+        }
+        tally.merge(&s.tally);
+    }
+    Ok(RunState {
+        shard: ShardSpec::WHOLE,
+        range: [0, first.trials],
+        tally,
+        ..first
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shard_ranges_tile_the_run_on_block_boundaries() {
+        for count in [1, 2, 3, 7, 50] {
+            let mut next = 0;
+            for index in 0..count {
+                let r = ShardSpec { index, count }.range(1_000_003, 4096);
+                assert_eq!(r.start, next, "{index}/{count}");
+                assert!(r.start.is_multiple_of(4096) || r.start == 1_000_003);
+                next = r.end;
+            }
+            assert_eq!(next, 1_000_003);
+        }
+    }
+
+    #[test]
+    fn shard_specs_parse() {
+        assert_eq!(
+            ShardSpec::parse("2/7"),
+            Ok(ShardSpec { index: 2, count: 7 })
+        );
+        assert!(ShardSpec::parse("7/7").is_err());
+        assert!(ShardSpec::parse("1/0").is_err());
+        assert!(ShardSpec::parse("3").is_err());
+        assert!(ShardSpec::parse("-1/3").is_err());
+    }
+}
