@@ -10,7 +10,7 @@ use super::{BenchArgs, Cli, Command, ExactArgs, MergeArgs, RunArgs, ValidateArgs
 use crate::engine::bench::{Throughput, time_model, time_raw_dice};
 use crate::engine::runner::RowSink;
 use crate::engine::shard::{self, RunState, STATE_FORMAT, ShardSpec};
-use crate::engine::{BlockRows, RunConfig};
+use crate::engine::{BlockRows, RunConfig, RunControl, Tally};
 use crate::games::{self, LoadedScenario, MODELS};
 use crate::report::charts::write_charts;
 use crate::report::files::write_atomic;
@@ -23,9 +23,12 @@ use crate::scenario::ScenarioError;
 #[error("{0}")]
 pub struct InputError(pub String);
 
-/// The exit code for an error: 2 for bad input, 1 otherwise.
+/// The exit code for an error: 2 for bad input, 130 for an interrupted
+/// run, 1 otherwise.
 pub fn exit_code(error: &anyhow::Error) -> u8 {
-    if error.downcast_ref::<ScenarioError>().is_some()
+    if error.downcast_ref::<Interrupted>().is_some() {
+        130
+    } else if error.downcast_ref::<ScenarioError>().is_some()
         || error.downcast_ref::<InputError>().is_some()
     {
         2
@@ -86,41 +89,8 @@ fn run(args: RunArgs) -> Result<()> {
     let threads = args.threads.unwrap_or(0) as usize;
     let shard = args.shard.unwrap_or(ShardSpec::WHOLE);
     let range = shard.range(args.trials, args.chunk);
-    let config = RunConfig {
-        seed: args.seed,
-        trials: range.clone(),
-        threads,
-        chunk: args.chunk,
-        progress: !args.quiet,
-    };
-
-    let mut rows_writer = if args.trials_out {
-        Some(TrialRowsWriter::create(
-            &out_dir.join("trials.parquet"),
-            spec,
-        )?)
-    } else {
-        None
-    };
-    let started = Instant::now();
-    let tally = {
-        let mut sink = |block: BlockRows<'_>| match rows_writer.as_mut() {
-            Some(w) => w.write_block(block).map_err(|e| e.to_string()),
-            None => Ok(()),
-        };
-        let rows: Option<RowSink<'_>> = if args.trials_out {
-            Some(&mut sink)
-        } else {
-            None
-        };
-        model.run(&config, rows)?
-    };
-    let wall = started.elapsed().as_secs_f64();
-    let mut written = Vec::new();
-    if let Some(w) = rows_writer {
-        written.push(w.finish()?.0);
-    }
-    let state = RunState {
+    let blank = Tally::new(spec.outcomes.len(), spec.metrics.len());
+    let mut state = RunState {
         format: STATE_FORMAT,
         version: env!("CARGO_PKG_VERSION").into(),
         model: scenario.model_id.clone(),
@@ -139,8 +109,87 @@ fn run(args: RunArgs) -> Result<()> {
             .map(|m| [m.name.clone(), m.description.clone()])
             .collect(),
         length_metric: spec.length_metric,
-        tally,
+        tally: blank,
     };
+    let checkpoint_path = out_dir.join(CHECKPOINT_FILE);
+    let prior = if args.resume {
+        read_checkpoint(&checkpoint_path, &state)?
+    } else {
+        None
+    };
+    let resume_from = prior.as_ref().map_or(range.start, |cp| cp.range[1]);
+    let config = RunConfig {
+        seed: args.seed,
+        trials: resume_from..range.end,
+        threads,
+        chunk: args.chunk,
+        progress: !args.quiet,
+    };
+
+    let mut rows_writer = if args.trials_out {
+        Some(TrialRowsWriter::create(
+            &out_dir.join("trials.parquet"),
+            spec,
+        )?)
+    } else {
+        None
+    };
+    let stop = interrupt_flag()?;
+    let started = Instant::now();
+    let outcome = {
+        let mut sink = |block: BlockRows<'_>| match rows_writer.as_mut() {
+            Some(w) => w.write_block(block).map_err(|e| e.to_string()),
+            None => Ok(()),
+        };
+        let rows: Option<RowSink<'_>> = if args.trials_out {
+            Some(&mut sink)
+        } else {
+            None
+        };
+        let mut last_checkpoint = Instant::now();
+        let mut checkpoint = |tally: &Tally, done: u64| {
+            if last_checkpoint.elapsed().as_secs_f64() < args.checkpoint_secs {
+                return Ok(());
+            }
+            last_checkpoint = Instant::now();
+            write_checkpoint(&checkpoint_path, &state, prior.as_ref(), tally, done)
+                .map(|_| ())
+                .map_err(|e| format!("writing the checkpoint: {e}"))
+        };
+        let control = RunControl {
+            stop: Some(&stop),
+            on_wave: Some(&mut checkpoint),
+        };
+        model.run_controlled(&config, rows, control)?
+    };
+    let wall = started.elapsed().as_secs_f64();
+    let ran = outcome.completed_to - config.trials.start;
+    if !outcome.finished(&config) {
+        write_checkpoint(
+            &checkpoint_path,
+            &state,
+            prior.as_ref(),
+            &outcome.tally,
+            outcome.completed_to,
+        )?;
+        return Err(Interrupted(format!(
+            "interrupted: trials {}..{} of {}..{} done; resume with the same command and --resume (checkpoint {})",
+            range.start,
+            outcome.completed_to,
+            range.start,
+            range.end,
+            checkpoint_path.display()
+        ))
+        .into());
+    }
+    let mut written = Vec::new();
+    if let Some(w) = rows_writer {
+        written.push(w.finish()?.0);
+    }
+    if let Some(cp) = &prior {
+        state.tally.merge(&cp.tally);
+    }
+    state.tally.merge(&outcome.tally);
     let threads_used = if threads == 0 {
         rayon::current_num_threads()
     } else {
@@ -149,10 +198,19 @@ fn run(args: RunArgs) -> Result<()> {
     let timing = serde_json::json!({
         "threads": threads_used,
         "wall_seconds": wall,
-        "trials_per_second": (range.end - range.start) as f64 / wall.max(1e-9),
+        "trials_per_second": ran as f64 / wall.max(1e-9),
+        "resumed_from": prior.as_ref().map(|cp| cp.range[1]),
         "description": scenario.description,
     });
     let summary = write_report(&state, &out_dir, timing, &mut written)?;
+    if checkpoint_path.exists() {
+        std::fs::remove_file(&checkpoint_path).with_context(|| {
+            format!(
+                "cannot remove the finished run's checkpoint {}",
+                checkpoint_path.display()
+            )
+        })?;
+    }
 
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -173,15 +231,103 @@ fn run(args: RunArgs) -> Result<()> {
             )?;
         }
         write!(out, "{}", summary.to_table())?;
+        if let Some(cp) = &prior {
+            writeln!(
+                out,
+                "\nresumed from the checkpoint at trial {} of {}..{}",
+                cp.range[1], range.start, range.end
+            )?;
+        }
         writeln!(
             out,
             "\n{:.2} s wall, {:.0} trials/s on {threads_used} threads",
             wall,
-            (range.end - range.start) as f64 / wall.max(1e-9)
+            ran as f64 / wall.max(1e-9)
         )?;
         writeln!(out, "wrote {}", out_dir.display())?;
     }
     Ok(())
+}
+
+/// The checkpoint an interrupted run leaves in its output folder.
+const CHECKPOINT_FILE: &str = "checkpoint.json";
+
+/// A run stopped by SIGINT or SIGTERM; it left a checkpoint (exit code 130).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Interrupted(pub String);
+
+/// A flag set by the first SIGINT or SIGTERM; a second one ends the process
+/// at once.
+fn interrupt_flag() -> Result<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for signal in [SIGINT, SIGTERM] {
+        signal_hook::flag::register_conditional_shutdown(signal, 130, flag.clone())
+            .context("cannot install the interrupt handler")?;
+        signal_hook::flag::register(signal, flag.clone())
+            .context("cannot install the interrupt handler")?;
+    }
+    Ok(flag)
+}
+
+/// Writes `run` with `tally` (the trials `run.range[0]..done`, after those
+/// of the checkpoint resumed from, if any) as the checkpoint, atomically.
+fn write_checkpoint(
+    path: &Path,
+    run: &RunState,
+    prior: Option<&RunState>,
+    tally: &Tally,
+    done: u64,
+) -> Result<PathBuf> {
+    let mut combined = tally.clone();
+    if let Some(cp) = prior {
+        combined.merge(&cp.tally);
+    }
+    let checkpoint = RunState {
+        range: [run.range[0], done],
+        tally: combined,
+        ..run.clone()
+    };
+    Ok(write_atomic(
+        path,
+        serde_json::to_string(&checkpoint)?.as_bytes(),
+    )?)
+}
+
+/// Reads the checkpoint at `path` and checks that it is a prefix of `run`;
+/// `None` (with a note) when there is none.
+fn read_checkpoint(path: &Path, run: &RunState) -> Result<Option<RunState>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            eprintln!(
+                "note: no checkpoint at {}; starting from the first trial",
+                path.display()
+            );
+            return Ok(None);
+        }
+        Err(e) => {
+            return Err(InputError(format!(
+                "{}: cannot read the checkpoint: {e}",
+                path.display()
+            ))
+            .into());
+        }
+    };
+    let checkpoint: RunState = serde_json::from_str(&text).map_err(|e| {
+        InputError(format!(
+            "{}: expected a barsoom checkpoint written by `run`: {e}",
+            path.display()
+        ))
+    })?;
+    run.check_resumable(&checkpoint).map_err(|e| {
+        InputError(format!(
+            "{}: cannot resume this run from it: {e}",
+            path.display()
+        ))
+    })?;
+    Ok(Some(checkpoint))
 }
 
 /// The output folder (`--out`, or `reports/<scenario name>/`), created.

@@ -79,6 +79,14 @@ pub struct RunArgs {
     /// With --replay: print the trial's event log (every roll, target and effect).
     #[arg(long, requires = "replay")]
     pub trace: bool,
+    /// Continue the interrupted run whose checkpoint.json is in the output
+    /// folder (same scenario, seed, -n and --shard); starts afresh if there is none.
+    #[arg(long, conflicts_with_all = ["replay", "trials_out"])]
+    pub resume: bool,
+    /// Seconds between checkpoints written to <out>/checkpoint.json at block
+    /// boundaries (0: after every wave of blocks).
+    #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = parse_seconds)]
+    pub checkpoint_secs: f64,
 }
 
 /// Arguments of `barsoom exact`.
@@ -133,6 +141,14 @@ fn parse_count(text: &str) -> Result<u64, String> {
         Ok(0) => Err(format!("expected a positive whole number, found {text}")),
         Ok(n) => Ok(n),
         Err(_) => Err(format!("expected a positive whole number, found {text}")),
+    }
+}
+
+/// A number of seconds, zero or more.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s >= 0.0 => Ok(s),
+        _ => Err(format!("expected a number of seconds >= 0, found {text}")),
     }
 }
 

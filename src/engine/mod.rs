@@ -13,4 +13,6 @@ pub use model::{
     DynModel, ExactSolution, MetricSpec, Model, NoTrace, OutputSpec, Trace, TraceEvent, TraceLog,
 };
 pub use rng::Dice;
-pub use runner::{BlockRows, RunConfig, RunError, replay, run};
+pub use runner::{
+    BlockRows, RunConfig, RunControl, RunError, RunOutcome, replay, run, run_controlled,
+};

@@ -119,6 +119,14 @@ pub trait DynModel: Send + Sync {
     ) -> Result<super::accumulate::Tally, super::runner::RunError>;
     /// Replays one trial with its event log.
     fn replay(&self, seed: u64, trial: u64) -> (TrialResult, TraceLog);
+    /// Runs trials with a wave hook and a stop flag; see
+    /// [`super::runner::run_controlled`].
+    fn run_controlled(
+        &self,
+        config: &super::runner::RunConfig,
+        rows: Option<super::runner::RowSink<'_>>,
+        control: super::runner::RunControl<'_>,
+    ) -> Result<super::runner::RunOutcome, super::runner::RunError>;
     /// The exact solution, if the model has one for this scenario.
     fn exact(&self) -> Result<ExactSolution, String>;
     /// Mean dice rolled per trial over the first `sample` trials.
@@ -135,6 +143,14 @@ impl<M: Model + Send> DynModel for M {
         rows: Option<super::runner::RowSink<'_>>,
     ) -> Result<super::accumulate::Tally, super::runner::RunError> {
         super::runner::run(self, config, rows)
+    }
+    fn run_controlled(
+        &self,
+        config: &super::runner::RunConfig,
+        rows: Option<super::runner::RowSink<'_>>,
+        control: super::runner::RunControl<'_>,
+    ) -> Result<super::runner::RunOutcome, super::runner::RunError> {
+        super::runner::run_controlled(self, config, rows, control)
     }
     fn replay(&self, seed: u64, trial: u64) -> (TrialResult, TraceLog) {
         super::runner::replay(self, seed, trial)

@@ -3,6 +3,7 @@
 
 use std::io::IsTerminal;
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
@@ -56,6 +57,9 @@ pub enum RunError {
     /// The per-trial row sink failed (e.g. a Parquet write).
     #[error("writing per-trial rows: {0}")]
     Rows(String),
+    /// The wave hook failed (e.g. a checkpoint could not be written).
+    #[error("{0}")]
+    Checkpoint(String),
 }
 
 /// The per-trial rows of one block, in trial order, starting at `first`.
@@ -69,14 +73,56 @@ pub struct BlockRows<'a> {
 /// Receives each block's per-trial rows, in trial order.
 pub type RowSink<'s> = &'s mut dyn FnMut(BlockRows<'_>) -> Result<(), String>;
 
+/// Called after each wave of blocks with the tally of the trials completed
+/// so far and the end of that completed prefix (`config.trials.start..end`).
+pub type WaveHook<'h> = &'h mut dyn FnMut(&Tally, u64) -> Result<(), String>;
+
+/// Lets a caller watch a run and stop it between waves of blocks, so that an
+/// interrupted run leaves a tally of an exact prefix of its trial range.
+#[derive(Default)]
+pub struct RunControl<'a> {
+    /// When set (e.g. by a signal handler), the run stops at the next wave
+    /// boundary.
+    pub stop: Option<&'a AtomicBool>,
+    /// Observes every completed wave (checkpoints are written from here).
+    pub on_wave: Option<WaveHook<'a>>,
+}
+
+/// What a run achieved: the tally of `config.trials.start..completed_to`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunOutcome {
+    /// Merged results of the completed trials.
+    pub tally: Tally,
+    /// End of the completed prefix; equals `config.trials.end` unless stopped.
+    pub completed_to: u64,
+}
+
+impl RunOutcome {
+    /// Whether every trial of the range was run.
+    pub fn finished(&self, config: &RunConfig) -> bool {
+        self.completed_to == config.trials.end
+    }
+}
+
 /// Runs the trials of `config` and returns their merged tally. When
 /// `rows` is given, every block's per-trial results are handed to it in
 /// trial order (blocks run in waves, so memory stays bounded).
 pub fn run<M: Model>(
     model: &M,
     config: &RunConfig,
-    mut rows: Option<RowSink<'_>>,
+    rows: Option<RowSink<'_>>,
 ) -> Result<Tally, RunError> {
+    Ok(run_controlled(model, config, rows, RunControl::default())?.tally)
+}
+
+/// [`run`], with a hook after every wave and a stop flag checked between
+/// waves.
+pub fn run_controlled<M: Model>(
+    model: &M,
+    config: &RunConfig,
+    mut rows: Option<RowSink<'_>>,
+    mut control: RunControl<'_>,
+) -> Result<RunOutcome, RunError> {
     let spec = model.spec();
     let chunk = config.chunk.max(1);
     let blocks = block_ranges(&config.trials, chunk);
@@ -94,7 +140,14 @@ pub fn run<M: Model>(
     // enough that buffered per-trial rows stay bounded.
     let wave = threads * 4;
     let mut total = Tally::new(spec.outcomes.len(), spec.metrics.len());
+    let mut completed_to = config.trials.start;
     for wave_blocks in blocks.chunks(wave) {
+        if control
+            .stop
+            .is_some_and(|stop| stop.load(Ordering::Relaxed))
+        {
+            break;
+        }
         let done: Vec<(Tally, Vec<TrialResult>)> = pool.install(|| {
             wave_blocks
                 .par_iter()
@@ -107,6 +160,7 @@ pub fn run<M: Model>(
         });
         for (block, (tally, results)) in wave_blocks.iter().zip(done) {
             total.merge(&tally);
+            completed_to = block.end;
             if let Some(sink) = rows.as_mut() {
                 sink(BlockRows {
                     first: block.start,
@@ -115,9 +169,15 @@ pub fn run<M: Model>(
                 .map_err(RunError::Rows)?;
             }
         }
+        if let Some(hook) = control.on_wave.as_mut() {
+            hook(&total, completed_to).map_err(RunError::Checkpoint)?;
+        }
     }
     progress.finish_and_clear();
-    Ok(total)
+    Ok(RunOutcome {
+        tally: total,
+        completed_to,
+    })
 }
 
 /// Splits `trials` at every multiple of `chunk`, so a trial always falls in

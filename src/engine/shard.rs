@@ -92,6 +92,70 @@ pub struct RunState {
 pub const STATE_FORMAT: u32 = 1;
 
 impl RunState {
+    /// Checks that `other` is part of the same run as `self`: same format,
+    /// version, model, inputs, seed, trial count, block size and shard count.
+    pub fn same_run(&self, other: &RunState) -> Result<(), MergeError> {
+        let checks: [(&'static str, String, String); 8] = [
+            ("format", self.format.to_string(), other.format.to_string()),
+            ("version", self.version.clone(), other.version.clone()),
+            ("model", self.model.clone(), other.model.clone()),
+            (
+                "scenario and data (fingerprint)",
+                self.fingerprint.clone(),
+                other.fingerprint.clone(),
+            ),
+            ("seed", self.seed.to_string(), other.seed.to_string()),
+            ("trials", self.trials.to_string(), other.trials.to_string()),
+            ("chunk", self.chunk.to_string(), other.chunk.to_string()),
+            (
+                "shard count",
+                self.shard.count.to_string(),
+                other.shard.count.to_string(),
+            ),
+        ];
+        match checks.into_iter().find(|(_, a, b)| a != b) {
+            Some((field, first, other)) => Err(MergeError::Mismatch {
+                field,
+                first,
+                other,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Checks that `checkpoint` is an interrupted prefix of the run `self`
+    /// describes (the same run and shard, starting where this range starts,
+    /// ending on a block boundary inside it), so that resuming from it gives
+    /// the uninterrupted result.
+    pub fn check_resumable(&self, checkpoint: &RunState) -> Result<(), MergeError> {
+        self.same_run(checkpoint)?;
+        let shard = |s: &RunState| format!("{}/{}", s.shard.index, s.shard.count);
+        if checkpoint.shard != self.shard {
+            return Err(MergeError::Mismatch {
+                field: "shard",
+                first: shard(self),
+                other: shard(checkpoint),
+            });
+        }
+        let [start, done] = checkpoint.range;
+        let on_grid = done.is_multiple_of(self.chunk.max(1)) || done == self.range[1];
+        if start != self.range[0]
+            || done < start
+            || done > self.range[1]
+            || !on_grid
+            || checkpoint.tally.trials() != done - start
+        {
+            return Err(MergeError::WrongRange {
+                shard: shard(checkpoint),
+                start,
+                end: done,
+                expected_start: self.range[0],
+                expected_end: self.range[1],
+            });
+        }
+        Ok(())
+    }
+
     /// The model's output description, rebuilt from the state.
     pub fn spec(&self) -> OutputSpec {
         OutputSpec {
@@ -155,31 +219,7 @@ pub enum MergeError {
 pub fn merge(mut states: Vec<RunState>) -> Result<RunState, MergeError> {
     let first = states.first().ok_or(MergeError::Empty)?.clone();
     for s in &states[1..] {
-        let checks: [(&'static str, String, String); 8] = [
-            ("format", first.format.to_string(), s.format.to_string()),
-            ("version", first.version.clone(), s.version.clone()),
-            ("model", first.model.clone(), s.model.clone()),
-            (
-                "scenario and data (fingerprint)",
-                first.fingerprint.clone(),
-                s.fingerprint.clone(),
-            ),
-            ("seed", first.seed.to_string(), s.seed.to_string()),
-            ("trials", first.trials.to_string(), s.trials.to_string()),
-            ("chunk", first.chunk.to_string(), s.chunk.to_string()),
-            (
-                "shard count",
-                first.shard.count.to_string(),
-                s.shard.count.to_string(),
-            ),
-        ];
-        if let Some((field, a, b)) = checks.into_iter().find(|(_, a, b)| a != b) {
-            return Err(MergeError::Mismatch {
-                field,
-                first: a,
-                other: b,
-            });
-        }
+        first.same_run(s)?;
     }
     states.sort_by_key(|s| s.shard.index);
     let count = first.shard.count;
@@ -237,6 +277,54 @@ mod tests {
             }
             assert_eq!(next, 1_000_003);
         }
+    }
+
+    fn state(range: [u64; 2], trials_done: u64) -> RunState {
+        let mut tally = Tally::new(2, 0);
+        tally.outcomes[0] = trials_done;
+        RunState {
+            format: STATE_FORMAT,
+            version: "v".into(),
+            model: "m".into(),
+            scenario: "s.toml".into(),
+            scenario_name: "s".into(),
+            fingerprint: "f".into(),
+            seed: 1,
+            trials: 10_000,
+            chunk: 1000,
+            shard: ShardSpec::WHOLE,
+            range,
+            outcomes: vec!["a".into(), "b".into()],
+            metrics: Vec::new(),
+            length_metric: None,
+            tally,
+        }
+    }
+
+    #[test]
+    fn a_checkpoint_resumes_only_a_prefix_on_the_block_grid() {
+        let run = state([0, 10_000], 0);
+        assert_eq!(run.check_resumable(&state([0, 3000], 3000)), Ok(()));
+        assert_eq!(run.check_resumable(&state([0, 0], 0)), Ok(()));
+        // Off the block grid, past the end, or a tally that does not match
+        // the range: not a checkpoint of this run.
+        for bad in [
+            state([0, 3500], 3500),
+            state([0, 11_000], 11_000),
+            state([0, 3000], 2999),
+            state([1000, 3000], 2000),
+        ] {
+            assert!(matches!(
+                run.check_resumable(&bad),
+                Err(MergeError::WrongRange { .. })
+            ));
+        }
+        let mut other_seed = state([0, 3000], 3000);
+        other_seed.seed = 2;
+        assert!(matches!(
+            run.check_resumable(&other_seed),
+            Err(MergeError::Mismatch { field: "seed", .. })
+        ));
     }
 
     #[test]
