@@ -6,8 +6,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow};
 
-use super::{BenchArgs, Cli, Command, ExactArgs, MergeArgs, RunArgs, ValidateArgs};
-use crate::engine::bench::{Throughput, time_model, time_raw_dice};
+use super::{Cli, Command, ExactArgs, MergeArgs, RunArgs, ValidateArgs};
 use crate::engine::runner::RowSink;
 use crate::engine::shard::{self, RunState, STATE_FORMAT, ShardSpec};
 use crate::engine::{BlockRows, RunConfig, RunControl, Tally};
@@ -44,12 +43,13 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::Exact(args) => exact(args),
         Command::Validate(args) => validate(args),
         Command::List => list(),
-        Command::Bench(args) => bench(args),
+        Command::Bench(args) => super::bench::bench(args),
         Command::Merge(args) => merge(args),
     }
 }
 
-fn load(path: &Path) -> Result<LoadedScenario> {
+/// Loads a scenario, keeping its one-line error.
+pub(super) fn load(path: &Path) -> Result<LoadedScenario> {
     Ok(games::load(path)?)
 }
 
@@ -331,7 +331,7 @@ fn read_checkpoint(path: &Path, run: &RunState) -> Result<Option<RunState>> {
 }
 
 /// The output folder (`--out`, or `reports/<scenario name>/`), created.
-fn output_dir(out: Option<&Path>, scenario_name: &str) -> Result<PathBuf> {
+pub(super) fn output_dir(out: Option<&Path>, scenario_name: &str) -> Result<PathBuf> {
     let dir = out.map_or_else(
         || PathBuf::from("reports").join(scenario_name),
         Path::to_path_buf,
@@ -528,65 +528,6 @@ fn list() -> Result<()> {
                 description
             )?;
         }
-    }
-    Ok(())
-}
-
-fn bench(args: BenchArgs) -> Result<()> {
-    let scenarios = if args.scenarios.is_empty() {
-        let dir = scenarios_dir().join("wom");
-        vec![
-            dir.join("padwar-vs-padwar.toml"),
-            dir.join("three-green-warriors-vs-john-carter.toml"),
-        ]
-    } else {
-        args.scenarios.clone()
-    };
-    let all = rayon::current_num_threads();
-    let mut report = Vec::new();
-    let mut out = std::io::stdout().lock();
-    if !args.json {
-        writeln!(
-            out,
-            "machine: {} logical cores; {} trials per measurement",
-            all,
-            crate::report::summary::group_thousands(args.trials)
-        )?;
-        writeln!(
-            out,
-            "{:<40} {:>7} {:>12} {:>14} {:>12} {:>10}",
-            "scenario", "threads", "ns/trial", "trials/s", "raw ns/trial", "vs raw"
-        )?;
-    }
-    for path in &scenarios {
-        let scenario = load(path)?;
-        let model = scenario.model.as_ref();
-        let dice = model.dice_per_trial(1, 100_000);
-        let thread_counts = if all > 1 { vec![1, all] } else { vec![1] };
-        for threads in thread_counts {
-            let measured: Throughput = time_model(model, 1, args.trials, threads)?;
-            let raw = time_raw_dice(1, args.trials, dice, threads)?;
-            let ratio = measured.ns_per_trial / raw.ns_per_trial;
-            if !args.json {
-                writeln!(
-                    out,
-                    "{:<40} {:>7} {:>12.1} {:>14.0} {:>12.1} {:>9.2}x",
-                    scenario.name,
-                    threads,
-                    measured.ns_per_trial,
-                    measured.trials_per_second,
-                    raw.ns_per_trial,
-                    ratio
-                )?;
-            }
-            report.push(serde_json::json!({
-                "scenario": path.display().to_string(), "threads": threads, "dice_per_trial": dice,
-                "model": measured, "raw_dice": raw, "ratio_to_raw": ratio,
-            }));
-        }
-    }
-    if args.json {
-        writeln!(out, "{}", serde_json::Value::Array(report))?;
     }
     Ok(())
 }

@@ -4,6 +4,7 @@
 //! 2 bad input (a flag, a scenario or data file) — always one line on
 //! stderr, never a panic.
 
+mod bench;
 mod commands;
 
 use std::path::PathBuf;
@@ -124,11 +125,28 @@ pub struct MergeArgs {
 /// Arguments of `barsoom bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// Trials per measurement.
-    #[arg(short = 'n', long, default_value = "2000000", allow_negative_numbers = true, value_parser = parse_count)]
-    pub trials: u64,
-    /// Scenarios to measure (default: the level-6 duel and the three-against-one fight).
-    pub scenarios: Vec<PathBuf>,
+    /// Models (e.g. wom.duel: their reference scenarios) or scenario files
+    /// (default: every model's reference scenarios, scenarios/data/bench.toml).
+    pub targets: Vec<String>,
+    /// Trials per timing (default: each reference's own count; 2,000,000
+    /// for a scenario file).
+    #[arg(short = 'n', long, allow_negative_numbers = true, value_parser = parse_count)]
+    pub trials: Option<u64>,
+    /// Thread counts to measure, comma-separated (default: 1 and all cores;
+    /// 1 is always measured, as the base of speed-up and efficiency).
+    #[arg(long, value_delimiter = ',', allow_negative_numbers = true, value_parser = parse_count)]
+    pub threads: Vec<u64>,
+    /// Timings per configuration: the median is reported and their spread
+    /// is the run-to-run noise.
+    #[arg(long, default_value = "3", allow_negative_numbers = true, value_parser = parse_count)]
+    pub repeats: u64,
+    /// Output folder for bench.csv, bench.parquet and the chart (default: reports/bench/).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// A bench.csv from an earlier run: flag each throughput that moved
+    /// beyond the noise both runs measured (exit code 1 on a regression).
+    #[arg(long, value_name = "BASELINE.csv")]
+    pub compare: Option<PathBuf>,
     /// Print the measurements as JSON.
     #[arg(long)]
     pub json: bool,

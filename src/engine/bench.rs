@@ -106,10 +106,86 @@ pub fn time_raw_dice(
     Ok(Throughput::new(resolve_threads(threads), trials, seconds))
 }
 
+/// Repeated timings of one configuration, for a median and its noise.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Repeated {
+    /// Worker threads.
+    pub threads: usize,
+    /// Trials per timing.
+    pub trials: u64,
+    /// Trials per second of each timing, in the order taken.
+    pub samples: Vec<f64>,
+}
+
+impl Repeated {
+    /// Median trials per second.
+    pub fn median(&self) -> f64 {
+        let mut sorted = self.samples.clone();
+        sorted.sort_by(f64::total_cmp);
+        match sorted.len() {
+            0 => f64::NAN,
+            n if n % 2 == 1 => sorted[n / 2],
+            n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
+        }
+    }
+
+    /// Run-to-run noise: the sample standard deviation of the timings
+    /// relative to their mean (0 with fewer than two timings).
+    pub fn noise(&self) -> f64 {
+        let n = self.samples.len();
+        if n < 2 {
+            return 0.0;
+        }
+        let mean = self.samples.iter().sum::<f64>() / n as f64;
+        let var = self.samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+        var.sqrt() / mean
+    }
+}
+
+/// Times `repeats` runs of `trials` trials of `model` on `threads` threads.
+pub fn time_repeated(
+    model: &dyn DynModel,
+    seed: u64,
+    trials: u64,
+    threads: usize,
+    repeats: usize,
+) -> Result<Repeated, RunError> {
+    let samples = (0..repeats.max(1))
+        .map(|_| time_model(model, seed, trials, threads).map(|t| t.trials_per_second))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Repeated {
+        threads: resolve_threads(threads),
+        trials,
+        samples,
+    })
+}
+
 fn resolve_threads(threads: usize) -> usize {
     if threads == 0 {
         rayon::current_num_threads()
     } else {
         threads
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_and_noise_of_repeats() {
+        let r = Repeated {
+            threads: 1,
+            trials: 10,
+            samples: vec![90.0, 110.0, 100.0],
+        };
+        assert_eq!(r.median(), 100.0);
+        // Sample sd of 90, 100, 110 is 10; the mean is 100.
+        assert!((r.noise() - 0.1).abs() < 1e-12);
+        let even = Repeated {
+            samples: vec![4.0, 1.0, 3.0, 2.0],
+            ..r
+        };
+        assert_eq!(even.median(), 2.5);
     }
 }

@@ -92,3 +92,51 @@ pub fn describe(path: &Path) -> Option<(String, String)> {
     let header: Header = parse_toml(path, &text).ok()?;
     Some((header.model?, header.description.unwrap_or_default()))
 }
+
+/// A model's reference scenario for `barsoom bench`.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BenchReference {
+    /// The model it measures.
+    pub model: String,
+    /// Scenario path, relative to the scenarios folder.
+    pub scenario: PathBuf,
+    /// Trials per timing.
+    pub trials: u64,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BenchReferences {
+    reference: Vec<BenchReference>,
+}
+
+/// Reads the reference scenarios (`scenarios/data/bench.toml`), resolving
+/// each scenario path against `scenarios_dir`.
+pub fn bench_references(scenarios_dir: &Path) -> Result<Vec<BenchReference>, ScenarioError> {
+    let path = scenarios_dir.join("data").join("bench.toml");
+    let text = read_text(&path)?;
+    let list: BenchReferences = parse_toml(&path, &text)?;
+    list.reference
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut r)| {
+            if !MODELS.iter().any(|m| m.id == r.model) {
+                return Err(ScenarioError::new(
+                    &path,
+                    format!("reference[{i}].model"),
+                    model_expectation(&format!("{:?}", r.model)),
+                ));
+            }
+            if r.trials == 0 {
+                return Err(ScenarioError::new(
+                    &path,
+                    format!("reference[{i}].trials"),
+                    "expected a positive trial count",
+                ));
+            }
+            r.scenario = scenarios_dir.join(&r.scenario);
+            Ok(r)
+        })
+        .collect()
+}

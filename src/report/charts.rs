@@ -307,6 +307,21 @@ impl Ranged for FixedTicks {
     }
 }
 
+/// A chart builder with the margins and axis-label room of the x-y charts.
+fn plot_builder<'a, 'b, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    y_label_width: u32,
+) -> ChartBuilder<'a, 'b, DB> {
+    let mut builder = ChartBuilder::on(area);
+    builder
+        .margin_left(16)
+        .margin_right(30)
+        .margin_bottom(10)
+        .x_label_area_size(70)
+        .y_label_area_size(y_label_width);
+    builder
+}
+
 /// Clamps a possibly-NaN value into `[lo, hi]` (NaN becomes `lo`).
 fn clamp_finite(v: f64, lo: f64, hi: f64) -> f64 {
     if v.is_nan() { lo } else { v.clamp(lo, hi) }
@@ -621,12 +636,7 @@ fn draw_length<DB: DrawingBackend>(
     };
     let label_style = TextStyle::from((FONT, LABEL_SIZE).into_font()).color(&TEXT_COLOR);
 
-    let mut chart = ChartBuilder::on(&area)
-        .margin_left(16)
-        .margin_right(30)
-        .margin_bottom(10)
-        .x_label_area_size(70)
-        .y_label_area_size(100)
+    let mut chart = plot_builder(&area, 100)
         .build_cartesian_2d(
             FixedTicks::new(x_lo..x_hi, integer_ticks(hist.min, hist.max)),
             0.0..y_max,
@@ -688,6 +698,152 @@ fn draw_length<DB: DrawingBackend>(
             ))
             .map_err(draw_err)?;
     }
+    Ok(())
+}
+
+/// A point `(x, y)` of a line with an optional band `(low, high)` around it
+/// (an interval, or the spread of repeated timings).
+pub type LinePoint = (f64, f64, Option<(f64, f64)>);
+
+/// One line of a [`LineChart`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct LineSeries {
+    /// Legend label.
+    pub name: String,
+    /// The points, in increasing `x`.
+    pub points: Vec<LinePoint>,
+}
+
+/// A chart of one or more lines against a numeric x axis, with bands.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LineChart {
+    /// Title at the top.
+    pub title: String,
+    /// What the x axis measures.
+    pub x_label: String,
+    /// What the y axis measures.
+    pub y_label: String,
+    /// The lines.
+    pub series: Vec<LineSeries>,
+}
+
+/// Writes `chart` as `dir/<stem>.png` and `dir/<stem>.svg`.
+pub fn write_line_chart(
+    chart: &LineChart,
+    dir: &Path,
+    stem: &str,
+) -> Result<Vec<PathBuf>, ChartError> {
+    ensure_fonts()?;
+    Ok(vec![
+        write_png(dir, stem, (WIDTH, HEIGHT), |root| draw_lines(root, chart))?,
+        write_svg(dir, stem, (WIDTH, HEIGHT), |root| draw_lines(root, chart))?,
+    ])
+}
+
+fn draw_lines<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    line_chart: &LineChart,
+) -> Result<(), ChartError> {
+    root.fill(&WHITE).map_err(draw_err)?;
+    let area = titled(root, &line_chart.title)?;
+    let points = line_chart.series.iter().flat_map(|s| s.points.iter());
+    let (mut x_lo, mut x_hi, mut y_hi) = (f64::INFINITY, f64::NEG_INFINITY, 0.0f64);
+    for &(x, y, band) in points {
+        x_lo = x_lo.min(x);
+        x_hi = x_hi.max(x);
+        y_hi = y_hi.max(band.map_or(y, |(_, high)| high.max(y)));
+    }
+    if !x_lo.is_finite() {
+        (x_lo, x_hi) = (0.0, 1.0);
+    }
+    if x_hi - x_lo < 1e-9 {
+        (x_lo, x_hi) = (x_lo - 0.5, x_hi + 0.5);
+    }
+    let pad = (x_hi - x_lo) * 0.04;
+    // Whole-number x data (thread counts, settings) gets whole-number ticks.
+    let whole = line_chart
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter())
+        .all(|p| p.0.fract() == 0.0);
+    let x_labels = if whole && x_hi - x_lo <= 12.0 {
+        (x_hi - x_lo) as usize + 1
+    } else {
+        10
+    };
+    let y_max = nice_ceil(y_hi * 1.08);
+    let y_fmt = |v: &f64| tick_text(*v, y_max);
+    let x_fmt = |v: &f64| {
+        if (v - v.round()).abs() < 1e-9 {
+            format!("{v:.0}")
+        } else {
+            format!("{v}")
+        }
+    };
+    let label_style = TextStyle::from((FONT, LABEL_SIZE).into_font()).color(&TEXT_COLOR);
+    let mut chart = plot_builder(&area, 120)
+        .build_cartesian_2d((x_lo - pad)..(x_hi + pad), 0.0..y_max)
+        .map_err(draw_err)?;
+    chart
+        .configure_mesh()
+        .x_labels(x_labels)
+        .y_labels(8)
+        .x_label_formatter(&x_fmt)
+        .y_label_formatter(&y_fmt)
+        .label_style(label_style.clone())
+        .axis_desc_style(TextStyle::from((FONT, DESC_SIZE).into_font()).color(&TEXT_COLOR))
+        .x_desc(line_chart.x_label.as_str())
+        .y_desc(line_chart.y_label.as_str())
+        .light_line_style(RGBColor(0xee, 0xee, 0xee))
+        .bold_line_style(RGBColor(0xd8, 0xd8, 0xd8))
+        .draw()
+        .map_err(draw_err)?;
+    for (i, series) in line_chart.series.iter().enumerate() {
+        let color = BAR_COLORS[i % BAR_COLORS.len()];
+        let band: Vec<(f64, f64, f64)> = series
+            .points
+            .iter()
+            .filter_map(|&(x, _, band)| band.map(|(low, high)| (x, low, high)))
+            .collect();
+        if band.len() >= 2 {
+            let mut outline: Vec<(f64, f64)> = band.iter().map(|&(x, low, _)| (x, low)).collect();
+            outline.extend(band.iter().rev().map(|&(x, _, high)| (x, high)));
+            chart
+                .draw_series(std::iter::once(Polygon::new(
+                    outline,
+                    color.mix(0.18).filled(),
+                )))
+                .map_err(draw_err)?;
+        } else {
+            chart
+                .draw_series(band.iter().map(|&(x, low, high)| {
+                    PathElement::new(vec![(x, low), (x, high)], color.stroke_width(2))
+                }))
+                .map_err(draw_err)?;
+        }
+        let line: Vec<(f64, f64)> = series.points.iter().map(|&(x, y, _)| (x, y)).collect();
+        chart
+            .draw_series(plotters::series::LineSeries::new(
+                line.clone(),
+                color.stroke_width(3),
+            ))
+            .map_err(draw_err)?
+            .label(series.name.as_str())
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(3))
+            });
+        chart
+            .draw_series(line.iter().map(|&p| Circle::new(p, 5, color.filled())))
+            .map_err(draw_err)?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .label_font(label_style)
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(0xb0, 0xb0, 0xb0))
+        .draw()
+        .map_err(draw_err)?;
     Ok(())
 }
 

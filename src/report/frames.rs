@@ -68,13 +68,22 @@ pub fn summary_frame(summary: &Summary) -> PolarsResult<DataFrame> {
 
 /// Writes the summary frame as `summary.csv` and `summary.parquet` in `dir`.
 pub fn write_summary_frames(summary: &Summary, dir: &Path) -> Result<Vec<PathBuf>, OutputError> {
-    let mut frame = summary_frame(summary).map_err(|e| OutputError::new(dir, e))?;
-    let csv_path = dir.join("summary.csv");
+    let frame = summary_frame(summary).map_err(|e| OutputError::new(dir, e))?;
+    write_frame(frame, dir, "summary")
+}
+
+/// Writes `frame` as `<stem>.csv` and `<stem>.parquet` in `dir`, atomically.
+pub fn write_frame(
+    mut frame: DataFrame,
+    dir: &Path,
+    stem: &str,
+) -> Result<Vec<PathBuf>, OutputError> {
+    let csv_path = dir.join(format!("{stem}.csv"));
     let mut csv = AtomicFile::create(&csv_path)?;
     CsvWriter::new(csv.file())
         .finish(&mut frame)
         .map_err(|e| OutputError::new(&csv_path, e))?;
-    let parquet_path = dir.join("summary.parquet");
+    let parquet_path = dir.join(format!("{stem}.parquet"));
     let mut parquet = AtomicFile::create(&parquet_path)?;
     ParquetWriter::new(parquet.file())
         .finish(&mut frame)

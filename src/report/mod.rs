@@ -1,5 +1,6 @@
 //! Outputs: the summary, polars frames and files, and charts.
 
+pub mod bench;
 pub mod charts;
 pub mod files;
 pub mod frames;
