@@ -375,6 +375,7 @@ fn write_report(
         "range": state.range,
         "fingerprint": state.fingerprint,
         "version": env!("CARGO_PKG_VERSION"),
+        "command": command_line(),
     });
     if let (Some(info), Some(more)) = (run_info.as_object_mut(), extra.as_object()) {
         info.extend(more.clone());
@@ -389,6 +390,29 @@ fn write_report(
         serde_json::to_string_pretty(&run_info)?.as_bytes(),
     )?);
     Ok(summary)
+}
+
+/// This process's command line, quoted for a POSIX shell, so a report can
+/// say exactly how to reproduce it.
+pub(super) fn command_line() -> String {
+    let quote = |arg: String| {
+        let plain = !arg.is_empty()
+            && arg
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_-./=:,+@%".contains(c));
+        if plain {
+            arg
+        } else {
+            format!("'{}'", arg.replace('\'', "'\\''"))
+        }
+    };
+    let mut args = std::env::args();
+    let program = args.next().map(|_| "barsoom".to_string());
+    program
+        .into_iter()
+        .chain(args.map(quote))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn merge(args: MergeArgs) -> Result<()> {
