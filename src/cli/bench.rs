@@ -60,7 +60,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     }
     let mut rows = Vec::new();
     for (path, trials) in &targets {
-        let scenario = load(path)?;
+        let scenario = load(path, &[])?;
         let model = scenario.model.as_ref();
         let dice = model.dice_per_trial(1, 20_000.min(*trials));
         let mut single = f64::NAN;

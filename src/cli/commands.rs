@@ -15,7 +15,7 @@ use crate::report::charts::write_charts;
 use crate::report::files::write_atomic;
 use crate::report::frames::{TrialRowsWriter, write_summary_frames};
 use crate::report::{Summary, SummaryContext};
-use crate::scenario::ScenarioError;
+use crate::scenario::{Override, ScenarioError};
 
 /// Bad input from the user: reported in one line with exit code 2.
 #[derive(Debug, thiserror::Error)]
@@ -48,9 +48,9 @@ pub fn execute(cli: Cli) -> Result<()> {
     }
 }
 
-/// Loads a scenario, keeping its one-line error.
-pub(super) fn load(path: &Path) -> Result<LoadedScenario> {
-    Ok(games::load(path)?)
+/// Loads a scenario with `--set` overrides, keeping its one-line error.
+pub(super) fn load(path: &Path, overrides: &[Override]) -> Result<LoadedScenario> {
+    Ok(games::load_with(path, overrides)?)
 }
 
 fn context<'a>(scenario: &'a LoadedScenario, path: &'a str) -> SummaryContext<'a> {
@@ -62,7 +62,7 @@ fn context<'a>(scenario: &'a LoadedScenario, path: &'a str) -> SummaryContext<'a
 }
 
 fn run(args: RunArgs) -> Result<()> {
-    let scenario = load(&args.scenario)?;
+    let scenario = load(&args.scenario, &args.set)?;
     let model = scenario.model.as_ref();
     let spec = model.spec();
     if let Some(trial) = args.replay {
@@ -201,6 +201,7 @@ fn run(args: RunArgs) -> Result<()> {
         "trials_per_second": ran as f64 / wall.max(1e-9),
         "resumed_from": prior.as_ref().map(|cp| cp.range[1]),
         "description": scenario.description,
+        "overrides": args.set.iter().map(|o| format!("{}={}", o.path_text, o.value_text)).collect::<Vec<_>>(),
     });
     let summary = write_report(&state, &out_dir, timing, &mut written)?;
     if checkpoint_path.exists() {
@@ -453,7 +454,7 @@ fn merge(args: MergeArgs) -> Result<()> {
 }
 
 fn exact(args: ExactArgs) -> Result<()> {
-    let scenario = load(&args.scenario)?;
+    let scenario = load(&args.scenario, &args.set)?;
     let solution = scenario.model.exact().map_err(|why| {
         InputError(format!(
             "{}: cannot be solved exactly: {why}",
@@ -478,7 +479,7 @@ fn exact(args: ExactArgs) -> Result<()> {
 fn validate(args: ValidateArgs) -> Result<()> {
     let mut failures = Vec::new();
     for path in &args.scenarios {
-        match games::load(path) {
+        match games::load_with(path, &args.set) {
             Ok(s) => println!("ok  {} ({}): {}", path.display(), s.model_id, s.description),
             Err(e) => failures.push(e),
         }

@@ -46,6 +46,11 @@ pub enum Command {
 pub struct RunArgs {
     /// The scenario file (TOML).
     pub scenario: PathBuf,
+    /// Change a field of the scenario or its data files for this command
+    /// (repeatable), e.g. `--set sides[0].figures[0].level=9` or
+    /// `--set characters.john-carter.level=12`.
+    #[arg(long = "set", value_name = "PATH=VALUE", value_parser = crate::scenario::Override::parse)]
+    pub set: Vec<crate::scenario::Override>,
     /// Number of trials.
     #[arg(short = 'n', long, default_value = "1000000", allow_negative_numbers = true, value_parser = parse_count)]
     pub trials: u64,
@@ -95,6 +100,11 @@ pub struct RunArgs {
 pub struct ExactArgs {
     /// The scenario file (TOML).
     pub scenario: PathBuf,
+    /// Change a field of the scenario or its data files for this command
+    /// (repeatable), e.g. `--set sides[0].figures[0].level=9` or
+    /// `--set characters.john-carter.level=12`.
+    #[arg(long = "set", value_name = "PATH=VALUE", value_parser = crate::scenario::Override::parse)]
+    pub set: Vec<crate::scenario::Override>,
     /// Print the solution as one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
@@ -106,6 +116,11 @@ pub struct ValidateArgs {
     /// Scenario files to check.
     #[arg(required = true)]
     pub scenarios: Vec<PathBuf>,
+    /// Change a field of the scenario or its data files for this command
+    /// (repeatable), e.g. `--set sides[0].figures[0].level=9` or
+    /// `--set characters.john-carter.level=12`.
+    #[arg(long = "set", value_name = "PATH=VALUE", value_parser = crate::scenario::Override::parse)]
+    pub set: Vec<crate::scenario::Override>,
 }
 
 /// Arguments of `barsoom merge`.

@@ -6,7 +6,10 @@ pub mod wom;
 use std::path::{Path, PathBuf};
 
 use crate::engine::DynModel;
-use crate::scenario::{Header, ScenarioError, parse_toml, read_text, record_inputs, scenario_name};
+use crate::scenario::{
+    Header, Override, ScenarioError, fnv1a64, parse_toml, read_text, record_inputs, scenario_name,
+    with_overrides,
+};
 
 /// A model and its one-line description.
 pub struct ModelInfo {
@@ -40,8 +43,22 @@ pub struct LoadedScenario {
 
 /// Loads the scenario at `path` with the model it names.
 pub fn load(path: &Path) -> Result<LoadedScenario, ScenarioError> {
-    let (loaded, fingerprint) = record_inputs(|| load_model(path));
+    load_with(path, &[])
+}
+
+/// Loads the scenario at `path` with `--set` overrides applied to it and to
+/// the data files it reads. The fingerprint covers the overrides too.
+pub fn load_with(path: &Path, overrides: &[Override]) -> Result<LoadedScenario, ScenarioError> {
+    let (loaded, mut fingerprint) =
+        record_inputs(|| with_overrides(overrides, || load_model(path)));
     let mut loaded = loaded?;
+    if !overrides.is_empty() {
+        let mut text = fingerprint.into_bytes();
+        for o in overrides {
+            text.extend_from_slice(format!("\n--set {}={}", o.path_text, o.value).as_bytes());
+        }
+        fingerprint = format!("{:016x}", fnv1a64(&text));
+    }
     loaded.fingerprint = fingerprint;
     Ok(loaded)
 }

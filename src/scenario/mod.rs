@@ -5,6 +5,10 @@ use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 
+pub mod overrides;
+
+pub use overrides::{Override, with_overrides};
+
 /// A scenario or data file that cannot be used, with where and why.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{}: {field}: {message}", file.display())]
@@ -76,8 +80,26 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 }
 
 /// Parses TOML `text` (read from `path`) into `T`. Syntax and type errors
-/// are reduced to one line naming the key on the offending line.
+/// are reduced to one line naming the key on the offending line. Inside
+/// [`overrides::with_overrides`], the `--set` overrides are applied first.
 pub fn parse_toml<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, ScenarioError> {
+    if !overrides::active() {
+        return parse_plain(path, text);
+    }
+    let mut document = toml::Value::Table(parse_plain::<toml::Table>(path, text)?);
+    let applied = overrides::apply(path, &mut document)?;
+    document.try_into().map_err(|e: toml::de::Error| {
+        let message = e.message().trim().replace('\n', " ");
+        let field = if applied.is_empty() {
+            "(document)".to_string()
+        } else {
+            applied.join(", ")
+        };
+        ScenarioError::new(path, field, format!("--set: {message}"))
+    })
+}
+
+fn parse_plain<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, ScenarioError> {
     toml::from_str(text).map_err(|e| {
         let message = e.message().trim().replace('\n', " ");
         match e.span() {

@@ -1,0 +1,419 @@
+//! `--set PATH=VALUE`: changing any field of a scenario, or of a data file it
+//! loads, without editing the files.
+//!
+//! A path is dotted keys with `[i]` indices: `sides[0].figures[0].level=9`,
+//! `characters.john-carter.level=12`. A key applied to an array of tables
+//! picks the element whose `id` equals it. An override applies to every file
+//! the scenario reads in which its path leads to an existing table; the
+//! scenario file is read first. The new value must have the type of the
+//! value it replaces (an integer may stand for a float); a new key is
+//! checked by the file's own schema when it is deserialised. A path that
+//! fits no file is an error naming the nearest paths that exist.
+
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+
+use toml::Value;
+
+use super::ScenarioError;
+
+/// One step of an override path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// A table key (or the `id` of an element of an array of tables).
+    Key(String),
+    /// An array index.
+    Index(usize),
+}
+
+/// One `--set PATH=VALUE`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Override {
+    /// The path as written.
+    pub path_text: String,
+    /// The parsed path.
+    pub path: Vec<Step>,
+    /// The value as written.
+    pub value_text: String,
+    /// The value: a TOML literal, or else the text as a string.
+    pub value: Value,
+}
+
+impl Override {
+    /// Parses `PATH=VALUE`.
+    pub fn parse(text: &str) -> Result<Override, String> {
+        let (path_text, value_text) = text.split_once('=').ok_or_else(|| {
+            format!("expected PATH=VALUE (e.g. sides[0].figures[0].level=9), found {text:?}")
+        })?;
+        let path_text = path_text.trim();
+        let path = parse_path(path_text)?;
+        let value_text = value_text.trim();
+        Ok(Override {
+            path_text: path_text.to_string(),
+            path,
+            value_text: value_text.to_string(),
+            value: parse_value(value_text),
+        })
+    }
+}
+
+/// Parses a dotted path with `[i]` indices.
+pub fn parse_path(text: &str) -> Result<Vec<Step>, String> {
+    let bad = |why: &str| format!("bad path {text:?}: {why}");
+    let mut steps = Vec::new();
+    for part in text.split('.') {
+        let (key, mut rest) = match part.find('[') {
+            Some(i) => (&part[..i], &part[i..]),
+            None => (part, ""),
+        };
+        if key.is_empty() && (steps.is_empty() || rest.is_empty()) {
+            return Err(bad("expected a key before each '.' and '['"));
+        }
+        if !key.is_empty() {
+            if !key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            {
+                return Err(bad(&format!(
+                    "keys are letters, digits, '_' and '-', found {key:?}"
+                )));
+            }
+            steps.push(Step::Key(key.to_string()));
+        }
+        while !rest.is_empty() {
+            let close = rest
+                .find(']')
+                .ok_or_else(|| bad("expected ']' after an index"))?;
+            let index = rest[1..close].parse::<usize>().map_err(|_| {
+                bad(&format!(
+                    "expected a whole-number index, found {:?}",
+                    &rest[1..close]
+                ))
+            })?;
+            steps.push(Step::Index(index));
+            rest = &rest[close + 1..];
+            if !rest.is_empty() && !rest.starts_with('[') {
+                return Err(bad("expected '.' or '[' after ']'"));
+            }
+        }
+    }
+    if steps.is_empty() {
+        return Err(bad("empty path"));
+    }
+    Ok(steps)
+}
+
+/// A TOML literal (`3`, `0.5`, `true`, `"x"`, `[1, 2]`), or else the text
+/// itself as a string (so `character=tars-tarkas` needs no quotes).
+pub fn parse_value(text: &str) -> Value {
+    toml::from_str::<toml::Table>(&format!("v = {text}"))
+        .ok()
+        .and_then(|mut t| t.remove("v"))
+        .unwrap_or_else(|| Value::String(text.to_string()))
+}
+
+/// Renders a path back to text.
+pub fn path_text(steps: &[Step]) -> String {
+    let mut text = String::new();
+    for step in steps {
+        match step {
+            Step::Key(k) => {
+                if !text.is_empty() {
+                    text.push('.');
+                }
+                text.push_str(k);
+            }
+            Step::Index(i) => text.push_str(&format!("[{i}]")),
+        }
+    }
+    text
+}
+
+struct Active {
+    overrides: Vec<Override>,
+    used: Vec<bool>,
+    /// Every path that exists in the files read so far, for suggestions.
+    known: Vec<String>,
+    /// The first file read (the scenario), for errors that fit no file.
+    first_file: Option<PathBuf>,
+}
+
+thread_local! {
+    static ACTIVE: RefCell<Option<Active>> = const { RefCell::new(None) };
+}
+
+/// Runs `load` with `overrides` applied to every TOML file it parses
+/// through [`super::parse_toml`]; afterwards, an override that fitted no
+/// file is an error naming the nearest existing paths.
+pub fn with_overrides<T>(
+    overrides: &[Override],
+    load: impl FnOnce() -> Result<T, ScenarioError>,
+) -> Result<T, ScenarioError> {
+    if overrides.is_empty() {
+        return load();
+    }
+    let previous = ACTIVE.with(|a| {
+        a.borrow_mut().replace(Active {
+            overrides: overrides.to_vec(),
+            used: vec![false; overrides.len()],
+            known: Vec::new(),
+            first_file: None,
+        })
+    });
+    let result = load();
+    let active = ACTIVE.with(|a| std::mem::replace(&mut *a.borrow_mut(), previous));
+    let value = result?;
+    if let Some(active) = active
+        && let Some(i) = active.used.iter().position(|u| !u)
+    {
+        let o = &active.overrides[i];
+        let file = active.first_file.unwrap_or_default();
+        return Err(ScenarioError::new(
+            &file,
+            o.path_text.clone(),
+            format!(
+                "--set: no such field in the scenario or its data files{}",
+                nearest(&o.path_text, &active.known)
+            ),
+        ));
+    }
+    Ok(value)
+}
+
+/// Whether overrides are being applied (so parsing goes through a value).
+pub(super) fn active() -> bool {
+    ACTIVE.with(|a| a.borrow().is_some())
+}
+
+/// Applies the active overrides to the parsed document of `file` and
+/// returns the paths of those that applied.
+pub(super) fn apply(file: &Path, document: &mut Value) -> Result<Vec<String>, ScenarioError> {
+    ACTIVE.with(|a| {
+        let mut applied = Vec::new();
+        let mut guard = a.borrow_mut();
+        let Some(active) = guard.as_mut() else {
+            return Ok(applied);
+        };
+        if active.first_file.is_none() {
+            active.first_file = Some(file.to_path_buf());
+        }
+        collect_paths(document, String::new(), &mut active.known);
+        for (o, used) in active.overrides.iter().zip(active.used.iter_mut()) {
+            let Some((last, parent_steps)) = o.path.split_last() else {
+                continue;
+            };
+            let Some(parent) = walk(document, parent_steps) else {
+                continue;
+            };
+            set(parent, last, &o.value, &o.value_text).map_err(|message| {
+                ScenarioError::new(file, o.path_text.clone(), format!("--set: {message}"))
+            })?;
+            *used = true;
+            applied.push(o.path_text.clone());
+        }
+        Ok(applied)
+    })
+}
+
+/// Follows `steps` from `value`; `None` when a step does not exist.
+fn walk<'a>(mut value: &'a mut Value, steps: &[Step]) -> Option<&'a mut Value> {
+    for step in steps {
+        value = match (step, value) {
+            (Step::Key(k), Value::Table(t)) => t.get_mut(k)?,
+            (Step::Key(k), Value::Array(items)) => items.iter_mut().find(|item| {
+                item.get("id")
+                    .and_then(Value::as_str)
+                    .is_some_and(|id| id == k)
+            })?,
+            (Step::Index(i), Value::Array(items)) => items.get_mut(*i)?,
+            _ => return None,
+        };
+    }
+    Some(value)
+}
+
+/// Sets `last` of `parent` to `new`, keeping the type of an existing value.
+fn set(parent: &mut Value, last: &Step, new: &Value, raw: &str) -> Result<(), String> {
+    let slot = match (last, &mut *parent) {
+        (Step::Key(k), Value::Table(t)) => {
+            if !t.contains_key(k) {
+                // A new key: the file's schema checks it on deserialisation.
+                t.insert(k.clone(), new.clone());
+                return Ok(());
+            }
+            t.get_mut(k)
+        }
+        (Step::Index(i), Value::Array(items)) => {
+            let len = items.len();
+            Some(
+                items
+                    .get_mut(*i)
+                    .ok_or_else(|| format!("index {i} is past the end (the array has {len})"))?,
+            )
+        }
+        (step, parent) => {
+            return Err(format!(
+                "cannot apply {} to {}",
+                path_text(std::slice::from_ref(step)),
+                type_name(parent)
+            ));
+        }
+    };
+    let Some(slot) = slot else {
+        return Err("no such field".into());
+    };
+    *slot = converted(slot, new, raw)?;
+    Ok(())
+}
+
+/// `new` in the type of `old`, or why it cannot be.
+fn converted(old: &Value, new: &Value, raw: &str) -> Result<Value, String> {
+    match (old, new) {
+        (Value::Float(_), Value::Integer(i)) => Ok(Value::Float(*i as f64)),
+        (Value::String(_), Value::String(_)) => Ok(new.clone()),
+        // A string field given a bare word that happens to parse as a number.
+        (Value::String(_), _) => Ok(Value::String(raw.to_string())),
+        (a, b) if std::mem::discriminant(a) == std::mem::discriminant(b) => Ok(new.clone()),
+        _ => Err(format!(
+            "expected {} (like the value it replaces), found {raw:?}",
+            type_name(old)
+        )),
+    }
+}
+
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::String(_) => "a string",
+        Value::Integer(_) => "an integer",
+        Value::Float(_) => "a number",
+        Value::Boolean(_) => "true or false",
+        Value::Datetime(_) => "a date-time",
+        Value::Array(_) => "an array",
+        Value::Table(_) => "a table",
+    }
+}
+
+/// Every path in `value` (tables, array elements and leaves).
+fn collect_paths(value: &Value, prefix: String, out: &mut Vec<String>) {
+    const LIMIT: usize = 20_000;
+    if out.len() >= LIMIT {
+        return;
+    }
+    match value {
+        Value::Table(t) => {
+            for (k, v) in t {
+                let path = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                out.push(path.clone());
+                collect_paths(v, path, out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                let path = format!("{prefix}[{i}]");
+                out.push(path.clone());
+                collect_paths(v, path, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// "; nearest: a, b, c" — the three known paths closest to `path`.
+fn nearest(path: &str, known: &[String]) -> String {
+    let mut ranked: Vec<(usize, &String)> = known
+        .iter()
+        .map(|k| (strsim::levenshtein(path, k), k))
+        .collect();
+    ranked.sort();
+    ranked.dedup_by(|a, b| a.1 == b.1);
+    let best: Vec<&str> = ranked.iter().take(3).map(|(_, k)| k.as_str()).collect();
+    if best.is_empty() {
+        String::new()
+    } else {
+        format!("; nearest: {}", best.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_parse_with_keys_and_indices() {
+        assert_eq!(
+            parse_path("sides[0].figures[2].level"),
+            Ok(vec![
+                Step::Key("sides".into()),
+                Step::Index(0),
+                Step::Key("figures".into()),
+                Step::Index(2),
+                Step::Key("level".into()),
+            ])
+        );
+        assert_eq!(
+            parse_path("outdoor.area_3.d6[4][1]").map(|p| path_text(&p)),
+            Ok("outdoor.area_3.d6[4][1]".to_string())
+        );
+        for bad in ["", "a..b", "a[x]", "a[1", "[0]", "a[0]b", "a b"] {
+            assert!(parse_path(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn values_are_toml_literals_or_bare_strings() {
+        assert_eq!(parse_value("3"), Value::Integer(3));
+        assert_eq!(parse_value("0.5"), Value::Float(0.5));
+        assert_eq!(parse_value("true"), Value::Boolean(true));
+        assert_eq!(parse_value("\"x y\""), Value::String("x y".into()));
+        assert_eq!(
+            parse_value("tars-tarkas"),
+            Value::String("tars-tarkas".into())
+        );
+        assert!(Override::parse("no-equals-sign").is_err());
+    }
+
+    fn doc() -> Value {
+        toml::from_str(
+            "level = 3\nodds = 0.5\nname = \"a\"\n[[units]]\nid = \"thoat\"\nspeed = 2\n[[units]]\nid = \"calot\"\nspeed = 3\n",
+        )
+        .expect("toml")
+    }
+
+    fn set_path(document: &mut Value, text: &str) -> Result<(), String> {
+        let o = Override::parse(text)?;
+        let (last, parent) = o.path.split_last().ok_or("empty")?;
+        let parent = walk(document, parent).ok_or("no parent")?;
+        set(parent, last, &o.value, &o.value_text)
+    }
+
+    #[test]
+    fn overrides_keep_the_type_of_what_they_replace() {
+        let mut d = doc();
+        set_path(&mut d, "level=5").expect("integer");
+        set_path(&mut d, "odds=1").expect("an integer stands for a float");
+        set_path(&mut d, "name=13").expect("a string field takes the text");
+        set_path(&mut d, "units.calot.speed=4").expect("array element by id");
+        set_path(&mut d, "units[0].speed=7").expect("array element by index");
+        assert_eq!(d["level"].as_integer(), Some(5));
+        assert_eq!(d["odds"].as_float(), Some(1.0));
+        assert_eq!(d["name"].as_str(), Some("13"));
+        assert_eq!(d["units"][1]["speed"].as_integer(), Some(4));
+        assert_eq!(d["units"][0]["speed"].as_integer(), Some(7));
+        let wrong = set_path(&mut d, "level=high").unwrap_err();
+        assert!(wrong.contains("expected an integer"), "{wrong}");
+        let past = set_path(&mut d, "units[5]=1");
+        assert!(past.is_err());
+    }
+
+    #[test]
+    fn unknown_paths_suggest_the_nearest() {
+        let mut known = Vec::new();
+        collect_paths(&doc(), String::new(), &mut known);
+        let hint = nearest("units[1].sped", &known);
+        assert!(hint.starts_with("; nearest: units[1].speed"), "{hint}");
+    }
+}

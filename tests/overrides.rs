@@ -1,0 +1,117 @@
+//! `--set PATH=VALUE`: fields of a scenario and of its data files change
+//! for one command, type-checked, with the nearest paths suggested for a
+//! path that does not exist; the fingerprint tells overridden runs apart.
+
+mod common;
+
+use common::{barsoom, bundled};
+
+fn exact_json(args: &[&str]) -> serde_json::Value {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let o = barsoom(args, dir.path());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).expect("JSON")
+}
+
+fn first_rate(json: &serde_json::Value) -> f64 {
+    json["outcomes"][0]["rate"].as_f64().expect("rate")
+}
+
+#[test]
+fn a_data_file_override_equals_the_same_change_in_the_scenario() {
+    let scenario = bundled("wom/john-carter-vs-green-chieftain.toml")
+        .display()
+        .to_string();
+    let plain = exact_json(&["exact", &scenario, "--json"]);
+    // John Carter at level 10 instead of 13: once through the roster
+    // (data file), once through the scenario's figure.
+    let via_roster = exact_json(&[
+        "exact",
+        &scenario,
+        "--json",
+        "--set",
+        "characters.john-carter.level=10",
+    ]);
+    let via_figure = exact_json(&[
+        "exact",
+        &scenario,
+        "--json",
+        "--set",
+        "sides[0].figures[0].level=10",
+    ]);
+    assert_eq!(via_roster["outcomes"], via_figure["outcomes"]);
+    assert!(first_rate(&via_roster) < first_rate(&plain) - 0.1);
+}
+
+#[test]
+fn overridden_runs_record_the_overrides_and_fingerprint_them() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let scenario = bundled("wom/padwar-vs-padwar.toml").display().to_string();
+    let run = |out: &str, set: Option<&str>| {
+        let mut args = vec![
+            "run", &scenario, "-n", "20000", "-q", "--out", out, "--json",
+        ];
+        if let Some(s) = set {
+            args.extend(["--set", s]);
+        }
+        let o = barsoom(&args, d);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        let state: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(d.join(out).join("state.json")).expect("state"),
+        )
+        .expect("state JSON");
+        let info: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(d.join(out).join("run.json")).expect("run.json"),
+        )
+        .expect("run JSON");
+        (
+            json,
+            state["fingerprint"].clone(),
+            info["overrides"].clone(),
+        )
+    };
+    let (even, even_fp, none) = run("even", None);
+    let (strong, strong_fp, listed) = run("strong", Some("sides[0].figures[0].level=9"));
+    assert!((first_rate(&even) - 0.5).abs() < 0.02);
+    // Level 9 against level 6 wins almost always.
+    assert!(first_rate(&strong) > 0.95);
+    assert_ne!(even_fp, strong_fp);
+    assert_eq!(none, serde_json::json!([]));
+    assert_eq!(listed, serde_json::json!(["sides[0].figures[0].level=9"]));
+}
+
+#[test]
+fn bad_overrides_are_one_line_errors_with_exit_code_2() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let scenario = bundled("wom/padwar-vs-padwar.toml").display().to_string();
+    let cases = [
+        (
+            "charactrs.padwar.level=3",
+            "charactrs.padwar.level: --set: no such field in the scenario or its data files; nearest: characters.padwar.level",
+        ),
+        ("characters.padwar.level=high", "expected an integer"),
+        (
+            "sides[0].figures[0].levl=9",
+            "unknown field `levl`, expected one of",
+        ),
+        (
+            "sides[0].figures[7].level=9",
+            "no such field in the scenario or its data files; nearest: sides[0].figures[0]",
+        ),
+        (
+            "sides[0].figures[0].level=30",
+            "expected a level 1-13, found 30",
+        ),
+        ("level", "expected PATH=VALUE"),
+        ("sides[x].label=a", "expected a whole-number index"),
+    ];
+    for (set, expected) in cases {
+        let o = barsoom(&["run", &scenario, "-n", "10", "--set", set], dir.path());
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{set}: {stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(expected), "{set}: {stderr}");
+    }
+}
