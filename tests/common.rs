@@ -67,3 +67,15 @@ pub fn one_on_one(
         ),
     )
 }
+
+/// Runs the `barsoom` binary and asserts that it succeeded (showing its
+/// stderr if not).
+pub fn barsoom_ok(args: &[&str], cwd: &Path) -> Output {
+    let output = barsoom(args, cwd);
+    assert!(
+        output.status.success(),
+        "barsoom {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}

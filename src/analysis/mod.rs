@@ -3,3 +3,4 @@
 pub mod markov;
 pub mod regression;
 pub mod stats;
+pub mod sweep;

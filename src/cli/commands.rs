@@ -45,6 +45,7 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::List => list(),
         Command::Bench(args) => super::bench::bench(args),
         Command::Merge(args) => merge(args),
+        Command::Sweep(args) => super::analysis::sweep(args),
     }
 }
 

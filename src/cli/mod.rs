@@ -4,6 +4,7 @@
 //! 2 bad input (a flag, a scenario or data file) — always one line on
 //! stderr, never a panic.
 
+mod analysis;
 mod bench;
 mod commands;
 
@@ -39,6 +40,8 @@ pub enum Command {
     Bench(BenchArgs),
     /// Merge the state.json files of a sharded run into the whole run's outputs.
     Merge(MergeArgs),
+    /// Run a grid of settings (--vary) on common random numbers: a frame and charts.
+    Sweep(SweepArgs),
 }
 
 /// Arguments of `barsoom run`.
@@ -133,6 +136,35 @@ pub struct MergeArgs {
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Print the merged summary as one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `barsoom sweep`.
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    /// The scenario file (TOML).
+    pub scenario: PathBuf,
+    /// A varied field and its values: `PATH=V1,V2,...`, `PATH=A..B` or
+    /// `PATH=A..B:STEP` (repeatable; the grid is every combination).
+    #[arg(long, required = true, value_name = "PATH=VALUES", value_parser = crate::analysis::sweep::Vary::parse)]
+    pub vary: Vec<crate::analysis::sweep::Vary>,
+    /// Trials per setting.
+    #[arg(short = 'n', long, default_value = "100000", allow_negative_numbers = true, value_parser = parse_count)]
+    pub trials: u64,
+    /// Master seed, shared by every setting (common random numbers).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_count)]
+    pub threads: Option<u64>,
+    /// Fixed changes applied to every setting (repeatable).
+    #[arg(long = "set", value_name = "PATH=VALUE", value_parser = crate::scenario::Override::parse)]
+    pub set: Vec<crate::scenario::Override>,
+    /// Output folder (default: reports/<scenario>-sweep/).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print the results as one JSON object.
     #[arg(long)]
     pub json: bool,
 }

@@ -133,6 +133,7 @@ pub fn bench_chart(rows: &[BenchRow], machine: &str) -> LineChart {
         x_label: "threads".into(),
         y_label: "million trials per second (median; band: slowest to fastest)".into(),
         series,
+        y_max: None,
     }
 }
 

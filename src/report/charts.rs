@@ -725,6 +725,8 @@ pub struct LineChart {
     pub y_label: String,
     /// The lines.
     pub series: Vec<LineSeries>,
+    /// A fixed top of the y axis (1 for rates); `None` fits the data.
+    pub y_max: Option<f64>,
 }
 
 /// Writes `chart` as `dir/<stem>.png` and `dir/<stem>.svg`.
@@ -771,7 +773,7 @@ fn draw_lines<DB: DrawingBackend>(
     } else {
         10
     };
-    let y_max = nice_ceil(y_hi * 1.08);
+    let y_max = line_chart.y_max.unwrap_or_else(|| nice_ceil(y_hi * 1.08));
     let y_fmt = |v: &f64| tick_text(*v, y_max);
     let x_fmt = |v: &f64| {
         if (v - v.round()).abs() < 1e-9 {
@@ -843,6 +845,110 @@ fn draw_lines<DB: DrawingBackend>(
         .background_style(WHITE.mix(0.85))
         .border_style(RGBColor(0xb0, 0xb0, 0xb0))
         .draw()
+        .map_err(draw_err)?;
+    Ok(())
+}
+
+/// A grid of values over two categorical axes, drawn as coloured cells with
+/// each value printed in its cell.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Heatmap {
+    /// Title at the top.
+    pub title: String,
+    /// What the x axis varies.
+    pub x_label: String,
+    /// What the y axis varies.
+    pub y_label: String,
+    /// Labels of the columns, left to right.
+    pub x_ticks: Vec<String>,
+    /// Labels of the rows, bottom to top.
+    pub y_ticks: Vec<String>,
+    /// `cells[y][x]`, values in `[0, 1]` (rates).
+    pub cells: Vec<Vec<f64>>,
+}
+
+/// Writes `heatmap` as `dir/<stem>.png` and `dir/<stem>.svg`.
+pub fn write_heatmap(
+    heatmap: &Heatmap,
+    dir: &Path,
+    stem: &str,
+) -> Result<Vec<PathBuf>, ChartError> {
+    ensure_fonts()?;
+    Ok(vec![
+        write_png(dir, stem, (WIDTH, HEIGHT), |root| {
+            draw_heatmap(root, heatmap)
+        })?,
+        write_svg(dir, stem, (WIDTH, HEIGHT), |root| {
+            draw_heatmap(root, heatmap)
+        })?,
+    ])
+}
+
+/// The colour of a rate: light to dark blue.
+fn heat_color(value: f64) -> RGBColor {
+    let t = clamp_finite(value, 0.0, 1.0);
+    let mix = |a: u8, b: u8| (f64::from(a) + (f64::from(b) - f64::from(a)) * t).round() as u8;
+    RGBColor(mix(0xf7, 0x08), mix(0xfb, 0x30), mix(0xff, 0x6b))
+}
+
+fn draw_heatmap<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    heatmap: &Heatmap,
+) -> Result<(), ChartError> {
+    root.fill(&WHITE).map_err(draw_err)?;
+    let area = titled(root, &heatmap.title)?;
+    let nx = heatmap.x_ticks.len().max(1);
+    let ny = heatmap.y_ticks.len().max(1);
+    let centres = |n: usize| (0..n).map(|i| i as f64 + 0.5).collect::<Vec<_>>();
+    let label_at = |ticks: &[String], v: f64| {
+        let i = v.floor();
+        if i >= 0.0 {
+            ticks.get(i as usize).cloned().unwrap_or_default()
+        } else {
+            String::new()
+        }
+    };
+    let x_fmt = |v: &f64| label_at(&heatmap.x_ticks, *v);
+    let y_fmt = |v: &f64| label_at(&heatmap.y_ticks, *v);
+    let label_style = TextStyle::from((FONT, LABEL_SIZE).into_font()).color(&TEXT_COLOR);
+    let mut chart = plot_builder(&area, 120)
+        .build_cartesian_2d(
+            FixedTicks::new(0.0..nx as f64, centres(nx)),
+            FixedTicks::new(0.0..ny as f64, centres(ny)),
+        )
+        .map_err(draw_err)?;
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .x_label_formatter(&x_fmt)
+        .y_label_formatter(&y_fmt)
+        .label_style(label_style)
+        .axis_desc_style(TextStyle::from((FONT, DESC_SIZE).into_font()).color(&TEXT_COLOR))
+        .x_desc(heatmap.x_label.as_str())
+        .y_desc(heatmap.y_label.as_str())
+        .draw()
+        .map_err(draw_err)?;
+    let cells = heatmap.cells.iter().enumerate().flat_map(|(y, row)| {
+        row.iter()
+            .enumerate()
+            .map(move |(x, &v)| (x as f64, y as f64, v))
+    });
+    chart
+        .draw_series(
+            cells.clone().map(|(x, y, v)| {
+                Rectangle::new([(x, y), (x + 1.0, y + 1.0)], heat_color(v).filled())
+            }),
+        )
+        .map_err(draw_err)?;
+    let size = if nx * ny > 150 { 12.0 } else { LABEL_SIZE };
+    chart
+        .draw_series(cells.map(|(x, y, v)| {
+            let color: &'static RGBColor = if v > 0.55 { &WHITE } else { &TEXT_COLOR };
+            let style = TextStyle::from((FONT, size).into_font())
+                .color(color)
+                .pos(Pos::new(HPos::Center, VPos::Center));
+            Text::new(rate_text(v), (x + 0.5, y + 0.5), style)
+        }))
         .map_err(draw_err)?;
     Ok(())
 }

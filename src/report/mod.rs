@@ -5,5 +5,6 @@ pub mod charts;
 pub mod files;
 pub mod frames;
 pub mod summary;
+pub mod sweep;
 
 pub use summary::{MetricRow, OutcomeRow, Summary, SummaryContext};

@@ -4,8 +4,9 @@
 //! A path is dotted keys with `[i]` indices: `sides[0].figures[0].level=9`,
 //! `characters.john-carter.level=12`. A key applied to an array of tables
 //! picks the element whose `id` equals it. An override applies to every file
-//! the scenario reads in which its path leads to an existing table; the
-//! scenario file is read first. The new value must have the type of the
+//! the scenario reads in which its path leads to an existing table (a new
+//! key at the top level goes to the scenario file only); the scenario file
+//! is read first. The new value must have the type of the
 //! value it replaces (an integer may stand for a float); a new key is
 //! checked by the file's own schema when it is deserialised. A path that
 //! fits no file is an error naming the nearest paths that exist.
@@ -197,11 +198,19 @@ pub(super) fn apply(file: &Path, document: &mut Value) -> Result<Vec<String>, Sc
         if active.first_file.is_none() {
             active.first_file = Some(file.to_path_buf());
         }
+        let is_scenario = active.first_file.as_deref() == Some(file);
         collect_paths(document, String::new(), &mut active.known);
         for (o, used) in active.overrides.iter().zip(active.used.iter_mut()) {
             let Some((last, parent_steps)) = o.path.split_last() else {
                 continue;
             };
+            // A new top-level key belongs to the scenario file only; every
+            // data file has a top-level table it could otherwise land in.
+            let new_top_level = parent_steps.is_empty()
+                && matches!(last, Step::Key(k) if document.get(k).is_none());
+            if new_top_level && !is_scenario {
+                continue;
+            }
             let Some(parent) = walk(document, parent_steps) else {
                 continue;
             };
