@@ -104,7 +104,7 @@ fn two_varied_fields_draw_a_heatmap_per_outcome() {
     let dir = tempfile::tempdir().expect("tempdir");
     let d = dir.path();
     let scenario = bundled("wom/padwar-vs-padwar.toml").display().to_string();
-    let o = barsoom_ok(
+    barsoom_ok(
         &[
             "sweep",
             &scenario,

@@ -1,6 +1,7 @@
 //! Statistics and exact solvers that cross-check the Monte Carlo.
 
 pub mod markov;
+pub mod paired;
 pub mod regression;
 pub mod stats;
 pub mod sweep;

@@ -46,6 +46,7 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::Bench(args) => super::bench::bench(args),
         Command::Merge(args) => merge(args),
         Command::Sweep(args) => super::analysis::sweep(args),
+        Command::Compare(args) => super::analysis::compare(args),
     }
 }
 
@@ -67,9 +68,13 @@ fn run(args: RunArgs) -> Result<()> {
     let model = scenario.model.as_ref();
     let spec = model.spec();
     if let Some(trial) = args.replay {
-        let (result, log) = model.replay(args.seed, trial);
+        let (result, log) = model.replay(args.sampling.seed, trial);
         let mut out = std::io::stdout().lock();
-        writeln!(out, "{} trial {trial} of seed {}", scenario.name, args.seed)?;
+        writeln!(
+            out,
+            "{} trial {trial} of seed {}",
+            scenario.name, args.sampling.seed
+        )?;
         if args.trace {
             for event in &log.events {
                 writeln!(out, "  [{}] {}", event.case, event.text)?;
@@ -87,7 +92,7 @@ fn run(args: RunArgs) -> Result<()> {
     }
 
     let out_dir = output_dir(args.out.as_deref(), &scenario.name)?;
-    let threads = args.threads.unwrap_or(0) as usize;
+    let threads = args.sampling.threads();
     let shard = args.shard.unwrap_or(ShardSpec::WHOLE);
     let range = shard.range(args.trials, args.chunk);
     let blank = Tally::new(spec.outcomes.len(), spec.metrics.len());
@@ -98,7 +103,7 @@ fn run(args: RunArgs) -> Result<()> {
         scenario: args.scenario.display().to_string(),
         scenario_name: scenario.name.clone(),
         fingerprint: scenario.fingerprint.clone(),
-        seed: args.seed,
+        seed: args.sampling.seed,
         trials: args.trials,
         chunk: args.chunk,
         shard,
@@ -120,7 +125,7 @@ fn run(args: RunArgs) -> Result<()> {
     };
     let resume_from = prior.as_ref().map_or(range.start, |cp| cp.range[1]);
     let config = RunConfig {
-        seed: args.seed,
+        seed: args.sampling.seed,
         trials: resume_from..range.end,
         threads,
         chunk: args.chunk,

@@ -42,6 +42,8 @@ pub enum Command {
     Merge(MergeArgs),
     /// Run a grid of settings (--vary) on common random numbers: a frame and charts.
     Sweep(SweepArgs),
+    /// Compare two scenarios (or one with --set-b changes) on paired trials.
+    Compare(CompareArgs),
 }
 
 /// Arguments of `barsoom run`.
@@ -57,12 +59,9 @@ pub struct RunArgs {
     /// Number of trials.
     #[arg(short = 'n', long, default_value = "1000000", allow_negative_numbers = true, value_parser = parse_count)]
     pub trials: u64,
-    /// Master seed: trial i draws from a stream derived from (seed, i).
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Worker threads (default: all cores).
-    #[arg(long, allow_negative_numbers = true, value_parser = parse_count)]
-    pub threads: Option<u64>,
+    /// Seed and threads.
+    #[command(flatten)]
+    pub sampling: Sampling,
     /// Run only shard K of N (0-based) of the trial indices; merge the
     /// shards' state.json files with `barsoom merge`.
     #[arg(long, value_name = "K/N", value_parser = crate::engine::shard::ShardSpec::parse)]
@@ -96,6 +95,25 @@ pub struct RunArgs {
     /// boundaries (0: after every wave of blocks).
     #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = parse_seconds)]
     pub checkpoint_secs: f64,
+}
+
+/// The master seed and worker threads of a Monte Carlo command.
+#[derive(Debug, Args)]
+pub struct Sampling {
+    /// Master seed: trial i draws from a stream derived from (seed, i);
+    /// every setting or run of one command shares it.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: all cores; results do not depend on it).
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_count)]
+    pub threads: Option<u64>,
+}
+
+impl Sampling {
+    /// Threads for the runner (0 = all cores).
+    pub fn threads(&self) -> usize {
+        self.threads.unwrap_or(0) as usize
+    }
 }
 
 /// Arguments of `barsoom exact`.
@@ -152,12 +170,9 @@ pub struct SweepArgs {
     /// Trials per setting.
     #[arg(short = 'n', long, default_value = "100000", allow_negative_numbers = true, value_parser = parse_count)]
     pub trials: u64,
-    /// Master seed, shared by every setting (common random numbers).
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Worker threads (default: all cores).
-    #[arg(long, allow_negative_numbers = true, value_parser = parse_count)]
-    pub threads: Option<u64>,
+    /// Seed and threads.
+    #[command(flatten)]
+    pub sampling: Sampling,
     /// Fixed changes applied to every setting (repeatable).
     #[arg(long = "set", value_name = "PATH=VALUE", value_parser = crate::scenario::Override::parse)]
     pub set: Vec<crate::scenario::Override>,
@@ -165,6 +180,33 @@ pub struct SweepArgs {
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Print the results as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `barsoom compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The first scenario.
+    pub first: PathBuf,
+    /// The second scenario (default: the first, with the --set-b changes).
+    pub second: Option<PathBuf>,
+    /// Changes applied to both (repeatable).
+    #[arg(long = "set", value_name = "PATH=VALUE", value_parser = crate::scenario::Override::parse)]
+    pub set: Vec<crate::scenario::Override>,
+    /// Changes applied to the second only (repeatable).
+    #[arg(long = "set-b", value_name = "PATH=VALUE", value_parser = crate::scenario::Override::parse)]
+    pub set_b: Vec<crate::scenario::Override>,
+    /// Paired trials.
+    #[arg(short = 'n', long, default_value = "1000000", allow_negative_numbers = true, value_parser = parse_count)]
+    pub trials: u64,
+    /// Seed and threads.
+    #[command(flatten)]
+    pub sampling: Sampling,
+    /// Output folder (default: reports/<first>-vs-<second>/).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print the comparison as one JSON object.
     #[arg(long)]
     pub json: bool,
 }

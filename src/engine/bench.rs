@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use super::model::{DynModel, Model, NoTrace};
 use super::rng::Dice;
-use super::runner::{DEFAULT_CHUNK, RunConfig, RunError, block_ranges};
+use super::runner::{DEFAULT_CHUNK, RunConfig, RunError, block_ranges, thread_pool};
 
 /// One measured configuration.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -79,10 +79,7 @@ pub fn time_raw_dice(
     dice: f64,
     threads: usize,
 ) -> Result<Throughput, RunError> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|source| RunError::Pool { threads, source })?;
+    let pool = thread_pool(threads)?;
     // Whole dice per trial, spread so that their mean is `dice`.
     let start = Instant::now();
     let sum: u64 = pool.install(|| {

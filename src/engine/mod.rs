@@ -4,6 +4,7 @@
 pub mod accumulate;
 pub mod bench;
 pub mod model;
+pub mod paired;
 pub mod rng;
 pub mod runner;
 pub mod shard;

@@ -119,6 +119,8 @@ pub trait DynModel: Send + Sync {
     ) -> Result<super::accumulate::Tally, super::runner::RunError>;
     /// Replays one trial with its event log.
     fn replay(&self, seed: u64, trial: u64) -> (TrialResult, TraceLog);
+    /// Plays trial `trial` of seed `seed` alone, without a log (paired runs).
+    fn trial(&self, seed: u64, trial: u64) -> TrialResult;
     /// Runs trials with a wave hook and a stop flag; see
     /// [`super::runner::run_controlled`].
     fn run_controlled(
@@ -154,6 +156,9 @@ impl<M: Model + Send> DynModel for M {
     }
     fn replay(&self, seed: u64, trial: u64) -> (TrialResult, TraceLog) {
         super::runner::replay(self, seed, trial)
+    }
+    fn trial(&self, seed: u64, trial: u64) -> TrialResult {
+        self.run_trial(&mut super::rng::Dice::for_trial(seed, trial), &mut NoTrace)
     }
     fn exact(&self) -> Result<ExactSolution, String> {
         Model::exact(self)

@@ -126,13 +126,7 @@ pub fn run_controlled<M: Model>(
     let spec = model.spec();
     let chunk = config.chunk.max(1);
     let blocks = block_ranges(&config.trials, chunk);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(config.threads)
-        .build()
-        .map_err(|source| RunError::Pool {
-            threads: config.threads,
-            source,
-        })?;
+    let pool = thread_pool(config.threads)?;
     let threads = pool.current_num_threads();
     let progress = progress_bar(config.progress, config.trials.end - config.trials.start);
     let keep_rows = rows.is_some();
@@ -178,6 +172,14 @@ pub fn run_controlled<M: Model>(
         tally: total,
         completed_to,
     })
+}
+
+/// A local pool of `threads` workers (0 = all cores).
+pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, RunError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|source| RunError::Pool { threads, source })
 }
 
 /// Splits `trials` at every multiple of `chunk`, so a trial always falls in

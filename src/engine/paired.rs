@@ -1,0 +1,116 @@
+//! Paired runs: two models (two settings of one scenario, or two scenarios)
+//! play the same trial indices with the same streams, and the tally keeps
+//! their joint outcomes, so differences are measured trial by trial.
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::accumulate::TrialResult;
+use super::model::DynModel;
+use super::runner::{RunConfig, RunError, block_ranges, thread_pool};
+
+/// Sums of one metric's per-trial difference (second minus first), exact.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct DifferenceSums {
+    /// Sum of differences.
+    pub sum: i128,
+    /// Sum of squared differences.
+    pub sum_squares: u128,
+}
+
+/// The joint results of a paired run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PairedTally {
+    /// Outcomes of the first model.
+    pub outcomes_first: usize,
+    /// Outcomes of the second model.
+    pub outcomes_second: usize,
+    /// Trials by (first outcome, second outcome), row-major.
+    pub joint: Vec<u64>,
+    /// Per metric (by index, up to the shorter of the two lists).
+    pub metric_differences: Vec<DifferenceSums>,
+}
+
+impl PairedTally {
+    /// An empty tally.
+    pub fn new(outcomes_first: usize, outcomes_second: usize, metrics: usize) -> Self {
+        PairedTally {
+            outcomes_first,
+            outcomes_second,
+            joint: vec![0; outcomes_first * outcomes_second],
+            metric_differences: vec![DifferenceSums::default(); metrics],
+        }
+    }
+
+    /// Trials counted.
+    pub fn trials(&self) -> u64 {
+        self.joint.iter().sum()
+    }
+
+    /// Trials where the first model ended in `i` and the second in `j`.
+    pub fn count(&self, i: usize, j: usize) -> u64 {
+        self.joint[i * self.outcomes_second + j]
+    }
+
+    fn record(&mut self, first: &TrialResult, second: &TrialResult) {
+        let cell = usize::from(first.outcome) * self.outcomes_second + usize::from(second.outcome);
+        self.joint[cell] += 1;
+        for (k, sums) in self.metric_differences.iter_mut().enumerate() {
+            let d = i64::from(second.metrics[k]) - i64::from(first.metrics[k]);
+            sums.sum += i128::from(d);
+            sums.sum_squares += u128::from(d.unsigned_abs()) * u128::from(d.unsigned_abs());
+        }
+    }
+
+    fn merge(&mut self, other: &PairedTally) {
+        for (a, b) in self.joint.iter_mut().zip(&other.joint) {
+            *a += b;
+        }
+        for (a, b) in self
+            .metric_differences
+            .iter_mut()
+            .zip(&other.metric_differences)
+        {
+            a.sum += b.sum;
+            a.sum_squares += b.sum_squares;
+        }
+    }
+}
+
+/// Runs trials `config.trials` of both models, trial `i` of each drawing
+/// from the stream of `(config.seed, i)`, and tallies them jointly.
+pub fn run_paired(
+    first: &dyn DynModel,
+    second: &dyn DynModel,
+    config: &RunConfig,
+) -> Result<PairedTally, RunError> {
+    let metrics = first.spec().metrics.len().min(second.spec().metrics.len());
+    let empty = || {
+        PairedTally::new(
+            first.spec().outcomes.len(),
+            second.spec().outcomes.len(),
+            metrics,
+        )
+    };
+    let pool = thread_pool(config.threads)?;
+    let blocks = block_ranges(&config.trials, config.chunk.max(1));
+    let tallies: Vec<PairedTally> = pool.install(|| {
+        blocks
+            .par_iter()
+            .map(|block| {
+                let mut tally = empty();
+                for i in block.clone() {
+                    let a = first.trial(config.seed, i);
+                    let b = second.trial(config.seed, i);
+                    tally.record(&a, &b);
+                }
+                tally
+            })
+            .collect()
+    });
+    let mut total = empty();
+    for t in &tallies {
+        total.merge(t);
+    }
+    Ok(total)
+}
