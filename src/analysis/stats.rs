@@ -35,6 +35,19 @@ pub fn wilson_interval_z(successes: u64, trials: u64, z: f64) -> (f64, f64) {
     (lo, hi)
 }
 
+/// The largest half-width of the 95% Wilson intervals of outcome `counts`
+/// (the rates of one run): the precision an adaptive stop waits for.
+pub fn widest_half_width(counts: &[u64]) -> f64 {
+    let trials: u64 = counts.iter().sum();
+    counts
+        .iter()
+        .map(|&c| {
+            let (lo, hi) = wilson_interval(c, trials);
+            (hi - lo) / 2.0
+        })
+        .fold(0.0, f64::max)
+}
+
 /// Standard error of a proportion `p` estimated from `trials` trials.
 pub fn proportion_standard_error(p: f64, trials: u64) -> f64 {
     (p * (1.0 - p) / trials as f64).sqrt()
@@ -43,6 +56,17 @@ pub fn proportion_standard_error(p: f64, trials: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn widest_half_width_is_the_least_precise_rate() {
+        // 50 of 100: Wilson (0.4038, 0.5962), half-width 0.0962; 10 of 100
+        // is narrower, so the widest is the 50%'s.
+        let w = widest_half_width(&[50, 40, 10]);
+        let (lo, hi) = wilson_interval(50, 100);
+        assert!((w - (hi - lo) / 2.0).abs() < 1e-15);
+        assert!((w - 0.096_2).abs() < 1e-3);
+        assert_eq!(widest_half_width(&[0, 0]), 0.5);
+    }
 
     #[test]
     fn wilson_matches_hand_worked_values() {

@@ -7,6 +7,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, anyhow};
 
 use super::{Cli, Command, ExactArgs, MergeArgs, RunArgs, ValidateArgs};
+use crate::analysis::stats::widest_half_width;
 use crate::engine::runner::RowSink;
 use crate::engine::shard::{self, RunState, STATE_FORMAT, ShardSpec};
 use crate::engine::{BlockRows, RunConfig, RunControl, Tally};
@@ -14,6 +15,7 @@ use crate::games::{self, LoadedScenario, MODELS};
 use crate::report::charts::write_charts;
 use crate::report::files::write_atomic;
 use crate::report::frames::{TrialRowsWriter, write_summary_frames};
+use crate::report::summary::group_thousands;
 use crate::report::{Summary, SummaryContext};
 use crate::scenario::{Override, ScenarioError};
 
@@ -94,7 +96,12 @@ fn run(args: RunArgs) -> Result<()> {
     let out_dir = output_dir(args.out.as_deref(), &scenario.name)?;
     let threads = args.sampling.threads();
     let shard = args.shard.unwrap_or(ShardSpec::WHOLE);
-    let range = shard.range(args.trials, args.chunk);
+    let total_trials = if args.until_ci.is_some() {
+        args.max_trials
+    } else {
+        args.trials
+    };
+    let range = shard.range(total_trials, args.chunk);
     let blank = Tally::new(spec.outcomes.len(), spec.metrics.len());
     let mut state = RunState {
         format: STATE_FORMAT,
@@ -104,7 +111,7 @@ fn run(args: RunArgs) -> Result<()> {
         scenario_name: scenario.name.clone(),
         fingerprint: scenario.fingerprint.clone(),
         seed: args.sampling.seed,
-        trials: args.trials,
+        trials: total_trials,
         chunk: args.chunk,
         shard,
         range: [range.start, range.end],
@@ -116,6 +123,13 @@ fn run(args: RunArgs) -> Result<()> {
             .collect(),
         length_metric: spec.length_metric,
         tally: blank,
+        stopping_rule: args.until_ci.map(|w| {
+            format!(
+                "stopped at the first block of {} trials after which every outcome's 95% interval half-width was at most {w} (at most {} trials)",
+                group_thousands(args.chunk),
+                group_thousands(args.max_trials)
+            )
+        }),
     };
     let checkpoint_path = out_dir.join(CHECKPOINT_FILE);
     let prior = if args.resume {
@@ -162,9 +176,26 @@ fn run(args: RunArgs) -> Result<()> {
                 .map(|_| ())
                 .map_err(|e| format!("writing the checkpoint: {e}"))
         };
+        let prior_counts = prior.as_ref().map(|cp| cp.tally.outcomes.clone());
+        let precise_enough = |tally: &Tally| {
+            let width = args.until_ci.unwrap_or(0.0);
+            let counts: Vec<u64> = match &prior_counts {
+                Some(before) => before
+                    .iter()
+                    .zip(&tally.outcomes)
+                    .map(|(a, b)| a + b)
+                    .collect(),
+                None => tally.outcomes.clone(),
+            };
+            widest_half_width(&counts) <= width
+        };
         let control = RunControl {
             stop: Some(&stop),
             on_wave: Some(&mut checkpoint),
+            stop_when: args
+                .until_ci
+                .is_some()
+                .then_some(&precise_enough as &dyn Fn(&Tally) -> bool),
         };
         model.run_controlled(&config, rows, control)?
     };
@@ -196,6 +227,17 @@ fn run(args: RunArgs) -> Result<()> {
         state.tally.merge(&cp.tally);
     }
     state.tally.merge(&outcome.tally);
+    state.range[1] = outcome.completed_to;
+    if !outcome.rule_met {
+        state.stopping_rule = None;
+    }
+    if args.until_ci.is_some() && !outcome.rule_met {
+        eprintln!(
+            "note: the interval half-width {} was not reached within {} trials",
+            args.until_ci.unwrap_or_default(),
+            group_thousands(args.max_trials)
+        );
+    }
     let threads_used = if threads == 0 {
         rayon::current_num_threads()
     } else {
@@ -362,7 +404,8 @@ fn write_report(
         scenario: &state.scenario,
         scenario_name: &state.scenario_name,
     };
-    let summary = Summary::from_tally(&ctx, &spec, &state.tally, state.seed);
+    let mut summary = Summary::from_tally(&ctx, &spec, &state.tally, state.seed);
+    summary.stopping_rule = state.stopping_rule.clone();
     written.extend(write_summary_frames(&summary, out_dir)?);
     written.extend(
         write_charts(&summary, out_dir)

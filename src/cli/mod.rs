@@ -62,6 +62,13 @@ pub struct RunArgs {
     /// Seed and threads.
     #[command(flatten)]
     pub sampling: Sampling,
+    /// Stop at the first block boundary where every outcome rate's 95%
+    /// interval half-width is at most W (deterministic: blocks are fixed).
+    #[arg(long, value_name = "W", value_parser = parse_half_width, conflicts_with_all = ["trials", "shard"])]
+    pub until_ci: Option<f64>,
+    /// With --until-ci: the most trials to run.
+    #[arg(long, default_value = "1000000000", allow_negative_numbers = true, value_parser = parse_count, requires = "until_ci")]
+    pub max_trials: u64,
     /// Run only shard K of N (0-based) of the trial indices; merge the
     /// shards' state.json files with `barsoom merge`.
     #[arg(long, value_name = "K/N", value_parser = crate::engine::shard::ShardSpec::parse)]
@@ -251,6 +258,16 @@ fn parse_count(text: &str) -> Result<u64, String> {
     }
 }
 
+/// An interval half-width strictly between 0 and 0.5.
+fn parse_half_width(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(w) if w > 0.0 && w < 0.5 => Ok(w),
+        _ => Err(format!(
+            "expected an interval half-width between 0 and 0.5 (e.g. 0.005), found {text}"
+        )),
+    }
+}
+
 /// A number of seconds, zero or more.
 fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
@@ -278,10 +295,20 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Exi
                     ExitCode::SUCCESS
                 };
             }
-            // One line: clap's first line, with its usage hint dropped.
+            // One line: clap's message up to its first blank line (the
+            // usage hint after it dropped), its lines joined.
             let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("error: invalid arguments");
-            eprintln!("{}", first.trim_end());
+            let message: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .take_while(|l| !l.is_empty())
+                .collect();
+            let line = if message.is_empty() {
+                "error: invalid arguments".to_string()
+            } else {
+                message.join(" ")
+            };
+            eprintln!("{line}");
             return ExitCode::from(2);
         }
     };

@@ -86,6 +86,11 @@ pub struct RunControl<'a> {
     pub stop: Option<&'a AtomicBool>,
     /// Observes every completed wave (checkpoints are written from here).
     pub on_wave: Option<WaveHook<'a>>,
+    /// A stopping rule checked after every block, in block order, on the
+    /// tally so far: the run ends at the first block boundary where it
+    /// holds, whatever the thread count (later blocks of the wave are
+    /// discarded).
+    pub stop_when: Option<&'a dyn Fn(&Tally) -> bool>,
 }
 
 /// What a run achieved: the tally of `config.trials.start..completed_to`.
@@ -95,12 +100,15 @@ pub struct RunOutcome {
     pub tally: Tally,
     /// End of the completed prefix; equals `config.trials.end` unless stopped.
     pub completed_to: u64,
+    /// Whether the stopping rule ended the run.
+    pub rule_met: bool,
 }
 
 impl RunOutcome {
-    /// Whether every trial of the range was run.
+    /// Whether the run ended as planned: every trial run, or the stopping
+    /// rule met (rather than interrupted).
     pub fn finished(&self, config: &RunConfig) -> bool {
-        self.completed_to == config.trials.end
+        self.rule_met || self.completed_to == config.trials.end
     }
 }
 
@@ -135,7 +143,8 @@ pub fn run_controlled<M: Model>(
     let wave = threads * 4;
     let mut total = Tally::new(spec.outcomes.len(), spec.metrics.len());
     let mut completed_to = config.trials.start;
-    for wave_blocks in blocks.chunks(wave) {
+    let mut rule_met = false;
+    'waves: for wave_blocks in blocks.chunks(wave) {
         if control
             .stop
             .is_some_and(|stop| stop.load(Ordering::Relaxed))
@@ -162,15 +171,23 @@ pub fn run_controlled<M: Model>(
                 })
                 .map_err(RunError::Rows)?;
             }
+            if control.stop_when.is_some_and(|rule| rule(&total)) {
+                rule_met = true;
+                break;
+            }
         }
         if let Some(hook) = control.on_wave.as_mut() {
             hook(&total, completed_to).map_err(RunError::Checkpoint)?;
+        }
+        if rule_met {
+            break 'waves;
         }
     }
     progress.finish_and_clear();
     Ok(RunOutcome {
         tally: total,
         completed_to,
+        rule_met,
     })
 }
 

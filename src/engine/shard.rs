@@ -86,6 +86,10 @@ pub struct RunState {
     pub length_metric: Option<usize>,
     /// The accumulated results.
     pub tally: Tally,
+    /// The adaptive stopping rule that ended the run early, if any
+    /// (`--until-ci`), in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopping_rule: Option<String>,
 }
 
 /// The current state-file format.
@@ -298,6 +302,7 @@ mod tests {
             metrics: Vec::new(),
             length_metric: None,
             tally,
+            stopping_rule: None,
         }
     }
 

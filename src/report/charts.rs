@@ -987,6 +987,7 @@ mod tests {
                 },
             ],
             metrics: vec![],
+            stopping_rule: None,
             length_histogram: Some((
                 MetricRow {
                     name: "rounds".into(),

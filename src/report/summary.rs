@@ -58,6 +58,9 @@ pub struct Summary {
     pub outcomes: Vec<OutcomeRow>,
     /// Metric lines in the model's order.
     pub metrics: Vec<MetricRow>,
+    /// How an adaptive run decided to stop (`--until-ci`), in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopping_rule: Option<String>,
     /// The length-of-play histogram `(value, count)`, when the model names one.
     #[serde(skip)]
     pub length_histogram: Option<(MetricRow, Vec<(u32, u64)>)>,
@@ -130,6 +133,7 @@ impl Summary {
             outcomes,
             metrics,
             length_histogram,
+            stopping_rule: None,
         }
     }
 
@@ -176,6 +180,7 @@ impl Summary {
             outcomes,
             metrics,
             length_histogram: None,
+            stopping_rule: None,
         }
     }
 
@@ -200,6 +205,7 @@ impl Summary {
             "scenario": self.scenario,
             "seed": self.seed,
             "trials": self.trials,
+            "stopping_rule": self.stopping_rule,
             "exact": self.exact,
             "outcomes": self.outcomes,
             "metrics": metrics,
@@ -222,6 +228,9 @@ impl Summary {
             "{} ({}) - {}\n\n",
             self.scenario_name, self.model, how
         ));
+        if let Some(rule) = &self.stopping_rule {
+            out.push_str(&format!("{rule}\n\n"));
+        }
         let width = self
             .outcomes
             .iter()
