@@ -133,7 +133,8 @@ pub fn solve<C: AbsorbingChain>(chain: &C) -> Result<ChainSolution, ChainError> 
                 }
             }
         }
-        gaussian_eliminate(&mut matrix, n, cols)?;
+        super::linalg::gaussian_eliminate(&mut matrix, n, cols)
+            .map_err(|_| ChainError::NeverEnds)?;
         for (row, state) in members.iter().enumerate() {
             for v in 0..width {
                 values[state * width + v] = matrix[row * cols + n + v];
@@ -172,38 +173,6 @@ fn intern<S: Copy + Eq + Hash>(
             states.len() - 1
         })),
     }
-}
-
-/// Reduces the `n × cols` augmented matrix to `[I | x]` with partial pivoting.
-fn gaussian_eliminate(m: &mut [f64], n: usize, cols: usize) -> Result<(), ChainError> {
-    for col in 0..n {
-        let pivot = (col..n)
-            .max_by(|a, b| m[a * cols + col].abs().total_cmp(&m[b * cols + col].abs()))
-            .unwrap_or(col);
-        if m[pivot * cols + col].abs() < 1e-13 {
-            return Err(ChainError::NeverEnds);
-        }
-        if pivot != col {
-            for c in 0..cols {
-                m.swap(pivot * cols + c, col * cols + c);
-            }
-        }
-        let inv = 1.0 / m[col * cols + col];
-        for c in col..cols {
-            m[col * cols + c] *= inv;
-        }
-        for row in 0..n {
-            if row != col {
-                let factor = m[row * cols + col];
-                if factor != 0.0 {
-                    for c in col..cols {
-                        m[row * cols + c] -= factor * m[col * cols + c];
-                    }
-                }
-            }
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

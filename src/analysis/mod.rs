@@ -1,7 +1,9 @@
 //! Statistics and exact solvers that cross-check the Monte Carlo.
 
+pub mod linalg;
 pub mod markov;
 pub mod paired;
 pub mod regression;
 pub mod stats;
 pub mod sweep;
+pub mod tune;

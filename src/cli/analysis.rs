@@ -1,5 +1,6 @@
 //! Balance analysis commands: `sweep` (a grid of settings on common random
-//! numbers) and `compare` (two settings on paired trials).
+//! numbers), `compare` (two settings on paired trials) and `tune` (the
+//! setting closest to targets, by successive halving).
 
 use std::io::Write;
 use std::path::Path;
@@ -7,7 +8,7 @@ use std::path::Path;
 use anyhow::{Result, anyhow};
 
 use super::commands::{InputError, command_line, load, output_dir};
-use super::{CompareArgs, SweepArgs};
+use super::{CompareArgs, SweepArgs, TuneArgs};
 use crate::analysis::paired::{mean_difference, rate_difference};
 use crate::analysis::sweep::{grid, value_text};
 use crate::engine::RunConfig;
@@ -41,6 +42,23 @@ fn run_setting(
         scenario_name: &loaded.name,
     };
     Ok(Summary::from_tally(&ctx, loaded.model.spec(), &tally, seed))
+}
+
+/// Adds the version and the command line to a command's description,
+/// writes it as `dir/file` and returns it.
+fn write_info(
+    dir: &Path,
+    file: &str,
+    mut info: serde_json::Value,
+    written: &mut Vec<std::path::PathBuf>,
+) -> Result<serde_json::Value> {
+    info["version"] = env!("CARGO_PKG_VERSION").into();
+    info["command"] = command_line().into();
+    written.push(write_atomic(
+        &dir.join(file),
+        serde_json::to_string_pretty(&info)?.as_bytes(),
+    )?);
+    Ok(info)
 }
 
 /// `barsoom sweep`.
@@ -123,14 +141,9 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         "vary": args.vary.iter().map(|v| serde_json::json!({"path": v.path, "values": v.values.iter().map(value_text).collect::<Vec<_>>()})).collect::<Vec<_>>(),
         "overrides": args.set.iter().map(|o| format!("{}={}", o.path_text, o.value_text)).collect::<Vec<_>>(),
         "common_random_numbers": true,
-        "version": env!("CARGO_PKG_VERSION"),
-        "command": command_line(),
         "outputs": written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
     });
-    written.push(write_atomic(
-        &out_dir.join("sweep.json"),
-        serde_json::to_string_pretty(&info)?.as_bytes(),
-    )?);
+    let info = write_info(&out_dir, "sweep.json", info, &mut written)?;
     if args.json {
         let rows: Vec<serde_json::Value> = results
             .iter()
@@ -222,13 +235,8 @@ pub fn compare(args: CompareArgs) -> Result<()> {
         "pairing": "trial i of both runs draws from the stream of (seed, i)",
         "outcomes": spec_a.outcomes.iter().zip(&rates).map(|(label, r)| serde_json::json!({"label": label, "difference": r})).collect::<Vec<_>>(),
         "metrics": spec_a.metrics.iter().zip(&metrics).map(|(m, d)| serde_json::json!({"name": m.name, "difference": d})).collect::<Vec<_>>(),
-        "version": env!("CARGO_PKG_VERSION"),
-        "command": command_line(),
     });
-    written.push(write_atomic(
-        &out_dir.join("compare.json"),
-        serde_json::to_string_pretty(&info)?.as_bytes(),
-    )?);
+    let info = write_info(&out_dir, "compare.json", info, &mut written)?;
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{info}")?;
@@ -350,4 +358,226 @@ fn compare_frame(
         "unpaired_se" => unpaired_se,
         "unpaired_trials_needed" => needed,
     )?)
+}
+
+/// `barsoom tune`.
+pub fn tune(args: TuneArgs) -> Result<()> {
+    use crate::analysis::tune::{Measure, estimate, loss, successive_halving};
+    use crate::report::charts::{LineChart, LineSeries, write_line_chart};
+
+    let base = load(&args.scenario, &args.set)?;
+    let spec = base.model.spec().clone();
+    let measures: Vec<Measure> = args
+        .target
+        .iter()
+        .map(|t| t.resolve(&spec))
+        .collect::<Result<_, _>>()
+        .map_err(|e| InputError(format!("{}: {e}", args.scenario.display())))?;
+    let settings = grid(&args.vary).map_err(InputError)?;
+    let mut models = Vec::with_capacity(settings.len());
+    for setting in &settings {
+        let overrides: Vec<Override> = args.set.iter().chain(setting).cloned().collect();
+        let loaded = load(&args.scenario, &overrides)?;
+        let shape = loaded.model.spec();
+        if shape.outcomes.len() != spec.outcomes.len() || shape.metrics.len() != spec.metrics.len()
+        {
+            return Err(InputError(format!(
+                "{}: setting {} changes the model's outcomes or metrics; tune over settings of one shape",
+                args.scenario.display(),
+                describe_overrides(setting)
+            ))
+            .into());
+        }
+        models.push(loaded);
+    }
+    let threads = args.sampling.threads();
+    let seed = args.sampling.seed;
+    let (best, trace) = successive_halving(
+        settings.len(),
+        &measures,
+        &args.target,
+        args.trials,
+        |s, range| {
+            let config = RunConfig {
+                seed,
+                trials: range,
+                threads,
+                ..RunConfig::new(seed, 0)
+            };
+            models[s].model.run(&config, None)
+        },
+    )?;
+    let confirm_seed = seed.wrapping_add(1);
+    let confirmed = models[best].model.run(
+        &RunConfig {
+            threads,
+            ..RunConfig::new(confirm_seed, args.confirm)
+        },
+        None,
+    )?;
+    let path = args.scenario.display().to_string();
+    let ctx = SummaryContext {
+        model: &base.model_id,
+        scenario: &path,
+        scenario_name: &base.name,
+    };
+    let summary = Summary::from_tally(&ctx, models[best].model.spec(), &confirmed, confirm_seed);
+    let confirmed_estimates: Vec<f64> = measures.iter().map(|m| estimate(&confirmed, *m)).collect();
+    let confirmed_loss = loss(&args.target, &confirmed_estimates);
+    let search_loss = trace.last().map_or(f64::NAN, |t| t.loss);
+    let total_trials: u64 = {
+        let mut per_setting = vec![0u64; settings.len()];
+        for row in &trace {
+            per_setting[row.setting] = row.trials;
+        }
+        per_setting.iter().sum()
+    };
+
+    // The trace frame: one row per setting per round.
+    let paths: Vec<String> = args.vary.iter().map(|v| v.path.clone()).collect();
+    let frame = {
+        use polars::prelude::*;
+        let mut columns: Vec<Column> = vec![
+            Column::new(
+                "round".into(),
+                trace.iter().map(|t| t.round as u64).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "setting".into(),
+                trace.iter().map(|t| t.setting as u64).collect::<Vec<_>>(),
+            ),
+        ];
+        for (k, p) in paths.iter().enumerate() {
+            columns.push(Column::new(
+                p.as_str().into(),
+                trace
+                    .iter()
+                    .map(|t| value_text(&settings[t.setting][k].value))
+                    .collect::<Vec<_>>(),
+            ));
+        }
+        columns.push(Column::new(
+            "trials".into(),
+            trace.iter().map(|t| t.trials).collect::<Vec<_>>(),
+        ));
+        for (k, target) in args.target.iter().enumerate() {
+            columns.push(Column::new(
+                format!("{} estimate", target.name).into(),
+                trace.iter().map(|t| t.estimates[k]).collect::<Vec<_>>(),
+            ));
+        }
+        columns.push(Column::new(
+            "loss".into(),
+            trace.iter().map(|t| t.loss).collect::<Vec<_>>(),
+        ));
+        columns.push(Column::new(
+            "kept".into(),
+            trace.iter().map(|t| t.kept).collect::<Vec<_>>(),
+        ));
+        DataFrame::new_infer_height(columns)?
+    };
+    let out_dir = output_dir(args.out.as_deref(), &format!("{}-tune", base.name))?;
+    let mut written = write_frame(frame, &out_dir, "tune")?;
+    // The chart: loss against trials for the settings that survived the
+    // first round, best first.
+    let finalists: Vec<usize> = {
+        let mut reached: Vec<(usize, usize, f64)> = Vec::new();
+        for row in &trace {
+            match reached.iter_mut().find(|r| r.0 == row.setting) {
+                Some(r) => {
+                    r.1 = row.round;
+                    r.2 = row.loss;
+                }
+                None => reached.push((row.setting, row.round, row.loss)),
+            }
+        }
+        reached.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.total_cmp(&b.2)));
+        reached
+            .iter()
+            .filter(|r| r.1 > 0)
+            .take(8)
+            .map(|r| r.0)
+            .collect()
+    };
+    let chart = LineChart {
+        title: format!("{}: successive halving towards the targets", base.name),
+        x_label: "round (each round doubles the trials of the settings kept)".into(),
+        y_label: "loss (sum of squared relative misses)".into(),
+        series: finalists
+            .iter()
+            .map(|&s| LineSeries {
+                name: describe_overrides(&settings[s]),
+                points: trace
+                    .iter()
+                    .filter(|t| t.setting == s)
+                    .map(|t| (t.round as f64, t.loss, None))
+                    .collect(),
+            })
+            .collect(),
+        y_max: None,
+    };
+    if !chart.series.is_empty() {
+        written.extend(
+            write_line_chart(&chart, &out_dir, "tune")
+                .map_err(|e| anyhow!("drawing the tuning chart in {}: {e}", out_dir.display()))?,
+        );
+    }
+    let info = serde_json::json!({
+        "kind": "tune",
+        "model": base.model_id,
+        "scenario": path,
+        "method": "successive halving on common random numbers; winner confirmed on a fresh seed",
+        "seed": seed,
+        "confirm_seed": confirm_seed,
+        "first_round_trials": args.trials,
+        "search_trials": total_trials,
+        "settings": settings.len(),
+        "best": paths.iter().zip(&settings[best]).map(|(p, o)| (p.clone(), serde_json::Value::String(value_text(&o.value)))).collect::<serde_json::Map<_, _>>(),
+        "search_loss": search_loss,
+        "confirmed_loss": confirmed_loss,
+        "targets": args.target.iter().zip(&confirmed_estimates).map(|(t, e)| serde_json::json!({"name": t.name, "target": t.value, "confirmed": e})).collect::<Vec<_>>(),
+        "confirmed": summary.to_json(),
+    });
+    let info = write_info(&out_dir, "tune.json", info, &mut written)?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{info}")?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{}: searched {} settings by successive halving ({} trials in all, common random numbers, seed {seed})",
+        base.name,
+        settings.len(),
+        crate::report::summary::group_thousands(total_trials)
+    )?;
+    writeln!(out, "best: {}", describe_overrides(&settings[best]))?;
+    writeln!(
+        out,
+        "\nconfirmed on a fresh seed ({confirm_seed}, {} trials):",
+        crate::report::summary::group_thousands(args.confirm)
+    )?;
+    for ((target, measure), value) in args.target.iter().zip(&measures).zip(&confirmed_estimates) {
+        let interval = match measure {
+            Measure::Rate(k) => {
+                let o = &summary.outcomes[*k];
+                format!("[{:.4}, {:.4}]", o.ci95[0], o.ci95[1])
+            }
+            Measure::Mean(k) => {
+                let m = &summary.metrics[*k];
+                format!("[{:.4}, {:.4}]", m.mean - 1.96 * m.se, m.mean + 1.96 * m.se)
+            }
+        };
+        writeln!(
+            out,
+            "  {:<32} target {:<10} confirmed {value:.4} {interval}",
+            target.name, target.value
+        )?;
+    }
+    writeln!(
+        out,
+        "loss: {search_loss:.6} in the search, {confirmed_loss:.6} confirmed (the search figure is optimistic: it is the best of many)\nwrote {}",
+        out_dir.display()
+    )?;
+    Ok(())
 }

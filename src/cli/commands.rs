@@ -49,6 +49,7 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::Merge(args) => merge(args),
         Command::Sweep(args) => super::analysis::sweep(args),
         Command::Compare(args) => super::analysis::compare(args),
+        Command::Tune(args) => super::analysis::tune(args),
     }
 }
 

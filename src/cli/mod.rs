@@ -44,6 +44,8 @@ pub enum Command {
     Sweep(SweepArgs),
     /// Compare two scenarios (or one with --set-b changes) on paired trials.
     Compare(CompareArgs),
+    /// Search a grid of settings for the one closest to target rates and means.
+    Tune(TuneArgs),
 }
 
 /// Arguments of `barsoom run`.
@@ -214,6 +216,39 @@ pub struct CompareArgs {
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Print the comparison as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `barsoom tune`.
+#[derive(Debug, Args)]
+pub struct TuneArgs {
+    /// The scenario file (TOML).
+    pub scenario: PathBuf,
+    /// A field to search and its values: `PATH=V1,V2,...` or `PATH=A..B:STEP`
+    /// (repeatable; the search space is every combination).
+    #[arg(long, required = true, value_name = "PATH=VALUES", value_parser = crate::analysis::sweep::Vary::parse)]
+    pub vary: Vec<crate::analysis::sweep::Vary>,
+    /// A wanted value: `LABEL=RATE` for an outcome or `METRIC=MEAN`
+    /// (repeatable), e.g. --target 'John Carter wins=0.35'.
+    #[arg(long, required = true, value_name = "NAME=VALUE", value_parser = crate::analysis::tune::Target::parse)]
+    pub target: Vec<crate::analysis::tune::Target>,
+    /// Trials per setting in the first round (each later round doubles the total).
+    #[arg(short = 'n', long, default_value = "20000", allow_negative_numbers = true, value_parser = parse_count)]
+    pub trials: u64,
+    /// Trials of the confirmation run of the winner, on a fresh seed.
+    #[arg(long, default_value = "1000000", allow_negative_numbers = true, value_parser = parse_count)]
+    pub confirm: u64,
+    /// Seed and threads (the confirmation uses seed + 1).
+    #[command(flatten)]
+    pub sampling: Sampling,
+    /// Fixed changes applied to every setting (repeatable).
+    #[arg(long = "set", value_name = "PATH=VALUE", value_parser = crate::scenario::Override::parse)]
+    pub set: Vec<crate::scenario::Override>,
+    /// Output folder (default: reports/<scenario>-tune/).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print the result as one JSON object.
     #[arg(long)]
     pub json: bool,
 }
