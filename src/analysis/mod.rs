@@ -3,7 +3,9 @@
 pub mod linalg;
 pub mod markov;
 pub mod paired;
+pub mod ratings;
 pub mod regression;
 pub mod stats;
 pub mod sweep;
+pub mod tournament;
 pub mod tune;

@@ -1,6 +1,7 @@
 //! Balance analysis commands: `sweep` (a grid of settings on common random
 //! numbers), `compare` (two settings on paired trials) and `tune` (the
-//! setting closest to targets, by successive halving).
+//! setting closest to targets, by successive halving) and `tournament`
+//! (round robins with Bradley–Terry ratings).
 
 use std::io::Write;
 use std::path::Path;
@@ -8,7 +9,7 @@ use std::path::Path;
 use anyhow::{Result, anyhow};
 
 use super::commands::{InputError, command_line, load, output_dir};
-use super::{CompareArgs, SweepArgs, TuneArgs};
+use super::{CompareArgs, SweepArgs, TournamentArgs, TuneArgs};
 use crate::analysis::paired::{mean_difference, rate_difference};
 use crate::analysis::sweep::{grid, value_text};
 use crate::engine::RunConfig;
@@ -63,13 +64,13 @@ fn write_info(
 
 /// `barsoom sweep`.
 pub fn sweep(args: SweepArgs) -> Result<()> {
-    let base = load(&args.scenario, &args.set)?;
+    let base = load(&args.scenario, &args.common.set)?;
     let settings = grid(&args.vary).map_err(InputError)?;
     let paths: Vec<String> = args.vary.iter().map(|v| v.path.clone()).collect();
-    let threads = args.sampling.threads();
+    let threads = args.common.sampling.threads();
     let mut results = Vec::with_capacity(settings.len());
     let mut out = std::io::stdout().lock();
-    if !args.json {
+    if !args.common.json {
         writeln!(
             out,
             "{} ({}): {} settings x {} trials, seed {}",
@@ -77,24 +78,24 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
             base.model_id,
             settings.len(),
             crate::report::summary::group_thousands(args.trials),
-            args.sampling.seed
+            args.common.sampling.seed
         )?;
         writeln!(
             out,
             "common random numbers: every setting runs trials 0..{} of seed {}, so the differences between settings are paired, not blurred by different dice\n",
-            args.trials, args.sampling.seed
+            args.trials, args.common.sampling.seed
         )?;
     }
     for setting in &settings {
-        let overrides: Vec<Override> = args.set.iter().chain(setting).cloned().collect();
+        let overrides: Vec<Override> = args.common.set.iter().chain(setting).cloned().collect();
         let summary = run_setting(
             &args.scenario,
             &overrides,
-            args.sampling.seed,
+            args.common.sampling.seed,
             args.trials,
             threads,
         )?;
-        if !args.json {
+        if !args.common.json {
             let label = setting
                 .iter()
                 .map(|o| format!("{}={}", o.path_text, value_text(&o.value)))
@@ -118,7 +119,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
             summary,
         });
     }
-    let out_dir = output_dir(args.out.as_deref(), &format!("{}-sweep", base.name))?;
+    let out_dir = output_dir(args.common.out.as_deref(), &format!("{}-sweep", base.name))?;
     let frame =
         sweep_frame(&paths, &results).map_err(|e| anyhow!("building the sweep frame: {e}"))?;
     let mut written = write_frame(frame, &out_dir, "sweep")?;
@@ -135,16 +136,16 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         "kind": "sweep",
         "model": base.model_id,
         "scenario": args.scenario.display().to_string(),
-        "seed": args.sampling.seed,
+        "seed": args.common.sampling.seed,
         "trials_per_setting": args.trials,
         "settings": results.len(),
         "vary": args.vary.iter().map(|v| serde_json::json!({"path": v.path, "values": v.values.iter().map(value_text).collect::<Vec<_>>()})).collect::<Vec<_>>(),
-        "overrides": args.set.iter().map(|o| format!("{}={}", o.path_text, o.value_text)).collect::<Vec<_>>(),
+        "overrides": args.common.set.iter().map(|o| format!("{}={}", o.path_text, o.value_text)).collect::<Vec<_>>(),
         "common_random_numbers": true,
         "outputs": written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
     });
     let info = write_info(&out_dir, "sweep.json", info, &mut written)?;
-    if args.json {
+    if args.common.json {
         let rows: Vec<serde_json::Value> = results
             .iter()
             .map(|r| {
@@ -365,7 +366,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     use crate::analysis::tune::{Measure, estimate, loss, successive_halving};
     use crate::report::charts::{LineChart, LineSeries, write_line_chart};
 
-    let base = load(&args.scenario, &args.set)?;
+    let base = load(&args.scenario, &args.common.set)?;
     let spec = base.model.spec().clone();
     let measures: Vec<Measure> = args
         .target
@@ -376,7 +377,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     let settings = grid(&args.vary).map_err(InputError)?;
     let mut models = Vec::with_capacity(settings.len());
     for setting in &settings {
-        let overrides: Vec<Override> = args.set.iter().chain(setting).cloned().collect();
+        let overrides: Vec<Override> = args.common.set.iter().chain(setting).cloned().collect();
         let loaded = load(&args.scenario, &overrides)?;
         let shape = loaded.model.spec();
         if shape.outcomes.len() != spec.outcomes.len() || shape.metrics.len() != spec.metrics.len()
@@ -390,8 +391,8 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         }
         models.push(loaded);
     }
-    let threads = args.sampling.threads();
-    let seed = args.sampling.seed;
+    let threads = args.common.sampling.threads();
+    let seed = args.common.sampling.seed;
     let (best, trace) = successive_halving(
         settings.len(),
         &measures,
@@ -476,7 +477,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         ));
         DataFrame::new_infer_height(columns)?
     };
-    let out_dir = output_dir(args.out.as_deref(), &format!("{}-tune", base.name))?;
+    let out_dir = output_dir(args.common.out.as_deref(), &format!("{}-tune", base.name))?;
     let mut written = write_frame(frame, &out_dir, "tune")?;
     // The chart: loss against trials for the settings that survived the
     // first round, best first.
@@ -540,7 +541,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     });
     let info = write_info(&out_dir, "tune.json", info, &mut written)?;
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if args.common.json {
         writeln!(out, "{info}")?;
         return Ok(());
     }
@@ -579,5 +580,243 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         "loss: {search_loss:.6} in the search, {confirmed_loss:.6} confirmed (the search figure is optimistic: it is the best of many)\nwrote {}",
         out_dir.display()
     )?;
+    Ok(())
+}
+
+/// `barsoom tournament`.
+pub fn tournament(args: TournamentArgs) -> Result<()> {
+    use crate::analysis::ratings::bradley_terry;
+    use crate::analysis::stats::wilson_interval;
+    use crate::analysis::tournament::{Record, game_measures, unfinished_outcomes};
+    use crate::report::charts::{Heatmap, write_heatmap};
+
+    if args.seat.len() != 2 {
+        return Err(InputError(format!(
+            "tournament: expected --seat twice (the field for seat 0, then seat 1), found {}",
+            args.seat.len()
+        ))
+        .into());
+    }
+    let mut entrants: Vec<String> = Vec::new();
+    for e in &args.entrants {
+        let e = e.trim().to_string();
+        if e.is_empty() || entrants.contains(&e) {
+            return Err(InputError(format!(
+                "tournament: expected distinct, non-empty entrants, found {:?} twice or empty",
+                e
+            ))
+            .into());
+        }
+        entrants.push(e);
+    }
+    if entrants.len() < 2 {
+        return Err(InputError("tournament: expected at least two entrants".into()).into());
+    }
+    let base = load(&args.scenario, &args.common.set)?;
+    let spec = base.model.spec().clone();
+    if spec.outcomes.len() < 2 {
+        return Err(InputError(format!(
+            "{}: a tournament needs a model whose outcomes 0 and 1 are the two seats' wins",
+            args.scenario.display()
+        ))
+        .into());
+    }
+    let unfinished = unfinished_outcomes(&spec.outcomes);
+    let threads = args.common.sampling.threads();
+    let seed = args.common.sampling.seed;
+    let mut record = Record::new(entrants.clone());
+    let mut out = std::io::stdout().lock();
+    for i in 0..entrants.len() {
+        for j in 0..entrants.len() {
+            if i == j {
+                continue;
+            }
+            let seats = [
+                Override::parse(&format!("{}={}", args.seat[0], entrants[i]))
+                    .map_err(InputError)?,
+                Override::parse(&format!("{}={}", args.seat[1], entrants[j]))
+                    .map_err(InputError)?,
+            ];
+            let overrides: Vec<Override> = args.common.set.iter().chain(&seats).cloned().collect();
+            let game = load(&args.scenario, &overrides)?;
+            if game.model.spec().outcomes.len() != spec.outcomes.len() {
+                return Err(InputError(format!(
+                    "{}: {} against {} changes the model's outcomes; entrants must be interchangeable",
+                    args.scenario.display(),
+                    entrants[i],
+                    entrants[j]
+                ))
+                .into());
+            }
+            let tally = game.model.run(
+                &RunConfig {
+                    threads,
+                    ..RunConfig::new(seed, args.trials)
+                },
+                None,
+            )?;
+            record.add(i, j, &tally, &unfinished);
+        }
+    }
+    let n = entrants.len();
+    let score: Vec<Vec<f64>> = (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| if i == j { 0.0 } else { record.score(i, j) })
+                .collect()
+        })
+        .collect();
+    let games: Vec<Vec<f64>> = record
+        .games
+        .iter()
+        .map(|row| row.iter().map(|&g| g as f64).collect())
+        .collect();
+    let ratings = bradley_terry(&score, &games).map_err(|e| anyhow!("{e}"))?;
+    let measures = game_measures(&record);
+    let mean_length = spec.length_metric.and_then(|k| {
+        let all = record.all.as_ref()?;
+        all.metrics
+            .get(k)?
+            .mean()
+            .map(|m| (spec.metrics[k].name.clone(), m))
+    });
+
+    // Frames: the head-to-head record and the ratings.
+    let out_dir = output_dir(args.common.out.as_deref(), &format!("{}-tournament", base.name))?;
+    let mut written = Vec::new();
+    {
+        use polars::prelude::*;
+        let pairs: Vec<(usize, usize)> = (0..n)
+            .flat_map(|i| (0..n).filter(move |&j| j != i).map(move |j| (i, j)))
+            .collect();
+        let win_ci: Vec<(f64, f64)> = pairs
+            .iter()
+            .map(|&(i, j)| wilson_interval(record.wins[i][j], record.games[i][j]))
+            .collect();
+        let h2h = df!(
+            "entrant" => pairs.iter().map(|&(i, _)| entrants[i].as_str()).collect::<Vec<_>>(),
+            "opponent" => pairs.iter().map(|&(_, j)| entrants[j].as_str()).collect::<Vec<_>>(),
+            "games" => pairs.iter().map(|&(i, j)| record.games[i][j]).collect::<Vec<_>>(),
+            "wins" => pairs.iter().map(|&(i, j)| record.wins[i][j]).collect::<Vec<_>>(),
+            "no_winner" => pairs.iter().map(|&(i, j)| record.no_winner[i][j]).collect::<Vec<_>>(),
+            "losses" => pairs.iter().map(|&(i, j)| record.wins[j][i]).collect::<Vec<_>>(),
+            "win_rate" => pairs.iter().map(|&(i, j)| record.wins[i][j] as f64 / record.games[i][j].max(1) as f64).collect::<Vec<_>>(),
+            "win_ci95_low" => win_ci.iter().map(|c| c.0).collect::<Vec<_>>(),
+            "win_ci95_high" => win_ci.iter().map(|c| c.1).collect::<Vec<_>>(),
+            "score" => pairs.iter().map(|&(i, j)| record.score(i, j) / record.games[i][j].max(1) as f64).collect::<Vec<_>>(),
+        )?;
+        written.extend(write_frame(h2h, &out_dir, "head-to-head")?);
+        let rated = df!(
+            "entrant" => entrants.iter().map(String::as_str).collect::<Vec<_>>(),
+            "theta" => ratings.iter().map(|r| r.theta).collect::<Vec<_>>(),
+            "se" => ratings.iter().map(|r| r.se).collect::<Vec<_>>(),
+            "ci95_low" => ratings.iter().map(|r| r.ci95[0]).collect::<Vec<_>>(),
+            "ci95_high" => ratings.iter().map(|r| r.ci95[1]).collect::<Vec<_>>(),
+            "elo" => ratings.iter().map(|r| r.elo).collect::<Vec<_>>(),
+            "score" => (0..n).map(|i| (0..n).map(|j| score[i][j]).sum::<f64>() / (0..n).map(|j| games[i][j]).sum::<f64>().max(1.0)).collect::<Vec<_>>(),
+        )?;
+        written.extend(write_frame(rated, &out_dir, "ratings")?);
+    }
+    let heatmap = Heatmap {
+        title: format!(
+            "{}: head-to-head score (row against column, both seats)",
+            base.name
+        ),
+        x_label: "opponent".into(),
+        y_label: "entrant".into(),
+        x_ticks: entrants.clone(),
+        // Rows are drawn bottom to top: reverse them so the first entrant
+        // is the top row, as in a table.
+        y_ticks: entrants.iter().rev().cloned().collect(),
+        cells: (0..n)
+            .rev()
+            .map(|i| {
+                (0..n)
+                    .map(|j| {
+                        if i == j {
+                            f64::NAN
+                        } else {
+                            record.score(i, j) / record.games[i][j].max(1) as f64
+                        }
+                    })
+                    .collect()
+            })
+            .collect(),
+    };
+    written.extend(
+        write_heatmap(&heatmap, &out_dir, "head-to-head").map_err(|e| {
+            anyhow!(
+                "drawing the head-to-head chart in {}: {e}",
+                out_dir.display()
+            )
+        })?,
+    );
+    let info = serde_json::json!({
+        "kind": "tournament",
+        "model": base.model_id,
+        "scenario": args.scenario.display().to_string(),
+        "seats": args.seat,
+        "entrants": entrants,
+        "trials_per_pairing_and_seat": args.trials,
+        "seed": seed,
+        "common_random_numbers": true,
+        "ratings": entrants.iter().zip(&ratings).map(|(e, r)| serde_json::json!({"entrant": e, "rating": r})).collect::<Vec<_>>(),
+        "measures": measures,
+        "mean_length": mean_length.as_ref().map(|(name, m)| serde_json::json!({"metric": name, "mean": m})),
+        "overrides": override_texts(&args.common.set),
+    });
+    let info = write_info(&out_dir, "tournament.json", info, &mut written)?;
+    if args.common.json {
+        writeln!(out, "{info}")?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{}: round robin of {} entrants, {} trials per pairing in each seating (seed {seed}, common random numbers)\n",
+        base.name,
+        n,
+        crate::report::summary::group_thousands(args.trials)
+    )?;
+    writeln!(
+        out,
+        "{:<24} {:>8} {:>8}  {:<20} {:>7} {:>6}",
+        "entrant", "theta", "se", "95% interval", "Elo", "score"
+    )?;
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| ratings[b].theta.total_cmp(&ratings[a].theta));
+    for &i in &order {
+        let r = &ratings[i];
+        let total: f64 = (0..n).map(|j| games[i][j]).sum();
+        let points: f64 = (0..n).map(|j| score[i][j]).sum();
+        writeln!(
+            out,
+            "{:<24} {:>+8.4} {:>8.4}  [{:+.4}, {:+.4}] {:>+7.0} {:>6.3}",
+            entrants[i],
+            r.theta,
+            r.se,
+            r.ci95[0],
+            r.ci95[1],
+            r.elo,
+            points / total.max(1.0)
+        )?;
+    }
+    writeln!(
+        out,
+        "\nseat 0 wins {:.4}, seat 1 wins {:.4}: first-seat advantage {:+.4} [{:+.4}, {:+.4}]",
+        measures.seat_win_rates[0],
+        measures.seat_win_rates[1],
+        measures.first_seat_advantage,
+        measures.first_seat_advantage_ci95[0],
+        measures.first_seat_advantage_ci95[1]
+    )?;
+    writeln!(
+        out,
+        "drawishness {:.4}, completion {:.4}, decisiveness {:.4}{}",
+        measures.drawishness,
+        measures.completion,
+        measures.decisiveness,
+        mean_length.map_or(String::new(), |(name, m)| format!(", mean {name} {m:.2}"))
+    )?;
+    writeln!(out, "wrote {}", out_dir.display())?;
     Ok(())
 }

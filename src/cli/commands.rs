@@ -50,6 +50,7 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::Sweep(args) => super::analysis::sweep(args),
         Command::Compare(args) => super::analysis::compare(args),
         Command::Tune(args) => super::analysis::tune(args),
+        Command::Tournament(args) => super::analysis::tournament(args),
     }
 }
 

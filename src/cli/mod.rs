@@ -46,6 +46,8 @@ pub enum Command {
     Compare(CompareArgs),
     /// Search a grid of settings for the one closest to target rates and means.
     Tune(TuneArgs),
+    /// Round robin between entrants in both seats: head-to-head matrix and Bradley–Terry ratings.
+    Tournament(TournamentArgs),
 }
 
 /// Arguments of `barsoom run`.
@@ -167,6 +169,23 @@ pub struct MergeArgs {
     pub json: bool,
 }
 
+/// Options shared by the analysis commands (`sweep`, `tune`, `tournament`).
+#[derive(Debug, Args)]
+pub struct AnalysisOptions {
+    /// Seed and threads: every setting, pairing or round shares the seed.
+    #[command(flatten)]
+    pub sampling: Sampling,
+    /// Fixed changes applied to every run (repeatable).
+    #[arg(long = "set", value_name = "PATH=VALUE", value_parser = crate::scenario::Override::parse)]
+    pub set: Vec<crate::scenario::Override>,
+    /// Output folder (default: reports/<scenario>-<command>/).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// Arguments of `barsoom sweep`.
 #[derive(Debug, Args)]
 pub struct SweepArgs {
@@ -179,18 +198,9 @@ pub struct SweepArgs {
     /// Trials per setting.
     #[arg(short = 'n', long, default_value = "100000", allow_negative_numbers = true, value_parser = parse_count)]
     pub trials: u64,
-    /// Seed and threads.
+    /// Fixed changes, output folder, JSON.
     #[command(flatten)]
-    pub sampling: Sampling,
-    /// Fixed changes applied to every setting (repeatable).
-    #[arg(long = "set", value_name = "PATH=VALUE", value_parser = crate::scenario::Override::parse)]
-    pub set: Vec<crate::scenario::Override>,
-    /// Output folder (default: reports/<scenario>-sweep/).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Print the results as one JSON object.
-    #[arg(long)]
-    pub json: bool,
+    pub common: AnalysisOptions,
 }
 
 /// Arguments of `barsoom compare`.
@@ -239,18 +249,36 @@ pub struct TuneArgs {
     /// Trials of the confirmation run of the winner, on a fresh seed.
     #[arg(long, default_value = "1000000", allow_negative_numbers = true, value_parser = parse_count)]
     pub confirm: u64,
-    /// Seed and threads (the confirmation uses seed + 1).
+    /// Fixed changes, output folder, JSON.
     #[command(flatten)]
-    pub sampling: Sampling,
-    /// Fixed changes applied to every setting (repeatable).
-    #[arg(long = "set", value_name = "PATH=VALUE", value_parser = crate::scenario::Override::parse)]
-    pub set: Vec<crate::scenario::Override>,
-    /// Output folder (default: reports/<scenario>-tune/).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Print the result as one JSON object.
-    #[arg(long)]
-    pub json: bool,
+    pub common: AnalysisOptions,
+}
+
+/// Arguments of `barsoom tournament`.
+#[derive(Debug, Args)]
+pub struct TournamentArgs {
+    /// A two-seat scenario whose outcome 0 is "seat 0 wins" and outcome 1
+    /// "seat 1 wins".
+    pub scenario: PathBuf,
+    /// The field that puts an entrant in seat 0, then in seat 1 (give it
+    /// twice), e.g. --seat 'sides[0].figures[0].character'.
+    #[arg(long, required = true, value_name = "PATH", value_parser = parse_seat)]
+    pub seat: Vec<String>,
+    /// The entrants: values of the seat fields, comma-separated.
+    #[arg(long, required = true, value_delimiter = ',')]
+    pub entrants: Vec<String>,
+    /// Trials per pairing and seating.
+    #[arg(short = 'n', long, default_value = "100000", allow_negative_numbers = true, value_parser = parse_count)]
+    pub trials: u64,
+    /// Fixed changes, output folder, JSON.
+    #[command(flatten)]
+    pub common: AnalysisOptions,
+}
+
+/// A seat field: an override path.
+fn parse_seat(text: &str) -> Result<String, String> {
+    crate::scenario::overrides::parse_path(text)?;
+    Ok(text.to_string())
 }
 
 /// Arguments of `barsoom bench`.

@@ -884,8 +884,11 @@ pub fn write_heatmap(
     ])
 }
 
-/// The colour of a rate: light to dark blue.
+/// The colour of a rate: light to dark blue (grey for no value).
 fn heat_color(value: f64) -> RGBColor {
+    if value.is_nan() {
+        return RGBColor(0xe4, 0xe4, 0xe4);
+    }
     let t = clamp_finite(value, 0.0, 1.0);
     let mix = |a: u8, b: u8| (f64::from(a) + (f64::from(b) - f64::from(a)) * t).round() as u8;
     RGBColor(mix(0xf7, 0x08), mix(0xfb, 0x30), mix(0xff, 0x6b))
@@ -947,7 +950,12 @@ fn draw_heatmap<DB: DrawingBackend>(
             let style = TextStyle::from((FONT, size).into_font())
                 .color(color)
                 .pos(Pos::new(HPos::Center, VPos::Center));
-            Text::new(rate_text(v), (x + 0.5, y + 0.5), style)
+            let text = if v.is_nan() {
+                String::new()
+            } else {
+                rate_text(v)
+            };
+            Text::new(text, (x + 0.5, y + 0.5), style)
         }))
         .map_err(draw_err)?;
     Ok(())
