@@ -607,6 +607,14 @@ pub fn preferred_target(
     best
 }
 
+/// A Barsoomian circle a side has formed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Circle {
+    center: Point,
+    radius: i32,
+    phase: u8,
+}
+
 /// One battle in progress.
 struct Battle<'m> {
     m: &'m WomAir,
@@ -618,6 +626,8 @@ struct Battle<'m> {
     damage_to: [u32; 2],
     crew_lost: [u32; 2],
     captured: u32,
+    circle: [Option<Circle>; 2],
+    in_circle: [bool; MAX_SHIPS],
 }
 
 fn roll_2d6(dice: &mut Dice) -> u32 {
@@ -649,6 +659,8 @@ impl<'m> Battle<'m> {
             damage_to: [0; 2],
             crew_lost: [0; 2],
             captured: 0,
+            circle: [None; 2],
+            in_circle: [false; MAX_SHIPS],
         }
     }
 
@@ -675,7 +687,161 @@ impl<'m> Battle<'m> {
                 NONE
             };
             self.orders[i] = orders(self.m, &self.s[..self.n], i, self.turn, focus, dice);
-            let _ = trace;
+        }
+        for s in 0..2 {
+            if side.is_none_or(|x| x == s) && self.m.sides[s].tactic == Tactic::Circle {
+                self.circle_orders(s, trace);
+            }
+        }
+    }
+
+    /// Ships of `side` that can keep station in a circle (steering and
+    /// power intact, not grappled) [Steering Hits: no circular manoeuvre].
+    fn circle_members(&self, side: usize) -> ([u8; MAX_SHIPS], usize) {
+        let data = &self.m.data;
+        let mut members = [NONE; MAX_SHIPS];
+        let mut count = 0;
+        for i in 0..self.n {
+            let st = &self.s[i];
+            let class = &data.classes[self.m.ships[i].class];
+            if self.side(i) == side
+                && st.active()
+                && st.partner == NONE
+                && !st.steering_out
+                && max_speed(st, class, data) > 0
+            {
+                members[count] = i as u8;
+                count += 1;
+            }
+        }
+        (members, count)
+    }
+
+    /// Forms, keeps or breaks a side's Barsoomian circle [Movement,
+    /// Exception]: six or more ships within a normal move of their centre
+    /// form it; until then they close on the centre.
+    fn circle_orders<T: Trace>(&mut self, side: usize, trace: &mut T) {
+        let data = &self.m.data;
+        let (members, count) = self.circle_members(side);
+        for i in 0..self.n {
+            if self.side(i) == side {
+                self.in_circle[i] = false;
+            }
+        }
+        if count < data.movement.circle_min_ships {
+            if self.circle[side].take().is_some() && T::ENABLED {
+                let label = &self.m.sides[side].label;
+                trace.event("WoM air Barsoomian Circle", || {
+                    format!("{label}'s circle breaks up")
+                });
+            }
+            return;
+        }
+        let (mut sx, mut sy) = (0i64, 0i64);
+        for &i in &members[..count] {
+            sx += i64::from(self.s[usize::from(i)].pos.x);
+            sy += i64::from(self.s[usize::from(i)].pos.y);
+        }
+        let centroid = Point::new((sx / count as i64) as i32, (sy / count as i64) as i32);
+        if self.circle[side].is_none() {
+            let close = members[..count].iter().all(|&i| {
+                let st = &self.s[usize::from(i)];
+                let class = &data.classes[self.m.ships[usize::from(i)].class];
+                st.pos.minus(centroid).length() <= max_speed(st, class, data)
+            });
+            if !close {
+                for &i in &members[..count] {
+                    let o = &mut self.orders[usize::from(i)];
+                    o.aim = Some(centroid);
+                    o.face = None;
+                }
+                return;
+            }
+            // Circumference = ships x spacing; radius = circumference / 2 pi.
+            let radius = ((count as i64 * i64::from(data.movement.circle_spacing) * 10_000)
+                / 62_832)
+                .max(1) as i32;
+            self.circle[side] = Some(Circle {
+                center: centroid,
+                radius,
+                phase: 0,
+            });
+            if T::ENABLED {
+                let label = &self.m.sides[side].label;
+                trace.event("WoM air Barsoomian Circle", || {
+                    format!(
+                        "{label} forms a Barsoomian circle of {count} ships, radius {:.1}\"",
+                        f64::from(radius) / 10.0
+                    )
+                });
+            }
+        }
+        for &i in &members[..count] {
+            self.in_circle[usize::from(i)] = true;
+        }
+    }
+
+    /// Wheels a side's circle round by the slowest member's move: every
+    /// member keeps its slot, heading along the circle, broadside out.
+    fn circle_move<T: Trace>(&mut self, side: usize, trace: &mut T) {
+        let Some(mut circle) = self.circle[side] else {
+            return;
+        };
+        let data = &self.m.data;
+        let (members, count) = self.circle_members(side);
+        let speed = members[..count]
+            .iter()
+            .map(|&i| {
+                max_speed(
+                    &self.s[usize::from(i)],
+                    &data.classes[self.m.ships[usize::from(i)].class],
+                    data,
+                )
+            })
+            .min()
+            .unwrap_or(0);
+        let advance = ((i64::from(speed) * 24 * 10_000 + 31_416 * i64::from(circle.radius))
+            / (62_832 * i64::from(circle.radius)))
+        .max(1);
+        circle.phase = ((i64::from(circle.phase) + advance) % 24) as u8;
+        self.circle[side] = Some(circle);
+        let alt = self.s[usize::from(members[0])].alt;
+        for (k, &i) in members[..count].iter().enumerate() {
+            let i = usize::from(i);
+            if !self.in_circle[i] {
+                continue;
+            }
+            let slot = ((k * 24 / count) as u8 + circle.phase) % 24;
+            let st = &mut self.s[i];
+            st.pos = step(circle.center, slot, circle.radius);
+            st.heading = turned(slot, 6);
+            st.from = step(st.pos, turned(st.heading, 12), speed);
+            st.alt = alt.min(ceiling(st, &data.classes[self.m.ships[i].class], data));
+            st.from_alt = st.alt;
+            st.turned = true;
+            st.evasive = false;
+        }
+        if T::ENABLED {
+            let label = &self.m.sides[side].label;
+            trace.event("WoM air Barsoomian Circle", || {
+                format!(
+                    "{label}'s circle wheels {:.1}\" round",
+                    f64::from(speed) / 10.0
+                )
+            });
+        }
+    }
+
+    fn move_side<T: Trace>(&mut self, side: Option<usize>, trace: &mut T) {
+        for i in 0..self.n {
+            if side.is_none_or(|s| s == self.side(i)) && !self.in_circle[i] {
+                self.move_ship(i, trace);
+            }
+        }
+        for s in 0..2 {
+            if side.is_none_or(|x| x == s) && self.circle[s].is_some() {
+                self.circle_move(s, trace);
+            }
         }
     }
 
@@ -1390,9 +1556,7 @@ impl<'m> Battle<'m> {
             match self.m.sequence {
                 Sequence::Simultaneous => {
                     self.give_orders(None, dice, trace);
-                    for i in 0..self.n {
-                        self.move_ship(i, trace);
-                    }
+                    self.move_side(None, trace);
                     self.collisions(dice, trace);
                     self.bombing(None, dice, trace);
                     self.fire(None, dice, trace);
@@ -1401,11 +1565,7 @@ impl<'m> Battle<'m> {
                     let first = if turn % 2 == 1 { 0 } else { 1 };
                     for side in [first, 1 - first] {
                         self.give_orders(Some(side), dice, trace);
-                        for i in 0..self.n {
-                            if self.side(i) == side {
-                                self.move_ship(i, trace);
-                            }
-                        }
+                        self.move_side(Some(side), trace);
                         self.collisions(dice, trace);
                         self.bombing(Some(side), dice, trace);
                         self.fire(Some(side), dice, trace);
@@ -1470,3 +1630,146 @@ impl Model for WomAir {
 }
 
 const _: () = assert!(FIGURE_KINDS == 6);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::NoTrace;
+
+    fn bundled(name: &str) -> WomAir {
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("scenarios/wom/air/{name}.toml"));
+        match WomAir::load(&path) {
+            Ok((m, _)) => m,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    fn order(speed: i32, climb: i32, face: Option<u8>) -> Orders {
+        Orders {
+            speed,
+            climb,
+            aim: None,
+            face,
+            grapple: NONE,
+            cut: false,
+            evasive: false,
+        }
+    }
+
+    #[test]
+    fn movement_climb_dive_and_turns() {
+        let m = bundled("helium-battle-cruiser-vs-two-zodangan-cruisers");
+        let mut b = Battle::new(&m);
+        // Ship 1 is a cruiser (7") at (30, 3), altitude 1", heading 180 (step 12).
+        // Climbing two half-inch blocks costs 1" each: 7 - 2 = 5" ahead, and
+        // 5" >= 2 x 2" keeps within the steepest climb.
+        b.orders[1] = order(70, 2, Some(0));
+        b.move_ship(1, &mut NoTrace);
+        assert_eq!((b.s[1].pos, b.s[1].alt), (Point::new(250, 30), 20));
+        // The turn at the end of the move is at most 45 degrees (3 steps).
+        assert_eq!(b.s[1].heading, 15);
+        // Diving two blocks gains 1/2" each: 7 + 1 = 8" ahead along heading 225.
+        b.orders[1] = order(70, -2, None);
+        b.move_ship(1, &mut NoTrace);
+        assert_eq!(b.s[1].alt, 10);
+        assert_eq!(b.s[1].pos.minus(Point::new(250, 30)).length(), 80);
+        // A 7" move allows at most 7 / (1 + 2) = 2 blocks of climb, and
+        // never above the 3" ceiling.
+        b.orders[1] = order(70, 9, None);
+        b.move_ship(1, &mut NoTrace);
+        assert_eq!(b.s[1].alt, 20);
+        b.move_ship(1, &mut NoTrace);
+        assert_eq!(b.s[1].alt, 30);
+        b.move_ship(1, &mut NoTrace);
+        assert_eq!(b.s[1].alt, 30);
+        // On a diagonal heading each axis rounds to a tenth: 7" is 6.9-7.0".
+        assert!((69..=70).contains(&b.s[1].moved()), "{}", b.s[1].moved());
+        // A stationary ship did not move: -1 to hit it.
+        b.orders[1] = order(0, 0, None);
+        b.move_ship(1, &mut NoTrace);
+        assert!(b.s[1].stationary());
+    }
+
+    #[test]
+    fn the_rulebook_collision_example() {
+        // A light cruiser moving 6" runs into a stationary cruiser: 60% of the
+        // lighter ship's 500 points, 300 to each; only the light cruiser rolls
+        // a critical, and results that add damage are ignored.
+        let m = bundled("scout-screen-vs-light-cruiser");
+        let cruiser_data = m.data.class_index("cruiser").expect("cruiser");
+        for trial in 0..30 {
+            let mut mm = m.clone();
+            mm.ships[0].class = cruiser_data;
+            let mut b = Battle::new(&mm);
+            b.n = 5;
+            let (cruiser, light) = (0, 4);
+            b.s[cruiser].pos = Point::new(0, 0);
+            b.s[cruiser].from = Point::new(0, 0);
+            b.s[light].pos = Point::new(0, 1);
+            b.s[light].from = Point::new(0, -59);
+            b.s[light].alt = b.s[cruiser].alt;
+            b.s[light].from_alt = b.s[cruiser].alt;
+            for k in [1, 2, 3] {
+                b.s[k].pos = Point::new(500 * k as i32, 500);
+            }
+            let mut dice = Dice::for_trial(3, trial);
+            b.collisions(&mut dice, &mut NoTrace);
+            assert_eq!(b.s[cruiser].damage, 300);
+            assert_eq!(b.s[light].damage, 300);
+            assert_eq!(b.damage_to, [300, 300]);
+        }
+    }
+
+    #[test]
+    fn the_rulebook_boarding_example_first_round() {
+        // 14 First Born (5 gunners, 3 crew, 5 marines, 1 officer) board 13
+        // Heliumites (6 gunners, 2 crew, 3 marines, 1 officer, John Carter):
+        // 168 against 169 is 1-1 (no disorganisation roll); the First Born
+        // kill 4 (4.2), the Heliumites 3 (3.6) and John Carter 3: 6.
+        let m = bundled("black-pirate-battleship-boards-helium-battle-cruiser");
+        let mut b = Battle::new(&m);
+        b.turn = 2;
+        b.s[0].figures = [5, 3, 5, 0, 1, 0];
+        b.s[1].figures = [6, 2, 3, 0, 1, 1];
+        b.s[0].partner = 1;
+        b.s[1].partner = 0;
+        b.s[0].boarder = true;
+        b.s[0].grappled_turn = 1;
+        b.s[1].grappled_turn = 1;
+        let mut dice = Dice::for_trial(1, 1);
+        let before = dice.rolled();
+        b.boarding(&mut dice, &mut NoTrace);
+        assert_eq!(dice.rolled(), before, "1-1 rolls no dice");
+        assert_eq!(b.s[0].total_figures(), 8);
+        assert_eq!(b.s[1].total_figures(), 9);
+        // Fractions are kept: 0.2 and 0.6 of a casualty, in sixtieths.
+        assert_eq!((b.s[0].inflicted, b.s[1].inflicted), (12, 36));
+        // Casualties come off marines first, then crew: the Heliumites lose
+        // their 3 marines and 1 crew; John Carter is untouched.
+        assert_eq!(b.s[1].figures, [6, 1, 0, 0, 1, 1]);
+        assert_eq!(b.crew_lost, [6, 4]);
+    }
+
+    #[test]
+    fn odds_of_four_to_one_capture_the_ship() {
+        let m = bundled("black-pirate-battleship-boards-helium-battle-cruiser");
+        let mut b = Battle::new(&m);
+        b.turn = 2;
+        b.s[0].figures = [14, 5, 5, 0, 1, 0];
+        b.s[1].figures = [3, 0, 0, 0, 1, 0];
+        m.ships[1]
+            .party
+            .personality_row
+            .expect("John Carter aboard");
+        b.s[0].partner = 1;
+        b.s[1].partner = 0;
+        b.s[0].boarder = true;
+        let mut dice = Dice::for_trial(1, 2);
+        b.boarding(&mut dice, &mut NoTrace);
+        // 25 x 12 = 300 against 4 x (10 + 1 - 4 personality dead) = 28: 4-1.
+        assert_eq!(b.s[1].status, Status::Captured);
+        assert_eq!(b.captured, 1);
+        assert_eq!(b.s[0].partner, NONE);
+    }
+}

@@ -11,6 +11,13 @@
 //!   grappled, come alongside at its altitude and grapple; never cut.
 //! - `bombers`: pass over the target one altitude block above it and drop
 //!   keel bombs; cut any grapple.
+//! - `rammers`: steer straight for the target at its altitude to run it
+//!   down [Ramming and Collision]; cut any grapple.
+//! - `circle`: six or more ships within a move of one another form a
+//!   Barsoomian circle [Movement, Exception] and wheel round it broadside
+//!   out; until they can, they close on their common centre; ships that lose
+//!   steering or power drop out, and below six the circle breaks into
+//!   `line-of-battle`.
 //! - `random`: a floor to compare against: random speed, turn, climb or
 //!   dive, grapple and cut decisions.
 //!
@@ -33,12 +40,23 @@ pub enum Tactic {
     Boarders,
     /// Pass over the enemy dropping keel bombs.
     Bombers,
+    /// Run the enemy down.
+    Rammers,
+    /// Form a Barsoomian circle.
+    Circle,
     /// Random orders.
     Random,
 }
 
 /// Tactic names as written in scenarios.
-pub const TACTIC_NAMES: [&str; 4] = ["line-of-battle", "boarders", "bombers", "random"];
+pub const TACTIC_NAMES: [&str; 6] = [
+    "line-of-battle",
+    "boarders",
+    "bombers",
+    "rammers",
+    "circle",
+    "random",
+];
 
 impl Tactic {
     /// The tactic named `name`.
@@ -47,6 +65,8 @@ impl Tactic {
             "line-of-battle" => Tactic::LineOfBattle,
             "boarders" => Tactic::Boarders,
             "bombers" => Tactic::Bombers,
+            "rammers" => Tactic::Rammers,
+            "circle" => Tactic::Circle,
             "random" => Tactic::Random,
             _ => return None,
         })
@@ -90,9 +110,15 @@ impl Orders {
 /// Tolerance around the wanted range before closing or opening, tenths.
 const RANGE_TOLERANCE: i32 = 10;
 
-/// Where a ship will be if it keeps its last move.
-fn predicted(ship: &ShipState) -> Point {
-    ship.pos.plus(ship.pos.minus(ship.from))
+/// Where ship `j` will be after its next move if it holds its course at
+/// full speed (as every policy but `random` does while free).
+fn predicted(m: &WomAir, s: &[ShipState], j: usize) -> Point {
+    let ship = &s[j];
+    if ship.partner != NONE {
+        return ship.pos;
+    }
+    let class = &m.data.classes[m.ships[j].class];
+    step(ship.pos, ship.heading, max_speed(ship, class, &m.data))
 }
 
 fn climb_toward(m: &WomAir, ship: &ShipState, class: usize, alt: i32) -> i32 {
@@ -112,7 +138,8 @@ pub fn orders(
     let setup = &m.ships[i];
     let side = &m.sides[setup.side];
     let mut o = match side.tactic {
-        Tactic::LineOfBattle => line_of_battle(m, s, i, turn, focus),
+        Tactic::LineOfBattle | Tactic::Circle => line_of_battle(m, s, i, turn, focus),
+        Tactic::Rammers => rammers(m, s, i, turn, focus),
         Tactic::Boarders => boarders(m, s, i, turn, focus),
         Tactic::Bombers => bombers(m, s, i, turn, focus),
         Tactic::Random => random(m, s, i, dice),
@@ -147,7 +174,7 @@ fn line_of_battle(m: &WomAir, s: &[ShipState], i: usize, turn: u32, focus: u8) -
     }
     let _ = turn;
     let target = &s[t];
-    let to_target = predicted(target).minus(me.pos);
+    let to_target = predicted(m, s, t).minus(me.pos);
     let distance = to_target.length();
     let want = m.wanted_range(class, m.ships[t].class);
     let bearing = heading_of(to_target);
@@ -201,7 +228,7 @@ fn boarders(m: &WomAir, s: &[ShipState], i: usize, turn: u32, focus: u8) -> Orde
     }
     let target = &s[best];
     let speed = max_speed(me, &m.data.classes[class], &m.data);
-    let there = predicted(target);
+    let there = predicted(m, s, best);
     let side_on = heading_of(me.pos.minus(there));
     let aim = step(there, side_on, m.data.movement.grapple_distance * 4 / 5);
     let face = (aim.minus(me.pos).length() <= speed).then_some(target.heading);
@@ -233,8 +260,28 @@ fn bombers(m: &WomAir, s: &[ShipState], i: usize, turn: u32, focus: u8) -> Order
     Orders {
         climb: climb_toward(m, me, class, target.alt + step_alt),
         aim: None,
-        face: Some(heading_of(predicted(target).minus(me.pos))),
+        face: Some(heading_of(predicted(m, s, t).minus(me.pos))),
         ..Orders::ahead(max_speed(me, c, &m.data))
+    }
+}
+
+fn rammers(m: &WomAir, s: &[ShipState], i: usize, turn: u32, focus: u8) -> Orders {
+    let me = &s[i];
+    let class = m.ships[i].class;
+    if me.partner != NONE {
+        return line_of_battle(m, s, i, turn, focus);
+    }
+    let t = preferred_target(m, s, i, |_| true);
+    if t == usize::from(NONE) {
+        return line_of_battle(m, s, i, turn, focus);
+    }
+    let target = &s[t];
+    let there = predicted(m, s, t);
+    Orders {
+        climb: climb_toward(m, me, class, target.alt),
+        aim: Some(there),
+        face: Some(heading_of(there.minus(me.pos))),
+        ..Orders::ahead(max_speed(me, &m.data.classes[class], &m.data))
     }
 }
 
