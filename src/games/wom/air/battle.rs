@@ -27,7 +27,9 @@ use super::damage::{
     CriticalOutcome, NONE, ShipState, Status, apply_critical, ceiling, kill_figure, max_speed,
     max_turn, take_damage,
 };
-use super::fire::{bomb_score, critical, location, p_2d6_at_least, range_band, to_hit_score};
+use super::fire::{
+    bomb_score, critical, location, p_2d6_at_least, range_band, range_band_squared, to_hit_score,
+};
 use super::geometry::{
     HEADING_STEP_DEGREES, Point, along, arc_of, can_lay, facing_presented, heading_of, isqrt,
     segment_distance2, signed_tenths, step, tenths, turn_toward, turned,
@@ -991,21 +993,29 @@ impl<'m> Battle<'m> {
         out
     }
 
-    /// Whether mount `mount` of ship `i` bears on ship `j` (arc and elevation).
-    fn bears(&self, before: &[ShipState; MAX_SHIPS], i: usize, mount: usize, j: usize) -> bool {
+    /// For each ship, the arc bit of ship `i` it lies in if `i`'s guns can
+    /// be laid on it (active enemy within elevation and depression), else 0.
+    fn arcs_to(&self, before: &[ShipState; MAX_SHIPS], i: usize) -> [u8; MAX_SHIPS] {
         let data = &self.m.data;
-        let class = &data.classes[self.m.ships[i].class];
-        let gun = &data.guns[class.gun];
-        let (a, b) = (&before[i], &before[j]);
-        b.active()
-            && arc_of(a.pos, a.heading, b.pos) & class.mounts[mount].arcs != 0
-            && can_lay(
-                a.alt,
-                b.alt,
-                b.pos.minus(a.pos).length(),
-                gun.tan_elevation,
-                gun.tan_depression,
-            )
+        let gun = &data.guns[data.classes[self.m.ships[i].class].gun];
+        let a = &before[i];
+        let mut arcs = [0u8; MAX_SHIPS];
+        for (j, arc) in arcs.iter_mut().enumerate().take(self.n) {
+            let b = &before[j];
+            if self.side(j) != self.side(i)
+                && b.active()
+                && can_lay(
+                    a.alt,
+                    b.alt,
+                    b.pos.minus(a.pos).norm2(),
+                    gun.tan_elevation,
+                    gun.tan_depression,
+                )
+            {
+                *arc = arc_of(a.pos, a.heading, b.pos);
+            }
+        }
+        arcs
     }
 
     fn fire<T: Trace>(&mut self, side: Option<usize>, dice: &mut Dice, trace: &mut T) {
@@ -1036,19 +1046,18 @@ impl<'m> Battle<'m> {
             };
             self.s[i].target = primary as u8;
             let mut fired = 0;
+            let arcs = self.arcs_to(&before, i);
             for mount in 0..class.mounts.len() {
                 let guns = u32::from(me.guns[mount]);
                 if guns == 0 || capacity == 0 {
                     continue;
                 }
-                let target =
-                    if primary != usize::from(NONE) && self.bears(&before, i, mount, primary) {
-                        primary
-                    } else {
-                        preferred_target(m, &before[..self.n], i, |j| {
-                            self.bears(&before, i, mount, j)
-                        })
-                    };
+                let bearing = class.mounts[mount].arcs;
+                let target = if primary != usize::from(NONE) && arcs[primary] & bearing != 0 {
+                    primary
+                } else {
+                    preferred_target(m, &before[..self.n], i, |j| arcs[j] & bearing != 0)
+                };
                 if target == usize::from(NONE) {
                     continue;
                 }
@@ -1079,11 +1088,11 @@ impl<'m> Battle<'m> {
         let target_class = &data.classes[m.ships[j].class];
         let (a, b) = (&before[i], &before[j]);
         let dz = i64::from(a.alt - b.alt);
-        let range = isqrt(b.pos.minus(a.pos).norm2() + dz * dz) as i32;
-        let band = range_band(gun, range);
+        let range2 = b.pos.minus(a.pos).norm2() + dz * dz;
+        let band = range_band_squared(gun, range2);
         let can_damage = target_class.damaged_by[gun_index];
         let size = if can_damage { target_class.size } else { SMALL };
-        let rapid = b.moved() >= data.very_rapid_move || b.evasive;
+        let rapid = b.evasive || b.moved_at_least(data.very_rapid_move);
         let need = to_hit_score(data, band, size, b.stationary(), rapid);
         let roll = roll_2d6(dice);
         if T::ENABLED {
@@ -1092,7 +1101,7 @@ impl<'m> Battle<'m> {
             trace.event("WoM air To Hit, All Weapons", || {
                 format!(
                     "{shooter} {gname} at {target}, {:.1}\" ({}): needs {need}{}{}, rolls {roll}: {}",
-                    f64::from(range) / 10.0,
+                    isqrt(range2) as f64 / 10.0,
                     ["short", "medium", "long"][band],
                     if b.stationary() { " (stationary -1)" } else if rapid { " (rapid/evasive +1)" } else { "" },
                     if can_damage { "" } else { " (only exposed men: a small target)" },

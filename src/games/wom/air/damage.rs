@@ -146,6 +146,12 @@ impl ShipState {
     pub fn moved(&self) -> i32 {
         self.pos.minus(self.from).length()
     }
+
+    /// Whether its last move was at least `distance` tenths long.
+    #[inline]
+    pub fn moved_at_least(&self, distance: i32) -> bool {
+        self.pos.minus(self.from).norm2() >= i64::from(distance).pow(2)
+    }
 }
 
 /// The highest Damage Effects step a ship has reached.

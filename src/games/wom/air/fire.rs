@@ -8,9 +8,16 @@ use super::ships::{AirData, CriticalEffect, GunType, Location, ShipClass, Target
 /// (long range is unlimited) [Weapon Range Table].
 #[inline]
 pub fn range_band(gun: &GunType, range: i32) -> usize {
-    if range <= gun.short {
+    let r = i64::from(range);
+    range_band_squared(gun, r * r)
+}
+
+/// [`range_band`] from the squared range, so no root is taken.
+#[inline]
+pub fn range_band_squared(gun: &GunType, range2: i64) -> usize {
+    if range2 <= i64::from(gun.short).pow(2) {
         0
-    } else if range <= gun.medium {
+    } else if range2 <= i64::from(gun.medium).pow(2) {
         1
     } else {
         2

@@ -233,13 +233,16 @@ pub fn along(p: Point, h: u8, aim: Point) -> i32 {
 }
 
 /// Whether a gun at altitude `from_alt` can be laid on a target at
-/// `to_alt` a horizontal distance `horizontal` away, given tan(elevation)
-/// and tan(depression) x 10000 [Elevation and Depression of Guns].
+/// `to_alt` whose squared horizontal distance is `horizontal2`, given
+/// tan(elevation) and tan(depression) x 10000 [Elevation and Depression of
+/// Guns]. Squares throughout, so no root is taken.
 #[inline]
-pub fn can_lay(from_alt: i32, to_alt: i32, horizontal: i32, tan_elev: i64, tan_depr: i64) -> bool {
-    let dz = i64::from(to_alt - from_alt);
+pub fn can_lay(from_alt: i32, to_alt: i32, horizontal2: i64, tan_elev: i64, tan_depr: i64) -> bool {
+    let dz = i128::from(to_alt - from_alt);
     let limit = if dz >= 0 { tan_elev } else { tan_depr };
-    limit == i64::MAX || dz.abs() * SCALE <= i64::from(horizontal) * limit
+    limit == i64::MAX
+        || dz * dz * i128::from(SCALE * SCALE)
+            <= i128::from(horizontal2) * i128::from(limit) * i128::from(limit)
 }
 
 #[cfg(test)]
@@ -294,10 +297,10 @@ mod tests {
     #[test]
     fn elevation_limits() {
         // Heavy gun: 45 degrees up (tan 1.0), 15 down (tan 0.2679).
-        assert!(can_lay(0, 10, 10, 10_000, 2679));
-        assert!(!can_lay(0, 11, 10, 10_000, 2679));
-        assert!(can_lay(10, 0, 40, 10_000, 2679)); // 10/40 = 0.25 < 0.2679
-        assert!(!can_lay(10, 0, 30, 10_000, 2679)); // 10/30 = 0.33
+        assert!(can_lay(0, 10, 100, 10_000, 2679));
+        assert!(!can_lay(0, 11, 100, 10_000, 2679));
+        assert!(can_lay(10, 0, 1600, 10_000, 2679)); // 10/40 = 0.25 < 0.2679
+        assert!(!can_lay(10, 0, 900, 10_000, 2679)); // 10/30 = 0.33
         assert!(can_lay(0, 30, 0, i64::MAX, 2679));
     }
 
