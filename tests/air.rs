@@ -175,10 +175,12 @@ fn replay_trace_names_the_rules() {
         );
         assert!(o.status.success(), "{}", text(&o.stderr));
         for line in text(&o.stdout).lines() {
-            if let Some(rest) = line.trim().strip_prefix('[') {
-                if let Some((case, _)) = rest.split_once(']') {
-                    seen.insert(case.to_string());
-                }
+            if let Some((case, _)) = line
+                .trim()
+                .strip_prefix('[')
+                .and_then(|r| r.split_once(']'))
+            {
+                seen.insert(case.to_string());
             }
         }
     }

@@ -530,7 +530,7 @@ fn broadside_effect(data: &AirData, shooter: usize, target: usize, range: i32) -
                 Some(Location::Hull | Location::Critical)
             )
         })
-        .map(|r| p_2d6_exact(r))
+        .map(p_2d6_exact)
         .sum::<f64>();
     f64::from(guns) * p_hit * damaging * f64::from(gun.damage) / f64::from(t.max_damage)
 }
@@ -1136,16 +1136,15 @@ impl<'m> Battle<'m> {
             Some(Location::Crew) => {
                 self.kill(j, &data.crew_hit_order, trace);
             }
-            Some(_) if !can_damage => {
-                if T::ENABLED {
-                    let target = self.name(j).to_string();
-                    let gname = &gun.name;
-                    trace.event(
-                        "WoM air Possibility of Weapon Type Damaging Ship Type",
-                        || format!("a {gname} cannot damage {target}"),
-                    );
-                }
+            Some(_) if !can_damage && T::ENABLED => {
+                let target = self.name(j).to_string();
+                let gname = &gun.name;
+                trace.event(
+                    "WoM air Possibility of Weapon Type Damaging Ship Type",
+                    || format!("a {gname} cannot damage {target}"),
+                );
             }
+            Some(_) if !can_damage => {}
             Some(Location::Gun) => {
                 let wanted = match facing {
                     TargetFacing::Bow => ARC_BOW,

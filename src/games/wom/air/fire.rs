@@ -88,12 +88,9 @@ mod tests {
         let d = data();
         // Short/medium/long against small, medium, large: 8 10 11 / 7 9 10 / 6 8 9.
         let expect = [[8, 7, 6], [10, 9, 8], [11, 10, 9]];
-        for band in 0..3 {
-            for size in 0..3 {
-                assert_eq!(
-                    to_hit_score(&d, band, size, false, false),
-                    expect[band][size]
-                );
+        for (band, row) in expect.iter().enumerate() {
+            for (size, score) in row.iter().enumerate() {
+                assert_eq!(to_hit_score(&d, band, size, false, false), *score);
             }
         }
         // Stationary large target at short range: 6 - 1 = 5; evasive small at long: 11 + 1 = 12.

@@ -1074,7 +1074,7 @@ impl AirData {
             ));
         }
         let step_degrees = HEADING_STEP_DEGREES;
-        if ce.damaged_steering_turn % step_degrees != 0 {
+        if !ce.damaged_steering_turn.is_multiple_of(step_degrees) {
             return Err(ScenarioError::new(
                 cf,
                 "critical_effects.damaged_steering_turn",
@@ -1127,7 +1127,7 @@ impl AirData {
         }
         let m = &combat.movement;
         let mf = |x: &str| format!("movement.{x}");
-        if m.max_turn % step_degrees != 0 || m.max_turn == 0 {
+        if !m.max_turn.is_multiple_of(step_degrees) || m.max_turn == 0 {
             return Err(ScenarioError::new(
                 cf,
                 mf("max_turn"),
