@@ -379,3 +379,25 @@ fn bad_data_files_get_one_line_errors() {
     .expect("write");
     one_line_error(&p, &["hit_location.bow.hull", "listed twice"]);
 }
+
+#[test]
+fn optional_bomb_criticals_run_and_stay_deterministic() {
+    // [Bombing Fliers] optional rule: each keel bomb hit acts as a hull-top
+    // hit, rolling the hull-top critical on a 12.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let text = std::fs::read_to_string(air("zodangan-bombers-vs-helium-battleship")).expect("read");
+    let text = text.replacen(
+        "sequence = \"move-counter-move\"",
+        &format!(
+            "sequence = \"move-counter-move\"\nbomb_criticals = true\ndata = {:?}",
+            common::wom_data().display().to_string()
+        ),
+        1,
+    );
+    let path = dir.path().join("bomb-criticals.toml");
+    std::fs::write(&path, text).expect("write");
+    let (m, _) = WomAir::load(&path).expect("loads");
+    assert!(m.bomb_criticals);
+    let one = tally(&m, 3000, 1);
+    assert_eq!(one, tally(&m, 3000, 3));
+}
