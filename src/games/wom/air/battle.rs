@@ -1780,4 +1780,93 @@ mod tests {
         assert_eq!(b.captured, 1);
         assert_eq!(b.s[0].partner, NONE);
     }
+
+    fn shots(log: &crate::engine::TraceLog) -> Vec<String> {
+        log.events
+            .iter()
+            .filter(|e| e.case == "WoM air To Hit, All Weapons")
+            .map(|e| e.text.clone())
+            .collect()
+    }
+
+    #[test]
+    fn guns_that_bear_and_gunners_to_serve_them() {
+        use crate::engine::TraceLog;
+        let m = bundled("helium-battle-cruiser-vs-two-zodangan-cruisers");
+        let mut b = Battle::new(&m);
+        // Battle cruiser at (0, 0) heading 0; a stationary cruiser 5" off its
+        // starboard beam (starboard is -y for heading 0); the other cruiser out.
+        b.s[1].pos = Point::new(0, -50);
+        b.s[1].from = b.s[1].pos;
+        b.s[1].heading = 0;
+        b.s[2].status = Status::Destroyed;
+        let mut log = TraceLog::default();
+        let mut dice = Dice::for_trial(5, 0);
+        b.fire(Some(0), &mut dice, &mut log);
+        // Bow swivel + 3 starboard + stern swivel = 5 guns; heavy guns at a
+        // medium target at short range need 7, -1 as it is stationary: 6.
+        let fired = shots(&log);
+        assert_eq!(fired.len(), 5, "{fired:?}");
+        assert!(
+            fired.iter().all(|t| t.contains("needs 6 (stationary -1)")),
+            "{fired:?}"
+        );
+        // Two gunner figures of eight serve 2 of the 8 guns.
+        let mut b = Battle::new(&m);
+        b.s[1].pos = Point::new(0, -50);
+        b.s[1].from = b.s[1].pos;
+        b.s[2].status = Status::Destroyed;
+        b.s[0].figures[Figure::Gunners as usize] = 2;
+        let mut log = TraceLog::default();
+        b.fire(Some(0), &mut dice, &mut log);
+        assert_eq!(shots(&log).len(), 2);
+        // The cruiser, heading 0 with the battle cruiser 5" to port: bow and
+        // stern swivels + 4 port guns = 6. Medium guns cannot damage a battle
+        // cruiser, so they fire as at a small target (8 at short range, -1
+        // stationary: 7) for crew hits only.
+        let mut b = Battle::new(&m);
+        b.s[1].pos = Point::new(0, -50);
+        b.s[1].from = b.s[1].pos;
+        b.s[1].heading = 0;
+        b.s[2].status = Status::Destroyed;
+        let mut log = TraceLog::default();
+        b.fire(Some(1), &mut dice, &mut log);
+        let fired = shots(&log);
+        assert_eq!(fired.len(), 6, "{fired:?}");
+        assert!(
+            fired
+                .iter()
+                .all(|t| t.contains("needs 7 (stationary -1) (only exposed men")),
+            "{fired:?}"
+        );
+        // A gun hit on the port battery leaves 3 there: 5 guns bear.
+        b.s[1].guns[3] = 3;
+        let mut log = TraceLog::default();
+        b.fire(Some(1), &mut dice, &mut log);
+        assert_eq!(shots(&log).len(), 5);
+    }
+
+    #[test]
+    fn circle_forms_with_six_and_breaks_below() {
+        let m = bundled("six-against-six-barsoomian-circle");
+        let mut b = Battle::new(&m);
+        b.turn = 1;
+        b.circle_orders(0, &mut NoTrace);
+        // All six Heliumites are within a move of their centre.
+        let c = b.circle[0].expect("the circle forms");
+        // Circumference 6 x 0.8" = 4.8"; radius 4.8 / 2 pi = 0.76", 7 tenths.
+        assert_eq!(c.radius, 7);
+        b.move_side(Some(0), &mut NoTrace);
+        for i in 0..6 {
+            let st = &b.s[i];
+            assert!((6..=8).contains(&st.pos.minus(c.center).length()));
+            assert!(!st.stationary());
+        }
+        // [Steering Hits]: a ship without steering cannot keep the circle;
+        // with five left it breaks up.
+        b.s[3].steering_out = true;
+        b.circle_orders(0, &mut NoTrace);
+        assert!(b.circle[0].is_none());
+        assert!(!b.in_circle[0]);
+    }
 }
