@@ -137,7 +137,7 @@ mod tests {
         };
         let pirate_ship = party_ship([5, 3, 5, 0, 1, 0]);
         assert_eq!(morale_factor(&d, &pirates, &pirate_ship, true), 12);
-        // Heliumites: 6 gunners, 2 crew, 3 marines, 1 officer and John Carter = 13,
+        // Heliumites: 6 gunners + 2 crew + 3 marines + 1 officer + John Carter = 13,
         // morale 10 +1 commander +2 personality = 13; force 169.
         let helium = Party {
             steady: 10,
