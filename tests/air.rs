@@ -113,25 +113,28 @@ fn medium_guns_cannot_hurt_a_battle_cruiser() {
     // (and damage it by collision), while its heavy guns sink them.
     let m = model("helium-battle-cruiser-vs-two-zodangan-cruisers");
     let t = tally(&m, 4000, 2);
-    assert!(rate(&t, 0) > 0.95, "Helium wins {}", rate(&t, 0));
-    // Damage to the battle cruiser can only come from collisions (10% of
-    // the lighter ship's maximum per inch of relative speed): rare.
-    assert!(mean(&t, 4) < 50.0, "damage to Helium {}", mean(&t, 4));
+    // Zodanga can never win; the battle cruiser is never lost; the faster
+    // cruisers sometimes keep out of reach until the turn limit.
+    assert_eq!(t.outcomes[1], 0);
+    assert!(rate(&t, 0) > 0.8, "Helium wins {}", rate(&t, 0));
+    assert_eq!(mean(&t, 1), 0.0);
+    // Damage to the battle cruiser can only come from collisions.
+    assert!(mean(&t, 4) < 150.0, "damage to Helium {}", mean(&t, 4));
     assert!(mean(&t, 6) > 0.0, "Helium loses exposed crew");
 }
 
 #[test]
 fn boarders_capture_ships_and_the_scenario_records_it() {
-    // Alongside from the start, the battleship grapples at once: 16 grapple
-    // attempts at 1/2 against 9-10 cuts at 1/6, then 25 First Born against
-    // 16 Heliumites: they take the battle cruiser in most battles.
+    // The book's boarding: six grapples hold as the scenario opens; the
+    // Heliumites cut on a 1 with 10 figures (about 1.7 cuts), then 25 First
+    // Born board 16 Heliumites: they take the battle cruiser almost always.
     let m = model("black-pirate-battleship-boards-helium-battle-cruiser");
     let t = tally(&m, 3000, 2);
     assert!(mean(&t, 3) > 0.8, "captured {}", mean(&t, 3));
     assert!(rate(&t, 0) > 0.8, "First Born win {}", rate(&t, 0));
     let m = model("six-against-six-black-pirate-boarders");
     let t = tally(&m, 3000, 2);
-    assert!(mean(&t, 3) > 0.03, "captured {}", mean(&t, 3));
+    assert!(mean(&t, 3) > 0.005, "captured {}", mean(&t, 3));
     // Line of battle never grapples, so every capture is of a Heliumite.
     let line_only = model("six-against-six");
     assert_eq!(mean(&tally(&line_only, 2000, 2), 3), 0.0);
@@ -160,9 +163,12 @@ fn keel_bombs_are_dropped_by_bombers() {
 
 #[test]
 fn replay_trace_names_the_rules() {
-    let path = air("black-pirate-battleship-boards-helium-battle-cruiser");
     let mut seen = std::collections::BTreeSet::new();
-    for trial in 0..30 {
+    for (name, trial) in (0..10)
+        .map(|t| ("black-pirate-battleship-boards-helium-battle-cruiser", t))
+        .chain((0..10).map(|t| ("six-against-six", t)))
+    {
+        let path = air(name);
         let o = common::barsoom(
             &[
                 "run",
@@ -312,6 +318,19 @@ fn impossible_set_ups_get_one_line_errors() {
     );
     one_line_error(&p, &["morale", "guards-navy"]);
 
+    let p = write(
+        dir.path(),
+        "grapple",
+        &data,
+        &ship(
+            "class = \"cruiser\"\nx = 0.0\ny = 0.0\naltitude = 1.0\ngrappled_to = 0\ngrapples = 3",
+        ),
+    );
+    one_line_error(
+        &p,
+        &["sides[0].ships[0].grappled_to", "within grappling distance"],
+    );
+
     let mut crowd = String::from("[[sides]]\ntactic = \"line-of-battle\"\n");
     for k in 0..16 {
         crowd.push_str(&format!(
@@ -400,4 +419,84 @@ fn optional_bomb_criticals_run_and_stay_deterministic() {
     assert!(m.bomb_criticals);
     let one = tally(&m, 3000, 1);
     assert_eq!(one, tally(&m, 3000, 3));
+}
+
+#[test]
+fn move_counter_move_fires_after_each_sides_move() {
+    // [Movement; Fire]: with move-counter-move, each side fires right after
+    // its own move; side A moves first in odd turns, side B in even turns.
+    let m = model("zodangan-bombers-vs-helium-battleship");
+    let (_, log) = barsoom::engine::replay(&m, 1, 0);
+    let mut turn = 0;
+    let mut order = Vec::new();
+    for e in &log.events {
+        if e.case == "WoM air Movement" && e.text.starts_with("turn ") {
+            turn += 1;
+            if turn == 3 {
+                break;
+            }
+            order.push(format!("turn {turn}"));
+        } else if e.case == "WoM air Movement" || e.case == "WoM air To Hit, All Weapons" {
+            let who = if e.text.starts_with("Zodangan") {
+                "Z"
+            } else {
+                "H"
+            };
+            let what = if e.case == "WoM air Movement" {
+                "moves"
+            } else {
+                "fires"
+            };
+            let step = format!("{who} {what}");
+            if order.last() != Some(&step) {
+                order.push(step);
+            }
+        }
+    }
+    assert_eq!(
+        order,
+        [
+            "turn 1", "Z moves", "Z fires", "H moves", "H fires", "turn 2", "H moves", "H fires",
+            "Z moves", "Z fires"
+        ],
+        "{order:?}"
+    );
+}
+
+#[test]
+fn rammers_run_their_target_down() {
+    // [Ramming and Collision]: a cruiser steering straight for a battleship
+    // coming head on at its altitude: after 7" and 6" the gap is 7"; the
+    // cruiser stops where the battleship will be and the battleship runs
+    // into it at 7" relative speed: 70% of the cruiser's 800 points each.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let body = "[[sides]]\ntactic = \"rammers\"\n[[sides.ships]]\nclass = \"cruiser\"\nx = 0.0\ny = 0.0\naltitude = 1.0\n[[sides]]\ntactic = \"line-of-battle\"\n[[sides.ships]]\nclass = \"battleship\"\nx = 20.0\ny = 0.0\naltitude = 1.0\nheading = 180\n";
+    let path = write(dir.path(), "rammers", &common::wom_data(), body);
+    let (m, _) = WomAir::load(&path).expect("loads");
+    let collisions = (0..20)
+        .filter(|trial| {
+            let (_, log) = barsoom::engine::replay(&m, 1, *trial);
+            log.events.iter().any(|e| {
+                e.case == "WoM air Ramming and Collision"
+                    && e.text.contains("7.0\" relative speed: 70%")
+                    && e.text.contains("560 points each")
+            })
+        })
+        .count();
+    assert!(collisions > 10, "{collisions} of 20");
+}
+
+#[test]
+fn line_of_battle_beats_random_orders() {
+    // The same Zodangan fleet does better in line of battle (closing
+    // obliquely, broadsides bearing, concentrated fire) than on random
+    // orders against the same Heliumite line.
+    let line = tally(&model("six-against-six"), 4000, 2);
+    let random = tally(&model("six-against-six-random"), 4000, 2);
+    assert!(
+        rate(&line, 1) > rate(&random, 1) + 0.02,
+        "line {} random {}",
+        rate(&line, 1),
+        rate(&random, 1)
+    );
 }

@@ -150,6 +150,12 @@ struct ShipFile {
     personality: Option<PersonalityFile>,
     guns: Option<std::collections::BTreeMap<String, u8>>,
     figures: Option<std::collections::BTreeMap<String, u16>>,
+    /// Starts grappled to this ship of the other side (its index there),
+    /// ready to board it.
+    grappled_to: Option<usize>,
+    /// Grapples holding at the start (with `grappled_to`).
+    #[serde(default)]
+    grapples: u16,
 }
 
 /// Metric slots.
@@ -420,6 +426,45 @@ impl WomAir {
                 concentrate: side.concentrate,
                 evasive: side.evasive,
             });
+        }
+        for (si, side) in file.sides.iter().enumerate() {
+            for (k, ship) in side.ships.iter().enumerate() {
+                let Some(target) = ship.grappled_to else {
+                    continue;
+                };
+                let field = format!("sides[{si}].ships[{k}].grappled_to");
+                let other_first = if si == 0 {
+                    file.sides[0].ships.len()
+                } else {
+                    0
+                };
+                if si != 0 || target >= file.sides[1].ships.len() || ship.grapples == 0 {
+                    return Err(err(field, "expected a ship of side A naming a ship of side B by its index there, with grapples >= 1".into()));
+                }
+                let (a, b) = (k, other_first + target);
+                if ships[a].start.partner != NONE || ships[b].start.partner != NONE {
+                    return Err(err(
+                        field,
+                        "expected each ship grappled to one other at most".into(),
+                    ));
+                }
+                let same_place = ships[a].start.alt == ships[b].start.alt
+                    && ships[a].start.pos.minus(ships[b].start.pos).norm2()
+                        <= i64::from(data.movement.grapple_distance).pow(2);
+                if !same_place {
+                    return Err(err(
+                        field,
+                        "expected the two ships within grappling distance at the same altitude"
+                            .into(),
+                    ));
+                }
+                ships[a].start.partner = b as u8;
+                ships[b].start.partner = a as u8;
+                ships[a].start.boarder = true;
+                for x in [a, b] {
+                    ships[x].start.grapples = ship.grapples;
+                }
+            }
         }
         let [a, b]: [SideSetup; 2] = match sides.try_into() {
             Ok(pair) => pair,
@@ -1181,21 +1226,35 @@ impl<'m> Battle<'m> {
         }
     }
 
-    fn collisions<T: Trace>(&mut self, dice: &mut Dice, trace: &mut T) {
+    /// Ships that came together during the move of `side` (both sides when
+    /// `None`; a ship of the other side stood still meanwhile): both moving
+    /// in straight lines over the move, their closest approach at the same
+    /// altitude was within the collision distance, at a relative speed of
+    /// 1" or more [Ramming and Collision].
+    fn collisions<T: Trace>(&mut self, side: Option<usize>, dice: &mut Dice, trace: &mut T) {
         let data = &self.m.data;
         let mv = &data.movement;
+        let m = self.m;
+        let moving = |k: usize| side.is_none_or(|x| x == m.ships[k].side);
         for i in 0..self.n {
             for j in i + 1..self.n {
                 let (a, b) = (self.s[i], self.s[j]);
-                if !a.active() || !b.active() || a.partner == j as u8 {
+                if !a.active() || !b.active() || a.partner == j as u8 || !(moving(i) || moving(j)) {
                     continue;
                 }
-                if (a.alt - b.alt).abs() >= mv.altitude_step
-                    || a.pos.minus(b.pos).norm2() > i64::from(mv.collision_distance).pow(2)
+                if (a.alt - b.alt).abs() >= mv.altitude_step {
+                    continue;
+                }
+                let start = |k: usize, st: &ShipState| if moving(k) { st.from } else { st.pos };
+                let (from_a, from_b) = (start(i, &a), start(j, &b));
+                let rel_from = from_a.minus(from_b);
+                let rel_to = a.pos.minus(b.pos);
+                if segment_distance2(rel_from, rel_to, Point::default())
+                    > i64::from(mv.collision_distance).pow(2)
                 {
                     continue;
                 }
-                let relative = a.pos.minus(a.from).minus(b.pos.minus(b.from)).length();
+                let relative = rel_to.minus(rel_from).length();
                 if relative < mv.collision_min_speed {
                     continue;
                 }
@@ -1565,7 +1624,7 @@ impl<'m> Battle<'m> {
                 Sequence::Simultaneous => {
                     self.give_orders(None, dice, trace);
                     self.move_side(None, trace);
-                    self.collisions(dice, trace);
+                    self.collisions(None, dice, trace);
                     self.bombing(None, dice, trace);
                     self.fire(None, dice, trace);
                 }
@@ -1574,7 +1633,7 @@ impl<'m> Battle<'m> {
                     for side in [first, 1 - first] {
                         self.give_orders(Some(side), dice, trace);
                         self.move_side(Some(side), trace);
-                        self.collisions(dice, trace);
+                        self.collisions(None, dice, trace);
                         self.bombing(Some(side), dice, trace);
                         self.fire(Some(side), dice, trace);
                     }
@@ -1722,7 +1781,7 @@ mod tests {
                 b.s[k].pos = Point::new(500 * k as i32, 500);
             }
             let mut dice = Dice::for_trial(3, trial);
-            b.collisions(&mut dice, &mut NoTrace);
+            b.collisions(None, &mut dice, &mut NoTrace);
             assert_eq!(b.s[cruiser].damage, 300);
             assert_eq!(b.s[light].damage, 300);
             assert_eq!(b.damage_to, [300, 300]);

@@ -5,14 +5,14 @@
 //!   class, nearest first [Method of Fire]; the side's common target when it
 //!   concentrates fire), close to the range at which its own guns outclass
 //!   the target's (worked out once per pair of classes from the fire and
-//!   hit-location tables), then turn to present the broadside; match the
-//!   target's altitude; cut any grapple.
+//!   hit-location tables) without overrunning it, then turn to present the
+//!   broadside; match the target's altitude; cut any grapple.
 //! - `boarders`: as Black Pirates do, make for the nearest enemy not already
 //!   grappled, come alongside at its altitude and grapple; never cut.
-//! - `bombers`: pass over the target one altitude block above it and drop
-//!   keel bombs; cut any grapple.
-//! - `rammers`: steer straight for the target at its altitude to run it
-//!   down [Ramming and Collision]; cut any grapple.
+//! - `bombers`: make for the point over where the target will be, one
+//!   altitude block above it, and drop keel bombs; cut any grapple.
+//! - `rammers`: steer for the target at its altitude and run on at full
+//!   speed to run it down [Ramming and Collision]; cut any grapple.
 //! - `circle`: six or more ships within a move of one another form a
 //!   Barsoomian circle [Movement, Exception] and wheel round it broadside
 //!   out; until they can, they close on their common centre; ships that lose
@@ -29,7 +29,7 @@ use crate::engine::Dice;
 
 use super::battle::{WomAir, preferred_target};
 use super::damage::{NONE, ShipState, ceiling, max_speed, max_turn};
-use super::geometry::{Point, heading_of, step, steps_between, turned};
+use super::geometry::{Point, along, heading_of, isqrt, step, steps_between, turned};
 
 /// A side's policy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -157,7 +157,7 @@ pub fn orders(
 fn line_of_battle(m: &WomAir, s: &[ShipState], i: usize, turn: u32, focus: u8) -> Orders {
     let me = &s[i];
     let class = m.ships[i].class;
-    let speed = max_speed(me, &m.data.classes[class], &m.data);
+    let mut speed = max_speed(me, &m.data.classes[class], &m.data);
     if me.partner != NONE {
         return Orders {
             speed: 0,
@@ -178,26 +178,57 @@ fn line_of_battle(m: &WomAir, s: &[ShipState], i: usize, turn: u32, focus: u8) -
     let distance = to_target.length();
     let want = m.wanted_range(class, m.ships[t].class);
     let bearing = heading_of(to_target);
-    let face = if distance > want + RANGE_TOLERANCE {
-        bearing
-    } else if distance < want - RANGE_TOLERANCE {
-        turned(bearing, 12)
-    } else {
-        // Present the broadside: the perpendicular nearer the present heading.
-        let a = turned(bearing, 6);
-        let b = turned(bearing, -6);
+    // Closing: do not overrun the wanted range (measured from where the
+    // target will be), but keep moving (a stationary ship is easier to hit).
+    let closing_speed = (distance - want).clamp(MIN_MOVE.min(speed), speed);
+    // Headings `k` steps either side of the bearing; the nearer one.
+    let oblique = |k: i32| {
+        let a = turned(bearing, k);
+        let b = turned(bearing, -k);
         if steps_between(me.heading, a).abs() <= steps_between(me.heading, b).abs() {
             a
         } else {
             b
         }
     };
+    let gun = &m.data.guns[m.data.classes[class].gun];
+    let face = if distance > want + RANGE_TOLERANCE {
+        speed = closing_speed;
+        if distance <= gun.medium + 30 {
+            // Within gun range: close at 60 degrees off the bearing, so the
+            // broadside bears while the range comes down.
+            oblique(4)
+        } else {
+            bearing
+        }
+    } else if distance < want - RANGE_TOLERANCE {
+        // Open the range with the broadside still bearing.
+        oblique(8)
+    } else {
+        // Present the broadside.
+        oblique(6)
+    };
+    // The move is straight ahead before any turn: never run inside the
+    // wanted range of where the target will be (nor into it).
+    let there = predicted(m, s, t);
+    let ahead = i64::from(along(me.pos, me.heading, there));
+    let lateral2 = (there.minus(me.pos).norm2() - ahead * ahead).max(0);
+    let keep = i64::from((want - RANGE_TOLERANCE).max(MIN_MOVE));
+    if lateral2 < keep * keep {
+        let root = isqrt(keep * keep - lateral2);
+        if ahead + root > 0 && ahead - root < i64::from(speed) {
+            speed = (ahead - root).clamp(0, i64::from(speed)) as i32;
+        }
+    }
     Orders {
         climb: climb_toward(m, me, class, target.alt),
         face: Some(face),
         ..Orders::ahead(speed)
     }
 }
+
+/// The least move a ship under line-of-battle makes while closing, tenths.
+const MIN_MOVE: i32 = 10;
 
 fn boarders(m: &WomAir, s: &[ShipState], i: usize, turn: u32, focus: u8) -> Orders {
     let me = &s[i];
@@ -257,10 +288,11 @@ fn bombers(m: &WomAir, s: &[ShipState], i: usize, turn: u32, focus: u8) -> Order
         return line_of_battle(m, s, i, turn, focus);
     }
     let target = &s[t];
+    let there = predicted(m, s, t);
     Orders {
         climb: climb_toward(m, me, class, target.alt + step_alt),
-        aim: None,
-        face: Some(heading_of(predicted(m, s, t).minus(me.pos))),
+        aim: Some(there),
+        face: Some(heading_of(there.minus(me.pos))),
         ..Orders::ahead(max_speed(me, c, &m.data))
     }
 }
@@ -279,7 +311,7 @@ fn rammers(m: &WomAir, s: &[ShipState], i: usize, turn: u32, focus: u8) -> Order
     let there = predicted(m, s, t);
     Orders {
         climb: climb_toward(m, me, class, target.alt),
-        aim: Some(there),
+        aim: None,
         face: Some(heading_of(there.minus(me.pos))),
         ..Orders::ahead(max_speed(me, &m.data.classes[class], &m.data))
     }
