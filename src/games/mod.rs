@@ -20,10 +20,16 @@ pub struct ModelInfo {
 }
 
 /// Every model barsoom knows.
-pub const MODELS: &[ModelInfo] = &[ModelInfo {
-    id: "wom.duel",
-    description: "Warriors of Mars individual combat: men and animals, one or several a side, with an optional missile volley",
-}];
+pub const MODELS: &[ModelInfo] = &[
+    ModelInfo {
+        id: "wom.duel",
+        description: "Warriors of Mars individual combat: men and animals, one or several a side, with an optional missile volley",
+    },
+    ModelInfo {
+        id: "wom.air",
+        description: "Warriors of Mars aerial warfare: fleets of fliers with gunfire, criticals, ramming, grappling, boarding and keel bombs",
+    },
+];
 
 /// A scenario file loaded and validated, ready to run.
 pub struct LoadedScenario {
@@ -72,6 +78,10 @@ fn load_model(path: &Path) -> Result<LoadedScenario, ScenarioError> {
     let (model, description): (Box<dyn DynModel>, String) = match model_id.as_str() {
         "wom.duel" => {
             let (model, description) = wom::duel::WomDuel::load(path)?;
+            (Box::new(model), description)
+        }
+        "wom.air" => {
+            let (model, description) = wom::air::battle::WomAir::load(path)?;
             (Box::new(model), description)
         }
         other => {

@@ -1,5 +1,6 @@
 //! Warriors of Mars (TSR 1974).
 
+pub mod air;
 pub mod duel;
 pub mod duel_exact;
 pub mod tables;
