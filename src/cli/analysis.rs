@@ -682,7 +682,10 @@ pub fn tournament(args: TournamentArgs) -> Result<()> {
     });
 
     // Frames: the head-to-head record and the ratings.
-    let out_dir = output_dir(args.common.out.as_deref(), &format!("{}-tournament", base.name))?;
+    let out_dir = output_dir(
+        args.common.out.as_deref(),
+        &format!("{}-tournament", base.name),
+    )?;
     let mut written = Vec::new();
     {
         use polars::prelude::*;
