@@ -115,3 +115,40 @@ fn bad_overrides_are_one_line_errors_with_exit_code_2() {
         assert!(stderr.contains(expected), "{set}: {stderr}");
     }
 }
+
+#[test]
+fn aerial_data_overrides_change_the_battle() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let scenario = bundled("wom/air/helium-battle-cruiser-vs-two-zodangan-cruisers.toml")
+        .display()
+        .to_string();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            scenario.as_str(),
+            "-n",
+            "2000",
+            "-q",
+            "--json",
+            "--out",
+            "a",
+        ];
+        args.extend_from_slice(extra);
+        let o = barsoom(&args, dir.path());
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).expect("JSON")
+    };
+    // The battle cruiser's heavy guns (air-guns.toml) reduced to 1 damage
+    // point a hit can no longer sink two cruisers within 40 turns.
+    let plain = run(&[]);
+    let weak = run(&["--set", "guns.heavy.damage=1"]);
+    assert!(first_rate(&plain) > 0.8);
+    assert_eq!(first_rate(&weak), 0.0);
+    let o = barsoom(
+        &["run", &scenario, "-n", "10", "--set", "guns.heavy.damag=1"],
+        dir.path(),
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("guns.heavy.damag"), "{stderr}");
+}
