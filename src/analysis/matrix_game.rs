@@ -52,7 +52,11 @@ pub fn solve_zero_sum(matrix: &[Vec<f64>]) -> Result<GameSolution, GameError> {
     if matrix.iter().flatten().any(|v| !v.is_finite()) {
         return Err(GameError::NotFinite);
     }
-    let min = matrix.iter().flatten().copied().fold(f64::INFINITY, f64::min);
+    let min = matrix
+        .iter()
+        .flatten()
+        .copied()
+        .fold(f64::INFINITY, f64::min);
     let shift = 1.0 - min;
 
     // Tableau: `rows` constraint rows then the objective row; columns are
@@ -89,8 +93,7 @@ pub fn solve_zero_sum(matrix: &[Vec<f64>]) -> Result<GameSolution, GameError> {
                 let better = match leave {
                     None => true,
                     Some((l, best)) => {
-                        ratio < best - EPSILON
-                            || (ratio <= best + EPSILON && basis[i] < basis[l])
+                        ratio < best - EPSILON || (ratio <= best + EPSILON && basis[i] < basis[l])
                     }
                 };
                 if better {

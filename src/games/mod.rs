@@ -1,6 +1,7 @@
 //! The games barsoom simulates, one folder per rulebook, and the registry
 //! that turns a scenario file into a runnable model.
 
+pub mod jc;
 pub mod wom;
 
 use std::path::{Path, PathBuf};
@@ -17,10 +18,16 @@ pub struct ModelInfo {
 }
 
 /// Every model barsoom knows.
-pub const MODELS: &[ModelInfo] = &[ModelInfo {
-    id: "wom.duel",
-    description: "Warriors of Mars individual combat: men and animals, one or several a side, with an optional missile volley",
-}];
+pub const MODELS: &[ModelInfo] = &[
+    ModelInfo {
+        id: "wom.duel",
+        description: "Warriors of Mars individual combat: men and animals, one or several a side, with an optional missile volley",
+    },
+    ModelInfo {
+        id: "jc.fleet",
+        description: "John Carter, Warlord of Mars fleet combat: maneuvers, leadership, intrinsic defense, Reverses and influenced neutrals",
+    },
+];
 
 /// A scenario file loaded and validated, ready to run.
 pub struct LoadedScenario {
@@ -55,6 +62,10 @@ fn load_model(path: &Path) -> Result<LoadedScenario, ScenarioError> {
     let (model, description): (Box<dyn DynModel>, String) = match model_id.as_str() {
         "wom.duel" => {
             let (model, description) = wom::duel::WomDuel::load(path)?;
+            (Box::new(model), description)
+        }
+        "jc.fleet" => {
+            let (model, description) = jc::fleet::JcFleet::load(path)?;
             (Box::new(model), description)
         }
         other => {
