@@ -565,6 +565,9 @@ impl Battle {
     #[inline]
     pub fn opening(&self, s: &BattleState) -> (Option<End>, [bool; 2]) {
         let mut wants = [false; 2];
+        if self.break_off == [None, None] {
+            return (None, wants);
+        }
         for (r, want) in wants.iter_mut().enumerate() {
             if let Some(ratio) = self.break_off[r] {
                 *want = f64::from(s.total(1 - r)) >= ratio * f64::from(s.total(r));
@@ -597,7 +600,7 @@ impl Battle {
 
     /// Plays one round [23.2-23.4] from state `s` with the given maneuvers
     /// and dice.
-    #[inline]
+    #[inline(always)]
     pub fn round(&self, s: &BattleState, play: &RoundPlay) -> RoundOutcome {
         let total = [i32::from(s.total(0)), i32::from(s.total(1))];
         let (modifier, leadership) = self.modifier(s, play.maneuvers);
@@ -614,32 +617,26 @@ impl Battle {
         ];
         // [23.2] losses are simultaneous, from the strengths at the start.
         let mut next = *s;
-        let elected = [
-            self.take_losses(&mut next, 0, destroyed[1]),
-            self.take_losses(&mut next, 1, destroyed[0]),
-        ];
-        for r in 0..2 {
-            next.reverses[r] = if play.maneuvers[r] == self.tables.reverse {
-                s.reverses[r] + 1
-            } else {
-                0
-            };
-        }
-        let gone = [next.total(0) == 0, next.total(1) == 0];
-        let reversed = [
-            next.reverses[0] >= REVERSES_TO_BREAK_OFF,
-            next.reverses[1] >= REVERSES_TO_BREAK_OFF,
-        ];
-        let end = match (gone, reversed) {
-            ([true, true], _) => Some(End::Mutual),
-            ([true, false], _) => Some(End::Eliminated(0)),
-            ([false, true], _) => Some(End::Eliminated(1)),
-            (_, [true, true]) => Some(End::BothReversed),
-            (_, [true, false]) => Some(End::Reversed(0)),
-            (_, [false, true]) => Some(End::Reversed(1)),
-            _ => None,
+        let elected = if (s.neutral[0] | s.neutral[1]) == 0 {
+            next.home[0] = s.home[0].saturating_sub(destroyed[1]);
+            next.home[1] = s.home[1].saturating_sub(destroyed[0]);
+            [false; 2]
+        } else {
+            [
+                self.take_losses(&mut next, 0, destroyed[1]),
+                self.take_losses(&mut next, 1, destroyed[0]),
+            ]
         };
-        if end.is_none() {
+        let reverse = self.tables.reverse;
+        for r in 0..2 {
+            next.reverses[r] = (s.reverses[r] + 1) * u8::from(play.maneuvers[r] == reverse);
+        }
+        let code = u8::from(next.total(0) == 0)
+            | u8::from(next.total(1) == 0) << 1
+            | u8::from(next.reverses[0] >= REVERSES_TO_BREAK_OFF) << 2
+            | u8::from(next.reverses[1] >= REVERSES_TO_BREAK_OFF) << 3;
+        let end = if code == 0 { None } else { Some(end_of(code)) };
+        if end.is_none() && (elected[0] | elected[1]) {
             // [24.43] neutrals a player chose to lose leave as the next
             // round begins.
             for r in 0..2 {
@@ -878,6 +875,20 @@ impl Battle {
                 out.next.total(1)
             )
         });
+    }
+}
+
+/// How a round ended, from its bits: 1 attacker gone, 2 defender gone,
+/// 4 attacker's second Reverse, 8 defender's [23.22]. Elimination comes
+/// first: a fleet destroyed in the round of its second Reverse is lost.
+fn end_of(code: u8) -> End {
+    match (code & 3, code >> 2) {
+        (3, _) => End::Mutual,
+        (1, _) => End::Eliminated(0),
+        (2, _) => End::Eliminated(1),
+        (_, 3) => End::BothReversed,
+        (_, 1) => End::Reversed(0),
+        _ => End::Reversed(1),
     }
 }
 
