@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 use barsoom::analysis::matrix_game::{expected_payoff, solve_zero_sum};
 use barsoom::engine::{BlockRows, Model, RunConfig, Tally, TrialResult, replay, run};
 use barsoom::games::jc::fleet::{
-    Battle, BattleState, End, FORCED_REVERSE, JcFleet, NEUTRAL_LEFT, NEUTRAL_REVERTED, OUT_AGREED,
-    OUT_FIRST_ELIMINATES, OUT_FIRST_REVERSES, OUT_SECOND_ELIMINATES, OUT_SECOND_REVERSES,
-    RoundPlay,
+    Battle, BattleState, End, FORCED_REVERSE, JcFleet, MIX_RESOLUTION, NEUTRAL_LEFT,
+    NEUTRAL_REVERTED, OUT_AGREED, OUT_FIRST_ELIMINATES, OUT_FIRST_REVERSES, OUT_SECOND_ELIMINATES,
+    OUT_SECOND_REVERSES, RoundPlay,
 };
 use barsoom::games::jc::fleet_tables::{FleetTables, JcData};
 use common::barsoom;
@@ -382,11 +382,20 @@ fn the_minimax_mix_is_an_equilibrium_of_the_bundled_matrix() {
         assert!(expected_payoff(&matrix, &s.row_strategy, &pure) >= -1e-9);
         assert!(expected_payoff(&matrix, &pure, &s.column_strategy) <= 1e-9);
     }
-    // The battle plays it quantised to 1/32768.
+    let expected = [0.25, 0.25, 0.375, 0.125, 0.0, 0.0, 0.0, 0.0, 0.0];
+    for (p, e) in s.row_strategy.iter().zip(expected) {
+        assert!((p - e).abs() < 1e-12, "{:?}", s.row_strategy);
+    }
+    // The battle plays it quantised to 1/MIX_RESOLUTION. (For this matrix
+    // the LP's vertex is Close Assault 1/4, Broadside 1/4, Envelop Left 3/8,
+    // Envelop Right 1/8, which the quantisation keeps exactly.)
     let m = bundled("ten-vs-seven-open-sky");
     let mix = m.battle().mix(0);
     for (i, p) in s.row_strategy.iter().enumerate() {
-        assert!((mix.probability(i) - p).abs() <= 1.0 / 32768.0, "{i}");
+        assert!(
+            (mix.probability(i) - p).abs() <= 1.0 / f64::from(MIX_RESOLUTION),
+            "{i}"
+        );
     }
 }
 

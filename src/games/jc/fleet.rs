@@ -28,9 +28,16 @@ pub const MAX_STRENGTH: u8 = 99;
 /// Default cap on rounds; a battle still going is "undecided".
 pub const DEFAULT_MAX_ROUNDS: u32 = 10_000;
 /// Integer weight a mixed strategy is quantised to (the sum of its weights).
-pub const MIX_RESOLUTION: u32 = 1 << 15;
+pub const MIX_RESOLUTION: u32 = 1 << 10;
 /// Consecutive Reverses that break combat off [23.22].
 pub const REVERSES_TO_BREAK_OFF: u8 = 2;
+
+/// Offset of differential 0 in the widened results table: differentials
+/// run from -(99 + 9) (the most a side can be behind, with intrinsic
+/// defense) to +99.
+const DIFF_OFFSET: i32 = MAX_STRENGTH as i32 + 9;
+/// Columns of the widened results table.
+const DIFFERENTIALS: i32 = DIFF_OFFSET + MAX_STRENGTH as i32 + 1;
 
 /// State flag: the side's neutral fleets must Reverse [24.44].
 pub const FORCED_REVERSE: u8 = 1;
@@ -273,12 +280,13 @@ impl ManeuverMix {
             .sum()
     }
 
-    /// Draws a maneuver and a d10 (1..=10; the die's 0 reads 10 [3.6]) in one
-    /// bounded draw.
-    #[inline]
-    pub fn draw(&self, dice: &mut Dice) -> (usize, u32) {
-        let x = dice.d(self.total * 10) - 1;
-        (self.pick(x / 10), x % 10 + 1)
+    /// The table one bounded draw reads: entry `x` of `0..total * 10` is
+    /// the maneuver `pick(x / 10)` and the d10 face `x % 10 + 1` (the die's 0
+    /// reads 10 [3.6]), packed as `maneuver << 4 | face`.
+    pub fn event_table(&self) -> Vec<u8> {
+        (0..self.total * 10)
+            .map(|x| (self.pick(x / 10) as u8) << 4 | (x % 10 + 1) as u8)
+            .collect()
     }
 }
 
@@ -384,8 +392,21 @@ pub struct Battle {
     side_of_role: [usize; 2],
     start: BattleState,
     mixes: [ManeuverMix; 2],
-    /// Leadership by role and presence mask [23.31, 23.32, 24.45, 24.46].
-    leadership: [[i32; 4]; 2],
+    /// Per role, the maneuver and die of each value of its one draw.
+    events: [Vec<u8>; 2],
+    /// The matrix flattened, `attacker * 9 + defender`.
+    matrix: [i8; MANEUVERS * MANEUVERS],
+    /// The leadership edge of the attacker, by both presence masks
+    /// (`attacker * 4 + defender`).
+    lead: [i32; 16],
+    /// The results table widened so that no lookup needs clamping:
+    /// `(differential + DIFF_OFFSET) * rows + (modified roll + roll_offset)`.
+    padded: Vec<u8>,
+    /// Rows of `padded` and the offset of modified roll 0 in a row.
+    padded_rows: i32,
+    roll_offset: i32,
+    /// Whether any side has a break-off rule.
+    any_break_off: bool,
     /// Who leads, by role and presence mask (for traces).
     leader: [[Option<String>; 4]; 2],
     /// Intrinsic defense by the defender's presence mask [23.4].
@@ -497,12 +518,44 @@ impl Battle {
             }
         }
         let by_role = |r: usize| &policies[side_of_role[r]];
+        let mut matrix = [0i8; MANEUVERS * MANEUVERS];
+        for (i, row) in tables.matrix.iter().enumerate() {
+            matrix[i * MANEUVERS..(i + 1) * MANEUVERS].copy_from_slice(row);
+        }
+        let mut lead = [0i32; 16];
+        for (i, l) in lead.iter_mut().enumerate() {
+            *l = leadership[0][i / 4] - leadership[1][i % 4];
+        }
+        // Every modified roll a battle can see: the die, the largest matrix
+        // entry and the largest leadership edge either way.
+        let reach = tables
+            .matrix
+            .iter()
+            .flatten()
+            .map(|v| i32::from(v.abs()))
+            .max()
+            .unwrap_or(0)
+            + lead.iter().map(|v| v.abs()).max().unwrap_or(0);
+        let padded_rows = 10 + 2 * reach;
+        let roll_offset = reach - 1;
+        let mut padded = Vec::with_capacity((DIFFERENTIALS * padded_rows) as usize);
+        for diff in -DIFF_OFFSET..DIFFERENTIALS - DIFF_OFFSET {
+            for row in 0..padded_rows {
+                padded.push(tables.results.destroyed(diff, row - roll_offset));
+            }
+        }
         Ok(Battle {
+            events: [mixes[0].event_table(), mixes[1].event_table()],
+            matrix,
+            lead,
+            padded,
+            padded_rows,
+            roll_offset,
+            any_break_off: policies.iter().any(|p| p.break_off_behind.is_some()),
             tables,
             side_of_role,
             start,
             mixes,
-            leadership,
             leader,
             intrinsic,
             break_off: [by_role(0).break_off_behind, by_role(1).break_off_behind],
@@ -565,7 +618,7 @@ impl Battle {
     #[inline]
     pub fn opening(&self, s: &BattleState) -> (Option<End>, [bool; 2]) {
         let mut wants = [false; 2];
-        if self.break_off == [None, None] {
+        if !self.any_break_off {
             return (None, wants);
         }
         for (r, want) in wants.iter_mut().enumerate() {
@@ -591,9 +644,9 @@ impl Battle {
     /// edge or minus the defender's (the difference of the two values).
     #[inline]
     pub fn modifier(&self, s: &BattleState, maneuvers: [usize; 2]) -> (i32, i32) {
-        let lead = self.leadership[0][s.presence(0)] - self.leadership[1][s.presence(1)];
+        let lead = self.lead[s.presence(0) * 4 + s.presence(1)];
         (
-            self.tables.matrix_modifier(maneuvers[0], maneuvers[1]) + lead,
+            i32::from(self.matrix[maneuvers[0] * MANEUVERS + maneuvers[1]]) + lead,
             lead,
         )
     }
@@ -610,10 +663,15 @@ impl Battle {
             total[0] - total[1] - self.intrinsic[s.presence(1)],
             total[1] - total[0],
         ];
-        let results = &self.tables.results;
+        // The widened table holds `ResultsTable::destroyed` for every
+        // reachable differential and roll, edges clamped [23.6].
+        let cell = |diff: i32, roll: i32| {
+            let i = (diff + DIFF_OFFSET) * self.padded_rows + roll + self.roll_offset;
+            self.padded[i as usize]
+        };
         let destroyed = [
-            results.destroyed(differentials[0], play.rolls[0] as i32 + modifier),
-            results.destroyed(differentials[1], play.rolls[1] as i32 - modifier),
+            cell(differentials[0], play.rolls[0] as i32 + modifier),
+            cell(differentials[1], play.rolls[1] as i32 - modifier),
         ];
         // [23.2] losses are simultaneous, from the strengths at the start.
         let mut next = *s;
@@ -764,7 +822,10 @@ impl Battle {
                     play.maneuvers[r] = self.tables.reverse;
                     play.rolls[r] = dice.d10();
                 } else {
-                    (play.maneuvers[r], play.rolls[r]) = self.mixes[r].draw(dice);
+                    let events = &self.events[r];
+                    let e = events[dice.d(events.len() as u32) as usize - 1];
+                    play.maneuvers[r] = usize::from(e >> 4);
+                    play.rolls[r] = u32::from(e & 15);
                 }
             }
             let out = self.round(&s, &play);
