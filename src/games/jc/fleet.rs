@@ -405,6 +405,10 @@ pub struct Battle {
     /// Rows of `padded` and the offset of modified roll 0 in a row.
     padded_rows: i32,
     roll_offset: i32,
+    /// Number of pairs of event-table entries (one draw decides both).
+    pair_bound: u32,
+    /// `floor(2^64 / defender's table length) + 1`: divides by it exactly.
+    split: u64,
     /// Whether any side has a break-off rule.
     any_break_off: bool,
     /// Who leads, by role and presence mask (for traces).
@@ -544,8 +548,12 @@ impl Battle {
                 padded.push(tables.results.destroyed(diff, row - roll_offset));
             }
         }
+        let events = [mixes[0].event_table(), mixes[1].event_table()];
+        let lengths = [events[0].len() as u32, events[1].len() as u32];
         Ok(Battle {
-            events: [mixes[0].event_table(), mixes[1].event_table()],
+            pair_bound: lengths[0] * lengths[1],
+            split: u64::MAX / u64::from(lengths[1]) + 1,
+            events,
             matrix,
             lead,
             padded,
@@ -816,18 +824,11 @@ impl Battle {
                 return self.result(&s, End::RoundLimit, rounds, trace);
             }
             rounds += 1;
-            let mut play = RoundPlay::default();
-            for r in 0..2 {
-                if self.forced_reverse(&s, r, wants) {
-                    play.maneuvers[r] = self.tables.reverse;
-                    play.rolls[r] = dice.d10();
-                } else {
-                    let events = &self.events[r];
-                    let e = events[dice.d(events.len() as u32) as usize - 1];
-                    play.maneuvers[r] = usize::from(e >> 4);
-                    play.rolls[r] = u32::from(e & 15);
-                }
-            }
+            let forced = [
+                self.forced_reverse(&s, 0, wants),
+                self.forced_reverse(&s, 1, wants),
+            ];
+            let play = self.draw_play(dice, forced);
             let out = self.round(&s, &play);
             if T::ENABLED {
                 self.trace_round(trace, rounds, &s, &play, &out, wants);
@@ -837,6 +838,38 @@ impl Battle {
                 return self.result(&s, end, rounds, trace);
             }
         }
+    }
+
+    /// Both sides' maneuvers and dice for a round. When both choose freely,
+    /// one bounded draw over the pairs of their event tables decides all
+    /// four (split exactly by a multiply-high division); a side forced to
+    /// Reverse rolls only its die.
+    #[inline(always)]
+    fn draw_play(&self, dice: &mut Dice, forced: [bool; 2]) -> RoundPlay {
+        let mut x = [0u32; 2];
+        if forced == [false, false] {
+            let pair = dice.d(self.pair_bound) - 1;
+            let first = ((u128::from(self.split) * u128::from(pair)) >> 64) as u32;
+            x = [first, pair - first * self.events[1].len() as u32];
+        } else {
+            for r in 0..2 {
+                if !forced[r] {
+                    x[r] = dice.d(self.events[r].len() as u32) - 1;
+                }
+            }
+        }
+        let mut play = RoundPlay::default();
+        for r in 0..2 {
+            if forced[r] {
+                play.maneuvers[r] = self.tables.reverse;
+                play.rolls[r] = dice.d10();
+            } else {
+                let e = self.events[r][x[r] as usize];
+                play.maneuvers[r] = usize::from(e >> 4);
+                play.rolls[r] = u32::from(e & 15);
+            }
+        }
+        play
     }
 
     fn result<T: Trace>(
