@@ -885,8 +885,17 @@ impl Battle {
                 Some(h) => format!("{} holds the city", self.labels[h]),
                 None => "no fleet holds the city".into(),
             };
+            let name = |r: usize| &self.labels[self.side_of_role[r]];
+            let how = match end {
+                End::Eliminated(r) => format!("{} eliminated", name(r)),
+                End::Mutual => "both fleets eliminated".into(),
+                End::Reversed(r) => format!("{} breaks off with two Reverses", name(r)),
+                End::BothReversed => "both break off with two Reverses".into(),
+                End::Agreed => "broken off by agreement".into(),
+                End::RoundLimit => "round limit reached".into(),
+            };
             format!(
-                "{end:?} after {rounds} rounds; {holder}; strength left {} {} / {} {}; commanders captured {} / {}",
+                "{how} after {rounds} rounds; {holder}; strength left {} {} / {} {}; commanders captured {} / {}",
                 self.labels[0],
                 terminal.left[0],
                 self.labels[1],
