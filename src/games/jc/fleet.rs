@@ -634,8 +634,9 @@ impl Battle {
                 *want = f64::from(s.total(1 - r)) >= ratio * f64::from(s.total(r));
             }
         }
-        let agreed =
-            (wants[0] || wants[1]) && (wants[0] || self.accept[0]) && (wants[1] || self.accept[1]);
+        // One side proposes; the other wants out too or accepts.
+        let agreed = (wants[0] && (wants[1] || self.accept[1]))
+            || (wants[1] && (wants[0] || self.accept[0]));
         (agreed.then_some(End::Agreed), wants)
     }
 
@@ -705,8 +706,8 @@ impl Battle {
         if end.is_none() && (elected[0] | elected[1]) {
             // [24.43] neutrals a player chose to lose leave as the next
             // round begins.
-            for r in 0..2 {
-                if elected[r] {
+            for (r, chose) in elected.iter().enumerate() {
+                if *chose {
                     next.neutral[r] = 0;
                     next.flags[r] |= NEUTRAL_LEFT;
                 }

@@ -79,7 +79,7 @@ pub fn round_distribution(battle: &Battle, state: &BattleState) -> Vec<(f64, Nex
         }
     }
     let mut rows: Vec<(f64, Next)> = merged.into_iter().map(|(n, p)| (p, n)).collect();
-    rows.sort_by(|a, b| a.1.cmp(&b.1));
+    rows.sort_by_key(|a| a.1);
     rows
 }
 
