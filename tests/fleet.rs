@@ -16,7 +16,7 @@ use barsoom::engine::{BlockRows, Model, RunConfig, Tally, TrialResult, replay, r
 use barsoom::games::jc::fleet::{
     Battle, BattleState, End, FORCED_REVERSE, JcFleet, MIX_RESOLUTION, NEUTRAL_LEFT,
     NEUTRAL_REVERTED, OUT_AGREED, OUT_FIRST_ELIMINATES, OUT_FIRST_REVERSES, OUT_SECOND_ELIMINATES,
-    OUT_SECOND_REVERSES, RoundPlay,
+    OUT_SECOND_REVERSES, OUT_UNDECIDED, RoundPlay,
 };
 use barsoom::games::jc::fleet_tables::{FleetTables, JcData};
 use common::barsoom;
@@ -664,6 +664,27 @@ fn impossible_set_ups_get_one_line_and_exit_code_two() {
         all.extend(needles);
         rejects(&path, &all);
     }
+}
+
+#[test]
+fn a_round_limit_is_monte_carlo_only() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = write(
+        dir.path(),
+        "short",
+        "max_rounds = 2",
+        &(side("helium", 7, "", "") + &side("dusar", 7, "", "")),
+    );
+    let why = load(&path)
+        .exact()
+        .expect_err("a capped battle is not solved");
+    assert!(why.contains("max_rounds = 2"), "{why}");
+    let o = barsoom(&["exact", &path.display().to_string()], &common::root());
+    assert_eq!(o.status.code(), Some(2));
+    // In Monte Carlo the cap ends battles as undecided after two rounds.
+    let t = tally(&load(&path), 0..20_000, 2);
+    assert!(t.outcomes[usize::from(OUT_UNDECIDED)] > 0);
+    assert_eq!(t.metrics[0].max(), Some(2));
 }
 
 #[test]

@@ -119,6 +119,13 @@ impl AbsorbingChain for FleetChain {
 /// Solves a battle exactly: outcome probabilities, and exact means of the
 /// rounds fought, strength left, commanders captured and neutrals lost.
 pub fn solve(battle: &Battle) -> Result<ExactSolution, String> {
+    if battle.max_rounds() < super::fleet::DEFAULT_MAX_ROUNDS {
+        return Err(format!(
+            "the exact chain has no round limit, so it cannot match max_rounds = {}; leave max_rounds out (default {})",
+            battle.max_rounds(),
+            super::fleet::DEFAULT_MAX_ROUNDS
+        ));
+    }
     let start = settle(battle, battle.start());
     let mut rows: HashMap<BattleState, Vec<(f64, Next)>> = HashMap::new();
     let mut terminals: BTreeMap<Terminal, usize> = BTreeMap::new();
