@@ -4,6 +4,7 @@ pub mod linalg;
 pub mod markov;
 pub mod paired;
 pub mod ratings;
+pub mod matrix_game;
 pub mod regression;
 pub mod stats;
 pub mod sweep;

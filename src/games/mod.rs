@@ -1,6 +1,7 @@
 //! The games barsoom simulates, one folder per rulebook, and the registry
 //! that turns a scenario file into a runnable model.
 
+pub mod jc;
 pub mod wom;
 
 use std::path::{Path, PathBuf};
@@ -28,6 +29,10 @@ pub const MODELS: &[ModelInfo] = &[
     ModelInfo {
         id: "wom.air",
         description: "Warriors of Mars aerial warfare: fleets of fliers with gunfire, criticals, ramming, grappling, boarding and keel bombs",
+    },
+    ModelInfo {
+        id: "jc.fleet",
+        description: "John Carter, Warlord of Mars fleet combat: maneuvers, leadership, intrinsic defense, Reverses and influenced neutrals",
     },
 ];
 
@@ -82,6 +87,10 @@ fn load_model(path: &Path) -> Result<LoadedScenario, ScenarioError> {
         }
         "wom.air" => {
             let (model, description) = wom::air::battle::WomAir::load(path)?;
+            (Box::new(model), description)
+        }
+        "jc.fleet" => {
+            let (model, description) = jc::fleet::JcFleet::load(path)?;
             (Box::new(model), description)
         }
         other => {

@@ -1,0 +1,5 @@
+//! John Carter, Warlord of Mars (SPI 1979).
+
+pub mod fleet;
+pub mod fleet_exact;
+pub mod fleet_tables;
