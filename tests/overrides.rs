@@ -152,3 +152,32 @@ fn aerial_data_overrides_change_the_battle() {
     assert_eq!(o.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("guns.heavy.damag"), "{stderr}");
 }
+
+#[test]
+fn fleet_data_overrides_reach_the_exact_solver() {
+    let scenario = bundled("jc/fleet/ten-vs-seven-open-sky.toml")
+        .display()
+        .to_string();
+    let plain = exact_json(&["exact", &scenario, "--json"]);
+    // Kantos Kan (commanders.toml) promoted from leadership 2 to 3: his
+    // seven strength points win far more often against Astok's ten.
+    let led = exact_json(&[
+        "exact",
+        &scenario,
+        "--json",
+        "--set",
+        "commanders.kantos-kan.leadership=3",
+    ]);
+    let helium = |json: &serde_json::Value| json["outcomes"][1]["rate"].as_f64().expect("rate");
+    assert!(helium(&led) > helium(&plain) + 0.05);
+    // The same change made in the scenario (a strength swap) is a scenario
+    // override; both kinds fingerprint differently and load the same model.
+    let swapped = exact_json(&[
+        "exact",
+        &scenario,
+        "--json",
+        "--set",
+        "sides[1].strength=10",
+    ]);
+    assert!(helium(&swapped) > helium(&plain));
+}

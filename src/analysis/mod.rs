@@ -2,9 +2,9 @@
 
 pub mod linalg;
 pub mod markov;
+pub mod matrix_game;
 pub mod paired;
 pub mod ratings;
-pub mod matrix_game;
 pub mod regression;
 pub mod stats;
 pub mod sweep;

@@ -531,7 +531,13 @@ fn validate(args: ValidateArgs) -> Result<()> {
     let mut failures = Vec::new();
     for path in &args.scenarios {
         match games::load_with(path, &args.set) {
-            Ok(s) => println!("ok  {} ({}): {}", path.display(), s.model_id, s.description),
+            Ok(s) => writeln!(
+                std::io::stdout(),
+                "ok  {} ({}): {}",
+                path.display(),
+                s.model_id,
+                s.description
+            )?,
             Err(e) => failures.push(e),
         }
     }

@@ -377,6 +377,16 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Exi
     };
     match execute(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        // A reader that closed the pipe early (`barsoom list | head`) is not
+        // a failure.
+        Err(e)
+            if e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             let code = commands::exit_code(&e);
             let message = format!("{e:#}").replace('\n', " ");
