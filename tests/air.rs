@@ -500,3 +500,45 @@ fn line_of_battle_beats_random_orders() {
         rate(&random, 1)
     );
 }
+
+/// Mean of the metric called `name` in `t`.
+fn mean_named(m: &WomAir, t: &Tally, name: &str) -> f64 {
+    use barsoom::engine::Model;
+    let index = m.spec().metrics.iter().position(|s| s.name == name);
+    mean(t, index.unwrap_or_else(|| panic!("no metric {name}")))
+}
+
+/// Sum of the means of every metric whose name starts with `prefix`.
+fn sum_of_means(m: &WomAir, t: &Tally, prefix: &str) -> (f64, usize) {
+    use barsoom::engine::Model;
+    let hits: Vec<usize> = (0..m.spec().metrics.len())
+        .filter(|&i| m.spec().metrics[i].name.starts_with(prefix))
+        .collect();
+    (hits.iter().map(|&i| mean(t, i)).sum(), hits.len())
+}
+
+#[test]
+fn per_class_losses_add_up_to_each_sides_losses() {
+    // Six against six: four classes a side, so four lost/captured/crippled
+    // metrics per side: destroyed plus captured, by class, is each side's losses.
+    let m = model("six-against-six-black-pirate-boarders");
+    let t = tally(&m, 3000, 2);
+    for side in ["a", "b"] {
+        let (destroyed, classes) = sum_of_means(&m, &t, &format!("destroyed_{side}_"));
+        let (captured, _) = sum_of_means(&m, &t, &format!("captured_{side}_"));
+        assert!(classes >= 2, "side {side}: {classes} class metrics");
+        let lost = mean_named(&m, &t, &format!("lost_{side}"));
+        assert!(destroyed > 0.0, "side {side} loses ships");
+        let sum = destroyed + captured;
+        assert!((sum - lost).abs() < 1e-9, "{side}: {sum} vs {lost}");
+        let (_, crippled) = sum_of_means(&m, &t, &format!("crippled_{side}_"));
+        assert_eq!(crippled, classes);
+    }
+    let (captured, _) = sum_of_means(&m, &t, "captured_");
+    let total = mean_named(&m, &t, "captured");
+    assert!(captured > 0.0 && (captured - total).abs() < 1e-9);
+    // Ships afloat and crippled exist in a long line-of-battle fight.
+    let line = model("six-against-six");
+    let t = tally(&line, 2000, 2);
+    assert!(sum_of_means(&line, &t, "crippled_").0 > 0.0);
+}

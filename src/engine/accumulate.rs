@@ -199,7 +199,7 @@ pub struct TrialResult {
 }
 
 /// The most integer metrics a model may declare.
-pub const MAX_METRICS: usize = 8;
+pub const MAX_METRICS: usize = 32;
 
 /// Everything a run keeps about its trials: outcome counts and one histogram
 /// per metric. Independent of the trial count in size; merges exactly.

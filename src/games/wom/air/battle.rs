@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::engine::accumulate::MAX_METRICS;
 use crate::engine::{Dice, MetricSpec, Model, OutputSpec, Trace, TrialResult};
 use crate::scenario::{ScenarioError, parse_toml, read_text};
 
@@ -24,8 +25,8 @@ use super::boarding::{
     odds_band,
 };
 use super::damage::{
-    CriticalOutcome, NONE, ShipState, Status, apply_critical, ceiling, kill_figure, max_speed,
-    max_turn, take_damage,
+    CriticalOutcome, NONE, ShipState, Status, apply_critical, ceiling, damage_step, kill_figure,
+    max_speed, max_turn, take_damage,
 };
 use super::fire::{
     bomb_score, critical, location, p_2d6_at_least, range_band, range_band_squared, to_hit_score,
@@ -99,6 +100,9 @@ pub struct WomAir {
     /// Roll hull-top criticals for keel bomb hits (optional rule).
     pub bomb_criticals: bool,
     wanted_range: Vec<i32>,
+    /// Per ship, the first of its class group's three metric slots (lost,
+    /// captured, crippled); see [`class_groups`].
+    group_slot: Vec<usize>,
 }
 
 #[derive(Deserialize)]
@@ -164,6 +168,10 @@ const M_LOST: usize = 1;
 const M_CAPTURED: usize = 3;
 const M_DAMAGE: usize = 4;
 const M_CREW: usize = 6;
+/// First per-class slot: three metrics (destroyed, captured, crippled) per group.
+const M_CLASS: usize = 8;
+/// Class groups that fit beside the fixed metrics.
+const MAX_CLASS_GROUPS: usize = (MAX_METRICS - M_CLASS) / 3;
 
 impl WomAir {
     /// Loads a `wom.air` scenario and the data it names.
@@ -518,6 +526,34 @@ impl WomAir {
             ],
             length_metric: Some(M_TURNS),
         };
+        let (groups, group_slot) = class_groups(&ships);
+        let mut spec = spec;
+        for group in &groups {
+            let class = &data.classes[group.class];
+            let (tag, whose) = match group.side {
+                Some(side) => (
+                    format!("{}_{}", ["a", "b"][side], class.id),
+                    format!("{}'s {}", sides[side].label, class.name),
+                ),
+                None => (class.id.clone(), class.name.clone()),
+            };
+            spec.metrics.extend([
+                metric(
+                    &format!("destroyed_{tag}"),
+                    &format!("{whose} ships destroyed or abandoned"),
+                ),
+                metric(
+                    &format!("captured_{tag}"),
+                    &format!("{whose} ships captured by boarding"),
+                ),
+                metric(
+                    &format!("crippled_{tag}"),
+                    &format!(
+                        "{whose} ships afloat at the end but crippled (at a damage step that caps speed or leaves them powerless)"
+                    ),
+                ),
+            ]);
+        }
         let wanted_range = wanted_ranges(&data);
         Ok(WomAir {
             spec,
@@ -528,6 +564,7 @@ impl WomAir {
             sequence,
             bomb_criticals: file.bomb_criticals,
             wanted_range,
+            group_slot,
         })
     }
 
@@ -543,6 +580,47 @@ fn metric(name: &str, description: &str) -> MetricSpec {
         name: name.into(),
         description: description.into(),
     }
+}
+
+/// Ships grouped for the per-class breakdown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ClassGroup {
+    /// The side, or `None` when both sides' ships of the class are counted
+    /// together.
+    side: Option<usize>,
+    class: usize,
+}
+
+/// Groups the ships by side and class in order of first appearance; when
+/// that makes more groups than the metric slots hold, by class alone; when
+/// even that does not fit, no breakdown (the per-side totals remain).
+/// Returns the groups and each ship's first metric slot (0 = none).
+fn class_groups(ships: &[ShipSetup]) -> (Vec<ClassGroup>, Vec<usize>) {
+    let by = |with_side: bool| {
+        let mut groups: Vec<ClassGroup> = Vec::new();
+        let slots = ships
+            .iter()
+            .map(|ship| {
+                let key = ClassGroup {
+                    side: with_side.then_some(ship.side),
+                    class: ship.class,
+                };
+                let index = groups.iter().position(|g| *g == key).unwrap_or_else(|| {
+                    groups.push(key);
+                    groups.len() - 1
+                });
+                M_CLASS + 3 * index
+            })
+            .collect::<Vec<_>>();
+        (groups, slots)
+    };
+    for with_side in [true, false] {
+        let (groups, slots) = by(with_side);
+        if groups.len() <= MAX_CLASS_GROUPS {
+            return (groups, slots);
+        }
+    }
+    (Vec::new(), vec![0; ships.len()])
 }
 
 /// Expected fraction of a `target`'s maximum damage one broadside of
@@ -1658,8 +1736,23 @@ impl<'m> Battle<'m> {
         };
         r.metrics[M_TURNS] = self.turn;
         for i in 0..self.n {
-            if !self.s[i].active() {
+            let state = &self.s[i];
+            if !state.active() {
                 r.metrics[M_LOST + self.side(i)] += 1;
+            }
+            let slot = self.m.group_slot[i];
+            if slot != 0 {
+                let class = &self.m.data.classes[self.m.ships[i].class];
+                let at = match state.status {
+                    Status::Destroyed | Status::Abandoned => Some(0),
+                    Status::Captured => Some(1),
+                    Status::Active => damage_step(state, class, &self.m.data)
+                        .is_some_and(|step| step.powerless || step.speed_max.is_some())
+                        .then_some(2),
+                };
+                if let Some(k) = at {
+                    r.metrics[slot + k] += 1;
+                }
             }
         }
         r.metrics[M_CAPTURED] = self.captured;
