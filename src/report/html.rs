@@ -1018,9 +1018,9 @@ fn render_table(html: &mut String, table: &Table) {
         escape(&table.caption)
     );
     if folded {
-        let _ = write!(
+        let _ = writeln!(
             html,
-            "<details><summary>{} rows</summary>\n",
+            "<details><summary>{} rows</summary>",
             table.rows.len()
         );
     }
