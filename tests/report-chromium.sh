@@ -5,7 +5,7 @@
 # DOM, and tests/report_screenshot.py checks that the page is not blank,
 # that every chart of the folders is an <svg> in the DOM and that the chart
 # colours are on screen. Installs Debian's chromium package if missing
-# (as root).
+# (as root, with .ci/apt-install).
 #
 #   tests/report-chromium.sh [path/to/barsoom] [SCREENSHOT.png to keep]
 set -euo pipefail
@@ -16,11 +16,9 @@ log() { echo "report-chromium: $*"; }
 
 command -v python3 >/dev/null || { echo "report-chromium: python3 is needed to check the screenshot" >&2; exit 1; }
 
-created_policy=""
 work=""
 cleanup() {
     local status=$?
-    [[ -n "$created_policy" ]] && rm -f "$created_policy"
     if [[ -n "$work" ]]; then
         if (( status != 0 )) && [[ -f "$work/chromium.log" ]]; then
             echo "--- chromium's stderr"; tail -n 20 "$work/chromium.log"
@@ -31,20 +29,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-if ! command -v chromium >/dev/null; then
-    [[ "$(id -u)" == 0 ]] || { echo "report-chromium: chromium is missing; run as root to install it (apt-get install chromium)" >&2; exit 1; }
-    # Without a policy-rc.d, apt may start services of the packages it
-    # installs; forbid that while installing.
-    if [[ ! -e /usr/sbin/policy-rc.d ]]; then
-        printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
-        chmod +x /usr/sbin/policy-rc.d
-        created_policy=/usr/sbin/policy-rc.d
-    fi
-    log "installing chromium"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get install -y -q chromium >/dev/null \
-        || { apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null; }
-fi
+command -v chromium >/dev/null || "$root/.ci/apt-install" chromium
 [[ -x "$barsoom" ]] || { echo "report-chromium: no barsoom binary at $barsoom (cargo build --release)" >&2; exit 1; }
 
 work="$(mktemp -d /tmp/barsoom-report.XXXXXX)"
