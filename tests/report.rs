@@ -5,7 +5,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{barsoom, barsoom_ok, bundled};
+use common::{assert_bad_input, barsoom_ok, bundled};
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -320,17 +320,6 @@ fn a_chart_that_is_not_a_plain_drawing_is_left_out() {
     assert_eq!(html.matches("<svg").count(), 1, "the length chart stays");
 }
 
-/// Runs `barsoom report` expecting bad input: exit 2, one line naming `what`.
-fn assert_refused(d: &Path, args: &[&str], what: &[&str]) {
-    let o = barsoom(args, d);
-    assert_eq!(o.status.code(), Some(2), "{args:?}");
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
-    for w in what {
-        assert!(stderr.contains(w), "{args:?}: {stderr} should mention {w}");
-    }
-}
-
 #[test]
 fn bad_folders_are_one_line_errors() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -340,29 +329,29 @@ fn bad_folders_are_one_line_errors() {
     std::fs::write(d.join("broken/run.json"), "{ not json").expect("write");
     std::fs::create_dir(d.join("no-frame")).expect("mkdir");
     std::fs::write(d.join("no-frame/sweep.json"), "{}").expect("write");
-    assert_refused(
-        d,
+    assert_bad_input(
         &["report", "missing", "--out", "r.html"],
+        d,
         &["missing", "no such folder", "output folder"],
     );
-    assert_refused(
-        d,
+    assert_bad_input(
         &["report", "empty", "--out", "r.html"],
+        d,
         &["empty", "run.json", "sweep.json", "bench.json"],
     );
-    assert_refused(
-        d,
+    assert_bad_input(
         &["report", "broken", "--out", "r.html"],
+        d,
         &[
             "broken/run.json",
             "expected the JSON object barsoom run writes",
         ],
     );
-    assert_refused(
-        d,
+    assert_bad_input(
         &["report", "no-frame", "--out", "r.html"],
+        d,
         &["no-frame/sweep.csv", "missing"],
     );
-    assert_refused(d, &["report"], &["DIR"]);
+    assert_bad_input(&["report"], d, &["DIR"]);
     assert!(!d.join("r.html").exists(), "nothing written on bad input");
 }
