@@ -352,6 +352,11 @@ fn bad_folders_are_one_line_errors() {
         d,
         &["no-frame/sweep.csv", "missing"],
     );
+    assert_bad_input(
+        &["report", "broken/run.json", "--out", "r.html"],
+        d,
+        &["broken/run.json", "not a folder", "output folder"],
+    );
     assert_bad_input(&["report"], d, &["DIR"]);
     assert!(!d.join("r.html").exists(), "nothing written on bad input");
 }

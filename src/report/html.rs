@@ -294,9 +294,16 @@ fn known_outputs() -> String {
 /// Reads one output folder.
 pub fn read_section(dir: &Path) -> Result<Section, ReportError> {
     if !dir.is_dir() {
+        let found = if dir.exists() {
+            "not a folder"
+        } else {
+            "no such folder"
+        };
         return Err(ReportError::new(
             dir,
-            "no such folder; expected an output folder of barsoom run, merge, sweep, compare, tune, tournament or bench",
+            format!(
+                "{found}; expected an output folder of barsoom run, merge, sweep, compare, tune, tournament or bench"
+            ),
         ));
     }
     let Some(layout) = LAYOUTS.iter().find(|l| dir.join(l.info_file).is_file()) else {
