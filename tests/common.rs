@@ -79,3 +79,20 @@ pub fn barsoom_ok(args: &[&str], cwd: &Path) -> Output {
     );
     output
 }
+
+/// Runs the `barsoom` binary expecting bad input: exit code 2 and one line
+/// on stderr, no panic, mentioning each of `expected`. Returns that line.
+pub fn assert_bad_input(args: &[&str], cwd: &Path, expected: &[&str]) -> String {
+    let o = barsoom(args, cwd);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err:?}");
+    assert!(!err.contains("panicked"), "{err}");
+    for part in expected {
+        assert!(
+            err.contains(part),
+            "{args:?}: {err:?} should mention {part:?}"
+        );
+    }
+    err
+}

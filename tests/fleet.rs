@@ -542,14 +542,11 @@ fn the_even_fight_is_exactly_even_and_the_bigger_fleet_usually_wins() {
 // ---------------------------------------------------------------- errors
 
 fn rejects(path: &Path, needles: &[&str]) {
-    let o = barsoom(&["validate", &path.display().to_string()], &common::root());
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{err:?}");
-    assert!(!err.contains("panicked"), "{err}");
-    for needle in needles {
-        assert!(err.contains(needle), "{err:?} should mention {needle:?}");
-    }
+    common::assert_bad_input(
+        &["validate", &path.display().to_string()],
+        &common::root(),
+        needles,
+    );
 }
 
 #[test]

@@ -12,20 +12,11 @@ barsoom="$(realpath "${1:-$root/target/release/barsoom}")"
 [[ -x "$barsoom" ]] || { echo "no barsoom binary at $barsoom (cargo build --release)" >&2; exit 1; }
 log() { echo "slurm-ci: $*"; }
 
-created_policy=""
 if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null \
     || ! command -v sbatch >/dev/null || ! command -v munged >/dev/null; then
-    # Without a policy-rc.d, apt would start the packaged daemons with the
-    # default config; forbid that while installing.
-    if [[ ! -e /usr/sbin/policy-rc.d ]]; then
-        printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
-        chmod +x /usr/sbin/policy-rc.d
-        created_policy=/usr/sbin/policy-rc.d
-    fi
-    log "installing slurmctld slurmd slurm-client munge"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get install -y -q slurmctld slurmd slurm-client munge >/dev/null \
-        || { apt-get update -q >/dev/null && apt-get install -y -q slurmctld slurmd slurm-client munge >/dev/null; }
+    # apt-install keeps apt from starting the packaged daemons with the
+    # default config.
+    "$root/.ci/apt-install" slurmctld slurmd slurm-client munge
 fi
 
 work="$(mktemp -d /tmp/barsoom-slurm.XXXXXX)"
@@ -38,7 +29,6 @@ cleanup() {
     fi
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
     for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-    [[ -n "$created_policy" ]] && rm -f "$created_policy"
     if (( status != 0 )); then
         for f in "$work"/*.log "$work"/out/logs/*; do
             [[ -f "$f" ]] && { echo "--- $f"; tail -n 20 "$f"; }

@@ -45,9 +45,9 @@ fn run_setting(
     Ok(Summary::from_tally(&ctx, loaded.model.spec(), &tally, seed))
 }
 
-/// Adds the version and the command line to a command's description,
-/// writes it as `dir/file` and returns it.
-fn write_info(
+/// Adds the version, the command line and the files written so far to a
+/// command's description, writes it as `dir/file` and returns it.
+pub(super) fn write_info(
     dir: &Path,
     file: &str,
     mut info: serde_json::Value,
@@ -55,6 +55,11 @@ fn write_info(
 ) -> Result<serde_json::Value> {
     info["version"] = env!("CARGO_PKG_VERSION").into();
     info["command"] = command_line().into();
+    info["outputs"] = written
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .into();
     written.push(write_atomic(
         &dir.join(file),
         serde_json::to_string_pretty(&info)?.as_bytes(),
@@ -142,7 +147,6 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         "vary": args.vary.iter().map(|v| serde_json::json!({"path": v.path, "values": v.values.iter().map(value_text).collect::<Vec<_>>()})).collect::<Vec<_>>(),
         "overrides": args.common.set.iter().map(|o| format!("{}={}", o.path_text, o.value_text)).collect::<Vec<_>>(),
         "common_random_numbers": true,
-        "outputs": written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
     });
     let info = write_info(&out_dir, "sweep.json", info, &mut written)?;
     if args.common.json {

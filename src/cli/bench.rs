@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use anyhow::{Result, anyhow};
 
 use super::BenchArgs;
+use super::analysis::write_info;
 use super::commands::{InputError, load, output_dir, scenarios_dir};
 use crate::analysis::regression::{Verdict, compare};
 use crate::engine::bench::{time_raw_dice, time_repeated};
@@ -104,7 +105,16 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         }
     }
     let dir = output_dir(args.out.as_deref(), "bench")?;
-    let written = write_bench(&rows, &dir, &machine)?;
+    let mut written = write_bench(&rows, &dir, &machine)?;
+    let info = serde_json::json!({
+        "kind": "bench",
+        "machine": machine,
+        "threads": thread_counts,
+        "repeats": repeats,
+        "scenarios": targets.iter().map(|(path, trials)| serde_json::json!({"scenario": path.display().to_string(), "trials": trials})).collect::<Vec<_>>(),
+        "compare": args.compare.as_ref().map(|p| p.display().to_string()),
+    });
+    write_info(&dir, "bench.json", info, &mut written)?;
     if args.json {
         let json: Vec<serde_json::Value> = rows.iter().map(row_json).collect();
         writeln!(

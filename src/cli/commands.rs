@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow};
 
-use super::{Cli, Command, ExactArgs, MergeArgs, RunArgs, ValidateArgs};
+use super::{Cli, Command, ExactArgs, ListArgs, MergeArgs, RunArgs, ValidateArgs};
 use crate::analysis::stats::widest_half_width;
 use crate::engine::runner::RowSink;
 use crate::engine::shard::{self, RunState, STATE_FORMAT, ShardSpec};
@@ -44,13 +44,14 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::Run(args) => run(args),
         Command::Exact(args) => exact(args),
         Command::Validate(args) => validate(args),
-        Command::List => list(),
+        Command::List(args) => list(args),
         Command::Bench(args) => super::bench::bench(args),
         Command::Merge(args) => merge(args),
         Command::Sweep(args) => super::analysis::sweep(args),
         Command::Compare(args) => super::analysis::compare(args),
         Command::Tune(args) => super::analysis::tune(args),
         Command::Tournament(args) => super::analysis::tournament(args),
+        Command::Report(args) => super::report::report(args),
     }
 }
 
@@ -428,6 +429,7 @@ fn write_report(
         "fingerprint": state.fingerprint,
         "version": env!("CARGO_PKG_VERSION"),
         "command": command_line(),
+        "stopping_rule": state.stopping_rule,
     });
     if let (Some(info), Some(more)) = (run_info.as_object_mut(), extra.as_object()) {
         info.extend(more.clone());
@@ -529,17 +531,38 @@ fn exact(args: ExactArgs) -> Result<()> {
 
 fn validate(args: ValidateArgs) -> Result<()> {
     let mut failures = Vec::new();
+    let mut valid = Vec::new();
     for path in &args.scenarios {
         match games::load_with(path, &args.set) {
-            Ok(s) => writeln!(
-                std::io::stdout(),
-                "ok  {} ({}): {}",
-                path.display(),
-                s.model_id,
-                s.description
-            )?,
+            Ok(s) => {
+                if !args.json {
+                    writeln!(
+                        std::io::stdout(),
+                        "ok  {} ({}): {}",
+                        path.display(),
+                        s.model_id,
+                        s.description
+                    )?;
+                }
+                valid.push(serde_json::json!({
+                    "scenario": path.display().to_string(),
+                    "model": s.model_id,
+                    "description": s.description,
+                }));
+            }
             Err(e) => failures.push(e),
         }
+    }
+    if args.json {
+        let invalid: Vec<serde_json::Value> = failures
+            .iter()
+            .map(|e| serde_json::json!({ "error": e.to_string() }))
+            .collect();
+        writeln!(
+            std::io::stdout(),
+            "{}",
+            serde_json::json!({ "valid": valid, "invalid": invalid })
+        )?;
     }
     match failures.len() {
         0 => Ok(()),
@@ -592,24 +615,37 @@ pub fn bundled_scenarios(dir: &Path) -> Vec<PathBuf> {
     found
 }
 
-fn list() -> Result<()> {
+fn list(args: ListArgs) -> Result<()> {
+    let dir = scenarios_dir();
+    let scenarios: Vec<(PathBuf, String, String)> = bundled_scenarios(&dir)
+        .into_iter()
+        .filter_map(|path| {
+            let (model, description) = games::describe(&path)?;
+            Some((path, model, description))
+        })
+        .collect();
     let mut out = std::io::stdout().lock();
+    if args.json {
+        let json = serde_json::json!({
+            "models": MODELS.iter().map(|m| serde_json::json!({"id": m.id, "description": m.description})).collect::<Vec<_>>(),
+            "scenarios": scenarios.iter().map(|(path, model, description)| serde_json::json!({"scenario": path.display().to_string(), "model": model, "description": description})).collect::<Vec<_>>(),
+        });
+        writeln!(out, "{json}")?;
+        return Ok(());
+    }
     writeln!(out, "models:")?;
     for m in MODELS {
         writeln!(out, "  {:<12} {}", m.id, m.description)?;
     }
-    let dir = scenarios_dir();
     writeln!(out, "\nscenarios ({}):", dir.display())?;
-    for path in bundled_scenarios(&dir) {
-        if let Some((model, description)) = games::describe(&path) {
-            writeln!(
-                out,
-                "  {:<60} {:<10} {}",
-                path.display(),
-                model,
-                description
-            )?;
-        }
+    for (path, model, description) in &scenarios {
+        writeln!(
+            out,
+            "  {:<60} {:<10} {}",
+            path.display(),
+            model,
+            description
+        )?;
     }
     Ok(())
 }

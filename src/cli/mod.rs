@@ -7,6 +7,7 @@
 mod analysis;
 mod bench;
 mod commands;
+mod report;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -35,7 +36,7 @@ pub enum Command {
     /// Check scenario files without running them.
     Validate(ValidateArgs),
     /// List the models and the bundled scenarios.
-    List,
+    List(ListArgs),
     /// Measure engine throughput on the benchmark scenarios.
     Bench(BenchArgs),
     /// Merge the state.json files of a sharded run into the whole run's outputs.
@@ -48,6 +49,9 @@ pub enum Command {
     Tune(TuneArgs),
     /// Round robin between entrants in both seats: head-to-head matrix and Bradley–Terry ratings.
     Tournament(TournamentArgs),
+    /// Write one self-contained HTML report (tables, inline SVG charts, the
+    /// command that reproduces each) from output folders.
+    Report(ReportArgs),
 }
 
 /// Arguments of `barsoom run`.
@@ -153,6 +157,33 @@ pub struct ValidateArgs {
     /// `--set characters.john-carter.level=12`.
     #[arg(long = "set", value_name = "PATH=VALUE", value_parser = crate::scenario::Override::parse)]
     pub set: Vec<crate::scenario::Override>,
+    /// Print the results as one JSON object (the exit code still says
+    /// whether every scenario is valid).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `barsoom list`.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Print the models and scenarios as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `barsoom report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Output folders of run, merge, sweep, compare, tune, tournament or
+    /// bench; one section each, in this order.
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// The HTML file to write (default: reports/report.html).
+    #[arg(long, value_name = "FILE.html")]
+    pub out: Option<PathBuf>,
+    /// Print the report's path and sections as one JSON object.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `barsoom merge`.

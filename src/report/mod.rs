@@ -4,6 +4,7 @@ pub mod bench;
 pub mod charts;
 pub mod files;
 pub mod frames;
+pub mod html;
 pub mod summary;
 pub mod sweep;
 

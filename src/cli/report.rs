@@ -1,0 +1,75 @@
+//! `barsoom report`: reads output folders and writes one self-contained
+//! HTML file (see [`crate::report::html`]).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+
+use super::ReportArgs;
+use super::commands::InputError;
+use crate::report::files::write_atomic;
+use crate::report::html::{read_section, render};
+
+/// Where the report goes without `--out`.
+const DEFAULT_REPORT: &str = "reports/report.html";
+
+/// Runs `barsoom report`.
+pub fn report(args: ReportArgs) -> Result<()> {
+    let mut sections = Vec::with_capacity(args.dirs.len());
+    for dir in &args.dirs {
+        sections.push(read_section(dir).map_err(|e| InputError(e.to_string()))?);
+    }
+    let out = args.out.unwrap_or_else(|| PathBuf::from(DEFAULT_REPORT));
+    if out.is_dir() {
+        return Err(InputError(format!(
+            "{}: is a folder; expected --out to name the HTML file to write",
+            out.display()
+        ))
+        .into());
+    }
+    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create the folder {}", parent.display()))?;
+    }
+    let written = write_atomic(&out, render(&sections).as_bytes())?;
+    let mut stdout = std::io::stdout().lock();
+    if args.json {
+        let folders: Vec<serde_json::Value> = sections
+            .iter()
+            .map(|s| {
+                serde_json::json!({
+                    "folder": s.dir.display().to_string(),
+                    "command": s.command,
+                    "title": s.title,
+                    "tables": s.tables.len(),
+                    "charts": s.charts.iter().filter(|c| c.svg.is_ok()).count(),
+                })
+            })
+            .collect();
+        writeln!(
+            stdout,
+            "{}",
+            serde_json::json!({ "report": written.display().to_string(), "sections": folders })
+        )?;
+    } else {
+        for s in &sections {
+            let left_out: Vec<String> = s
+                .charts
+                .iter()
+                .filter_map(|c| c.svg.as_ref().err().map(|why| format!("{}: {why}", c.name)))
+                .collect();
+            for note in left_out {
+                eprintln!("note: {}: {note}", s.dir.display());
+            }
+        }
+        writeln!(
+            stdout,
+            "wrote {} ({} section{})",
+            written.display(),
+            sections.len(),
+            if sections.len() == 1 { "" } else { "s" }
+        )?;
+    }
+    Ok(())
+}

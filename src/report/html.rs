@@ -1,0 +1,1186 @@
+//! `barsoom report`: one self-contained HTML page built from the output
+//! folders of `run`/`merge`, `sweep`, `compare`, `tune`, `tournament` and
+//! `bench`.
+//!
+//! Each folder is recognised by the JSON file its command writes (`run.json`,
+//! `sweep.json`, ...). A section shows what the JSON records (scenario, model,
+//! seed, trials, version and the command that reproduces it), the command's
+//! frames read back from CSV as tables (a `ci95_low`/`ci95_high` pair becomes
+//! one interval column; a frame with a `kind` column is split into one table
+//! per kind), and the folder's SVG charts inline. The page has no scripts and
+//! references nothing outside itself: CSS is inline and each chart's SVG is
+//! copied in after checking it holds no scripts, links or embedded content.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use polars::prelude::*;
+use serde_json::Value;
+
+use super::summary::group_thousands;
+
+/// A folder that cannot be reported: the file (or folder) and what was
+/// expected, in one line.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {message}", path.display())]
+pub struct ReportError {
+    /// The folder or file at fault.
+    pub path: PathBuf,
+    /// What was expected and found.
+    pub message: String,
+}
+
+impl ReportError {
+    fn new(path: &Path, message: impl Into<String>) -> Self {
+        ReportError {
+            path: path.to_path_buf(),
+            message: message.into(),
+        }
+    }
+}
+
+/// A frame a command writes, and the captions of its tables.
+struct FrameSpec {
+    /// File stem: `<stem>.csv`.
+    stem: &'static str,
+    /// Caption of the table (or of a `kind` group not named in `groups`).
+    caption: &'static str,
+    /// Captions of the tables of a frame split by its `kind` column.
+    groups: &'static [(&'static str, &'static str)],
+}
+
+/// A table drawn from an array of objects in the command's JSON.
+struct JsonTableSpec {
+    /// JSON pointer to the array.
+    pointer: &'static str,
+    /// Caption.
+    caption: &'static str,
+    /// The objects' keys shown, and their column headers.
+    columns: &'static [(&'static str, &'static str)],
+}
+
+/// What a command leaves in its folder.
+struct Layout {
+    /// The command, as the section's title says it.
+    command: &'static str,
+    /// The JSON file that identifies the folder.
+    info_file: &'static str,
+    /// Frames shown as tables.
+    frames: &'static [FrameSpec],
+    /// Tables drawn from the JSON file.
+    json_tables: &'static [JsonTableSpec],
+}
+
+const OUTCOME_GROUPS: &[(&str, &str)] = &[
+    ("outcome", "Outcome rates with 95% Wilson intervals"),
+    (
+        "metric",
+        "Metrics: mean, standard error, smallest, median and largest value",
+    ),
+];
+
+/// Every kind of folder, in the order an error message lists them.
+const LAYOUTS: &[Layout] = &[
+    Layout {
+        command: "run",
+        info_file: "run.json",
+        frames: &[FrameSpec {
+            stem: "summary",
+            caption: "Summary",
+            groups: OUTCOME_GROUPS,
+        }],
+        json_tables: &[],
+    },
+    Layout {
+        command: "sweep",
+        info_file: "sweep.json",
+        frames: &[FrameSpec {
+            stem: "sweep",
+            caption: "One row per setting (common random numbers): outcome rates with 95% Wilson intervals, metric means and standard errors",
+            groups: &[],
+        }],
+        json_tables: &[],
+    },
+    Layout {
+        command: "compare",
+        info_file: "compare.json",
+        frames: &[FrameSpec {
+            stem: "compare",
+            caption: "Comparison",
+            groups: &[
+                (
+                    "outcome",
+                    "Outcome rates, first and second, and the change (second − first) with its paired 95% interval; unpaired trials needed: per run, for the same precision without pairing",
+                ),
+                (
+                    "metric",
+                    "Change in metric means (second − first) with 95% intervals",
+                ),
+            ],
+        }],
+        json_tables: &[],
+    },
+    Layout {
+        command: "tune",
+        info_file: "tune.json",
+        frames: &[FrameSpec {
+            stem: "tune",
+            caption: "Search trace: every setting in every round of successive halving",
+            groups: &[],
+        }],
+        json_tables: &[
+            JsonTableSpec {
+                pointer: "/targets",
+                caption: "Targets and the winner's values confirmed on a fresh seed",
+                columns: &[
+                    ("name", "target"),
+                    ("target", "wanted"),
+                    ("confirmed", "confirmed"),
+                ],
+            },
+            JsonTableSpec {
+                pointer: "/confirmed/outcomes",
+                caption: "The winner's outcome rates on the fresh seed, with 95% Wilson intervals",
+                columns: &[
+                    ("label", "outcome"),
+                    ("count", "count"),
+                    ("rate", "rate"),
+                    ("ci95", "ci95"),
+                ],
+            },
+        ],
+    },
+    Layout {
+        command: "tournament",
+        info_file: "tournament.json",
+        frames: &[
+            FrameSpec {
+                stem: "ratings",
+                caption: "Bradley–Terry ratings (log-strength centred on zero) with 95% intervals, and the Elo scale",
+                groups: &[],
+            },
+            FrameSpec {
+                stem: "head-to-head",
+                caption: "Head-to-head record over both seatings, win rates with 95% Wilson intervals",
+                groups: &[],
+            },
+        ],
+        json_tables: &[],
+    },
+    Layout {
+        command: "bench",
+        info_file: "bench.json",
+        frames: &[FrameSpec {
+            stem: "bench",
+            caption: "Throughput: median of repeated timings, run-to-run noise, speed-up, and the ratio to a raw dice loop",
+            groups: &[],
+        }],
+        json_tables: &[],
+    },
+];
+
+/// The facts a section lists when its JSON has them: pointer and label.
+const FACTS: &[(&str, &str)] = &[
+    ("/description", "description"),
+    ("/scenario", "scenario"),
+    ("/first/scenario", "first scenario"),
+    ("/second/scenario", "second scenario"),
+    ("/second/name", "second"),
+    ("/first/overrides", "changes to both"),
+    ("/second/overrides", "changes to the second"),
+    ("/model", "model"),
+    ("/first/model", "model"),
+    ("/machine", "machine"),
+    ("/seed", "seed"),
+    ("/confirm_seed", "confirmation seed"),
+    ("/trials", "trials"),
+    ("/paired_trials", "paired trials"),
+    ("/trials_per_setting", "trials per setting"),
+    ("/first_round_trials", "first-round trials per setting"),
+    ("/search_trials", "search trials in all"),
+    (
+        "/trials_per_pairing_and_seat",
+        "trials per pairing and seating",
+    ),
+    ("/scenarios", "scenarios timed"),
+    ("/repeats", "timings per row"),
+    ("/threads", "threads"),
+    ("/settings", "settings"),
+    ("/vary", "varied"),
+    ("/overrides", "changes (--set)"),
+    ("/stopping_rule", "stopping rule"),
+    ("/merged_from", "merged from"),
+    ("/common_random_numbers", "common random numbers"),
+    ("/pairing", "pairing"),
+    ("/method", "method"),
+    ("/best", "best setting"),
+    ("/search_loss", "loss in the search"),
+    ("/confirmed_loss", "loss confirmed"),
+    ("/seats", "seat fields"),
+    ("/entrants", "entrants"),
+    ("/measures/seat_win_rates", "win rate from seat 0, seat 1"),
+    ("/measures/first_seat_advantage", "first-seat advantage"),
+    (
+        "/measures/first_seat_advantage_ci95",
+        "first-seat advantage, 95% interval",
+    ),
+    ("/measures/balance_gap", "balance gap"),
+    ("/measures/drawishness", "drawishness"),
+    ("/measures/completion", "completion"),
+    ("/measures/decisiveness", "decisiveness"),
+    ("/mean_length/metric", "length metric"),
+    ("/mean_length/mean", "mean length"),
+    ("/version", "barsoom version"),
+];
+
+/// A table ready to print: every cell already formatted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Table {
+    /// What the table shows.
+    pub caption: String,
+    /// Column headers.
+    pub headers: Vec<String>,
+    /// Whether each column holds numbers (right-aligned).
+    pub numeric: Vec<bool>,
+    /// The rows' cells.
+    pub rows: Vec<Vec<String>>,
+}
+
+/// An SVG chart of a folder, or why it was left out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Chart {
+    /// File name, e.g. `outcomes.svg`.
+    pub name: String,
+    /// The `<svg>` element to inline, or why the file was left out.
+    pub svg: Result<String, String>,
+}
+
+/// One output folder, read and ready to render.
+#[derive(Debug, Clone)]
+pub struct Section {
+    /// The folder as given.
+    pub dir: PathBuf,
+    /// The command that wrote it: run, merge, sweep, compare, tune,
+    /// tournament or bench.
+    pub command: String,
+    /// A short title: the scenario (or what was compared or measured).
+    pub title: String,
+    /// The command's JSON file.
+    pub info: Value,
+    /// Label and text of each fact the JSON records.
+    pub facts: Vec<(String, String)>,
+    /// The frames and JSON arrays as tables.
+    pub tables: Vec<Table>,
+    /// The charts, in the order the command wrote them.
+    pub charts: Vec<Chart>,
+}
+
+impl Section {
+    /// The command line that reproduces the folder, when it was recorded.
+    pub fn command_line(&self) -> Option<&str> {
+        self.info.get("command").and_then(Value::as_str)
+    }
+}
+
+/// The commands whose folders can be reported, for messages.
+fn known_outputs() -> String {
+    LAYOUTS
+        .iter()
+        .map(|l| format!("{} ({})", l.info_file, l.command))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Reads one output folder.
+pub fn read_section(dir: &Path) -> Result<Section, ReportError> {
+    if !dir.is_dir() {
+        let found = if dir.exists() {
+            "not a folder"
+        } else {
+            "no such folder"
+        };
+        return Err(ReportError::new(
+            dir,
+            format!(
+                "{found}; expected an output folder of barsoom run, merge, sweep, compare, tune, tournament or bench"
+            ),
+        ));
+    }
+    let Some(layout) = LAYOUTS.iter().find(|l| dir.join(l.info_file).is_file()) else {
+        return Err(ReportError::new(
+            dir,
+            format!(
+                "no barsoom outputs found; expected one of {}",
+                known_outputs()
+            ),
+        ));
+    };
+    let info_path = dir.join(layout.info_file);
+    let text = std::fs::read_to_string(&info_path)
+        .map_err(|e| ReportError::new(&info_path, format!("cannot read it: {e}")))?;
+    let info: Value = serde_json::from_str(&text).map_err(|e| {
+        ReportError::new(
+            &info_path,
+            format!(
+                "expected the JSON object barsoom {} writes: {e}",
+                layout.command
+            ),
+        )
+    })?;
+    if !info.is_object() {
+        return Err(ReportError::new(
+            &info_path,
+            format!(
+                "expected the JSON object barsoom {} writes, found another JSON value",
+                layout.command
+            ),
+        ));
+    }
+    let command = if layout.command == "run" && info.get("merged_from").is_some() {
+        "merge"
+    } else {
+        layout.command
+    };
+    let mut tables = Vec::new();
+    for spec in layout.frames {
+        tables.extend(frame_tables(dir, spec)?);
+    }
+    for spec in layout.json_tables {
+        if let Some(table) = json_table(&info, spec) {
+            tables.push(table);
+        }
+    }
+    Ok(Section {
+        dir: dir.to_path_buf(),
+        command: command.to_string(),
+        title: section_title(&info),
+        facts: facts(&info),
+        charts: charts(dir, &info)?,
+        tables,
+        info,
+    })
+}
+
+/// The scenario's file stem, "first against second", or the machine.
+fn section_title(info: &Value) -> String {
+    let stem = |pointer: &str| {
+        info.pointer(pointer).and_then(Value::as_str).map(|s| {
+            Path::new(s)
+                .file_stem()
+                .map_or(s.to_string(), |f| f.to_string_lossy().into_owned())
+        })
+    };
+    if let Some(first) = stem("/first/scenario") {
+        let second = info
+            .pointer("/second/name")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .or_else(|| stem("/second/scenario"))
+            .unwrap_or_default();
+        return format!("{first} against {second}");
+    }
+    stem("/scenario")
+        .or_else(|| {
+            info.get("machine")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| "results".to_string())
+}
+
+/// The facts the JSON records, formatted, in [`FACTS`] order.
+fn facts(info: &Value) -> Vec<(String, String)> {
+    let mut found: Vec<(String, String)> = Vec::new();
+    for (pointer, label) in FACTS {
+        let Some(value) = info.pointer(pointer) else {
+            continue;
+        };
+        let mut text = fact_text(value);
+        if pointer.ends_with("ci95") {
+            text = format!("[{text}]");
+        }
+        if text.is_empty() || found.iter().any(|(l, t)| l == label && *t == text) {
+            continue;
+        }
+        found.push(((*label).to_string(), text));
+    }
+    found
+}
+
+/// A JSON value as one line: numbers grouped or to four decimals, arrays
+/// joined (numbers to shared decimals), `{path, values}` as `path =
+/// values`, objects as `key=value`.
+fn fact_text(value: &Value) -> String {
+    match value {
+        Value::Null => String::new(),
+        Value::Bool(b) => if *b { "yes" } else { "no" }.to_string(),
+        Value::Number(n) => match (n.as_i64(), n.as_f64()) {
+            (Some(i), _) => group_signed(i),
+            (None, Some(x)) => format_number(x, decimals_for(x.abs())),
+            _ => n.to_string(),
+        },
+        Value::String(s) => s.clone(),
+        Value::Array(items) => {
+            if !items.is_empty() && items.iter().all(Value::is_f64) {
+                let xs: Vec<f64> = items.iter().filter_map(Value::as_f64).collect();
+                let decimals = column_decimals(xs.iter().map(|&x| Some(x)));
+                return xs
+                    .iter()
+                    .map(|&x| format_number(x, decimals))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+            }
+            items
+                .iter()
+                .map(|item| match (item.get("path"), item.get("values")) {
+                    (Some(path), Some(values)) => {
+                        format!("{} = {}", fact_text(path), fact_text(values))
+                    }
+                    _ => fact_text(item),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+        Value::Object(map) => map
+            .iter()
+            .map(|(k, v)| format!("{k}={}", fact_text(v)))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+/// A column of a frame, typed.
+#[derive(Debug, Clone, PartialEq)]
+enum Cells {
+    Integers(Vec<Option<i64>>),
+    Numbers(Vec<Option<f64>>),
+    Text(Vec<Option<String>>),
+}
+
+impl Cells {
+    fn is_null(&self, row: usize) -> bool {
+        match self {
+            Cells::Integers(v) => v[row].is_none(),
+            Cells::Numbers(v) => v[row].is_none_or(|x| x.is_nan()),
+            Cells::Text(v) => v[row].is_none(),
+        }
+    }
+}
+
+/// Reads `<stem>.csv` of `dir` into named, typed columns.
+fn read_frame(dir: &Path, stem: &str) -> Result<Vec<(String, Cells)>, ReportError> {
+    let path = dir.join(format!("{stem}.csv"));
+    if !path.is_file() {
+        return Err(ReportError::new(
+            &path,
+            format!("missing; expected the frame {stem}.csv beside the folder's JSON file"),
+        ));
+    }
+    let bad = |e: PolarsError| ReportError::new(&path, format!("expected a CSV frame: {e}"));
+    let frame = CsvReadOptions::default()
+        .with_has_header(true)
+        .with_infer_schema_length(None)
+        .try_into_reader_with_file_path(Some(path.clone()))
+        .and_then(|r| r.finish())
+        .map_err(bad)?;
+    let mut columns = Vec::new();
+    for column in frame.columns() {
+        let name = column.name().to_string();
+        let dtype = column.dtype();
+        let cells = if dtype.is_integer() {
+            let cast = column.cast(&DataType::Int64).map_err(bad)?;
+            let values = cast.i64().map_err(bad)?;
+            Cells::Integers((0..values.len()).map(|i| values.get(i)).collect())
+        } else if dtype.is_float() {
+            let cast = column.cast(&DataType::Float64).map_err(bad)?;
+            let values = cast.f64().map_err(bad)?;
+            Cells::Numbers((0..values.len()).map(|i| values.get(i)).collect())
+        } else {
+            let cast = column.cast(&DataType::String).map_err(bad)?;
+            let values = cast.str().map_err(bad)?;
+            Cells::Text(
+                (0..values.len())
+                    .map(|i| values.get(i).map(str::to_string))
+                    .collect(),
+            )
+        };
+        columns.push((name, cells));
+    }
+    Ok(columns)
+}
+
+/// The tables of one frame: one, or one per value of its `kind` column.
+fn frame_tables(dir: &Path, spec: &FrameSpec) -> Result<Vec<Table>, ReportError> {
+    let columns = read_frame(dir, spec.stem)?;
+    let height = columns.first().map_or(0, |(_, c)| match c {
+        Cells::Integers(v) => v.len(),
+        Cells::Numbers(v) => v.len(),
+        Cells::Text(v) => v.len(),
+    });
+    let kinds = columns.iter().find_map(|(name, cells)| match cells {
+        Cells::Text(values) if name == "kind" => Some(values.clone()),
+        _ => None,
+    });
+    let Some(kinds) = kinds else {
+        let rows: Vec<usize> = (0..height).collect();
+        return Ok(vec![build_table(spec.caption, &columns, &rows)]);
+    };
+    let mut groups: Vec<&str> = Vec::new();
+    for kind in kinds.iter().flatten() {
+        if !groups.contains(&kind.as_str()) {
+            groups.push(kind);
+        }
+    }
+    let shown: Vec<(String, Cells)> = columns.into_iter().filter(|(n, _)| n != "kind").collect();
+    Ok(groups
+        .iter()
+        .map(|group| {
+            let rows: Vec<usize> = (0..height)
+                .filter(|&r| kinds[r].as_deref() == Some(*group))
+                .collect();
+            let caption = spec.groups.iter().find(|(g, _)| g == group).map_or_else(
+                || format!("{}: {group}", spec.caption),
+                |(_, c)| c.to_string(),
+            );
+            // The `name` column holds outcome labels, metric names, ...:
+            // headed by the group it is in.
+            let named: Vec<(String, Cells)> = shown
+                .iter()
+                .map(|(n, c)| {
+                    let n = if n == "name" {
+                        (*group).to_string()
+                    } else {
+                        n.clone()
+                    };
+                    (n, c.clone())
+                })
+                .collect();
+            build_table(&caption, &named, &rows)
+        })
+        .collect())
+}
+
+/// A table of `rows` of `columns`, leaving out columns empty in those rows
+/// and merging each `…ci95_low`, `…ci95_high` pair into one interval column.
+fn build_table(caption: &str, columns: &[(String, Cells)], rows: &[usize]) -> Table {
+    let mut table = Table {
+        caption: caption.to_string(),
+        headers: Vec::new(),
+        numeric: Vec::new(),
+        rows: vec![Vec::new(); rows.len()],
+    };
+    let mut k = 0;
+    while k < columns.len() {
+        let (name, cells) = &columns[k];
+        k += 1;
+        if rows.iter().all(|&r| cells.is_null(r)) {
+            continue;
+        }
+        let interval = name.strip_suffix("ci95_low").and_then(|prefix| {
+            let (next, high) = columns.get(k)?;
+            match (cells, high) {
+                (Cells::Numbers(lo), Cells::Numbers(hi))
+                    if next.strip_suffix("ci95_high") == Some(prefix) =>
+                {
+                    Some((prefix, lo, hi))
+                }
+                _ => None,
+            }
+        });
+        if let Some((prefix, lo, hi)) = interval {
+            k += 1;
+            let decimals = column_decimals(rows.iter().flat_map(|&r| [lo[r], hi[r]]));
+            table.headers.push(header(&format!("{prefix}95% interval")));
+            table.numeric.push(true);
+            for (out, &r) in table.rows.iter_mut().zip(rows) {
+                out.push(match (lo[r], hi[r]) {
+                    (Some(a), Some(b)) => format!(
+                        "[{}, {}]",
+                        format_number(a, decimals),
+                        format_number(b, decimals)
+                    ),
+                    _ => String::new(),
+                });
+            }
+            continue;
+        }
+        table.headers.push(header(name));
+        table.numeric.push(!matches!(cells, Cells::Text(_)));
+        match cells {
+            Cells::Integers(v) => {
+                for (out, &r) in table.rows.iter_mut().zip(rows) {
+                    out.push(v[r].map_or(String::new(), group_signed));
+                }
+            }
+            Cells::Numbers(v) => {
+                let decimals = column_decimals(rows.iter().map(|&r| v[r]));
+                for (out, &r) in table.rows.iter_mut().zip(rows) {
+                    out.push(v[r].map_or(String::new(), |x| format_number(x, decimals)));
+                }
+            }
+            Cells::Text(v) => {
+                for (out, &r) in table.rows.iter_mut().zip(rows) {
+                    out.push(v[r].clone().unwrap_or_default());
+                }
+            }
+        }
+    }
+    table
+}
+
+/// A column name as a header: underscores read as spaces.
+fn header(name: &str) -> String {
+    name.replace('_', " ").trim().to_string()
+}
+
+/// The table drawn from an array of objects in the JSON, if it is there.
+fn json_table(info: &Value, spec: &JsonTableSpec) -> Option<Table> {
+    let items = info.pointer(spec.pointer)?.as_array()?;
+    let mut columns: Vec<(String, Cells)> = Vec::new();
+    for (key, name) in spec.columns {
+        let values: Vec<Option<&Value>> = items.iter().map(|item| item.get(*key)).collect();
+        let pairs: Option<Vec<[f64; 2]>> = values
+            .iter()
+            .map(|v| {
+                let [a, b] = v.and_then(Value::as_array)?.as_slice() else {
+                    return None;
+                };
+                Some([a.as_f64()?, b.as_f64()?])
+            })
+            .collect();
+        if let Some(pairs) = pairs {
+            columns.push((
+                format!("{name}_low"),
+                Cells::Numbers(pairs.iter().map(|p| Some(p[0])).collect()),
+            ));
+            columns.push((
+                format!("{name}_high"),
+                Cells::Numbers(pairs.iter().map(|p| Some(p[1])).collect()),
+            ));
+        } else if values.iter().flatten().all(|v| v.is_i64() || v.is_u64()) {
+            columns.push((
+                (*name).to_string(),
+                Cells::Integers(values.iter().map(|v| v.and_then(Value::as_i64)).collect()),
+            ));
+        } else if values.iter().flatten().all(|v| v.is_number()) {
+            columns.push((
+                (*name).to_string(),
+                Cells::Numbers(values.iter().map(|v| v.and_then(Value::as_f64)).collect()),
+            ));
+        } else {
+            columns.push((
+                (*name).to_string(),
+                Cells::Text(values.iter().map(|v| v.map(fact_text)).collect()),
+            ));
+        }
+    }
+    let rows: Vec<usize> = (0..items.len()).collect();
+    Some(build_table(spec.caption, &columns, &rows))
+}
+
+/// Decimals for a column: whole numbers above 10,000, one decimal above
+/// 100, four below, six for columns of tiny values.
+fn column_decimals(values: impl Iterator<Item = Option<f64>>) -> usize {
+    let largest = values
+        .flatten()
+        .filter(|x| x.is_finite())
+        .fold(0.0_f64, |m, x| m.max(x.abs()));
+    decimals_for(largest)
+}
+
+fn decimals_for(largest: f64) -> usize {
+    if largest >= 10_000.0 {
+        0
+    } else if largest >= 100.0 {
+        1
+    } else if largest == 0.0 || largest >= 0.01 {
+        4
+    } else {
+        6
+    }
+}
+
+/// `x` with `decimals` decimals, thousands grouped when there are none;
+/// "-" for NaN and infinities.
+fn format_number(x: f64, decimals: usize) -> String {
+    if !x.is_finite() {
+        return "-".to_string();
+    }
+    if decimals == 0 && x.abs() < 9.0e18 {
+        return group_signed(x.round() as i64);
+    }
+    format!("{x:.decimals$}")
+}
+
+/// A signed whole number with thousands grouped.
+fn group_signed(n: i64) -> String {
+    let grouped = group_thousands(n.unsigned_abs());
+    if n < 0 {
+        format!("-{grouped}")
+    } else {
+        grouped
+    }
+}
+
+/// The folder's charts: the SVG files its JSON lists under `outputs`, in
+/// that order (so stale charts of an earlier command are not shown), or
+/// every SVG file in it when the JSON lists none.
+fn charts(dir: &Path, info: &Value) -> Result<Vec<Chart>, ReportError> {
+    let listed: Option<Vec<String>> = info.get("outputs").and_then(Value::as_array).map(|a| {
+        a.iter()
+            .filter_map(Value::as_str)
+            .filter_map(|p| Path::new(p).file_name())
+            .map(|f| f.to_string_lossy().into_owned())
+            .filter(|f| f.ends_with(".svg"))
+            .collect()
+    });
+    let names = match listed {
+        Some(names) => names,
+        None => {
+            let entries = std::fs::read_dir(dir)
+                .map_err(|e| ReportError::new(dir, format!("cannot list the folder: {e}")))?;
+            let mut names: Vec<String> = entries
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|f| f.ends_with(".svg") && !f.starts_with('.'))
+                .collect();
+            names.sort_by_key(|n| natural_key(n));
+            names
+        }
+    };
+    Ok(names
+        .into_iter()
+        .map(|name| {
+            let path = dir.join(&name);
+            let svg = match std::fs::read_to_string(&path) {
+                Ok(text) => inline_svg(&text),
+                Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+            };
+            Chart { name, svg }
+        })
+        .collect())
+}
+
+/// A sort key that orders `sweep-heatmap-10` after `sweep-heatmap-9`.
+fn natural_key(name: &str) -> Vec<(String, u64)> {
+    let mut key = Vec::new();
+    let mut text = String::new();
+    let mut digits = String::new();
+    for c in name.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+        } else {
+            if !digits.is_empty() {
+                key.push((
+                    std::mem::take(&mut text),
+                    digits.parse().unwrap_or(u64::MAX),
+                ));
+                digits.clear();
+            }
+            text.push(c);
+        }
+    }
+    key.push((text, digits.parse().unwrap_or(0)));
+    key
+}
+
+/// The `<svg>` element of an SVG file, ready to inline: the XML prologue,
+/// doctype and comments before it dropped, the namespace attribute (implied
+/// in HTML) removed. A file that is not a plain drawing — scripts, event
+/// handlers, links, embedded images or HTML, entities — is refused.
+pub fn inline_svg(text: &str) -> Result<String, String> {
+    let start = text
+        .find("<svg")
+        .ok_or_else(|| "not an SVG file: no <svg> element".to_string())?;
+    let end = text
+        .rfind("</svg>")
+        .filter(|&e| e > start)
+        .ok_or_else(|| "not an SVG file: the <svg> element is not closed".to_string())?;
+    let svg = &text[start..end + "</svg>".len()];
+    let lower = svg.to_ascii_lowercase();
+    let forbidden = [
+        "<script",
+        "<foreignobject",
+        "<image",
+        "<use",
+        "<a ",
+        "<iframe",
+        "<style",
+        "<!",
+        "<?",
+        "href",
+        "url(",
+        "javascript:",
+    ];
+    if let Some(found) = forbidden.iter().find(|f| lower.contains(*f)) {
+        return Err(format!(
+            "left out: it contains {found:?}, and a report inlines only plain drawings"
+        ));
+    }
+    if has_event_handler(&lower) {
+        return Err(
+            "left out: it has an event-handler attribute, and a report inlines only plain drawings"
+                .to_string(),
+        );
+    }
+    Ok(svg.replacen(r#" xmlns="http://www.w3.org/2000/svg""#, "", 1))
+}
+
+/// Whether any tag has an `on…=` attribute (an event handler).
+fn has_event_handler(lower: &str) -> bool {
+    let bytes = lower.as_bytes();
+    let name_char = |c: &u8| c.is_ascii_alphanumeric() || *c == b'-' || *c == b'_';
+    let mut in_tag = false;
+    let mut quote: Option<u8> = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        match quote {
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None if !in_tag => in_tag = b == b'<',
+            None if b == b'>' => in_tag = false,
+            None if b == b'"' || b == b'\'' => quote = Some(b),
+            None => {
+                let after_space = i > 0 && bytes[i - 1].is_ascii_whitespace();
+                if after_space && bytes[i..].starts_with(b"on") {
+                    let name = bytes[i + 2..].iter().take_while(|c| name_char(c)).count();
+                    let next = bytes[i + 2 + name..]
+                        .iter()
+                        .find(|c| !c.is_ascii_whitespace());
+                    if name > 0 && next == Some(&b'=') {
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Escapes text for HTML content and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Tables longer than this start folded (`<details>`), so the charts stay
+/// near the top of a section.
+const FOLDED_ROWS: usize = 40;
+
+const STYLE: &str = r#"
+:root { color-scheme: light; }
+* { box-sizing: border-box; }
+body { margin: 0; background: #f4f5f7; color: #1d2330;
+  font: 15px/1.45 "DejaVu Sans", "Liberation Sans", Arial, Helvetica, sans-serif; }
+main { max-width: 1240px; margin: 0 auto; padding: 20px 20px 40px; }
+header h1 { margin: 0 0 4px; font-size: 26px; }
+header p { margin: 0 0 10px; color: #555d6e; }
+nav ol { margin: 0 0 8px; padding-left: 22px; }
+nav a { color: #2f5597; }
+section { background: #fff; border: 1px solid #d9dce3; border-radius: 6px;
+  padding: 16px 20px 20px; margin: 18px 0; }
+h2 { margin: 0 0 2px; font-size: 21px; }
+h2 .command { display: inline-block; min-width: 0; margin-right: 8px; padding: 1px 8px;
+  border-radius: 4px; background: #2f5597; color: #fff; font-size: 15px; vertical-align: 2px; }
+.folder { margin: 0 0 12px; color: #555d6e; font-size: 13px; word-break: break-all; }
+dl.facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 3px 16px;
+  margin: 0 0 12px; font-size: 14px; }
+dl.facts dt { color: #555d6e; }
+dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+.reproduce { margin: 0 0 14px; }
+.reproduce p { margin: 0 0 3px; font-size: 13px; color: #555d6e; }
+pre { margin: 0; padding: 8px 10px; background: #1d2330; color: #e8ebf2; border-radius: 4px;
+  font: 13px/1.4 "DejaVu Sans Mono", "Liberation Mono", monospace; white-space: pre-wrap;
+  overflow-wrap: anywhere; }
+.tables { display: flex; flex-wrap: wrap; gap: 14px 24px; align-items: flex-start; margin-bottom: 10px; }
+figure { margin: 0; min-width: 0; max-width: 100%; }
+figcaption { font-size: 13px; color: #555d6e; margin: 0 0 4px; max-width: 60em; }
+.scroll { overflow-x: auto; max-width: 100%; }
+table { border-collapse: collapse; font-size: 13px; }
+th, td { padding: 3px 9px; border-bottom: 1px solid #e3e6ec; white-space: nowrap; text-align: left; }
+th { background: #eef0f4; font-weight: 600; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+tr:nth-child(even) td { background: #fafbfc; }
+details summary { cursor: pointer; font-size: 13px; color: #2f5597; margin-bottom: 4px; }
+.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(520px, 1fr)); gap: 14px; }
+.chart { border: 1px solid #e3e6ec; border-radius: 4px; padding: 6px; background: #fff; }
+.chart svg { display: block; width: 100%; height: auto; }
+.chart figcaption { margin: 4px 0 0; }
+.missing { color: #a33; font-size: 13px; }
+footer { color: #555d6e; font-size: 13px; }
+"#;
+
+/// The whole page for `sections`.
+pub fn render(sections: &[Section]) -> String {
+    let mut html = String::new();
+    let titles: Vec<String> = sections
+        .iter()
+        .map(|s| format!("{}: {}", s.command, s.title))
+        .collect();
+    let _ = write!(
+        html,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta name=\"generator\" content=\"barsoom {version}\">\n\
+         <title>barsoom report: {title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n\
+         <header>\n<h1>barsoom report</h1>\n<p>{count} output folder{plural}, written by barsoom {version}. \
+         Rates come with 95% Wilson intervals; each section gives the command that reproduces it.</p>\n",
+        version = env!("CARGO_PKG_VERSION"),
+        title = escape(&titles.join(", ")),
+        count = sections.len(),
+        plural = if sections.len() == 1 { "" } else { "s" },
+    );
+    if sections.len() > 1 {
+        html.push_str("<nav><ol>\n");
+        for (i, title) in titles.iter().enumerate() {
+            let _ = writeln!(
+                html,
+                "<li><a href=\"#section-{}\">{}</a></li>",
+                i + 1,
+                escape(title)
+            );
+        }
+        html.push_str("</ol></nav>\n");
+    }
+    html.push_str("</header>\n");
+    for (i, section) in sections.iter().enumerate() {
+        render_section(&mut html, section, i + 1);
+    }
+    html.push_str(
+        "<footer>Self-contained: no scripts and no external resources; the charts are the SVG files of each folder.</footer>\n\
+         </main>\n</body>\n</html>\n",
+    );
+    html
+}
+
+fn render_section(html: &mut String, section: &Section, number: usize) {
+    let _ = write!(
+        html,
+        "<section id=\"section-{number}\">\n<h2><span class=\"command\">{}</span>{}</h2>\n\
+         <p class=\"folder\">{}</p>\n<dl class=\"facts\">\n",
+        escape(&section.command),
+        escape(&section.title),
+        escape(&section.dir.display().to_string()),
+    );
+    for (label, text) in &section.facts {
+        let _ = writeln!(html, "<dt>{}</dt><dd>{}</dd>", escape(label), escape(text));
+    }
+    html.push_str("</dl>\n<div class=\"reproduce\"><p>Reproduce with:</p>");
+    match section.command_line() {
+        Some(command) => {
+            let _ = write!(html, "<pre><code>{}</code></pre>", escape(command));
+        }
+        None => {
+            html.push_str("<p class=\"missing\">not recorded (written by an older barsoom)</p>")
+        }
+    }
+    html.push_str("</div>\n");
+    if !section.tables.is_empty() {
+        html.push_str("<div class=\"tables\">\n");
+        for table in &section.tables {
+            render_table(html, table);
+        }
+        html.push_str("</div>\n");
+    }
+    if !section.charts.is_empty() {
+        html.push_str("<div class=\"charts\">\n");
+        for chart in &section.charts {
+            match &chart.svg {
+                Ok(svg) => {
+                    let _ = write!(
+                        html,
+                        "<figure class=\"chart\">\n{svg}\n<figcaption>{}</figcaption></figure>\n",
+                        escape(&chart.name)
+                    );
+                }
+                Err(why) => {
+                    let _ = writeln!(
+                        html,
+                        "<p class=\"missing\">{}: {}</p>",
+                        escape(&chart.name),
+                        escape(why)
+                    );
+                }
+            }
+        }
+        html.push_str("</div>\n");
+    }
+    html.push_str("</section>\n");
+}
+
+fn render_table(html: &mut String, table: &Table) {
+    let folded = table.rows.len() > FOLDED_ROWS;
+    let _ = write!(
+        html,
+        "<figure class=\"table\">\n<figcaption>{}</figcaption>\n",
+        escape(&table.caption)
+    );
+    if folded {
+        let _ = writeln!(
+            html,
+            "<details><summary>{} rows</summary>",
+            table.rows.len()
+        );
+    }
+    html.push_str("<div class=\"scroll\"><table>\n<thead><tr>");
+    let class = |numeric: bool| if numeric { " class=\"num\"" } else { "" };
+    for (name, &numeric) in table.headers.iter().zip(&table.numeric) {
+        let _ = write!(html, "<th{}>{}</th>", class(numeric), escape(name));
+    }
+    html.push_str("</tr></thead>\n<tbody>\n");
+    for row in &table.rows {
+        html.push_str("<tr>");
+        for (cell, &numeric) in row.iter().zip(&table.numeric) {
+            let _ = write!(html, "<td{}>{}</td>", class(numeric), escape(cell));
+        }
+        html.push_str("</tr>\n");
+    }
+    html.push_str("</tbody></table></div>\n");
+    if folded {
+        html.push_str("</details>\n");
+    }
+    html.push_str("</figure>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_markup_and_quotes() {
+        assert_eq!(
+            escape(r#"<b>"Tars" & 'Sola'</b>"#),
+            "&lt;b&gt;&quot;Tars&quot; &amp; &#39;Sola&#39;&lt;/b&gt;"
+        );
+    }
+
+    #[test]
+    fn inlines_a_plain_svg_without_its_prologue_and_namespace() {
+        let file = "<?xml version=\"1.0\"?>\n<!-- made by hand -->\n<svg width=\"10\" height=\"10\" viewBox=\"0 0 10 10\" xmlns=\"http://www.w3.org/2000/svg\">\n<rect x=\"0\" y=\"0\" width=\"5\" height=\"5\"/>\n<text>a &lt; b</text>\n</svg>\n";
+        let svg = inline_svg(file).expect("plain drawing");
+        assert!(svg.starts_with("<svg width=\"10\""));
+        assert!(svg.ends_with("</svg>"));
+        assert!(!svg.contains("http"));
+        assert!(!svg.contains("<?xml"));
+    }
+
+    #[test]
+    fn refuses_svgs_that_are_not_plain_drawings() {
+        for bad in [
+            "<svg><script>alert(1)</script></svg>",
+            "<svg><rect onclick=\"x()\"/></svg>",
+            "<svg><rect\nonload = 'x()'/></svg>",
+            "<svg><image href=\"https://example.com/a.png\"/></svg>",
+            "<svg><a xlink:href=\"#x\"><rect/></a></svg>",
+            "<svg><rect style=\"fill:url(https://x/y)\"/></svg>",
+            "<svg><foreignObject><p>hi</p></foreignObject></svg>",
+            "<svg",
+            "no svg here",
+        ] {
+            assert!(inline_svg(bad).is_err(), "{bad:?} was inlined");
+        }
+        // Text that merely mentions "on" words is fine.
+        assert!(inline_svg("<svg><text x=\"1\">one online option=3</text></svg>").is_ok());
+    }
+
+    #[test]
+    fn numbers_are_formatted_by_column_size() {
+        assert_eq!(column_decimals([Some(0.5), Some(0.25)].into_iter()), 4);
+        assert_eq!(column_decimals([Some(233.2), None].into_iter()), 1);
+        assert_eq!(column_decimals([Some(4_287_561.3)].into_iter()), 0);
+        assert_eq!(column_decimals([Some(0.0012)].into_iter()), 6);
+        assert_eq!(format_number(4_287_561.3, 0), "4,287,561");
+        assert_eq!(format_number(-0.01234, 4), "-0.0123");
+        assert_eq!(format_number(f64::NAN, 4), "-");
+        assert_eq!(group_signed(-1234), "-1,234");
+    }
+
+    #[test]
+    fn interval_columns_merge_and_empty_columns_drop() {
+        let columns = vec![
+            (
+                "name".to_string(),
+                Cells::Text(vec![Some("a".into()), Some("b".into())]),
+            ),
+            (
+                "rate".to_string(),
+                Cells::Numbers(vec![Some(0.5), Some(0.25)]),
+            ),
+            (
+                "ci95_low".to_string(),
+                Cells::Numbers(vec![Some(0.4), Some(0.2)]),
+            ),
+            (
+                "ci95_high".to_string(),
+                Cells::Numbers(vec![Some(0.6), Some(0.3)]),
+            ),
+            ("mean".to_string(), Cells::Numbers(vec![None, None])),
+            (
+                "count".to_string(),
+                Cells::Integers(vec![Some(12_345), Some(7)]),
+            ),
+        ];
+        let table = build_table("t", &columns, &[0, 1]);
+        assert_eq!(table.headers, ["name", "rate", "95% interval", "count"]);
+        assert_eq!(table.numeric, [false, true, true, true]);
+        assert_eq!(table.rows[0], ["a", "0.5000", "[0.4000, 0.6000]", "12,345"]);
+        assert_eq!(table.rows[1][2], "[0.2000, 0.3000]");
+    }
+
+    #[test]
+    fn natural_order_of_chart_names() {
+        let mut names = vec![
+            "sweep-heatmap-10.svg",
+            "sweep-heatmap-9.svg",
+            "sweep-heatmap-0.svg",
+        ];
+        names.sort_by_key(|n| natural_key(n));
+        assert_eq!(
+            names,
+            [
+                "sweep-heatmap-0.svg",
+                "sweep-heatmap-9.svg",
+                "sweep-heatmap-10.svg"
+            ]
+        );
+    }
+
+    #[test]
+    fn facts_read_nested_and_listed_values() {
+        let info = serde_json::json!({
+            "scenario": "scenarios/wom/padwar-vs-padwar.toml",
+            "seed": 7,
+            "trials": 1_000_000,
+            "overrides": [],
+            "vary": [{"path": "sides[0].figures[0].level", "values": ["5", "6"]}],
+            "measures": {"first_seat_advantage_ci95": [-0.0025, 0.0026]},
+            "common_random_numbers": true,
+        });
+        let facts = facts(&info);
+        let get = |label: &str| {
+            facts
+                .iter()
+                .find(|(l, _)| l == label)
+                .map(|(_, t)| t.as_str())
+        };
+        assert_eq!(get("trials"), Some("1,000,000"));
+        assert_eq!(get("seed"), Some("7"));
+        assert_eq!(get("varied"), Some("sides[0].figures[0].level = 5, 6"));
+        assert_eq!(
+            get("first-seat advantage, 95% interval"),
+            Some("[-0.002500, 0.002600]")
+        );
+        assert_eq!(get("common random numbers"), Some("yes"));
+        assert_eq!(get("changes (--set)"), None, "empty lists are left out");
+        assert_eq!(section_title(&info), "padwar-vs-padwar");
+    }
+}
