@@ -166,15 +166,7 @@ pub fn initiative_order<R: Roller>(dice: &mut R, leaders: &[u32], players: &mut 
     for (t, p) in totals.iter_mut().zip(players.iter()) {
         *t = dice.die(10) + leaders[usize::from(*p)];
     }
-    // Insertion sort, highest total first.
-    for i in 1..n {
-        let mut j = i;
-        while j > 0 && totals[j - 1] < totals[j] {
-            totals.swap(j - 1, j);
-            players.swap(j - 1, j);
-            j -= 1;
-        }
-    }
+    sort_by_keys_descending(&mut totals[..n], players);
     let mut start = 0;
     while start < n {
         let mut end = start + 1;
@@ -185,6 +177,20 @@ pub fn initiative_order<R: Roller>(dice: &mut R, leaders: &[u32], players: &mut 
             initiative_order(dice, leaders, &mut players[start..end]);
         }
         start = end;
+    }
+}
+
+/// Sorts `items` by their `keys`, highest first, equal keys keeping their
+/// order (an insertion sort: the lists are a handful long, and it needs no
+/// allocation).
+fn sort_by_keys_descending<K: PartialOrd + Copy, I>(keys: &mut [K], items: &mut [I]) {
+    for i in 1..keys.len() {
+        let mut j = i;
+        while j > 0 && keys[j - 1] < keys[j] {
+            keys.swap(j - 1, j);
+            items.swap(j - 1, j);
+            j -= 1;
+        }
     }
 }
 
@@ -956,15 +962,7 @@ impl<'m> Game<'m> {
                     for (key, w) in keys.iter_mut().zip(&members[..k]) {
                         *key = self.order_value(*w);
                     }
-                    // Insertion sort, best first; ties keep their order.
-                    for i in 1..k {
-                        let mut j = i;
-                        while j > 0 && keys[j - 1] < keys[j] {
-                            keys.swap(j - 1, j);
-                            members.swap(j - 1, j);
-                            j -= 1;
-                        }
-                    }
+                    sort_by_keys_descending(&mut keys[..k], &mut members[..k]);
                 }
             }
             self.top[usize::from(h)] = members[0];
@@ -1245,9 +1243,7 @@ impl<'m> Game<'m> {
             Ending::Draw => n as u16,
             Ending::Unfinished => n as u16 + 1,
         };
-        for p in 0..n {
-            metrics[METRIC_SURVIVORS + p] = self.alive[p];
-        }
+        metrics[METRIC_SURVIVORS..METRIC_SURVIVORS + n].copy_from_slice(&self.alive[..n]);
         TrialResult { outcome, metrics }
     }
 }
