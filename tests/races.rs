@@ -650,3 +650,24 @@ fn bad_set_ups_get_one_line_and_exit_code_two() {
     .expect("write");
     rejects(&battle, &["variants.red-giants.race", "\"martian\""]);
 }
+
+#[test]
+fn the_race_matrix_is_the_battle_seen_from_both_sides() {
+    let d = data();
+    let m = barsoom::games::races::battle::kind_matrix(&d);
+    assert_eq!(m.len(), d.kinds.len());
+    for (a, row) in m.iter().enumerate() {
+        // A warband against its own kind ties on every attribute.
+        assert!((row[a].both - 1.0).abs() < 1e-12);
+        for (b, o) in row.iter().enumerate() {
+            assert!((o.attacker - m[b][a].defender).abs() < 1e-12);
+            assert!((o.attacker + o.defender + o.both - 1.0).abs() < 1e-12);
+        }
+    }
+    // Blue attacking White: 4/9 (the hand-worked case above).
+    let (blue, white) = (
+        d.kind("blue").expect("blue"),
+        d.kind("white").expect("white"),
+    );
+    assert!((m[blue][white].attacker - 4.0 / 9.0).abs() < 1e-12);
+}

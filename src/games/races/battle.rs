@@ -97,6 +97,22 @@ pub fn odds(attacker: &Profile, defender: &Profile, weights: &[f64; ATTRIBUTES])
     o
 }
 
+/// The exact odds of every warband kind attacking every other on open
+/// ground without leaders: `matrix[attacker][defender]`, kinds in the data's
+/// order (the six races, then the variants).
+pub fn kind_matrix(data: &RacesData) -> Vec<Vec<Odds>> {
+    let weights = attribute_probabilities(&data.random_attribute);
+    data.kinds
+        .iter()
+        .map(|a| {
+            data.kinds
+                .iter()
+                .map(|d| odds(&a.values, &d.values, &weights))
+                .collect()
+        })
+        .collect()
+}
+
 /// A warband's scores: its values plus the bonuses of its hex, of its
 /// owner's occupied settlements and of the leader in charge of its stack
 /// (`leader`: that leader's special attribute) [Map], [Leaders].
