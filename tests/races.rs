@@ -671,3 +671,28 @@ fn the_race_matrix_is_the_battle_seen_from_both_sides() {
     );
     assert!((m[blue][white].attacker - 4.0 / 9.0).abs() < 1e-12);
 }
+
+#[test]
+fn a_tournament_can_swap_the_players_of_the_two_seats() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let scenario = common::bundled("races/game/two-player.toml");
+    let o = common::barsoom_ok(
+        &[
+            "tournament",
+            &scenario.display().to_string(),
+            "--seat",
+            "players[0].player",
+            "--seat",
+            "players[1].player",
+            "--entrants",
+            "random,greedy",
+            "-n",
+            "400",
+            "--out",
+            &dir.path().join("t").display().to_string(),
+        ],
+        &common::root(),
+    );
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("greedy"), "{text}");
+}

@@ -1405,25 +1405,20 @@ impl RacesGame {
         let mut total_leaders = 0usize;
         for (p, pf) in file.players.iter().enumerate() {
             let field = |f: &str| format!("players[{p}].{f}");
-            let player = match (pf.player.as_str(), pf.threshold) {
-                ("random", None) => Player::Random,
-                ("greedy", t) => {
-                    let threshold = t.unwrap_or(0.5);
-                    if !(0.0..1.0).contains(&threshold) {
-                        return Err(err(
-                            field("threshold"),
-                            format!("expected a win probability in [0, 1), found {threshold}"),
-                        ));
-                    }
-                    Player::Greedy { threshold }
-                }
-                ("random", Some(_)) => {
-                    return Err(err(
-                        field("threshold"),
-                        "expected no threshold for a random player (only greedy has one)".into(),
-                    ));
-                }
-                (other, _) => {
+            // A threshold beside a random player is checked and kept for
+            // when the seat is switched to greedy (`barsoom tournament
+            // --seat players[0].player`).
+            let threshold = pf.threshold.unwrap_or(0.5);
+            if !(0.0..1.0).contains(&threshold) {
+                return Err(err(
+                    field("threshold"),
+                    format!("expected a win probability in [0, 1), found {threshold}"),
+                ));
+            }
+            let player = match pf.player.as_str() {
+                "random" => Player::Random,
+                "greedy" => Player::Greedy { threshold },
+                other => {
                     return Err(err(
                         field("player"),
                         format!("expected \"random\" or \"greedy\", found {other:?}"),
