@@ -696,3 +696,24 @@ fn a_tournament_can_swap_the_players_of_the_two_seats() {
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("greedy"), "{text}");
 }
+
+#[test]
+fn the_greedy_player_takes_a_key_location_and_holds_it() {
+    // Green at [3, 0] walks two hexes west onto the farms (a settlement it
+    // does not hold) and stays there: leaving would leave it empty.
+    let m = strip(
+        ". farms . . .",
+        "player = \"greedy\"\nstacks = [{ at = [3, 0], warbands = [\"green\"] }]",
+        "player = \"random\"\nstacks = [{ at = [0, 0], warbands = [\"white\"] }]",
+    );
+    let d = data();
+    let green = d.kind("green").expect("green") as u8;
+    let mut g = Game::new(&m);
+    g.setup(&mut script(&[]));
+    g.movement_phase(0, &mut script(&[5]), &mut NoTrace);
+    assert_eq!(g.stack(1), [green]);
+    assert!(g.stack(3).is_empty());
+    assert_eq!(g.settlement_bonus(0)[usize::from(NUMBERS)], 1);
+    g.movement_phase(0, &mut script(&[9]), &mut NoTrace);
+    assert_eq!(g.stack(1), [green], "it holds the farms");
+}
