@@ -927,7 +927,7 @@ impl<'m> Game<'m> {
             let took_key = self.is_key(to) && self.owner(to) != p;
             self.step(w, to);
             cp -= 1;
-            if took_key {
+            if took_key && cp > 0 {
                 self.target_distances(p);
             }
         }
