@@ -2,6 +2,7 @@
 //! that turns a scenario file into a runnable model.
 
 pub mod jc;
+pub mod races;
 pub mod wom;
 
 use std::path::{Path, PathBuf};
@@ -33,6 +34,14 @@ pub const MODELS: &[ModelInfo] = &[
     ModelInfo {
         id: "jc.fleet",
         description: "John Carter, Warlord of Mars fleet combat: maneuvers, leadership, intrinsic defense, Reverses and influenced neutrals",
+    },
+    ModelInfo {
+        id: "races.battle",
+        description: "Six races of Mars: one battle between two warbands with terrain, settlement and leader bonuses, solved exactly",
+    },
+    ModelInfo {
+        id: "races.game",
+        description: "Six races of Mars hex wargame for 2 to 4 players: rolled or fixed map, initiative, recruiting, command points, stacks, leaders, battles, key locations",
     },
 ];
 
@@ -91,6 +100,14 @@ fn load_model(path: &Path) -> Result<LoadedScenario, ScenarioError> {
         }
         "jc.fleet" => {
             let (model, description) = jc::fleet::JcFleet::load(path)?;
+            (Box::new(model), description)
+        }
+        "races.battle" => {
+            let (model, description) = races::battle::RacesBattle::load(path)?;
+            (Box::new(model), description)
+        }
+        "races.game" => {
+            let (model, description) = races::game::RacesGame::load(path)?;
             (Box::new(model), description)
         }
         other => {

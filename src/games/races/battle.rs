@@ -1,0 +1,491 @@
+//! Battle in the six-races hex wargame [Battle Phase], [Leaders]: the key
+//! attribute rolled on the random attribute table, the higher score wins
+//! and the loser is destroyed, equal scores destroy both. Each piece is one
+//! function shared by the full game, the `races.battle` model and the exact
+//! closed form ([`odds`] sums [`fight`] over the key attribute's faces).
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::Roller;
+use super::data::{ATTRIBUTES, Profile, REROLL, RacesData, id_list};
+use crate::engine::accumulate::MAX_METRICS;
+use crate::engine::{Dice, ExactSolution, MetricSpec, Model, OutputSpec, Trace, TrialResult};
+use crate::scenario::{ScenarioError, parse_toml, read_text};
+
+/// How one battle ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// The attacker scores higher: the defender is destroyed.
+    AttackerWins,
+    /// The defender scores higher: the attacker is destroyed.
+    DefenderWins,
+    /// Equal scores: both are destroyed.
+    BothDestroyed,
+}
+
+/// The battle decided by attribute `key` [Battle Phase]: higher wins, equal
+/// destroys both.
+#[inline]
+pub fn fight(attacker: &Profile, defender: &Profile, key: usize) -> Verdict {
+    let (a, d) = (attacker[key], defender[key]);
+    if a > d {
+        Verdict::AttackerWins
+    } else if d > a {
+        Verdict::DefenderWins
+    } else {
+        Verdict::BothDestroyed
+    }
+}
+
+/// Rolls the random attribute table (a d10 whose reroll faces are rolled
+/// again) and returns the attribute index [Random Attribute Determination
+/// Table].
+#[inline]
+pub fn roll_attribute<R: Roller>(dice: &mut R, table: &[u8]) -> usize {
+    loop {
+        let face = table[(dice.die(table.len() as u32) - 1) as usize];
+        if face != REROLL {
+            return usize::from(face);
+        }
+    }
+}
+
+/// The probability of each attribute coming up on the random attribute
+/// table, rerolls excluded.
+pub fn attribute_probabilities(table: &[u8]) -> [f64; ATTRIBUTES] {
+    let mut p = [0.0; ATTRIBUTES];
+    let live = table.iter().filter(|f| **f != REROLL).count() as f64;
+    for face in table.iter().filter(|f| **f != REROLL) {
+        p[usize::from(*face)] += 1.0 / live;
+    }
+    p
+}
+
+/// Exact chances of a battle's three verdicts.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Odds {
+    /// The attacker wins.
+    pub attacker: f64,
+    /// The defender wins.
+    pub defender: f64,
+    /// Both are destroyed.
+    pub both: f64,
+}
+
+impl Odds {
+    /// The attacker's chance to win less its chance to lose (the attacker
+    /// dies on a loss or a tie).
+    pub fn edge(&self) -> f64 {
+        self.attacker - self.defender - self.both
+    }
+}
+
+/// The exact odds of a battle: [`fight`] for every key attribute, weighted
+/// by its chance on the random attribute table (`weights`, from
+/// [`attribute_probabilities`]).
+pub fn odds(attacker: &Profile, defender: &Profile, weights: &[f64; ATTRIBUTES]) -> Odds {
+    let mut o = Odds::default();
+    for (key, w) in weights.iter().enumerate() {
+        match fight(attacker, defender, key) {
+            Verdict::AttackerWins => o.attacker += w,
+            Verdict::DefenderWins => o.defender += w,
+            Verdict::BothDestroyed => o.both += w,
+        }
+    }
+    o
+}
+
+/// The exact odds of every warband kind attacking every other on open
+/// ground without leaders: `matrix[attacker][defender]`, kinds in the data's
+/// order (the six races, then the variants).
+pub fn kind_matrix(data: &RacesData) -> Vec<Vec<Odds>> {
+    let weights = attribute_probabilities(&data.random_attribute);
+    data.kinds
+        .iter()
+        .map(|a| {
+            data.kinds
+                .iter()
+                .map(|d| odds(&a.values, &d.values, &weights))
+                .collect()
+        })
+        .collect()
+}
+
+/// A warband's scores: its values plus the bonuses of its hex, of its
+/// owner's occupied settlements and of the leader in charge of its stack
+/// (`leader`: that leader's special attribute) [Map], [Leaders].
+#[inline]
+pub fn scores(
+    values: &Profile,
+    in_hex: &Profile,
+    all_units: &Profile,
+    leader: Option<u8>,
+    leader_bonus: i8,
+) -> Profile {
+    let mut out = [0i8; ATTRIBUTES];
+    for i in 0..ATTRIBUTES {
+        out[i] = values[i]
+            .saturating_add(in_hex[i])
+            .saturating_add(all_units[i]);
+    }
+    if let Some(a) = leader {
+        let a = usize::from(a);
+        out[a] = out[a].saturating_add(leader_bonus);
+    }
+    out
+}
+
+/// The leader a stack puts in charge for a battle, chosen before the key
+/// attribute is rolled [Leaders]. `own_leaders` are the special attributes
+/// of the leaders in the stack. Against a known enemy choice it takes the
+/// best edge; against an enemy still to choose it takes the best worst case
+/// over the enemy's leaders. `as_attacker` says which side of the battle it
+/// is on.
+#[allow(clippy::too_many_arguments)]
+pub fn choose_leader(
+    own_values: &Profile,
+    own_leaders: &[u8],
+    enemy_values: &Profile,
+    enemy_leaders: &[u8],
+    enemy_choice: Option<Option<u8>>,
+    as_attacker: bool,
+    leader_bonus: i8,
+    weights: &[f64; ATTRIBUTES],
+) -> Option<u8> {
+    let mut best: Option<(f64, u8)> = None;
+    for (i, &mine) in own_leaders.iter().enumerate() {
+        if own_leaders[..i].contains(&mine) {
+            continue;
+        }
+        let own = scores(
+            own_values,
+            &[0; ATTRIBUTES],
+            &[0; ATTRIBUTES],
+            Some(mine),
+            leader_bonus,
+        );
+        let value_against = |enemy: Option<u8>| {
+            let e = scores(
+                enemy_values,
+                &[0; ATTRIBUTES],
+                &[0; ATTRIBUTES],
+                enemy,
+                leader_bonus,
+            );
+            if as_attacker {
+                odds(&own, &e, weights).edge()
+            } else {
+                -odds(&e, &own, weights).edge()
+            }
+        };
+        let value = match enemy_choice {
+            Some(fixed) => value_against(fixed),
+            None if enemy_leaders.is_empty() => value_against(None),
+            None => enemy_leaders
+                .iter()
+                .map(|e| value_against(Some(*e)))
+                .fold(f64::INFINITY, f64::min),
+        };
+        if best.is_none_or(|(v, _)| value > v) {
+            best = Some((value, mine));
+        }
+    }
+    best.map(|(_, a)| a)
+}
+
+// ---------------------------------------------------------------- model
+
+/// Outcome: the attacker wins.
+pub const OUT_ATTACKER: u16 = 0;
+/// Outcome: the defender wins.
+pub const OUT_DEFENDER: u16 = 1;
+/// Outcome: both destroyed.
+pub const OUT_BOTH: u16 = 2;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BattleFile {
+    model: String,
+    description: String,
+    data: Option<String>,
+    attacker: SideFile,
+    defender: SideFile,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SideFile {
+    warband: String,
+    terrain: Option<String>,
+    ruins_attribute: Option<String>,
+    #[serde(default)]
+    settlements: Vec<String>,
+    #[serde(default)]
+    leaders: Vec<String>,
+}
+
+/// One side of a single battle, resolved from the scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BattleSide {
+    /// Label, e.g. "Blue".
+    pub label: String,
+    /// Its scores with hex and settlement bonuses, before the leader.
+    pub values: Profile,
+    /// Its leaders' special attributes.
+    pub leaders: Vec<u8>,
+}
+
+/// `races.battle`: one battle between two warbands, with terrain,
+/// settlement and leader bonuses; solved exactly.
+pub struct RacesBattle {
+    sides: [BattleSide; 2],
+    /// The leaders in charge (attacker, defender), chosen before the roll.
+    in_charge: [Option<u8>; 2],
+    leader_bonus: i8,
+    table: Vec<u8>,
+    weights: [f64; ATTRIBUTES],
+    attribute_names: Vec<String>,
+    spec: OutputSpec,
+}
+
+impl RacesBattle {
+    /// Loads a `races.battle` scenario; returns the model and description.
+    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
+        let text = read_text(path)?;
+        let file: BattleFile = parse_toml(path, &text)?;
+        if file.model != "races.battle" {
+            return Err(ScenarioError::new(
+                path,
+                "model",
+                format!("expected \"races.battle\", found {:?}", file.model),
+            ));
+        }
+        let data_dir: PathBuf = path
+            .parent()
+            .unwrap_or(Path::new("."))
+            .join(file.data.as_deref().unwrap_or("../data"));
+        let data = RacesData::load(&data_dir)?;
+        let attacker = battle_side(path, "attacker", &file.attacker, &data)?;
+        let defender = battle_side(path, "defender", &file.defender, &data)?;
+        Ok((Self::new(&data, attacker, defender), file.description))
+    }
+
+    /// A battle between two resolved sides.
+    pub fn new(data: &RacesData, attacker: BattleSide, defender: BattleSide) -> Self {
+        let weights = attribute_probabilities(&data.random_attribute);
+        let bonus = data.rules.leader_bonus;
+        let a = choose_leader(
+            &attacker.values,
+            &attacker.leaders,
+            &defender.values,
+            &defender.leaders,
+            None,
+            true,
+            bonus,
+            &weights,
+        );
+        let d = choose_leader(
+            &defender.values,
+            &defender.leaders,
+            &attacker.values,
+            &attacker.leaders,
+            Some(a),
+            false,
+            bonus,
+            &weights,
+        );
+        let label = |s: &BattleSide, role: &str| format!("{role} ({})", s.label);
+        let spec = OutputSpec {
+            outcomes: vec![
+                format!("{} wins", label(&attacker, "attacker")),
+                format!("{} wins", label(&defender, "defender")),
+                "both destroyed".into(),
+            ],
+            metrics: vec![MetricSpec {
+                name: "key".into(),
+                description: "key attribute (1 speed .. 9 morale)".into(),
+            }],
+            length_metric: None,
+        };
+        RacesBattle {
+            sides: [attacker, defender],
+            in_charge: [a, d],
+            leader_bonus: bonus,
+            table: data.random_attribute.clone(),
+            weights,
+            attribute_names: data.attribute_names.clone(),
+            spec,
+        }
+    }
+
+    /// The two sides' scores with the leaders in charge.
+    pub fn scores(&self) -> [Profile; 2] {
+        [0, 1].map(|s| {
+            scores(
+                &self.sides[s].values,
+                &[0; ATTRIBUTES],
+                &[0; ATTRIBUTES],
+                self.in_charge[s],
+                self.leader_bonus,
+            )
+        })
+    }
+
+    /// The leaders in charge (special attributes), attacker then defender.
+    pub fn in_charge(&self) -> [Option<u8>; 2] {
+        self.in_charge
+    }
+}
+
+fn battle_side(
+    path: &Path,
+    role: &str,
+    side: &SideFile,
+    data: &RacesData,
+) -> Result<BattleSide, ScenarioError> {
+    let err = |f: &str, message: String| ScenarioError::new(path, format!("{role}.{f}"), message);
+    let Some(kind) = data.kind(&side.warband) else {
+        return Err(err(
+            "warband",
+            format!(
+                "expected a race or variant ({}), found {:?}",
+                data.kind_list(),
+                side.warband
+            ),
+        ));
+    };
+    let mut in_hex = [0i8; ATTRIBUTES];
+    if let Some(t) = &side.terrain {
+        let Some(ti) = data.terrain_index(t) else {
+            return Err(err(
+                "terrain",
+                format!(
+                    "expected a terrain ({}), found {t:?}",
+                    id_list(data.terrain.iter().map(|x| x.id.as_str()))
+                ),
+            ));
+        };
+        let terrain = &data.terrain[ti];
+        if terrain.impassable {
+            return Err(err(
+                "terrain",
+                format!("expected a terrain a warband can stand in, found {t:?}"),
+            ));
+        }
+        in_hex = terrain.in_hex;
+        if terrain.ruins != 0 {
+            let Some(a) = side
+                .ruins_attribute
+                .as_deref()
+                .and_then(|a| data.attribute(a))
+            else {
+                return Err(err(
+                    "ruins_attribute",
+                    format!(
+                        "expected the ruins' attribute, one of {}",
+                        id_list(data.attributes.iter().map(String::as_str))
+                    ),
+                ));
+            };
+            in_hex[a] += terrain.ruins;
+        }
+    }
+    let mut all_units = [0i8; ATTRIBUTES];
+    for (i, s) in side.settlements.iter().enumerate() {
+        match data.terrain_index(s).map(|t| &data.terrain[t]) {
+            Some(t) if t.settlement => {
+                for (b, x) in all_units.iter_mut().zip(t.all_units) {
+                    *b += x;
+                }
+            }
+            _ => {
+                return Err(err(
+                    &format!("settlements[{i}]"),
+                    format!(
+                        "expected a settlement ({}), found {s:?}",
+                        id_list(
+                            data.terrain
+                                .iter()
+                                .filter(|t| t.settlement)
+                                .map(|t| t.id.as_str())
+                        )
+                    ),
+                ));
+            }
+        }
+    }
+    let mut leaders = Vec::new();
+    for (i, l) in side.leaders.iter().enumerate() {
+        let Some(a) = data.attribute(l) else {
+            return Err(err(
+                &format!("leaders[{i}]"),
+                format!(
+                    "expected a leader's special attribute, one of {}, found {l:?}",
+                    id_list(data.attributes.iter().map(String::as_str))
+                ),
+            ));
+        };
+        leaders.push(a as u8);
+    }
+    Ok(BattleSide {
+        label: data.kinds[kind].name.clone(),
+        values: scores(
+            &data.kinds[kind].values,
+            &in_hex,
+            &all_units,
+            None,
+            data.rules.leader_bonus,
+        ),
+        leaders,
+    })
+}
+
+/// The outcome index of a verdict.
+pub fn outcome_of(verdict: Verdict) -> u16 {
+    match verdict {
+        Verdict::AttackerWins => OUT_ATTACKER,
+        Verdict::DefenderWins => OUT_DEFENDER,
+        Verdict::BothDestroyed => OUT_BOTH,
+    }
+}
+
+impl Model for RacesBattle {
+    fn spec(&self) -> &OutputSpec {
+        &self.spec
+    }
+
+    fn run_trial<T: Trace>(&self, dice: &mut Dice, trace: &mut T) -> TrialResult {
+        let [a, d] = self.scores();
+        let key = roll_attribute(dice, &self.table);
+        let verdict = fight(&a, &d, key);
+        trace.event("six races [Battle Phase]", || {
+            format!(
+                "key attribute {}: attacker {} against defender {}: {verdict:?}",
+                self.attribute_names[key], a[key], d[key]
+            )
+        });
+        let mut metrics = [0u32; MAX_METRICS];
+        metrics[0] = key as u32 + 1;
+        TrialResult {
+            outcome: outcome_of(verdict),
+            metrics,
+        }
+    }
+
+    fn exact(&self) -> Result<ExactSolution, String> {
+        let [a, d] = self.scores();
+        let o = odds(&a, &d, &self.weights);
+        let mean_key: f64 = self
+            .weights
+            .iter()
+            .enumerate()
+            .map(|(k, w)| w * (k as f64 + 1.0))
+            .sum();
+        Ok(ExactSolution {
+            outcome_probabilities: vec![o.attacker, o.defender, o.both],
+            metric_means: vec![(0, mean_key)],
+        })
+    }
+}

@@ -1,0 +1,1795 @@
+//! `races.game`: full games of the six races of Mars hex wargame for 2, 3
+//! or 4 players [Turn Sequence]. A trial rolls the map [Map] (or takes the
+//! scenario's), deploys the forces [Scenario Setup], then plays turns of
+//! initiative and recruiting [Initiative Phase], movement [Movement Phase]
+//! and battle [Battle Phase] until one player holds enough key locations
+//! for long enough, all but one are annihilated [Victory], or the turn
+//! limit is reached.
+//!
+//! The whole game state is fixed-size arrays in [`Game`], built on the
+//! stack per trial: nothing is allocated in the trial loop.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::Roller;
+use super::battle::{
+    Odds, Verdict, attribute_probabilities, choose_leader, fight, odds, roll_attribute, scores,
+};
+use super::data::{ATTRIBUTES, Face, Profile, RacesData, id_list};
+use super::map::{HexMap, MAX_HEXES, MAX_SIDE, NO_HEX, ZONE_NAMES};
+use crate::engine::accumulate::MAX_METRICS;
+use crate::engine::{Dice, MetricSpec, Model, OutputSpec, Trace, TrialResult};
+use crate::scenario::{ScenarioError, parse_toml, read_text};
+
+/// Most players [Scenario Setup].
+pub const MAX_PLAYERS: usize = 4;
+/// Warband slots per game (initial forces and recruits; slots of
+/// destroyed warbands are reused).
+pub const MAX_WARBANDS: usize = 255;
+/// Most leaders per game.
+pub const MAX_LEADERS: usize = 64;
+/// Marks "no warband", "no player" or "no leader".
+pub const NONE: u8 = u8::MAX;
+/// A hex no unit may enter, in [`Game`]'s per-hex occupier array.
+const IMPASSABLE: u8 = NONE - 1;
+/// Most warbands deployed at the start (the rest of the slots are for
+/// recruits).
+pub const MAX_START_WARBANDS: usize = 160;
+/// Longest game a scenario may ask for.
+pub const MAX_TURNS: u32 = 10_000;
+/// What the greedy player adds to a step that takes a key location it
+/// does not hold, on top of the hexes gained toward its targets.
+const TAKE_KEY_VALUE: i32 = 4;
+
+/// Metric: turns played.
+pub const METRIC_TURNS: usize = 0;
+/// Metric: battles fought.
+pub const METRIC_BATTLES: usize = 1;
+/// Metric: 1 when the game was won by holding key locations.
+pub const METRIC_BY_HOLDING: usize = 2;
+/// Metric: 1 when the player who moved first in turn 1 won.
+pub const METRIC_FIRST_MOVER_WON: usize = 3;
+/// Metric: warbands left to seat 0 (seat `i` at this index + `i`).
+pub const METRIC_SURVIVORS: usize = 4;
+
+/// How a seat plays.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Player {
+    /// Every choice uniformly at random among the legal ones (attacking or
+    /// not is a fair coin).
+    Random,
+    /// Moves toward key locations and enemies, holds the key locations it
+    /// has, orders its stacks by exact odds, and attacks when its exact
+    /// chance to win beats `threshold`.
+    Greedy {
+        /// Least chance to win for an attack.
+        threshold: f64,
+    },
+}
+
+/// A stack placed by the scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FixedStack {
+    /// Its hex.
+    pub hex: u16,
+    /// Warband kinds, top first.
+    pub warbands: Vec<u8>,
+    /// Leaders' special attributes; [`NONE`] is rolled at the start.
+    pub leaders: Vec<u8>,
+}
+
+/// One seat's forces and player.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Seat {
+    /// Name in outcome labels.
+    pub label: String,
+    /// How it plays.
+    pub player: Player,
+    /// Hexes it deploys in (random deployment).
+    pub zone: Vec<u16>,
+    /// Warband kinds it deploys in the zone.
+    pub warbands: Vec<u8>,
+    /// Leaders it deploys with the zone's warbands (special attributes
+    /// rolled).
+    pub leaders: u8,
+    /// Stacks placed by the scenario instead.
+    pub stacks: Vec<FixedStack>,
+}
+
+/// A terrain as the game reads it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct TerrainRule {
+    impassable: bool,
+    settlement: bool,
+    city: bool,
+    ruins: i8,
+    in_hex: Profile,
+    all_units: Profile,
+}
+
+/// `races.game`: a scenario compiled for play.
+#[derive(Debug, Clone)]
+pub struct RacesGame {
+    map: HexMap,
+    terrain: Vec<TerrainRule>,
+    terrain_names: Vec<String>,
+    tables: Vec<Vec<Face>>,
+    /// Fixed map: terrain and detail per hex ([`NONE`] detail is rolled).
+    fixed: Option<Vec<(u8, u8)>>,
+    kinds: Vec<Profile>,
+    kind_names: Vec<String>,
+    /// Mean edge of each kind against the six basic warbands (greedy stack
+    /// order away from the enemy).
+    strength: Vec<f64>,
+    random_attribute: Vec<u8>,
+    race_table: Vec<u8>,
+    weights: [f64; ATTRIBUTES],
+    attribute_names: Vec<String>,
+    leader_bonus: i8,
+    max_move: u8,
+    units_per_command_die: u32,
+    recruit_face: u32,
+    seats: Vec<Seat>,
+    hold: u32,
+    hold_turns: u32,
+    max_turns: u32,
+    spec: OutputSpec,
+}
+
+// ---------------------------------------------------------------- rules
+
+/// Command dice for `units` units: one d10 per `per_die` units, rounded
+/// up [Movement Phase].
+pub fn command_dice(units: u32, per_die: u32) -> u32 {
+    units.div_ceil(per_die)
+}
+
+/// Command points: the command dice plus one per leader [Movement Phase].
+pub fn command_points<R: Roller>(units: u32, leaders: u32, per_die: u32, dice: &mut R) -> u32 {
+    (0..command_dice(units, per_die))
+        .map(|_| dice.die(10))
+        .sum::<u32>()
+        + leaders
+}
+
+/// Orders `players` (highest first) by d10 plus their leaders
+/// (`leaders[p]`), tied players rolling again among themselves until every
+/// place is settled [Initiative Phase].
+pub fn initiative_order<R: Roller>(dice: &mut R, leaders: &[u32], players: &mut [u8]) {
+    let n = players.len();
+    if n < 2 {
+        return;
+    }
+    let mut totals = [0u32; MAX_PLAYERS];
+    for (t, p) in totals.iter_mut().zip(players.iter()) {
+        *t = dice.die(10) + leaders[usize::from(*p)];
+    }
+    sort_by_keys_descending(&mut totals[..n], players);
+    let mut start = 0;
+    while start < n {
+        let mut end = start + 1;
+        while end < n && totals[end] == totals[start] {
+            end += 1;
+        }
+        if end - start > 1 {
+            initiative_order(dice, leaders, &mut players[start..end]);
+        }
+        start = end;
+    }
+}
+
+/// Sorts `items` by their `keys`, highest first, equal keys keeping their
+/// order (an insertion sort: the lists are a handful long, and it needs no
+/// allocation).
+fn sort_by_keys_descending<K: PartialOrd + Copy, I>(keys: &mut [K], items: &mut [I]) {
+    for i in 1..keys.len() {
+        let mut j = i;
+        while j > 0 && keys[j - 1] < keys[j] {
+            keys.swap(j - 1, j);
+            items.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
+/// Rolls one hex's terrain: the hex table, then any table its face sends
+/// on to [Hex Terrain Type], [Beneficial Terrain Type Table], [Settlement
+/// Type Table]. Returns the terrain index.
+pub fn roll_terrain<R: Roller>(tables: &[Vec<Face>], dice: &mut R) -> usize {
+    let mut table = 0;
+    loop {
+        let faces = &tables[table];
+        match faces[(dice.die(faces.len() as u32) - 1) as usize] {
+            Face::Roll(next) => table = next,
+            Face::Terrain(t) => return t,
+        }
+    }
+}
+
+/// Whether a city's recruiting roll `face` raises a warband [Initiative
+/// Phase].
+pub fn recruits(face: u32, recruit_face: u32) -> bool {
+    face == recruit_face
+}
+
+// ---------------------------------------------------------------- state
+
+#[derive(Debug, Clone, Copy)]
+struct Warband {
+    kind: u8,
+    owner: u8,
+    hex: u16,
+    /// The next warband down the stack.
+    below: u8,
+    moved: u8,
+    attacked: bool,
+    alive: bool,
+}
+
+const NO_WARBAND: Warband = Warband {
+    kind: 0,
+    owner: NONE,
+    hex: NO_HEX,
+    below: NONE,
+    moved: 0,
+    attacked: false,
+    alive: false,
+};
+
+#[derive(Debug, Clone, Copy)]
+struct Leader {
+    attribute: u8,
+    /// The warband it rides with [Movement Phase].
+    warband: u8,
+    alive: bool,
+}
+
+const NO_LEADER: Leader = Leader {
+    attribute: 0,
+    warband: NONE,
+    alive: false,
+};
+
+/// How a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// A player won by annihilation or by holding key locations.
+    Won {
+        /// The winning seat.
+        seat: u8,
+        /// Won by holding key locations (not annihilation).
+        by_holding: bool,
+    },
+    /// The last warbands fell together.
+    Draw,
+    /// The turn limit came first.
+    Unfinished,
+}
+
+/// One game in progress: every array has a fixed size.
+pub struct Game<'m> {
+    m: &'m RacesGame,
+    terrain: [u8; MAX_HEXES],
+    /// City race or ruins attribute.
+    detail: [u8; MAX_HEXES],
+    /// Top warband of each hex's stack.
+    top: [u8; MAX_HEXES],
+    /// The player whose stack is in the hex, [`NONE`] when empty, or
+    /// [`IMPASSABLE`].
+    cell: [u8; MAX_HEXES],
+    /// The battle phase in which `charge` was fixed.
+    charge_phase: [u32; MAX_HEXES],
+    /// Special attribute of the leader in charge ([`NONE`]: no leader).
+    charge: [u8; MAX_HEXES],
+    mark: [u32; MAX_HEXES],
+    stamp: u32,
+    dist: [u8; MAX_HEXES],
+    queue: [u16; MAX_HEXES],
+    warbands: [Warband; MAX_WARBANDS],
+    n_warbands: usize,
+    leaders: [Leader; MAX_LEADERS],
+    n_leaders: usize,
+    keys: [u16; MAX_HEXES],
+    n_keys: usize,
+    alive: [u32; MAX_PLAYERS],
+    leaders_alive: [u32; MAX_PLAYERS],
+    bonus: [Profile; MAX_PLAYERS],
+    hold_streak: [u32; MAX_PLAYERS],
+    phase: u32,
+    /// Turns begun.
+    pub turn: u32,
+    /// Battles fought.
+    pub battles: u32,
+    first_mover: u8,
+}
+
+impl<'m> Game<'m> {
+    /// An empty board for `m`'s scenario.
+    pub fn new(m: &'m RacesGame) -> Self {
+        Game {
+            m,
+            terrain: [0; MAX_HEXES],
+            detail: [NONE; MAX_HEXES],
+            top: [NONE; MAX_HEXES],
+            cell: [NONE; MAX_HEXES],
+            charge_phase: [0; MAX_HEXES],
+            charge: [NONE; MAX_HEXES],
+            mark: [0; MAX_HEXES],
+            stamp: 0,
+            dist: [0; MAX_HEXES],
+            queue: [0; MAX_HEXES],
+            warbands: [NO_WARBAND; MAX_WARBANDS],
+            n_warbands: 0,
+            leaders: [NO_LEADER; MAX_LEADERS],
+            n_leaders: 0,
+            keys: [0; MAX_HEXES],
+            n_keys: 0,
+            alive: [0; MAX_PLAYERS],
+            leaders_alive: [0; MAX_PLAYERS],
+            bonus: [[0; ATTRIBUTES]; MAX_PLAYERS],
+            hold_streak: [0; MAX_PLAYERS],
+            // Phase 0 marks "never fixed" in `charge_phase`.
+            phase: 1,
+            turn: 0,
+            battles: 0,
+            first_mover: NONE,
+        }
+    }
+
+    // ------------------------------------------------------------ queries
+
+    /// The terrain index of hex `h`.
+    pub fn terrain_at(&self, h: u16) -> usize {
+        usize::from(self.terrain[usize::from(h)])
+    }
+
+    /// The player whose stack is in `h`, or [`NONE`].
+    #[inline]
+    pub fn owner(&self, h: u16) -> u8 {
+        match self.cell[usize::from(h)] {
+            IMPASSABLE => NONE,
+            p => p,
+        }
+    }
+
+    /// The top warband of `h` (a warband id), or [`NONE`].
+    pub fn top(&self, h: u16) -> u8 {
+        self.top[usize::from(h)]
+    }
+
+    /// The leader in charge of `h`'s stack in this battle phase, if one
+    /// has been chosen: `Some(None)` for a stack without leaders.
+    pub fn in_charge(&self, h: u16) -> Option<Option<u8>> {
+        self.fixed_charge(h)
+    }
+
+    /// Warband kinds in `h`, top first (for tests and traces).
+    pub fn stack(&self, h: u16) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut w = self.top[usize::from(h)];
+        while w != NONE {
+            out.push(self.warbands[usize::from(w)].kind);
+            w = self.warbands[usize::from(w)].below;
+        }
+        out
+    }
+
+    /// Special attributes of the live leaders in `h`.
+    pub fn leaders_at(&self, h: u16) -> Vec<u8> {
+        let mut buf = [0u8; MAX_LEADERS];
+        let n = self.leaders_in(h, &mut buf);
+        buf[..n].to_vec()
+    }
+
+    /// Warbands player `p` has.
+    pub fn warbands_of(&self, p: usize) -> u32 {
+        self.alive[p]
+    }
+
+    /// Leaders player `p` has.
+    pub fn leaders_of(&self, p: usize) -> u32 {
+        self.leaders_alive[p]
+    }
+
+    /// The all-units settlement bonus player `p` has now.
+    pub fn settlement_bonus(&self, p: usize) -> Profile {
+        self.bonus[p]
+    }
+
+    #[inline]
+    fn rule(&self, h: u16) -> &TerrainRule {
+        &self.m.terrain[usize::from(self.terrain[usize::from(h)])]
+    }
+
+    #[inline]
+    fn is_key(&self, h: u16) -> bool {
+        self.rule(h).settlement
+    }
+
+    #[inline]
+    fn can_enter(&self, p: u8, n: u16) -> bool {
+        n != NO_HEX && {
+            let c = self.cell[usize::from(n)];
+            c == NONE || c == p
+        }
+    }
+
+    fn stack_len(&self, h: u16) -> usize {
+        let mut n = 0;
+        let mut w = self.top[usize::from(h)];
+        while w != NONE {
+            n += 1;
+            w = self.warbands[usize::from(w)].below;
+        }
+        n
+    }
+
+    fn leaders_in(&self, h: u16, out: &mut [u8; MAX_LEADERS]) -> usize {
+        let mut n = 0;
+        for l in &self.leaders[..self.n_leaders] {
+            if l.alive && self.warbands[usize::from(l.warband)].hex == h {
+                out[n] = l.attribute;
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// Bonus of hex `h` to the units in it: its terrain, and ruins' rolled
+    /// attribute [Hex Terrain Type], [Settlement Type Table].
+    fn hex_bonus(&self, h: u16) -> Profile {
+        let rule = self.rule(h);
+        let mut b = rule.in_hex;
+        if rule.ruins != 0 {
+            let a = usize::from(self.detail[usize::from(h)]);
+            b[a] += rule.ruins;
+        }
+        b
+    }
+
+    /// Warband `w`'s scores with `leader` in charge of its stack.
+    pub fn warband_scores(&self, w: u8, leader: Option<u8>) -> Profile {
+        let wb = &self.warbands[usize::from(w)];
+        scores(
+            &self.m.kinds[usize::from(wb.kind)],
+            &self.hex_bonus(wb.hex),
+            &self.bonus[usize::from(wb.owner)],
+            leader,
+            self.m.leader_bonus,
+        )
+    }
+
+    /// Recomputes each player's all-units bonus from the settlements it
+    /// occupies; unoccupied ones are neutral [Settlement Type Table].
+    fn refresh_bonuses(&mut self) {
+        self.bonus = [[0; ATTRIBUTES]; MAX_PLAYERS];
+        for k in &self.keys[..self.n_keys] {
+            let o = self.owner(*k);
+            if o != NONE {
+                let add = self.rule(*k).all_units;
+                for (b, a) in self.bonus[usize::from(o)].iter_mut().zip(add) {
+                    *b += a;
+                }
+            }
+        }
+    }
+
+    fn players_left(&self) -> usize {
+        self.alive[..self.m.seats.len()]
+            .iter()
+            .filter(|a| **a > 0)
+            .count()
+    }
+
+    // ------------------------------------------------------------ stacks
+
+    fn new_warband(&mut self, kind: u8, owner: u8, hex: u16) -> Option<u8> {
+        let slot = if self.n_warbands < MAX_WARBANDS {
+            self.n_warbands += 1;
+            self.n_warbands - 1
+        } else {
+            self.warbands.iter().position(|w| !w.alive)?
+        };
+        self.warbands[slot] = Warband {
+            kind,
+            owner,
+            hex,
+            below: NONE,
+            moved: 0,
+            attacked: false,
+            alive: true,
+        };
+        self.alive[usize::from(owner)] += 1;
+        Some(slot as u8)
+    }
+
+    fn push_top(&mut self, h: u16, w: u8) {
+        self.warbands[usize::from(w)].below = self.top[usize::from(h)];
+        self.warbands[usize::from(w)].hex = h;
+        self.top[usize::from(h)] = w;
+        self.cell[usize::from(h)] = self.warbands[usize::from(w)].owner;
+    }
+
+    fn push_bottom(&mut self, h: u16, w: u8) {
+        self.warbands[usize::from(w)].hex = h;
+        self.warbands[usize::from(w)].below = NONE;
+        let mut cur = self.top[usize::from(h)];
+        if cur == NONE {
+            self.top[usize::from(h)] = w;
+            self.cell[usize::from(h)] = self.warbands[usize::from(w)].owner;
+            return;
+        }
+        while self.warbands[usize::from(cur)].below != NONE {
+            cur = self.warbands[usize::from(cur)].below;
+        }
+        self.warbands[usize::from(cur)].below = w;
+    }
+
+    fn unlink(&mut self, w: u8) {
+        let h = usize::from(self.warbands[usize::from(w)].hex);
+        let below = self.warbands[usize::from(w)].below;
+        if self.top[h] == w {
+            self.top[h] = below;
+            if below == NONE {
+                self.cell[h] = NONE;
+            }
+        } else {
+            let mut cur = self.top[h];
+            while cur != NONE && self.warbands[usize::from(cur)].below != w {
+                cur = self.warbands[usize::from(cur)].below;
+            }
+            if cur != NONE {
+                self.warbands[usize::from(cur)].below = below;
+            }
+        }
+        self.warbands[usize::from(w)].below = NONE;
+    }
+
+    /// Moves warband `w` one hex to `to`; the leaders riding with it go too
+    /// [Movement Phase].
+    fn step(&mut self, w: u8, to: u16) {
+        self.unlink(w);
+        self.push_top(to, w);
+        self.warbands[usize::from(w)].moved += 1;
+    }
+
+    /// Destroys warband `w`. Its leaders join the new top of the stack, or
+    /// die with the stack when none is left [Leaders].
+    fn destroy(&mut self, w: u8) {
+        let h = self.warbands[usize::from(w)].hex;
+        let owner = usize::from(self.warbands[usize::from(w)].owner);
+        self.unlink(w);
+        self.warbands[usize::from(w)].alive = false;
+        self.alive[owner] -= 1;
+        let new_top = self.top[usize::from(h)];
+        for l in &mut self.leaders[..self.n_leaders] {
+            if l.alive && l.warband == w {
+                if new_top == NONE {
+                    l.alive = false;
+                    self.leaders_alive[owner] -= 1;
+                } else {
+                    l.warband = new_top;
+                }
+            }
+        }
+        if new_top == NONE && self.is_key(h) {
+            self.refresh_bonuses();
+        }
+    }
+
+    fn next_stamp(&mut self) -> u32 {
+        self.stamp += 1;
+        self.stamp
+    }
+
+    /// The hexes of player `p`'s stacks, in hex order of their first
+    /// warband slot.
+    fn stacks_of(&mut self, p: u8, out: &mut [u16; MAX_WARBANDS]) -> usize {
+        let s = self.next_stamp();
+        let mut n = 0;
+        for w in &self.warbands[..self.n_warbands] {
+            if w.alive && w.owner == p && self.mark[usize::from(w.hex)] != s {
+                self.mark[usize::from(w.hex)] = s;
+                out[n] = w.hex;
+                n += 1;
+            }
+        }
+        n
+    }
+
+    // ------------------------------------------------------------ set-up
+
+    /// Rolls or copies the map and deploys every seat [Map], [Scenario
+    /// Setup]. Leaders' special attributes are rolled here [Leaders].
+    pub fn setup<R: Roller>(&mut self, dice: &mut R) {
+        let m = self.m;
+        for h in 0..m.map.hexes() {
+            let (t, detail) = match &m.fixed {
+                Some(fixed) => fixed[h],
+                None => (roll_terrain(&m.tables, dice) as u8, NONE),
+            };
+            let rule = &m.terrain[usize::from(t)];
+            let detail = if detail != NONE {
+                detail
+            } else if rule.city {
+                m.race_table[(dice.die(m.race_table.len() as u32) - 1) as usize]
+            } else if rule.ruins != 0 {
+                roll_attribute(dice, &m.random_attribute) as u8
+            } else {
+                NONE
+            };
+            self.terrain[h] = t;
+            self.detail[h] = detail;
+            self.cell[h] = if rule.impassable { IMPASSABLE } else { NONE };
+            if rule.settlement {
+                self.keys[self.n_keys] = h as u16;
+                self.n_keys += 1;
+            }
+        }
+        for (p, seat) in m.seats.iter().enumerate() {
+            let p = p as u8;
+            for stack in &seat.stacks {
+                let first = self.n_warbands;
+                for kind in &stack.warbands {
+                    if let Some(w) = self.new_warband(*kind, p, stack.hex) {
+                        self.push_bottom(stack.hex, w);
+                    }
+                }
+                for a in &stack.leaders {
+                    let attribute = if *a == NONE {
+                        roll_attribute(dice, &m.random_attribute) as u8
+                    } else {
+                        *a
+                    };
+                    self.add_leader(p, attribute, first as u8);
+                }
+            }
+            self.deploy_zone(p, seat, dice);
+        }
+        self.refresh_bonuses();
+    }
+
+    fn add_leader(&mut self, owner: u8, attribute: u8, warband: u8) {
+        if self.n_leaders < MAX_LEADERS {
+            self.leaders[self.n_leaders] = Leader {
+                attribute,
+                warband,
+                alive: true,
+            };
+            self.n_leaders += 1;
+            self.leaders_alive[usize::from(owner)] += 1;
+        }
+    }
+
+    /// Random deployment in the seat's zone: one warband per passable hex
+    /// while there are free ones, then onto its own stacks; leaders ride
+    /// with random warbands of the seat.
+    fn deploy_zone<R: Roller>(&mut self, p: u8, seat: &Seat, dice: &mut R) {
+        if seat.warbands.is_empty() {
+            return;
+        }
+        let mut free = [0u16; MAX_HEXES];
+        let mut n_free = 0;
+        for h in &seat.zone {
+            if !self.rule(*h).impassable && self.top[usize::from(*h)] == NONE {
+                free[n_free] = *h;
+                n_free += 1;
+            }
+        }
+        if n_free == 0 {
+            // A rolled zone with no passable hex (chance 0.3^zone size):
+            // the forces stand in it regardless.
+            for h in &seat.zone {
+                free[n_free] = *h;
+                n_free += 1;
+            }
+        }
+        let mut placed = [0u8; MAX_WARBANDS];
+        let mut n_placed = 0;
+        for kind in &seat.warbands {
+            let h = if n_free > 0 {
+                let i = (dice.die(n_free as u32) - 1) as usize;
+                let h = free[i];
+                free[i] = free[n_free - 1];
+                n_free -= 1;
+                h
+            } else {
+                let i = (dice.die(n_placed as u32) - 1) as usize;
+                self.warbands[usize::from(placed[i])].hex
+            };
+            if let Some(w) = self.new_warband(*kind, p, h) {
+                self.push_top(h, w);
+                placed[n_placed] = w;
+                n_placed += 1;
+            }
+        }
+        for _ in 0..seat.leaders {
+            let attribute = roll_attribute(dice, &self.m.random_attribute) as u8;
+            let i = (dice.die(n_placed as u32) - 1) as usize;
+            self.add_leader(p, attribute, placed[i]);
+        }
+    }
+
+    // ------------------------------------------------------------ play
+
+    /// Plays a whole game from an empty board.
+    pub fn play<R: Roller, T: Trace>(&mut self, dice: &mut R, trace: &mut T) -> Ending {
+        self.setup(dice);
+        let n = self.m.seats.len();
+        for turn in 1..=self.m.max_turns {
+            self.turn = turn;
+            let mut order = [0u8; MAX_PLAYERS];
+            let mut k = 0;
+            for p in 0..n {
+                if self.alive[p] > 0 {
+                    order[k] = p as u8;
+                    k += 1;
+                }
+            }
+            let leaders = self.leaders_alive;
+            initiative_order(dice, &leaders, &mut order[..k]);
+            if turn == 1 {
+                self.first_mover = order[0];
+            }
+            trace.event("six races [Initiative Phase]", || {
+                format!("turn {turn}: order of play {:?}", &order[..k])
+            });
+            for p in &order[..k] {
+                self.recruit(*p, dice, trace);
+            }
+            for p in &order[..k] {
+                if self.alive[usize::from(*p)] == 0 {
+                    continue;
+                }
+                self.movement_phase(*p, dice, trace);
+                if let Some(end) = self.battle_phase(*p, dice, trace) {
+                    return end;
+                }
+            }
+            if let Some(end) = self.end_of_turn(trace) {
+                return end;
+            }
+        }
+        Ending::Unfinished
+    }
+
+    /// Each city player `p` occupies rolls a d10; the recruit face raises a
+    /// fresh warband of the city's race at the bottom of its stack
+    /// [Initiative Phase].
+    pub fn recruit<R: Roller, T: Trace>(&mut self, p: u8, dice: &mut R, trace: &mut T) {
+        for i in 0..self.n_keys {
+            let k = self.keys[i];
+            if !self.rule(k).city || self.owner(k) != p {
+                continue;
+            }
+            let face = dice.die(10);
+            if recruits(face, self.m.recruit_face) {
+                // Basic warbands come first among the kinds, by race.
+                let kind = self.detail[usize::from(k)];
+                if let Some(w) = self.new_warband(kind, p, k) {
+                    self.push_bottom(k, w);
+                    trace.event("six races [Initiative Phase]", || {
+                        format!("player {p} recruits a warband in the city at hex {k}")
+                    });
+                }
+            }
+        }
+    }
+
+    /// Player `p`'s movement phase: command points, moves, then the stacks'
+    /// order for the battle phase [Movement Phase], [Battle Phase].
+    pub fn movement_phase<R: Roller, T: Trace>(&mut self, p: u8, dice: &mut R, trace: &mut T) {
+        let pi = usize::from(p);
+        for w in &mut self.warbands[..self.n_warbands] {
+            if w.owner == p {
+                w.moved = 0;
+                w.attacked = false;
+            }
+        }
+        let units = self.alive[pi] + self.leaders_alive[pi];
+        let cp = command_points(
+            units,
+            self.leaders_alive[pi],
+            self.m.units_per_command_die,
+            dice,
+        );
+        trace.event("six races [Movement Phase]", || {
+            format!("player {p}: {units} units, {cp} command points")
+        });
+        match self.m.seats[pi].player {
+            Player::Random => self.random_moves(p, cp, dice),
+            Player::Greedy { .. } => self.greedy_moves(p, cp),
+        }
+        self.refresh_bonuses();
+        self.order_stacks(p, dice);
+    }
+
+    fn random_moves<R: Roller>(&mut self, p: u8, mut cp: u32, dice: &mut R) {
+        let mut cand = [0u8; MAX_WARBANDS];
+        let mut k = 0;
+        for (i, w) in self.warbands[..self.n_warbands].iter().enumerate() {
+            if w.alive && w.owner == p {
+                cand[k] = i as u8;
+                k += 1;
+            }
+        }
+        while cp > 0 && k > 0 {
+            let i = (dice.die(k as u32) - 1) as usize;
+            let w = cand[i];
+            let wb = self.warbands[usize::from(w)];
+            let mut legal = [NO_HEX; 6];
+            let mut n = 0;
+            if wb.moved < self.m.max_move {
+                for nb in self.m.map.neighbours[usize::from(wb.hex)] {
+                    if self.can_enter(p, nb) {
+                        legal[n] = nb;
+                        n += 1;
+                    }
+                }
+            }
+            if n == 0 {
+                cand[i] = cand[k - 1];
+                k -= 1;
+                continue;
+            }
+            let to = legal[(dice.die(n as u32) - 1) as usize];
+            self.step(w, to);
+            cp -= 1;
+        }
+    }
+
+    /// Steps to each hex from player `p`'s targets (key locations it does
+    /// not hold, enemy stacks) through hexes it may enter. The search stops
+    /// once every hex of `p`'s stacks has been expanded: greedy steps only
+    /// go down the distances, and every hex they can reach or look at is
+    /// set by then.
+    fn target_distances(&mut self, p: u8) {
+        let n = self.m.map.hexes();
+        let (mut head, mut tail) = (0, 0);
+        self.dist[..n].fill(u8::MAX);
+        let own = self.next_stamp();
+        let mut remaining = 0;
+        for w in &self.warbands[..self.n_warbands] {
+            if w.alive && w.owner == p && self.mark[usize::from(w.hex)] != own {
+                self.mark[usize::from(w.hex)] = own;
+                remaining += 1;
+            }
+        }
+        for i in 0..self.n_keys {
+            let k = self.keys[i];
+            if self.owner(k) != p {
+                self.dist[usize::from(k)] = 0;
+                self.queue[tail] = k;
+                tail += 1;
+            }
+        }
+        for w in &self.warbands[..self.n_warbands] {
+            if w.alive && w.owner != p && self.dist[usize::from(w.hex)] != 0 {
+                self.dist[usize::from(w.hex)] = 0;
+                self.queue[tail] = w.hex;
+                tail += 1;
+            }
+        }
+        while head < tail && remaining > 0 {
+            let h = self.queue[head];
+            head += 1;
+            if self.mark[usize::from(h)] == own {
+                remaining -= 1;
+            }
+            let d = self.dist[usize::from(h)];
+            for nb in self.m.map.neighbours[usize::from(h)] {
+                if nb != NO_HEX && self.dist[usize::from(nb)] == u8::MAX && self.can_enter(p, nb) {
+                    self.dist[usize::from(nb)] = d.saturating_add(1).min(u8::MAX - 1);
+                    self.queue[tail] = nb;
+                    tail += 1;
+                }
+            }
+        }
+    }
+
+    /// Greedy movement: each command point goes to the single step that
+    /// gains most toward a target or takes a key location, never leaving a
+    /// held key location empty; points with no gainful step are left
+    /// unspent (they cannot be saved anyway).
+    fn greedy_moves(&mut self, p: u8, mut cp: u32) {
+        if cp == 0 {
+            return;
+        }
+        self.target_distances(p);
+        while cp > 0 {
+            let mut best: Option<(i32, u8, u16)> = None;
+            for i in 0..self.n_warbands {
+                let wb = self.warbands[i];
+                if !wb.alive || wb.owner != p || wb.moved >= self.m.max_move {
+                    continue;
+                }
+                let h = wb.hex;
+                if self.is_key(h) && self.stack_len(h) == 1 {
+                    continue;
+                }
+                let here = i32::from(self.dist[usize::from(h)]);
+                for nb in self.m.map.neighbours[usize::from(h)] {
+                    if !self.can_enter(p, nb) {
+                        continue;
+                    }
+                    let mut value = here - i32::from(self.dist[usize::from(nb)]);
+                    if self.is_key(nb) && self.owner(nb) != p {
+                        value += TAKE_KEY_VALUE;
+                    }
+                    if value > 0 && best.is_none_or(|(v, _, _)| value > v) {
+                        best = Some((value, i as u8, nb));
+                    }
+                }
+            }
+            let Some((_, w, to)) = best else { break };
+            let took_key = self.is_key(to) && self.owner(to) != p;
+            self.step(w, to);
+            cp -= 1;
+            if took_key && cp > 0 {
+                self.target_distances(p);
+            }
+        }
+    }
+
+    /// Sets the order of player `p`'s stacks for its battle phase: the
+    /// greedy player by each warband's best exact edge against the enemy
+    /// stacks next to it (its general strength if none), the random player
+    /// by putting a random warband on top.
+    fn order_stacks<R: Roller>(&mut self, p: u8, dice: &mut R) {
+        let mut hexes = [0u16; MAX_WARBANDS];
+        let n = self.stacks_of(p, &mut hexes);
+        for &h in &hexes[..n] {
+            let mut members = [0u8; MAX_WARBANDS];
+            let mut k = 0;
+            let mut w = self.top[usize::from(h)];
+            while w != NONE {
+                members[k] = w;
+                k += 1;
+                w = self.warbands[usize::from(w)].below;
+            }
+            if k < 2 {
+                continue;
+            }
+            match self.m.seats[usize::from(p)].player {
+                Player::Random => {
+                    let i = (dice.die(k as u32) - 1) as usize;
+                    members.swap(0, i);
+                }
+                Player::Greedy { .. } => {
+                    let mut keys = [0f64; MAX_WARBANDS];
+                    for (key, w) in keys.iter_mut().zip(&members[..k]) {
+                        *key = self.order_value(*w);
+                    }
+                    sort_by_keys_descending(&mut keys[..k], &mut members[..k]);
+                }
+            }
+            self.top[usize::from(h)] = members[0];
+            for i in 0..k {
+                self.warbands[usize::from(members[i])].below =
+                    if i + 1 < k { members[i + 1] } else { NONE };
+            }
+        }
+    }
+
+    fn order_value(&self, w: u8) -> f64 {
+        let wb = self.warbands[usize::from(w)];
+        let mine = self.warband_scores(w, None);
+        let mut best: Option<f64> = None;
+        for nb in self.m.map.neighbours[usize::from(wb.hex)] {
+            if nb == NO_HEX {
+                continue;
+            }
+            let o = self.owner(nb);
+            if o != NONE && o != wb.owner {
+                let theirs = self.warband_scores(self.top[usize::from(nb)], None);
+                let edge = odds(&mine, &theirs, &self.m.weights).edge();
+                best = Some(best.map_or(edge, |b: f64| b.max(edge)));
+            }
+        }
+        best.unwrap_or(self.m.strength[usize::from(wb.kind)])
+    }
+
+    // ------------------------------------------------------------ battle
+
+    fn fixed_charge(&self, h: u16) -> Option<Option<u8>> {
+        (self.charge_phase[usize::from(h)] == self.phase).then(|| {
+            match self.charge[usize::from(h)] {
+                NONE => None,
+                a => Some(a),
+            }
+        })
+    }
+
+    /// The greedy choice of leader in charge of the stack in `h` against the
+    /// stack in `enemy` [Leaders].
+    fn greedy_charge(
+        &self,
+        h: u16,
+        enemy: u16,
+        as_attacker: bool,
+        enemy_fixed: Option<Option<u8>>,
+    ) -> Option<u8> {
+        let mut own = [0u8; MAX_LEADERS];
+        let mut theirs = [0u8; MAX_LEADERS];
+        let n_own = self.leaders_in(h, &mut own);
+        if n_own == 0 {
+            return None;
+        }
+        let n_theirs = self.leaders_in(enemy, &mut theirs);
+        choose_leader(
+            &self.warband_scores(self.top[usize::from(h)], None),
+            &own[..n_own],
+            &self.warband_scores(self.top[usize::from(enemy)], None),
+            &theirs[..n_theirs],
+            enemy_fixed,
+            as_attacker,
+            self.m.leader_bonus,
+            &self.m.weights,
+        )
+    }
+
+    /// Fixes (once per battle phase) and returns the leader in charge of the
+    /// stack in `h`, before the key attribute is rolled [Leaders].
+    fn decide_charge<R: Roller>(
+        &mut self,
+        h: u16,
+        enemy: u16,
+        as_attacker: bool,
+        dice: &mut R,
+    ) -> Option<u8> {
+        if let Some(c) = self.fixed_charge(h) {
+            return c;
+        }
+        let choice = match self.m.seats[usize::from(self.owner(h))].player {
+            Player::Greedy { .. } => {
+                self.greedy_charge(h, enemy, as_attacker, self.fixed_charge(enemy))
+            }
+            Player::Random => {
+                let mut own = [0u8; MAX_LEADERS];
+                let n = self.leaders_in(h, &mut own);
+                (n > 0).then(|| own[(dice.die(n as u32) - 1) as usize])
+            }
+        };
+        self.charge_phase[usize::from(h)] = self.phase;
+        self.charge[usize::from(h)] = choice.unwrap_or(NONE);
+        choice
+    }
+
+    /// The exact odds the greedy attacker expects from the stack in `h`
+    /// attacking the one in `target`, with the leaders it and a greedy
+    /// defender would put in charge.
+    pub fn projected_odds(&self, h: u16, target: u16) -> Odds {
+        let a = self
+            .fixed_charge(h)
+            .unwrap_or_else(|| self.greedy_charge(h, target, true, self.fixed_charge(target)));
+        let d = self
+            .fixed_charge(target)
+            .unwrap_or_else(|| self.greedy_charge(target, h, false, Some(a)));
+        odds(
+            &self.warband_scores(self.top[usize::from(h)], a),
+            &self.warband_scores(self.top[usize::from(target)], d),
+            &self.m.weights,
+        )
+    }
+
+    /// The top warband of `h` attacks the top warband of `target` [Battle
+    /// Phase]: leaders in charge first, then the key attribute.
+    pub fn battle<R: Roller, T: Trace>(
+        &mut self,
+        h: u16,
+        target: u16,
+        dice: &mut R,
+        trace: &mut T,
+    ) -> Verdict {
+        let (a, d) = (self.top[usize::from(h)], self.top[usize::from(target)]);
+        let la = self.decide_charge(h, target, true, dice);
+        let ld = self.decide_charge(target, h, false, dice);
+        let sa = self.warband_scores(a, la);
+        let sd = self.warband_scores(d, ld);
+        let key = roll_attribute(dice, &self.m.random_attribute);
+        let verdict = fight(&sa, &sd, key);
+        self.battles += 1;
+        self.warbands[usize::from(a)].attacked = true;
+        trace.event("six races [Battle Phase]", || {
+            let m = self.m;
+            format!(
+                "{} (hex {h}) attacks {} (hex {target}): {} {} against {}: {verdict:?}",
+                m.kind_names[usize::from(self.warbands[usize::from(a)].kind)],
+                m.kind_names[usize::from(self.warbands[usize::from(d)].kind)],
+                m.attribute_names[key],
+                sa[key],
+                sd[key]
+            )
+        });
+        match verdict {
+            Verdict::AttackerWins => self.destroy(d),
+            Verdict::DefenderWins => self.destroy(a),
+            Verdict::BothDestroyed => {
+                self.destroy(a);
+                self.destroy(d);
+            }
+        }
+        verdict
+    }
+
+    /// Player `p`'s battle phase. Each stack's top warband may attack an
+    /// adjacent enemy top warband once; when an attacker is destroyed the
+    /// next warband of its stack may attack [Battle Phase]. Returns the end
+    /// of the game if it came.
+    pub fn battle_phase<R: Roller, T: Trace>(
+        &mut self,
+        p: u8,
+        dice: &mut R,
+        trace: &mut T,
+    ) -> Option<Ending> {
+        self.phase += 1;
+        self.refresh_bonuses();
+        let mut hexes = [0u16; MAX_WARBANDS];
+        let n = self.stacks_of(p, &mut hexes);
+        for &h in &hexes[..n] {
+            loop {
+                let w = self.top[usize::from(h)];
+                if w == NONE || self.warbands[usize::from(w)].attacked {
+                    break;
+                }
+                let mut targets = [NO_HEX; 6];
+                let mut k = 0;
+                for nb in self.m.map.neighbours[usize::from(h)] {
+                    if nb != NO_HEX {
+                        let o = self.owner(nb);
+                        if o != NONE && o != p {
+                            targets[k] = nb;
+                            k += 1;
+                        }
+                    }
+                }
+                if k == 0 {
+                    break;
+                }
+                let target = match self.m.seats[usize::from(p)].player {
+                    Player::Random => {
+                        (dice.die(2) == 1).then(|| targets[(dice.die(k as u32) - 1) as usize])
+                    }
+                    Player::Greedy { threshold } => {
+                        let mut best: Option<(f64, u16)> = None;
+                        for t in &targets[..k] {
+                            let win = self.projected_odds(h, *t).attacker;
+                            if best.is_none_or(|(b, _)| win > b) {
+                                best = Some((win, *t));
+                            }
+                        }
+                        best.filter(|(win, _)| *win > threshold).map(|(_, t)| t)
+                    }
+                };
+                let Some(target) = target else { break };
+                let verdict = self.battle(h, target, dice, trace);
+                if self.players_left() <= 1 {
+                    return Some(self.annihilation());
+                }
+                if verdict == Verdict::AttackerWins {
+                    break;
+                }
+            }
+        }
+        None
+    }
+
+    fn annihilation(&self) -> Ending {
+        match (0..self.m.seats.len()).find(|p| self.alive[*p] > 0) {
+            Some(p) => Ending::Won {
+                seat: p as u8,
+                by_holding: false,
+            },
+            None => Ending::Draw,
+        }
+    }
+
+    /// Counts key locations held at the end of the turn. A player that
+    /// holds the scenario's number of them (all of them, if the map has
+    /// fewer) and more than any other player extends its streak; a streak
+    /// of the scenario's length wins [Victory].
+    fn end_of_turn<T: Trace>(&mut self, trace: &mut T) -> Option<Ending> {
+        if self.n_keys == 0 || self.m.hold == 0 {
+            return None;
+        }
+        let need = (self.m.hold as usize).min(self.n_keys);
+        let mut held = [0usize; MAX_PLAYERS];
+        for k in &self.keys[..self.n_keys] {
+            let o = self.owner(*k);
+            if o != NONE {
+                held[usize::from(o)] += 1;
+            }
+        }
+        let mut winner = None;
+        for p in 0..self.m.seats.len() {
+            let most = (0..self.m.seats.len()).all(|q| q == p || held[q] < held[p]);
+            if held[p] >= need && most {
+                self.hold_streak[p] += 1;
+                if self.hold_streak[p] >= self.m.hold_turns {
+                    winner = Some(p as u8);
+                }
+            } else {
+                self.hold_streak[p] = 0;
+            }
+        }
+        let seat = winner?;
+        let count = held[usize::from(seat)];
+        trace.event("six races [Victory]", || {
+            format!(
+                "player {seat} has held {count} key locations (the most) for {} turns",
+                self.m.hold_turns
+            )
+        });
+        Some(Ending::Won {
+            seat,
+            by_holding: true,
+        })
+    }
+
+    /// The trial row of a finished game.
+    pub fn result(&self, ending: Ending) -> TrialResult {
+        let n = self.m.seats.len();
+        let mut metrics = [0u32; MAX_METRICS];
+        metrics[METRIC_TURNS] = self.turn;
+        metrics[METRIC_BATTLES] = self.battles;
+        let outcome = match ending {
+            Ending::Won { seat, by_holding } => {
+                metrics[METRIC_BY_HOLDING] = u32::from(by_holding);
+                metrics[METRIC_FIRST_MOVER_WON] = u32::from(seat == self.first_mover);
+                u16::from(seat)
+            }
+            Ending::Draw => n as u16,
+            Ending::Unfinished => n as u16 + 1,
+        };
+        metrics[METRIC_SURVIVORS..METRIC_SURVIVORS + n].copy_from_slice(&self.alive[..n]);
+        TrialResult { outcome, metrics }
+    }
+}
+
+// ---------------------------------------------------------------- scenario
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GameFile {
+    model: String,
+    description: String,
+    data: Option<String>,
+    max_turns: i64,
+    map: MapFile,
+    victory: VictoryFile,
+    players: Vec<PlayerFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MapFile {
+    width: i64,
+    height: i64,
+    rows: Option<Vec<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VictoryFile {
+    hold: i64,
+    hold_turns: i64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayerFile {
+    label: Option<String>,
+    player: String,
+    threshold: Option<f64>,
+    zone: Option<String>,
+    #[serde(default)]
+    leaders: i64,
+    #[serde(default)]
+    warbands: Vec<WarbandsFile>,
+    #[serde(default)]
+    stacks: Vec<StackFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WarbandsFile {
+    kind: String,
+    count: i64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StackFile {
+    at: [i64; 2],
+    warbands: Vec<String>,
+    #[serde(default)]
+    leaders: Vec<String>,
+}
+
+impl RacesGame {
+    /// Loads a `races.game` scenario; returns the model and description.
+    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
+        let text = read_text(path)?;
+        let file: GameFile = parse_toml(path, &text)?;
+        if file.model != "races.game" {
+            return Err(ScenarioError::new(
+                path,
+                "model",
+                format!("expected \"races.game\", found {:?}", file.model),
+            ));
+        }
+        let data_dir: PathBuf = path
+            .parent()
+            .unwrap_or(Path::new("."))
+            .join(file.data.as_deref().unwrap_or("../data"));
+        let data = RacesData::load(&data_dir)?;
+        let model = Self::build(path, &file, &data)?;
+        Ok((model, file.description))
+    }
+
+    /// The scenario's seats.
+    pub fn seats(&self) -> &[Seat] {
+        &self.seats
+    }
+
+    /// The map.
+    pub fn map(&self) -> &HexMap {
+        &self.map
+    }
+
+    /// The longest game.
+    pub fn max_turns(&self) -> u32 {
+        self.max_turns
+    }
+
+    fn build(path: &Path, file: &GameFile, data: &RacesData) -> Result<Self, ScenarioError> {
+        let err = |field: String, message: String| ScenarioError::new(path, field, message);
+        let side = |v: i64, f: &str| {
+            if (1..=MAX_SIDE as i64).contains(&v) {
+                Ok(v as usize)
+            } else {
+                Err(err(
+                    format!("map.{f}"),
+                    format!("expected 1 to {MAX_SIDE} hexes, found {v}"),
+                ))
+            }
+        };
+        let map = HexMap::new(
+            side(file.map.width, "width")?,
+            side(file.map.height, "height")?,
+        );
+        if !(1..=i64::from(MAX_TURNS)).contains(&file.max_turns) {
+            return Err(err(
+                "max_turns".into(),
+                format!("expected 1 to {MAX_TURNS} turns, found {}", file.max_turns),
+            ));
+        }
+        let fixed = match &file.map.rows {
+            None => None,
+            Some(rows) => Some(fixed_map(path, rows, &map, data)?),
+        };
+        if !(0..=i64::from(u16::MAX)).contains(&file.victory.hold) {
+            return Err(err(
+                "victory.hold".into(),
+                format!(
+                    "expected a number of key locations (0 for annihilation only), found {}",
+                    file.victory.hold
+                ),
+            ));
+        }
+        if !(1..=i64::from(MAX_TURNS)).contains(&file.victory.hold_turns) {
+            return Err(err(
+                "victory.hold_turns".into(),
+                format!(
+                    "expected 1 to {MAX_TURNS} turns, found {}",
+                    file.victory.hold_turns
+                ),
+            ));
+        }
+        if !(2..=MAX_PLAYERS).contains(&file.players.len()) {
+            return Err(err(
+                "players".into(),
+                format!(
+                    "expected 2 to {MAX_PLAYERS} [[players]], found {}",
+                    file.players.len()
+                ),
+            ));
+        }
+        let depth = data.rules.deployment_depth as usize;
+        let mut seats: Vec<Seat> = Vec::new();
+        // Every hex claimed at set-up, and by whom (for overlap errors).
+        let mut claimed: Vec<(u16, String)> = Vec::new();
+        let mut total = 0usize;
+        let mut total_leaders = 0usize;
+        for (p, pf) in file.players.iter().enumerate() {
+            let field = |f: &str| format!("players[{p}].{f}");
+            // A threshold beside a random player is checked and kept for
+            // when the seat is switched to greedy (`barsoom tournament
+            // --seat players[0].player`).
+            let threshold = pf.threshold.unwrap_or(0.5);
+            if !(0.0..1.0).contains(&threshold) {
+                return Err(err(
+                    field("threshold"),
+                    format!("expected a win probability in [0, 1), found {threshold}"),
+                ));
+            }
+            let player = match pf.player.as_str() {
+                "random" => Player::Random,
+                "greedy" => Player::Greedy { threshold },
+                other => {
+                    return Err(err(
+                        field("player"),
+                        format!("expected \"random\" or \"greedy\", found {other:?}"),
+                    ));
+                }
+            };
+            let mut warbands = Vec::new();
+            for (i, w) in pf.warbands.iter().enumerate() {
+                let kind = kind_index(data, &w.kind)
+                    .map_err(|m| err(field(&format!("warbands[{i}].kind")), m))?;
+                if !(1..=MAX_START_WARBANDS as i64).contains(&w.count) {
+                    return Err(err(
+                        field(&format!("warbands[{i}].count")),
+                        format!(
+                            "expected 1 to {MAX_START_WARBANDS} warbands, found {}",
+                            w.count
+                        ),
+                    ));
+                }
+                warbands.extend(std::iter::repeat_n(kind, w.count as usize));
+            }
+            let mut zone = Vec::new();
+            match (&pf.zone, warbands.is_empty(), pf.stacks.is_empty()) {
+                (Some(_), true, _) => {
+                    return Err(err(
+                        field("warbands"),
+                        "expected the warbands to deploy in the zone".into(),
+                    ));
+                }
+                (None, false, _) => {
+                    return Err(err(
+                        field("zone"),
+                        format!(
+                            "expected a deployment zone for the warbands ({})",
+                            id_list(ZONE_NAMES.iter().map(|(n, _)| *n))
+                        ),
+                    ));
+                }
+                (None, true, true) => {
+                    return Err(err(
+                        field("warbands"),
+                        "expected warbands (with a zone) or stacks".into(),
+                    ));
+                }
+                (Some(z), false, _) => {
+                    let Some((_, zone_kind)) = ZONE_NAMES.iter().find(|(n, _)| n == z) else {
+                        return Err(err(
+                            field("zone"),
+                            format!(
+                                "expected one of the zones {}, found {z:?}",
+                                id_list(ZONE_NAMES.iter().map(|(n, _)| *n))
+                            ),
+                        ));
+                    };
+                    zone = map.zone(*zone_kind, depth);
+                    for h in &zone {
+                        if let Some((_, who)) = claimed.iter().find(|(c, _)| c == h) {
+                            let (c, r) = map.coords(*h);
+                            return Err(err(
+                                field("zone"),
+                                format!(
+                                    "expected a deployment zone clear of {who}'s, found both on hex ({c}, {r}) ({z} zone {depth} hexes deep on a {}x{} map)",
+                                    map.width, map.height
+                                ),
+                            ));
+                        }
+                    }
+                    if let Some(fixed) = &fixed
+                        && zone
+                            .iter()
+                            .all(|h| data.terrain[usize::from(fixed[usize::from(*h)].0)].impassable)
+                    {
+                        return Err(err(
+                            field("zone"),
+                            format!("expected a passable hex in the {z} zone of the fixed map"),
+                        ));
+                    }
+                    claimed.extend(zone.iter().map(|h| (*h, format!("players[{p}]"))));
+                }
+                (None, true, false) => {}
+            }
+            if !(0..=MAX_LEADERS as i64).contains(&pf.leaders) {
+                return Err(err(
+                    field("leaders"),
+                    format!("expected 0 to {MAX_LEADERS} leaders, found {}", pf.leaders),
+                ));
+            }
+            if pf.leaders > 0 && warbands.is_empty() {
+                return Err(err(
+                    field("leaders"),
+                    "expected leaders only with zone warbands (a stack lists its own)".into(),
+                ));
+            }
+            let mut stacks = Vec::new();
+            for (s, sf) in pf.stacks.iter().enumerate() {
+                let sfield = |f: &str| field(&format!("stacks[{s}].{f}"));
+                let Some(fixed) = &fixed else {
+                    return Err(err(
+                        sfield("at"),
+                        "expected stacks only on a fixed map (map.rows)".into(),
+                    ));
+                };
+                let [c, r] = sf.at;
+                if c < 0 || r < 0 || c as usize >= map.width || r as usize >= map.height {
+                    return Err(err(
+                        sfield("at"),
+                        format!(
+                            "expected [column, row] inside the {}x{} map, found [{c}, {r}]",
+                            map.width, map.height
+                        ),
+                    ));
+                }
+                let hex = map.hex(c as usize, r as usize);
+                if data.terrain[usize::from(fixed[usize::from(hex)].0)].impassable {
+                    return Err(err(
+                        sfield("at"),
+                        format!("expected a passable hex, found impassable [{c}, {r}]"),
+                    ));
+                }
+                if let Some((_, who)) = claimed.iter().find(|(h, _)| *h == hex) {
+                    return Err(err(
+                        sfield("at"),
+                        format!(
+                            "expected a hex no other deployment uses (one stack per hex), found [{c}, {r}] already used by {who}"
+                        ),
+                    ));
+                }
+                claimed.push((hex, format!("players[{p}].stacks[{s}]")));
+                if sf.warbands.is_empty() {
+                    return Err(err(
+                        sfield("warbands"),
+                        "expected at least one warband (leaders ride with warbands)".into(),
+                    ));
+                }
+                let mut kinds = Vec::new();
+                for (i, k) in sf.warbands.iter().enumerate() {
+                    kinds.push(
+                        kind_index(data, k)
+                            .map_err(|m| err(sfield(&format!("warbands[{i}]")), m))?,
+                    );
+                }
+                let mut leaders = Vec::new();
+                for (i, l) in sf.leaders.iter().enumerate() {
+                    leaders.push(if l == "random" {
+                        NONE
+                    } else {
+                        data.attribute(l).ok_or_else(|| {
+                            err(
+                                sfield(&format!("leaders[{i}]")),
+                                format!(
+                                    "expected \"random\" or a special attribute ({}), found {l:?}",
+                                    id_list(data.attributes.iter().map(String::as_str))
+                                ),
+                            )
+                        })? as u8
+                    });
+                }
+                total += kinds.len();
+                total_leaders += leaders.len();
+                stacks.push(FixedStack {
+                    hex,
+                    warbands: kinds,
+                    leaders,
+                });
+            }
+            total += warbands.len();
+            total_leaders += pf.leaders as usize;
+            seats.push(Seat {
+                label: pf
+                    .label
+                    .clone()
+                    .unwrap_or_else(|| format!("player {}", p + 1)),
+                player,
+                zone,
+                warbands,
+                leaders: pf.leaders as u8,
+                stacks,
+            });
+        }
+        if total > MAX_START_WARBANDS {
+            return Err(err(
+                "players".into(),
+                format!("expected at most {MAX_START_WARBANDS} warbands in all, found {total}"),
+            ));
+        }
+        if total_leaders > MAX_LEADERS {
+            return Err(err(
+                "players".into(),
+                format!("expected at most {MAX_LEADERS} leaders in all, found {total_leaders}"),
+            ));
+        }
+        let weights = attribute_probabilities(&data.random_attribute);
+        let strength = data
+            .kinds
+            .iter()
+            .map(|k| {
+                data.races
+                    .iter()
+                    .map(|r| odds(&k.values, &r.values, &weights).edge())
+                    .sum::<f64>()
+                    / data.races.len() as f64
+            })
+            .collect();
+        let spec = output_spec(&seats, file.max_turns as u32);
+        Ok(RacesGame {
+            map,
+            terrain: data
+                .terrain
+                .iter()
+                .map(|t| TerrainRule {
+                    impassable: t.impassable,
+                    settlement: t.settlement,
+                    city: t.city,
+                    ruins: t.ruins,
+                    in_hex: t.in_hex,
+                    all_units: t.all_units,
+                })
+                .collect(),
+            terrain_names: data.terrain.iter().map(|t| t.id.clone()).collect(),
+            tables: data.tables.iter().map(|t| t.faces.clone()).collect(),
+            fixed,
+            kinds: data.kinds.iter().map(|k| k.values).collect(),
+            kind_names: data.kinds.iter().map(|k| k.name.clone()).collect(),
+            strength,
+            random_attribute: data.random_attribute.clone(),
+            race_table: data.race_table.clone(),
+            weights,
+            attribute_names: data.attribute_names.clone(),
+            leader_bonus: data.rules.leader_bonus,
+            max_move: data.rules.max_move,
+            units_per_command_die: data.rules.units_per_command_die,
+            recruit_face: data.rules.recruit_face,
+            seats,
+            hold: file.victory.hold as u32,
+            hold_turns: file.victory.hold_turns as u32,
+            max_turns: file.max_turns as u32,
+            spec,
+        })
+    }
+
+    /// Terrain id of terrain index `t`.
+    pub fn terrain_name(&self, t: usize) -> &str {
+        &self.terrain_names[t]
+    }
+}
+
+fn kind_index(data: &RacesData, id: &str) -> Result<u8, String> {
+    data.kind(id).map(|k| k as u8).ok_or_else(|| {
+        format!(
+            "expected a race or variant warband ({}), found {id:?}",
+            data.kind_list()
+        )
+    })
+}
+
+/// Parses the fixed map: one row per line of whitespace-separated terrain
+/// ids; `city:<race>` and `ruins:<attribute>` fix what is otherwise rolled;
+/// `.` is barren and `#` impassable.
+fn fixed_map(
+    path: &Path,
+    rows: &[String],
+    map: &HexMap,
+    data: &RacesData,
+) -> Result<Vec<(u8, u8)>, ScenarioError> {
+    let err = |field: String, message: String| ScenarioError::new(path, field, message);
+    if rows.len() != map.height {
+        return Err(err(
+            "map.rows".into(),
+            format!(
+                "expected {} rows (map.height), found {}",
+                map.height,
+                rows.len()
+            ),
+        ));
+    }
+    let mut out = Vec::with_capacity(map.hexes());
+    for (r, row) in rows.iter().enumerate() {
+        let tokens: Vec<&str> = row.split_whitespace().collect();
+        if tokens.len() != map.width {
+            return Err(err(
+                format!("map.rows[{r}]"),
+                format!(
+                    "expected {} hexes (map.width), found {}",
+                    map.width,
+                    tokens.len()
+                ),
+            ));
+        }
+        for (c, token) in tokens.iter().enumerate() {
+            let (name, detail) = match token.split_once(':') {
+                Some((n, d)) => (n, Some(d)),
+                None => (*token, None),
+            };
+            let name = match name {
+                "." => "barren",
+                "#" => "impassable",
+                n => n,
+            };
+            let bad = |m: String| err(format!("map.rows[{r}][{c}]"), m);
+            let Some(t) = data.terrain_index(name) else {
+                return Err(bad(format!(
+                    "expected a terrain ({}, or . and #), found {token:?}",
+                    id_list(data.terrain.iter().map(|t| t.id.as_str()))
+                )));
+            };
+            let terrain = &data.terrain[t];
+            let detail = match detail {
+                None => NONE,
+                Some(d) if terrain.city => data.race(d).ok_or_else(|| {
+                    bad(format!(
+                        "expected a city's race ({}), found {d:?}",
+                        id_list(data.races.iter().map(|r| r.id.as_str()))
+                    ))
+                })? as u8,
+                Some(d) if terrain.ruins != 0 => data.attribute(d).ok_or_else(|| {
+                    bad(format!(
+                        "expected the ruins' attribute ({}), found {d:?}",
+                        id_list(data.attributes.iter().map(String::as_str))
+                    ))
+                })? as u8,
+                Some(_) => {
+                    return Err(bad(format!(
+                        "expected a detail only on a city or ruins, found {token:?}"
+                    )));
+                }
+            };
+            out.push((t as u8, detail));
+        }
+    }
+    Ok(out)
+}
+
+fn output_spec(seats: &[Seat], max_turns: u32) -> OutputSpec {
+    let metric = |name: &str, description: String| MetricSpec {
+        name: name.into(),
+        description,
+    };
+    let mut outcomes: Vec<String> = seats.iter().map(|s| format!("{} wins", s.label)).collect();
+    outcomes.push("draw".into());
+    outcomes.push(format!("unfinished after {max_turns} turns"));
+    let mut metrics = vec![
+        metric("turns", "turns played".into()),
+        metric("battles", "battles fought".into()),
+        metric("by_holding", "won by holding key locations (0/1)".into()),
+        metric(
+            "first_mover_won",
+            "the player first in turn 1's initiative won (0/1)".into(),
+        ),
+    ];
+    for (i, s) in seats.iter().enumerate() {
+        metrics.push(metric(
+            &format!("survivors_{i}"),
+            format!("{}'s warbands left", s.label),
+        ));
+    }
+    debug_assert!(metrics.len() <= MAX_METRICS);
+    OutputSpec {
+        outcomes,
+        metrics,
+        length_metric: Some(METRIC_TURNS),
+    }
+}
+
+impl Model for RacesGame {
+    fn spec(&self) -> &OutputSpec {
+        &self.spec
+    }
+
+    fn run_trial<T: Trace>(&self, dice: &mut Dice, trace: &mut T) -> TrialResult {
+        let mut game = Game::new(self);
+        let ending = game.play(dice, trace);
+        game.result(ending)
+    }
+}

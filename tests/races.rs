@@ -1,0 +1,719 @@
+//! The six races of Mars hex wargame (`races.battle`, `races.game`):
+//! hand-worked cases for every table and rule with scripted dice, the exact
+//! battle odds against Monte Carlo, termination, determinism across
+//! threads, and one-line errors for bad set-ups.
+//!
+//! Attribute order (the Random Attribute Determination Table): 1 speed,
+//! 2 small arms, 3 surprise, 4 hand to hand, 5 armor, 6 artillery,
+//! 7 numbers, 8 psionics, 9 morale; 10 is rolled again.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use barsoom::engine::{BlockRows, Model, NoTrace, RunConfig, TrialResult, replay, run};
+use barsoom::games::races::Roller;
+use barsoom::games::races::battle::{
+    RacesBattle, Verdict, attribute_probabilities, fight, odds, roll_attribute,
+};
+use barsoom::games::races::data::RacesData;
+use barsoom::games::races::game::{
+    Ending, Game, RacesGame, command_dice, command_points, initiative_order, recruits, roll_terrain,
+};
+use common::barsoom;
+
+const SPEED: u8 = 0;
+const HAND_TO_HAND: u8 = 3;
+const ARMOR: u8 = 4;
+const ARTILLERY: u8 = 5;
+const NUMBERS: u8 = 6;
+const MORALE: u8 = 8;
+
+/// Dice that show the faces they are given, in order.
+struct Script {
+    faces: Vec<u32>,
+    next: usize,
+}
+
+fn script(faces: &[u32]) -> Script {
+    Script {
+        faces: faces.to_vec(),
+        next: 0,
+    }
+}
+
+impl Roller for Script {
+    fn die(&mut self, sides: u32) -> u32 {
+        let face = *self
+            .faces
+            .get(self.next)
+            .unwrap_or_else(|| panic!("roll {} (d{sides}) was not scripted", self.next + 1));
+        assert!((1..=sides).contains(&face), "face {face} on a d{sides}");
+        self.next += 1;
+        face
+    }
+}
+
+impl Script {
+    fn all_used(&self) -> bool {
+        self.next == self.faces.len()
+    }
+}
+
+fn data_dir() -> PathBuf {
+    common::root().join("scenarios/races/data")
+}
+
+fn data() -> RacesData {
+    RacesData::load(&data_dir()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Writes a `races.game` scenario whose body is `body`.
+fn write_game(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(format!("{name}.toml"));
+    let text = format!(
+        "model = \"races.game\"\ndescription = \"test\"\ndata = {:?}\n{body}",
+        data_dir().display().to_string()
+    );
+    std::fs::write(&path, text).expect("write scenario");
+    path
+}
+
+fn load_game(path: &Path) -> RacesGame {
+    match RacesGame::load(path) {
+        Ok((m, _)) => m,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// A one-row fixed map with the given hexes, and two players' stacks.
+fn strip(hexes: &str, first: &str, second: &str) -> RacesGame {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let width = hexes.split_whitespace().count();
+    let body = format!(
+        "max_turns = 5\n[map]\nwidth = {width}\nheight = 1\nrows = [\"{hexes}\"]\n[victory]\nhold = 0\nhold_turns = 1\n\
+         [[players]]\n{first}\n[[players]]\n{second}\n"
+    );
+    load_game(&write_game(dir.path(), "strip", &body))
+}
+
+// ---------------------------------------------------------------- tables
+
+#[test]
+fn attribute_table_race_table_and_variants_carry_the_rules_numbers() {
+    let d = data();
+    let values = |id: &str| d.kinds[d.kind(id).expect("kind")].values;
+    // The race table's d6 order: green, red, white, blue, yellow, black.
+    let order: Vec<&str> = d.races.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(order, ["green", "red", "white", "blue", "yellow", "black"]);
+    assert_eq!(values("green"), [3, 5, 4, 5, 0, 0, 2, 0, 5]);
+    assert_eq!(values("blue"), [5, 1, 6, 1, 2, 0, 1, 5, 3]);
+    assert_eq!(values("black"), [1, 3, 4, 3, 5, 3, 3, 0, 2]);
+    for r in &d.races {
+        assert_eq!(r.values.iter().map(|v| i32::from(*v)).sum::<i32>(), 24);
+    }
+    // Red Commandos: armor 4-4, artillery 5-2, surprise 1+2, small arms
+    // 3+2, hand to hand 2+2.
+    assert_eq!(values("red-commandos"), [4, 5, 3, 4, 0, 3, 3, 0, 2]);
+    // Green Beetle Tanks: armor 0+2, artillery 0+3, speed 3+1, hand to
+    // hand 5-4, small arms 5-2.
+    assert_eq!(values("green-beetle-tanks"), [4, 3, 4, 1, 2, 3, 2, 0, 5]);
+    assert_eq!(values("yellow-wasp-riders"), [5, 2, 3, 4, 2, 2, 3, 1, 2]);
+    assert_eq!(values("blue-mob"), [5, 1, 4, 1, 2, 0, 3, 5, 3]);
+    assert_eq!(values("black-warlocks"), [1, 3, 4, 3, 3, 0, 3, 3, 4]);
+    // A shift of 7 points, or one that does not cancel, is no variant.
+    let mut shift = [0i8; 9];
+    shift[0] = 4;
+    shift[1] = 3;
+    shift[4] = -4;
+    shift[5] = -3;
+    assert!(d.shifted(1, &shift).unwrap_err().contains("7"));
+    shift = [0; 9];
+    shift[0] = 1;
+    assert!(d.shifted(1, &shift).unwrap_err().contains("cancel"));
+    shift = [0; 9];
+    shift[7] = -1; // Red has no psionics to give.
+    shift[0] = 1;
+    assert!(d.shifted(1, &shift).unwrap_err().contains("below 0"));
+}
+
+#[test]
+fn terrain_tables_read_face_by_face() {
+    let d = data();
+    let tables: Vec<_> = d.tables.iter().map(|t| t.faces.clone()).collect();
+    let roll = |faces: &[u32]| {
+        let mut s = script(faces);
+        let t = roll_terrain(&tables, &mut s);
+        assert!(s.all_used(), "{faces:?}");
+        d.terrain[t].id.clone()
+    };
+    for (faces, expected) in [
+        (&[1][..], "barren"),
+        (&[3], "barren"),
+        (&[4], "impassable"),
+        (&[6], "impassable"),
+        (&[7, 1], "flats"),
+        (&[8, 4], "hills"),
+        (&[9, 9], "desert"),
+        (&[7, 10, 1], "fortifications"), // beneficial 10 rolls a settlement
+        (&[10, 2], "dojo"),
+        (&[10, 6], "farms"),
+        (&[10, 7], "farms"),
+        (&[10, 9], "city"),
+        (&[10, 10], "ruins"),
+    ] {
+        assert_eq!(roll(faces), expected, "{faces:?}");
+    }
+    let fort = &d.terrain[d.terrain_index("fortifications").expect("fort")];
+    assert_eq!((fort.in_hex[4], fort.in_hex[5]), (5, 2));
+    let factory = &d.terrain[d.terrain_index("vehicle-factory").expect("factory")];
+    assert_eq!((factory.all_units[0], factory.all_units[4]), (1, 1));
+}
+
+#[test]
+fn the_random_attribute_table_rerolls_a_ten() {
+    let d = data();
+    let mut s = script(&[10, 10, 4]);
+    assert_eq!(roll_attribute(&mut s, &d.random_attribute), 3);
+    assert!(s.all_used());
+    let p = attribute_probabilities(&d.random_attribute);
+    for x in p {
+        assert!((x - 1.0 / 9.0).abs() < 1e-15);
+    }
+}
+
+// ---------------------------------------------------------------- rules
+
+#[test]
+fn command_points_round_the_dice_up_and_add_leaders() {
+    assert_eq!(command_dice(1, 10), 1);
+    assert_eq!(command_dice(10, 10), 1);
+    assert_eq!(command_dice(11, 10), 2);
+    assert_eq!(command_dice(15, 10), 2);
+    assert_eq!(command_dice(20, 10), 2);
+    assert_eq!(command_dice(21, 10), 3);
+    // 10 warbands and 5 leaders: 15 units, two d10 (3 and 9), plus 5.
+    let mut s = script(&[3, 9]);
+    assert_eq!(command_points(15, 5, 10, &mut s), 17);
+    assert!(s.all_used());
+}
+
+#[test]
+fn initiative_adds_leaders_and_rerolls_ties() {
+    // Player 0 has 5 leaders: 3 + 5 = 8 ties player 1's 8; the reroll
+    // 1 + 5 = 6 beats 2.
+    let mut order = [0u8, 1];
+    let mut s = script(&[3, 8, 1, 2]);
+    initiative_order(&mut s, &[5, 0], &mut order);
+    assert_eq!(order, [0, 1]);
+    assert!(s.all_used());
+    // Three players: 9 goes first, the tied 5s roll again among themselves.
+    let mut order = [0u8, 1, 2];
+    let mut s = script(&[5, 5, 9, 2, 7]);
+    initiative_order(&mut s, &[0, 0, 0], &mut order);
+    assert_eq!(order, [2, 1, 0]);
+    assert!(s.all_used());
+}
+
+#[test]
+fn higher_score_wins_and_equal_scores_destroy_both() {
+    let d = data();
+    let v = |id: &str| d.kinds[d.kind(id).expect("kind")].values;
+    // The rules' sample combat: Blue 1 against White 6 in hand to hand.
+    assert_eq!(
+        fight(&v("blue"), &v("white"), usize::from(HAND_TO_HAND)),
+        Verdict::DefenderWins
+    );
+    // Yellow 2 against White 0 in artillery.
+    assert_eq!(
+        fight(&v("yellow"), &v("white"), usize::from(ARTILLERY)),
+        Verdict::AttackerWins
+    );
+    // Green and White both have 2 numbers.
+    assert_eq!(
+        fight(&v("green"), &v("white"), usize::from(NUMBERS)),
+        Verdict::BothDestroyed
+    );
+    // Blue against White: Blue is higher in speed, surprise, armor and
+    // psionics, lower in small arms, hand to hand, numbers and morale,
+    // equal in artillery.
+    let o = odds(
+        &v("blue"),
+        &v("white"),
+        &attribute_probabilities(&d.random_attribute),
+    );
+    assert!((o.attacker - 4.0 / 9.0).abs() < 1e-12);
+    assert!((o.defender - 4.0 / 9.0).abs() < 1e-12);
+    assert!((o.both - 1.0 / 9.0).abs() < 1e-12);
+}
+
+#[test]
+fn the_sample_combat_and_the_next_warband_rule() {
+    // Blue on top of Yellow between two White warbands. Blue attacks the
+    // east White and is slain in hand to hand; Yellow, next in the stack,
+    // attacks and wins on artillery; having attacked, it stops.
+    let m = strip(
+        ". . .",
+        "player = \"greedy\"\nthreshold = 0.0\nstacks = [{ at = [1, 0], warbands = [\"blue\", \"yellow\"] }]",
+        "player = \"random\"\nstacks = [{ at = [0, 0], warbands = [\"white\"] }, { at = [2, 0], warbands = [\"white\"] }]",
+    );
+    let d = data();
+    let k = |id: &str| d.kind(id).expect("kind") as u8;
+    let mut g = Game::new(&m);
+    g.setup(&mut script(&[]));
+    assert_eq!(g.stack(1), [k("blue"), k("yellow")]);
+    let mut s = script(&[4, 6]);
+    assert_eq!(g.battle_phase(0, &mut s, &mut NoTrace), None);
+    assert!(s.all_used());
+    assert_eq!(g.stack(1), [k("yellow")]);
+    assert!(g.stack(2).is_empty());
+    assert_eq!(g.stack(0), [k("white")]);
+    assert_eq!(g.battles, 2);
+}
+
+#[test]
+fn a_tie_destroys_both_and_the_last_warbands_end_the_game() {
+    let m = strip(
+        ". .",
+        "player = \"greedy\"\nthreshold = 0.0\nstacks = [{ at = [0, 0], warbands = [\"green\"] }]",
+        "player = \"random\"\nstacks = [{ at = [1, 0], warbands = [\"white\"] }]",
+    );
+    let mut g = Game::new(&m);
+    g.setup(&mut script(&[]));
+    let mut s = script(&[7]);
+    assert_eq!(g.battle_phase(0, &mut s, &mut NoTrace), Some(Ending::Draw));
+    assert!(g.stack(0).is_empty() && g.stack(1).is_empty());
+    let r = g.result(Ending::Draw);
+    assert_eq!(r.outcome, 2, "outcome 2 is the draw of a two-player game");
+}
+
+#[test]
+fn the_leader_in_charge_is_chosen_before_the_key_attribute() {
+    // White (armor 0, artillery 0) with an Armor leader and an Artillery
+    // leader attacks Red (armor 4, artillery 5). Armor +5 turns armor into
+    // a win (5/9 to win); Artillery +5 would only tie artillery. The greedy
+    // player puts the Armor leader in charge; then the key attribute comes
+    // up artillery, 0 against 5, and White falls with both leaders.
+    let m = strip(
+        ". .",
+        "player = \"greedy\"\nthreshold = 0.0\nstacks = [{ at = [0, 0], warbands = [\"white\"], leaders = [\"artillery\", \"armor\"] }]",
+        "player = \"random\"\nstacks = [{ at = [1, 0], warbands = [\"red\", \"red\"] }]",
+    );
+    let mut g = Game::new(&m);
+    g.setup(&mut script(&[]));
+    assert_eq!(g.leaders_at(0), [ARTILLERY, ARMOR]);
+    let p = g.projected_odds(0, 1);
+    assert!((p.attacker - 5.0 / 9.0).abs() < 1e-12, "{p:?}");
+    let mut s = script(&[6]);
+    assert_eq!(
+        g.battle_phase(0, &mut s, &mut NoTrace),
+        Some(Ending::Won {
+            seat: 1,
+            by_holding: false
+        })
+    );
+    assert!(s.all_used());
+    assert_eq!(g.in_charge(0), Some(Some(ARMOR)));
+    assert_eq!(g.leaders_of(0), 0, "leaders die with their stack");
+    assert_eq!(g.stack(1).len(), 2);
+}
+
+#[test]
+fn the_owner_orders_its_stack_at_the_end_of_its_movement() {
+    // Yellow over Blue next to White. Blue's edge against White is -1/9,
+    // Yellow's -3/9: the greedy player puts Blue on top. No step gains
+    // ground (the enemy is adjacent, there are no key locations), so the
+    // 5 command points go unspent.
+    let m = strip(
+        ". . .",
+        "player = \"greedy\"\nstacks = [{ at = [1, 0], warbands = [\"yellow\", \"blue\"] }]",
+        "player = \"random\"\nstacks = [{ at = [2, 0], warbands = [\"white\"] }]",
+    );
+    let d = data();
+    let k = |id: &str| d.kind(id).expect("kind") as u8;
+    let mut g = Game::new(&m);
+    g.setup(&mut script(&[]));
+    let mut s = script(&[5]);
+    g.movement_phase(0, &mut s, &mut NoTrace);
+    assert!(s.all_used());
+    assert_eq!(g.stack(1), [k("blue"), k("yellow")]);
+}
+
+#[test]
+fn cities_recruit_on_a_one_and_have_a_rolled_race() {
+    assert!(recruits(1, 1));
+    assert!(!recruits(2, 1));
+    let m = strip(
+        "city . forest",
+        "player = \"greedy\"\nstacks = [{ at = [0, 0], warbands = [\"green\"] }]",
+        "player = \"greedy\"\nstacks = [{ at = [2, 0], warbands = [\"white\"] }]",
+    );
+    let d = data();
+    let k = |id: &str| d.kind(id).expect("kind") as u8;
+    let mut g = Game::new(&m);
+    // The city's race: d6 4 is Blue on the race determination table.
+    let mut s = script(&[4]);
+    g.setup(&mut s);
+    assert!(s.all_used());
+    let mut s = script(&[2]);
+    g.recruit(0, &mut s, &mut NoTrace);
+    assert_eq!(g.stack(0), [k("green")]);
+    let mut s = script(&[1]);
+    g.recruit(0, &mut s, &mut NoTrace);
+    assert_eq!(g.stack(0), [k("green"), k("blue")]);
+    assert_eq!(g.warbands_of(0), 2);
+    // Player 1 occupies no city: it rolls nothing.
+    let mut s = script(&[]);
+    g.recruit(1, &mut s, &mut NoTrace);
+    assert_eq!(g.warbands_of(1), 1);
+}
+
+#[test]
+fn terrain_settlement_and_leader_bonuses_add_up() {
+    let m = strip(
+        "fortifications farms farms . ruins:speed dojo",
+        "player = \"greedy\"\nstacks = [{ at = [0, 0], warbands = [\"green\"], leaders = [\"morale\"] }, { at = [1, 0], warbands = [\"red\"] }, { at = [2, 0], warbands = [\"red\"] }]",
+        "player = \"greedy\"\nstacks = [{ at = [4, 0], warbands = [\"white\"] }, { at = [5, 0], warbands = [\"blue\"] }]",
+    );
+    let mut g = Game::new(&m);
+    g.setup(&mut script(&[]));
+    // Two farms: +2 numbers to all of player 0's warbands.
+    assert_eq!(g.settlement_bonus(0)[usize::from(NUMBERS)], 2);
+    // The dojo: +1 hand to hand to all of player 1's.
+    assert_eq!(g.settlement_bonus(1)[usize::from(HAND_TO_HAND)], 1);
+    // Green in fortifications (+5 armor, +2 artillery), two farms, and its
+    // Morale leader in charge (+5).
+    assert_eq!(
+        g.warband_scores(g.top(0), Some(MORALE)),
+        [3, 5, 4, 5, 5, 2, 4, 0, 10]
+    );
+    // White in ruins of speed (+1) with the dojo (+1 hand to hand).
+    assert_eq!(
+        g.warband_scores(g.top(4), None),
+        [4, 2, 3, 7, 0, 0, 2, 2, 6]
+    );
+    assert_eq!(g.warband_scores(g.top(4), None)[usize::from(SPEED)], 4);
+}
+
+// ---------------------------------------------------------------- exact
+
+fn battle(name: &str) -> RacesBattle {
+    let path = common::bundled(&format!("races/battle/{name}.toml"));
+    match RacesBattle::load(&path) {
+        Ok((m, _)) => m,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[test]
+fn monte_carlo_agrees_with_the_exact_battle_odds() {
+    for name in [
+        "blue-attacks-white",
+        "yellow-attacks-white",
+        "red-storms-fortified-green",
+    ] {
+        let m = battle(name);
+        let exact = m.exact().expect("exact");
+        let sum: f64 = exact.outcome_probabilities.iter().sum();
+        assert!((sum - 1.0).abs() < 1e-12, "{name}");
+        let t = run(
+            &m,
+            &RunConfig {
+                threads: 0,
+                ..RunConfig::new(7, 400_000)
+            },
+            None,
+        )
+        .expect("run");
+        let n = t.trials() as f64;
+        for (i, p) in exact.outcome_probabilities.iter().enumerate() {
+            let observed = t.outcomes[i] as f64 / n;
+            let se = (p * (1.0 - p) / n).sqrt().max(1.0 / n);
+            assert!(
+                (observed - p).abs() <= 4.0 * se,
+                "{name} outcome {i}: MC {observed} exact {p}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_fortified_battle_uses_terrain_settlement_and_leaders() {
+    // Red Commandos [4 5 3 4 0 3 3 0 2] on hills (+1 hand to hand) against
+    // Green [3 5 4 5 0 0 2 0 5] in fortifications (+5 armor, +2 artillery)
+    // with a dojo (+1 hand to hand) and a Morale leader. The commandos'
+    // Surprise leader makes surprise 8 > 4 (a win instead of a loss); their
+    // Armor leader would make armor 5 only a tie with Green's 5. So the
+    // attacker takes Surprise; Green's Morale leader changes nothing it
+    // can reach, but it is the only one.
+    let m = battle("red-storms-fortified-green");
+    let [a, d] = m.scores();
+    assert_eq!(a, [4, 5, 8, 5, 0, 3, 3, 0, 2]);
+    assert_eq!(d, [3, 5, 4, 6, 5, 2, 2, 0, 10]);
+    let p = m.exact().expect("exact").outcome_probabilities;
+    // Attacker higher: speed, surprise, artillery, numbers (4); lower:
+    // hand to hand, armor, morale (3); equal: small arms, psionics (2).
+    assert!((p[0] - 4.0 / 9.0).abs() < 1e-12, "{p:?}");
+    assert!((p[1] - 3.0 / 9.0).abs() < 1e-12, "{p:?}");
+    assert!((p[2] - 2.0 / 9.0).abs() < 1e-12, "{p:?}");
+}
+
+// ---------------------------------------------------------------- games
+
+fn game(name: &str) -> RacesGame {
+    load_game(&common::bundled(&format!("races/game/{name}.toml")))
+}
+
+const GAMES: [&str; 5] = [
+    "two-player",
+    "two-player-random",
+    "three-player",
+    "four-player",
+    "variants-on-a-fixed-map",
+];
+
+#[test]
+fn every_game_terminates_within_its_turn_limit() {
+    for name in GAMES {
+        let m = game(name);
+        let t = run(
+            &m,
+            &RunConfig {
+                threads: 0,
+                ..RunConfig::new(3, 4000)
+            },
+            None,
+        )
+        .expect("run");
+        assert_eq!(t.trials(), 4000, "{name}");
+        let turns = t.metrics[0].max().unwrap_or(0);
+        assert!(turns >= 1 && turns <= m.max_turns(), "{name}: {turns}");
+        // Somebody wins some games.
+        let seats = m.seats().len();
+        let wins: u64 = t.outcomes[..seats].iter().sum();
+        assert!(wins > 0, "{name}: {:?}", t.outcomes);
+    }
+}
+
+#[test]
+fn a_replayed_game_matches_the_bulk_run() {
+    let m = game("two-player");
+    let config = RunConfig {
+        seed: 5,
+        trials: 0..600,
+        threads: 2,
+        chunk: 128,
+        progress: false,
+    };
+    let mut rows: Vec<TrialResult> = Vec::new();
+    let mut sink = |block: BlockRows<'_>| {
+        rows.extend_from_slice(block.results);
+        Ok(())
+    };
+    run(&m, &config, Some(&mut sink)).expect("run");
+    for trial in [0u64, 17, 599] {
+        let (result, log) = replay(&m, 5, trial);
+        assert_eq!(result, rows[trial as usize], "trial {trial}");
+        assert!(log.events.iter().any(|e| e.case.contains("Initiative")));
+    }
+}
+
+#[test]
+fn the_summary_is_identical_for_one_and_two_threads() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let scenario = common::bundled("races/game/two-player.toml");
+    let summary = |threads: &str| {
+        let out = dir.path().join(format!("t{threads}"));
+        let o = common::barsoom_ok(
+            &[
+                "run",
+                &scenario.display().to_string(),
+                "-n",
+                "20000",
+                "--threads",
+                threads,
+                "--quiet",
+                "--out",
+                &out.display().to_string(),
+            ],
+            &common::root(),
+        );
+        // Everything but the timing line and the output folder.
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .filter(|l| !l.contains(" s wall,") && !l.starts_with("wrote "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let one = summary("1");
+    assert!(one.contains("Red/Green/White wins"), "{one}");
+    assert!(!one.is_empty());
+    assert_eq!(one, summary("2"));
+}
+
+#[test]
+fn exact_works_from_the_command_line() {
+    let scenario = common::bundled("races/battle/blue-attacks-white.toml");
+    let o = common::barsoom_ok(
+        &["exact", &scenario.display().to_string(), "--json"],
+        &common::root(),
+    );
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(json["model"], "races.battle");
+    assert_eq!(json["outcomes"][0]["label"], "attacker (Blue) wins");
+}
+
+// ---------------------------------------------------------------- errors
+
+fn rejects(path: &Path, needles: &[&str]) {
+    let o = barsoom(&["validate", &path.display().to_string()], &common::root());
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err:?}");
+    assert!(!err.contains("panicked"), "{err}");
+    for needle in needles {
+        assert!(err.contains(needle), "{err:?} should mention {needle:?}");
+    }
+}
+
+#[test]
+fn bad_set_ups_get_one_line_and_exit_code_two() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let two = |zone_a: &str, zone_b: &str, kind: &str, width: u32| {
+        format!(
+            "max_turns = 10\n[map]\nwidth = {width}\nheight = 6\n[victory]\nhold = 2\nhold_turns = 1\n\
+             [[players]]\nplayer = \"greedy\"\nzone = \"{zone_a}\"\nwarbands = [{{ kind = \"{kind}\", count = 3 }}]\n\
+             [[players]]\nplayer = \"random\"\nzone = \"{zone_b}\"\nwarbands = [{{ kind = \"red\", count = 3 }}]\n"
+        )
+    };
+    rejects(
+        &write_game(d, "unknown-race", &two("west", "east", "purple", 10)),
+        &["players[0].warbands[0].kind", "\"purple\"", "green"],
+    );
+    rejects(
+        &write_game(d, "overlap", &two("west", "east", "green", 5)),
+        &["players[1].zone", "players[0]"],
+    );
+    rejects(
+        &write_game(d, "same-zone", &two("west", "west", "green", 10)),
+        &["players[1].zone"],
+    );
+    let stacks = "max_turns = 10\n[map]\nwidth = 3\nheight = 1\nrows = [\". . .\"]\n[victory]\nhold = 0\nhold_turns = 1\n\
+        [[players]]\nplayer = \"greedy\"\nstacks = [{ at = [1, 0], warbands = [\"red\"] }]\n\
+        [[players]]\nplayer = \"greedy\"\nstacks = [{ at = [1, 0], warbands = [\"blue\"] }]\n";
+    rejects(
+        &write_game(d, "same-hex", stacks),
+        &["players[1].stacks[0].at", "one stack per hex"],
+    );
+    rejects(
+        &write_game(
+            d,
+            "bad-player",
+            &two("west", "east", "green", 10).replace("\"random\"", "\"clever\""),
+        ),
+        &["players[1].player", "\"clever\""],
+    );
+    // An illegal variant in a copy of the data: 7 points shifted.
+    let data = d.join("data");
+    std::fs::create_dir_all(&data).expect("mkdir");
+    for f in ["races.toml", "terrain.toml", "rules.toml", "variants.toml"] {
+        std::fs::copy(data_dir().join(f), data.join(f)).expect("copy");
+    }
+    std::fs::write(
+        data.join("variants.toml"),
+        "provenance = \"test\"\n[variants.red-giants]\nname = \"Red Giants\"\nrace = \"red\"\nshift = { numbers = 4, morale = 3, armor = -4, artillery = -3 }\n",
+    )
+    .expect("write");
+    let battle = d.join("battle.toml");
+    std::fs::write(
+        &battle,
+        format!(
+            "model = \"races.battle\"\ndescription = \"t\"\ndata = {:?}\n[attacker]\nwarband = \"red\"\n[defender]\nwarband = \"blue\"\n",
+            data.display().to_string()
+        ),
+    )
+    .expect("write");
+    rejects(
+        &battle,
+        &[
+            "variants.toml",
+            "variants.red-giants.shift",
+            "1 to 6 points",
+            "found 7",
+        ],
+    );
+    std::fs::write(
+        data.join("variants.toml"),
+        "provenance = \"test\"\n[variants.red-giants]\nname = \"Red Giants\"\nrace = \"martian\"\nshift = { numbers = 1, morale = -1 }\n",
+    )
+    .expect("write");
+    rejects(&battle, &["variants.red-giants.race", "\"martian\""]);
+}
+
+#[test]
+fn the_race_matrix_is_the_battle_seen_from_both_sides() {
+    let d = data();
+    let m = barsoom::games::races::battle::kind_matrix(&d);
+    assert_eq!(m.len(), d.kinds.len());
+    for (a, row) in m.iter().enumerate() {
+        // A warband against its own kind ties on every attribute.
+        assert!((row[a].both - 1.0).abs() < 1e-12);
+        for (b, o) in row.iter().enumerate() {
+            assert!((o.attacker - m[b][a].defender).abs() < 1e-12);
+            assert!((o.attacker + o.defender + o.both - 1.0).abs() < 1e-12);
+        }
+    }
+    // Blue attacking White: 4/9 (the hand-worked case above).
+    let (blue, white) = (
+        d.kind("blue").expect("blue"),
+        d.kind("white").expect("white"),
+    );
+    assert!((m[blue][white].attacker - 4.0 / 9.0).abs() < 1e-12);
+}
+
+#[test]
+fn a_tournament_can_swap_the_players_of_the_two_seats() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let scenario = common::bundled("races/game/two-player.toml");
+    let o = common::barsoom_ok(
+        &[
+            "tournament",
+            &scenario.display().to_string(),
+            "--seat",
+            "players[0].player",
+            "--seat",
+            "players[1].player",
+            "--entrants",
+            "random,greedy",
+            "-n",
+            "400",
+            "--out",
+            &dir.path().join("t").display().to_string(),
+        ],
+        &common::root(),
+    );
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("greedy"), "{text}");
+}
+
+#[test]
+fn the_greedy_player_takes_a_key_location_and_holds_it() {
+    // Green at [3, 0] walks two hexes west onto the farms (a settlement it
+    // does not hold) and stays there: leaving would leave it empty.
+    let m = strip(
+        ". farms . . .",
+        "player = \"greedy\"\nstacks = [{ at = [3, 0], warbands = [\"green\"] }]",
+        "player = \"random\"\nstacks = [{ at = [0, 0], warbands = [\"white\"] }]",
+    );
+    let d = data();
+    let green = d.kind("green").expect("green") as u8;
+    let mut g = Game::new(&m);
+    g.setup(&mut script(&[]));
+    g.movement_phase(0, &mut script(&[5]), &mut NoTrace);
+    assert_eq!(g.stack(1), [green]);
+    assert!(g.stack(3).is_empty());
+    assert_eq!(g.settlement_bonus(0)[usize::from(NUMBERS)], 1);
+    g.movement_phase(0, &mut script(&[9]), &mut NoTrace);
+    assert_eq!(g.stack(1), [green], "it holds the farms");
+}
