@@ -2,6 +2,7 @@
 //! that turns a scenario file into a runnable model.
 
 pub mod jc;
+pub mod jetan;
 pub mod wom;
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,8 @@
+//! Jetan, the Martian chess of *The Chessmen of Mars* (issue 8): the rules
+//! core on a 100-square bitboard, players, and the `jetan.game` model.
+
+pub mod position;
+pub mod rules;
+
+#[cfg(test)]
+mod tests;
