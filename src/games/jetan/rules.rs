@@ -533,7 +533,7 @@ impl PathTables {
                     Kind::Dwar => pattern(ORTHOGONAL, 3).paths(square),
                     Kind::Flier => pattern(DIAGONAL, 3).paths(square),
                     Kind::Chief | Kind::Princess => pattern(ANY, 3).paths(square),
-                    Kind::Thoat => thoat_paths(square),
+                    Kind::Thoat => thoat_paths(square, flags.thoat),
                     Kind::Panthan => {
                         let forward = if slot == 7 {
                             FORWARD_BLACK
@@ -685,8 +685,9 @@ impl Pattern {
 }
 
 /// The Thoat's paths: one orthogonal and one diagonal step, in either
-/// order, through the square between ("Pieces", Thoat).
-fn thoat_paths(square: usize) -> Vec<(usize, Bitboard)> {
+/// order, through the square between ("Pieces", Thoat). As a knight, only
+/// the paths that end two squares away in one direction count.
+fn thoat_paths(square: usize, rule: ThoatRule) -> Vec<(usize, Bitboard)> {
     let mut out = Vec::new();
     for (a, b) in [(ORTHOGONAL, DIAGONAL), (DIAGONAL, ORTHOGONAL)] {
         for &first in a {
@@ -696,6 +697,7 @@ fn thoat_paths(square: usize) -> Vec<(usize, Bitboard)> {
             for &second in b {
                 if let Some(dest) = offset(mid, DIRECTIONS[second])
                     && dest != square
+                    && (rule == ThoatRule::Path || chebyshev(square, dest) == 2)
                 {
                     out.push((dest, 1u128 << mid));
                 }

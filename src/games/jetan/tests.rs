@@ -197,8 +197,10 @@ fn thoat_one_orthogonal_and_one_diagonal_step() {
     // Ringed: no square between is empty.
     let ringed = "q9/10/10/10/3NNN4/3NTN4/3NNN4/10/10/9Q b - -";
     assert!(targets(&rules, &position(ringed), "e5").is_empty());
-    // As a knight it jumps to the eight knight squares only.
+    // As a knight it jumps to the eight knight squares only, ringed or not.
     let knight = rules_with(|f| f.thoat = ThoatRule::Knight);
+    let knight_squares = sorted(&["c4", "c6", "d3", "d7", "f3", "f7", "g4", "g6"]);
+    assert_eq!(targets(&knight, &open, "e5"), knight_squares);
     assert_eq!(
         targets(&knight, &position(ringed), "e5"),
         sorted(&["c4", "c6", "d3", "d7", "f3", "f7", "g4", "g6"])
