@@ -51,6 +51,7 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::Compare(args) => super::analysis::compare(args),
         Command::Tune(args) => super::analysis::tune(args),
         Command::Tournament(args) => super::analysis::tournament(args),
+        Command::Jetan(args) => super::jetan::jetan(args),
     }
 }
 

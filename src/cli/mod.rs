@@ -7,6 +7,7 @@
 mod analysis;
 mod bench;
 mod commands;
+mod jetan;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -48,6 +49,8 @@ pub enum Command {
     Tune(TuneArgs),
     /// Round robin between entrants in both seats: head-to-head matrix and Bradley–Terry ratings.
     Tournament(TournamentArgs),
+    /// Jetan engine tools: perft and one game move by move.
+    Jetan(jetan::JetanArgs),
 }
 
 /// Arguments of `barsoom run`.

@@ -35,6 +35,10 @@ pub const MODELS: &[ModelInfo] = &[
         id: "jc.fleet",
         description: "John Carter, Warlord of Mars fleet combat: maneuvers, leadership, intrinsic defense, Reverses and influenced neutrals",
     },
+    ModelInfo {
+        id: "jetan.game",
+        description: "Jetan, the Martian chess: a match between two players (random, greedy, alphabeta, mcts) under the book rules or any rule flags",
+    },
 ];
 
 /// A scenario file loaded and validated, ready to run.
@@ -92,6 +96,10 @@ fn load_model(path: &Path) -> Result<LoadedScenario, ScenarioError> {
         }
         "jc.fleet" => {
             let (model, description) = jc::fleet::JcFleet::load(path)?;
+            (Box::new(model), description)
+        }
+        "jetan.game" => {
+            let (model, description) = jetan::game::JetanGame::load(path)?;
             (Box::new(model), description)
         }
         other => {

@@ -4,8 +4,8 @@
 use std::fmt;
 
 use super::rules::{
-    Bitboard, ChiefTakenByOther, Color, EndgameRule, Kind, PathTables, PieceValues,
-    PrincessThreat, RuleFlags, SQUARES, mover, parse_square, square_name,
+    Bitboard, ChiefTakenByOther, Color, EndgameRule, Kind, PathTables, PieceValues, PrincessThreat,
+    RuleFlags, SQUARES, mover, parse_square, square_name,
 };
 
 /// A move: origin, destination and whether it is the Princess's escape.
@@ -286,7 +286,11 @@ impl Position {
         position.side = match fields[1] {
             "b" => Color::Black,
             "o" => Color::Orange,
-            other => return Err(bad(format!("side to move: expected b or o, found {other:?}"))),
+            other => {
+                return Err(bad(format!(
+                    "side to move: expected b or o, found {other:?}"
+                )));
+            }
         };
         position.escape_available = match fields[2] {
             "bo" => [true, true],
@@ -391,6 +395,13 @@ impl Position {
     #[inline]
     pub fn side(&self) -> Color {
         self.side
+    }
+
+    /// This position with `side` to move (for mobility counts).
+    pub fn with_side(&self, side: Color) -> Position {
+        let mut p = self.clone();
+        p.side = side;
+        p
     }
 
     /// How the game ended, if it has.
