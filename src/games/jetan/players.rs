@@ -127,7 +127,9 @@ impl Default for Workspace {
     fn default() -> Self {
         Workspace {
             lists: vec![MoveList::default(); MAX_DEPTH + 2],
-            scores: vec![Vec::with_capacity(MAX_MOVES); MAX_DEPTH + 2],
+            scores: (0..MAX_DEPTH + 2)
+                .map(|_| Vec::with_capacity(MAX_MOVES))
+                .collect(),
             tree: Vec::new(),
         }
     }
@@ -454,8 +456,9 @@ fn mcts(
             let first = tree[node].first_child as usize;
             let mut best = first;
             let mut best_value = f32::MIN;
-            for c in first..first + tree[node].children as usize {
-                let child = &tree[c];
+            let children = &tree[first..first + tree[node].children as usize];
+            for (offset, child) in children.iter().enumerate() {
+                let c = first + offset;
                 let value = if child.visits == 0 {
                     // Unvisited children first, in a random order.
                     1.0e9 + dice.below(1024) as f32
@@ -518,14 +521,8 @@ fn mcts(
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::position;
     use super::*;
-
-    fn position(text: &str) -> Position {
-        match Position::parse(text) {
-            Ok(p) => p,
-            Err(e) => panic!("{e}"),
-        }
-    }
 
     fn all_players() -> [Player; 4] {
         [

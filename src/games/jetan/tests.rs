@@ -14,7 +14,8 @@ fn rules_with(change: impl FnOnce(&mut RuleFlags)) -> Rules {
     Rules::new(flags, PieceValues::default())
 }
 
-fn position(text: &str) -> Position {
+/// Parses a composed position, failing the test on bad notation.
+pub(super) fn position(text: &str) -> Position {
     match Position::parse(text) {
         Ok(p) => p,
         Err(e) => panic!("{e}"),

@@ -58,22 +58,23 @@ pub fn fit_logistic<const K: usize>(x: &[[f64; K]], y: &[bool]) -> Result<Logist
             let p = 1.0 / (1.0 + (-eta).exp());
             let w = p * (1.0 - p);
             let residual = f64::from(u8::from(yi)) - p;
-            for i in 0..n {
-                gradient[i] += r[i] * residual;
-                for j in 0..n {
-                    information[i * n + j] += w * r[i] * r[j];
+            for (i, ri) in r.iter().enumerate() {
+                gradient[i] += ri * residual;
+                for (j, rj) in r.iter().enumerate() {
+                    information[i * n + j] += w * ri * rj;
                 }
             }
         }
-        for i in 0..n {
+        for (i, (g, b)) in gradient.iter_mut().zip(&beta).enumerate() {
             information[i * n + i] += RIDGE;
-            gradient[i] -= RIDGE * beta[i];
+            *g -= RIDGE * b;
         }
         covariance = invert(&information, n)?;
         let mut largest_step: f64 = 0.0;
-        for i in 0..n {
-            let step: f64 = (0..n).map(|j| covariance[i * n + j] * gradient[j]).sum();
-            beta[i] += step;
+        for (i, b) in beta.iter_mut().enumerate() {
+            let row_i = &covariance[i * n..(i + 1) * n];
+            let step: f64 = row_i.iter().zip(&gradient).map(|(c, g)| c * g).sum();
+            *b += step;
             largest_step = largest_step.max(step.abs());
         }
         if largest_step < 1e-10 {
@@ -126,10 +127,7 @@ mod tests {
     fn balance_is_black_less_orange() {
         let start = Position::initial();
         assert_eq!(balance_by_kind(&start), [0.0; 6]);
-        let p = match Position::parse("q9/10/10/10/10/10/10/10/NN8/Q8T b - -") {
-            Ok(p) => p,
-            Err(e) => panic!("{e}"),
-        };
+        let p = super::super::tests::position("q9/10/10/10/10/10/10/10/NN8/Q8T b - -");
         assert_eq!(balance_by_kind(&p), [2.0, 0.0, 0.0, 1.0, 0.0, 0.0]);
     }
 }
