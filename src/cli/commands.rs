@@ -52,6 +52,7 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::Tune(args) => super::analysis::tune(args),
         Command::Tournament(args) => super::analysis::tournament(args),
         Command::Report(args) => super::report::report(args),
+        Command::Jetan(args) => super::jetan::jetan(args),
     }
 }
 

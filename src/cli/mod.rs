@@ -7,6 +7,7 @@
 mod analysis;
 mod bench;
 mod commands;
+mod jetan;
 mod report;
 
 use std::path::PathBuf;
@@ -52,6 +53,8 @@ pub enum Command {
     /// Write one self-contained HTML report (tables, inline SVG charts, the
     /// command that reproduces each) from output folders.
     Report(ReportArgs),
+    /// Jetan engine tools: perft and one game move by move.
+    Jetan(jetan::JetanArgs),
 }
 
 /// Arguments of `barsoom run`.

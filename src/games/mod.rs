@@ -2,6 +2,7 @@
 //! that turns a scenario file into a runnable model.
 
 pub mod jc;
+pub mod jetan;
 pub mod races;
 pub mod wom;
 
@@ -42,6 +43,10 @@ pub const MODELS: &[ModelInfo] = &[
     ModelInfo {
         id: "races.game",
         description: "Six races of Mars hex wargame for 2 to 4 players: rolled or fixed map, initiative, recruiting, command points, stacks, leaders, battles, key locations",
+    },
+    ModelInfo {
+        id: "jetan.game",
+        description: "Jetan, the Martian chess: a match between two players (random, greedy, alphabeta, mcts) under the book rules or any rule flags",
     },
 ];
 
@@ -108,6 +113,10 @@ fn load_model(path: &Path) -> Result<LoadedScenario, ScenarioError> {
         }
         "races.game" => {
             let (model, description) = races::game::RacesGame::load(path)?;
+            (Box::new(model), description)
+        }
+        "jetan.game" => {
+            let (model, description) = jetan::game::JetanGame::load(path)?;
             (Box::new(model), description)
         }
         other => {
