@@ -96,3 +96,41 @@ pub fn assert_bad_input(args: &[&str], cwd: &Path, expected: &[&str]) -> String 
     }
     err
 }
+
+/// Runs `trials` trials of `model` on two threads with blocks of `chunk`,
+/// keeping every row, then replays each trial in `picks` alone: its result
+/// must equal the bulk row, and its trace must cite a rule whose case
+/// contains `case` (empty: any event).
+pub fn assert_replays_match_bulk<M: barsoom::engine::Model>(
+    model: &M,
+    seed: u64,
+    trials: u64,
+    chunk: u64,
+    picks: &[u64],
+    case: &str,
+) {
+    use barsoom::engine::{BlockRows, RunConfig, TrialResult, replay, run};
+    let config = RunConfig {
+        seed,
+        trials: 0..trials,
+        threads: 2,
+        chunk,
+        progress: false,
+    };
+    let mut rows: Vec<TrialResult> = Vec::new();
+    let mut sink = |block: BlockRows<'_>| {
+        assert_eq!(block.first as usize, rows.len(), "blocks arrive in order");
+        rows.extend_from_slice(block.results);
+        Ok(())
+    };
+    run(model, &config, Some(&mut sink)).expect("run");
+    assert_eq!(rows.len() as u64, trials);
+    for &trial in picks {
+        let (result, log) = replay(model, seed, trial);
+        assert_eq!(result, rows[trial as usize], "trial {trial}");
+        assert!(
+            log.events.iter().any(|e| e.case.contains(case)),
+            "trial {trial}: no event citing {case:?}"
+        );
+    }
+}

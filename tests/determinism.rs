@@ -3,7 +3,7 @@
 
 mod common;
 
-use barsoom::engine::{BlockRows, RunConfig, Tally, TrialResult, replay, run};
+use barsoom::engine::{RunConfig, Tally, run};
 use barsoom::games::wom::duel::WomDuel;
 
 fn model(name: &str) -> WomDuel {
@@ -66,26 +66,7 @@ fn split_ranges_merge_to_the_whole() {
 #[test]
 fn a_replayed_trial_matches_the_bulk_run() {
     let m = model("wom/three-green-warriors-vs-john-carter.toml");
-    let config = RunConfig {
-        seed: 5,
-        trials: 0..3000,
-        threads: 2,
-        chunk: 512,
-        progress: false,
-    };
-    let mut rows: Vec<TrialResult> = Vec::new();
-    let mut sink = |block: BlockRows<'_>| {
-        assert_eq!(block.first as usize, rows.len(), "blocks arrive in order");
-        rows.extend_from_slice(block.results);
-        Ok(())
-    };
-    run(&m, &config, Some(&mut sink)).expect("run");
-    assert_eq!(rows.len(), 3000);
-    for trial in [0u64, 1, 511, 512, 2999] {
-        let (result, log) = replay(&m, 5, trial);
-        assert_eq!(result, rows[trial as usize], "trial {trial}");
-        assert!(!log.events.is_empty());
-    }
+    common::assert_replays_match_bulk(&m, 5, 3000, 512, &[0, 1, 511, 512, 2999], "");
 }
 
 #[test]

@@ -12,7 +12,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use barsoom::analysis::matrix_game::{expected_payoff, solve_zero_sum};
-use barsoom::engine::{BlockRows, Model, RunConfig, Tally, TrialResult, replay, run};
+use barsoom::engine::{Model, RunConfig, Tally, run};
 use barsoom::games::jc::fleet::{
     Battle, BattleState, End, FORCED_REVERSE, JcFleet, MIX_RESOLUTION, NEUTRAL_LEFT,
     NEUTRAL_REVERTED, OUT_AGREED, OUT_FIRST_ELIMINATES, OUT_FIRST_REVERSES, OUT_SECOND_ELIMINATES,
@@ -430,24 +430,7 @@ fn identical_for_one_two_and_three_threads() {
 #[test]
 fn a_replayed_battle_matches_the_bulk_run() {
     let m = bundled("helium-and-gathol-hold-gathol");
-    let config = RunConfig {
-        seed: 8,
-        trials: 0..2000,
-        threads: 2,
-        chunk: 512,
-        progress: false,
-    };
-    let mut rows: Vec<TrialResult> = Vec::new();
-    let mut sink = |block: BlockRows<'_>| {
-        rows.extend_from_slice(block.results);
-        Ok(())
-    };
-    run(&m, &config, Some(&mut sink)).expect("run");
-    for trial in [0u64, 1, 700, 1999] {
-        let (result, log) = replay(&m, 8, trial);
-        assert_eq!(result, rows[trial as usize], "trial {trial}");
-        assert!(log.events.iter().any(|e| e.case.contains("23.23")));
-    }
+    common::assert_replays_match_bulk(&m, 8, 2000, 512, &[0, 1, 700, 1999], "23.23");
 }
 
 fn check_exact(name: &str, m: &JcFleet, trials: u64) {

@@ -11,7 +11,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use barsoom::engine::{BlockRows, Model, NoTrace, RunConfig, TrialResult, replay, run};
+use barsoom::engine::{Model, NoTrace, RunConfig, run};
 use barsoom::games::races::Roller;
 use barsoom::games::races::battle::{
     RacesBattle, Verdict, attribute_probabilities, fight, odds, roll_attribute,
@@ -498,24 +498,7 @@ fn every_game_terminates_within_its_turn_limit() {
 #[test]
 fn a_replayed_game_matches_the_bulk_run() {
     let m = game("two-player");
-    let config = RunConfig {
-        seed: 5,
-        trials: 0..600,
-        threads: 2,
-        chunk: 128,
-        progress: false,
-    };
-    let mut rows: Vec<TrialResult> = Vec::new();
-    let mut sink = |block: BlockRows<'_>| {
-        rows.extend_from_slice(block.results);
-        Ok(())
-    };
-    run(&m, &config, Some(&mut sink)).expect("run");
-    for trial in [0u64, 17, 599] {
-        let (result, log) = replay(&m, 5, trial);
-        assert_eq!(result, rows[trial as usize], "trial {trial}");
-        assert!(log.events.iter().any(|e| e.case.contains("Initiative")));
-    }
+    common::assert_replays_match_bulk(&m, 5, 600, 128, &[0, 17, 599], "Initiative");
 }
 
 #[test]
