@@ -51,6 +51,7 @@ pub fn trial_rng(seed: u64, trial: u64) -> Xoshiro256PlusPlus {
 pub struct Dice {
     rng: Xoshiro256PlusPlus,
     rolled: u32,
+    trial: u64,
 }
 
 impl Dice {
@@ -60,7 +61,15 @@ impl Dice {
         Dice {
             rng: trial_rng(seed, trial),
             rolled: 0,
+            trial,
         }
+    }
+
+    /// The index of the trial these dice belong to, for models that
+    /// alternate something by trial (e.g. which seat plays which colour).
+    #[inline]
+    pub fn trial(&self) -> u64 {
+        self.trial
     }
 
     /// How many dice (and coins) this stream has rolled so far: a 3d6 roll

@@ -1,6 +1,6 @@
 //! `jetan.game`: a match between two players (seats A and B). Each trial is
-//! one game; a coin from the trial's dice gives seat A Black or Orange, so
-//! both colours are played equally often on average and the metrics report
+//! one game; seat A moves first in even-numbered trials and second in odd
+//! ones, so colours alternate exactly and the metrics report
 //! the first-move advantage, how games end and the gambling takings.
 
 use std::cell::RefCell;
@@ -273,17 +273,19 @@ impl JetanGame {
         self.seats
     }
 
-    /// Plays one game: a coin gives seat A its colour.
+    /// Plays one game: seat A takes the colour that moves first in
+    /// even-numbered trials and the other colour in odd ones.
     pub fn play<T: Trace>(
         &self,
         dice: &mut Dice,
         trace: &mut T,
         work: &mut Workspace,
     ) -> TrialResult {
-        let a_plays = if dice.coin() {
-            Color::Black
+        let first = self.start.side();
+        let a_plays = if dice.trial() % 2 == 0 {
+            first
         } else {
-            Color::Orange
+            first.other()
         };
         let mut by_colour = [self.seats[1]; 2];
         by_colour[a_plays.index()] = self.seats[0];
@@ -359,7 +361,7 @@ fn output_spec(seats: [Player; 2], first: Color, max_plies: u32) -> OutputSpec {
         metric("first_won", format!("1 if the side moving first ({first_name}) won")),
         metric("second_won", format!("1 if the side moving second ({second_name}) won")),
         metric("princess_taken", "1 if the game was won by taking the Princess (else by Chief takes Chief, a draw or unfinished)".into()),
-        metric("a_first", format!("1 if seat A ({a}) moved first (a coin per game)")),
+        metric("a_first", format!("1 if seat A ({a}) moved first (even-numbered trials)")),
         metric("a_won_first", format!("1 if seat A ({a}) moved first and won")),
         metric("a_takings", format!("value of the pieces seat A ({a}) took")),
         metric("b_takings", format!("value of the pieces seat B ({b}) took")),
