@@ -320,3 +320,24 @@ fn a_tournament_takes_the_players_as_entrants() {
     let out = text(&o.stdout);
     assert!(out.contains("greedy"), "{out}");
 }
+
+#[test]
+fn every_flag_written_at_its_book_value_plays_the_book_game() {
+    // The flag-sweep base writes all eight flags out; with the defaults they
+    // must change nothing, game for game.
+    let config = RunConfig {
+        seed: 11,
+        trials: 0..300,
+        threads: 2,
+        chunk: 64,
+        progress: false,
+    };
+    let tally = |name: &str| match run(&load(name), &config, None) {
+        Ok(t) => t,
+        Err(e) => panic!("{name}: {e}"),
+    };
+    let book = tally("jetan/greedy-vs-greedy.toml");
+    assert_eq!(book, tally("jetan/greedy-vs-greedy-flags.toml"));
+    // ...while a different reading does change games.
+    assert_ne!(book, tally("jetan/greedy-vs-greedy-chief-loss.toml"));
+}
