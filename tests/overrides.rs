@@ -181,3 +181,80 @@ fn fleet_data_overrides_reach_the_exact_solver() {
     ]);
     assert!(helium(&swapped) > helium(&plain));
 }
+
+#[test]
+fn races_data_overrides_reach_the_exact_battle() {
+    // The rules' sample battle, Blue [5,1,6,1,2,0,1,5,3] against White
+    // [3,2,3,6,0,0,2,2,6]: the key attribute is one of nine, equally
+    // likely; Blue is higher on speed, surprise, armor and psionics (4/9),
+    // White on small arms, hand to hand, numbers and morale (4/9), and
+    // artillery ties (1/9, both destroyed).
+    let scenario = bundled("races/battle/blue-attacks-white.toml")
+        .display()
+        .to_string();
+    let ninths = |json: &serde_json::Value| -> Vec<f64> {
+        (0..3)
+            .map(|i| json["outcomes"][i]["rate"].as_f64().expect("rate") * 9.0)
+            .collect()
+    };
+    let close = |got: Vec<f64>, want: [f64; 3]| {
+        assert!(
+            got.iter().zip(want).all(|(g, w)| (g - w).abs() < 1e-9),
+            "{got:?} vs {want:?}"
+        );
+    };
+    close(
+        ninths(&exact_json(&["exact", &scenario, "--json"])),
+        [4.0, 4.0, 1.0],
+    );
+    // Blue's speed 5 and armor 2 become 3 and 4 (still 24 points): speed
+    // now ties White's 3, armor still wins, so 3/9, 4/9, 2/9.
+    let moved = exact_json(&[
+        "exact",
+        &scenario,
+        "--json",
+        "--set",
+        "races.blue.values[0]=3",
+        "--set",
+        "races.blue.values[4]=4",
+    ]);
+    close(ninths(&moved), [3.0, 4.0, 2.0]);
+    // A race that no longer adds up to 24 points is refused in one line.
+    let dir = tempfile::tempdir().expect("tempdir");
+    common::assert_bad_input(
+        &["exact", &scenario, "--set", "races.blue.values[0]=9"],
+        dir.path(),
+        &["races.toml", "races.blue.values", "24 points"],
+    );
+}
+
+#[test]
+fn jetan_piece_value_overrides_change_the_takings() {
+    // Greedy against random: doubling the Chief's mark (pieces.toml) leaves
+    // greedy's order of preference alone, so the same games are played and
+    // seat A's takings grow by 10 for every Chief it took.
+    let scenario = bundled("jetan/greedy-vs-random.toml").display().to_string();
+    let takings = |extra: &[&str]| {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let out = dir.path().join("out");
+        let mut args = vec!["run", &scenario, "-n", "300", "-q", "--json", "--out"];
+        let out = out.display().to_string();
+        args.push(&out);
+        args.extend_from_slice(extra);
+        let o = common::barsoom_ok(&args, dir.path());
+        let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+        let wins = json["outcomes"][0]["count"].as_f64().expect("count");
+        (
+            json["metrics"]["a_takings"]["mean"].as_f64().expect("mean"),
+            wins,
+        )
+    };
+    let (marks, wins) = takings(&[]);
+    let (doubled, same_wins) = takings(&["--set", "values.chief=20"]);
+    assert_eq!(wins, same_wins, "the same games");
+    let chiefs_taken_per_game = (doubled - marks) / 10.0;
+    assert!(
+        chiefs_taken_per_game > 0.3 && chiefs_taken_per_game <= 1.0,
+        "{marks} -> {doubled}"
+    );
+}
