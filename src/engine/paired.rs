@@ -93,7 +93,11 @@ pub fn run_paired(
         )
     };
     let pool = thread_pool(config.threads)?;
-    let blocks = block_ranges(&config.trials, config.chunk.max(1));
+    // Everything is merged at the end, so blocks need no alignment: small
+    // enough that every thread gets work even on a short comparison.
+    let len = config.trials.end - config.trials.start;
+    let share = len.div_ceil(pool.current_num_threads() as u64 * 4).max(1);
+    let blocks = block_ranges(&config.trials, config.chunk.clamp(1, share));
     let tallies: Vec<PairedTally> = pool.install(|| {
         blocks
             .par_iter()

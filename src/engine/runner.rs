@@ -151,26 +151,35 @@ pub fn run_controlled<M: Model>(
         {
             break;
         }
+        // Blocks are split into parts so that a short run, or a slow model's
+        // few blocks, still keeps every thread busy; parts merge back exactly,
+        // in order, so the split never changes a result.
+        let parts = split_for_threads(wave_blocks, threads * 4);
         let done: Vec<(Tally, Vec<TrialResult>)> = pool.install(|| {
-            wave_blocks
+            parts
                 .par_iter()
-                .map(|block| {
-                    let result = run_block(model, config.seed, block.clone(), keep_rows);
-                    progress.inc(block.end - block.start);
+                .map(|(_, part)| {
+                    let result = run_block(model, config.seed, part.clone(), keep_rows);
+                    progress.inc(part.end - part.start);
                     result
                 })
                 .collect()
         });
-        for (block, (tally, results)) in wave_blocks.iter().zip(done) {
-            total.merge(&tally);
-            completed_to = block.end;
-            if let Some(sink) = rows.as_mut() {
-                sink(BlockRows {
-                    first: block.start,
-                    results: &results,
-                })
-                .map_err(RunError::Rows)?;
+        let mut done = parts.iter().zip(done).peekable();
+        for (index, block) in wave_blocks.iter().enumerate() {
+            while let Some(((_, part), (tally, results))) =
+                done.next_if(|((owner, _), _)| *owner == index)
+            {
+                total.merge(&tally);
+                if let Some(sink) = rows.as_mut() {
+                    sink(BlockRows {
+                        first: part.start,
+                        results: &results,
+                    })
+                    .map_err(RunError::Rows)?;
+                }
             }
+            completed_to = block.end;
             if control.stop_when.is_some_and(|rule| rule(&total)) {
                 rule_met = true;
                 break;
@@ -197,6 +206,25 @@ pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, RunError> {
         .num_threads(threads)
         .build()
         .map_err(|source| RunError::Pool { threads, source })
+}
+
+/// Splits a wave's blocks into about `pieces` parts of similar size, each
+/// tagged with the index of the block it belongs to. A block larger than
+/// the wave's share is cut evenly; smaller blocks stay whole.
+fn split_for_threads(blocks: &[Range<u64>], pieces: usize) -> Vec<(usize, Range<u64>)> {
+    let total: u64 = blocks.iter().map(|b| b.end - b.start).sum();
+    let share = total.div_ceil(pieces.max(1) as u64).max(1);
+    let mut parts = Vec::with_capacity(blocks.len().max(pieces));
+    for (index, block) in blocks.iter().enumerate() {
+        let len = block.end - block.start;
+        let count = len.div_ceil(share).max(1);
+        for k in 0..count {
+            let start = block.start + len * k / count;
+            let end = block.start + len * (k + 1) / count;
+            parts.push((index, start..end));
+        }
+    }
+    parts
 }
 
 /// Splits `trials` at every multiple of `chunk`, so a trial always falls in
@@ -260,6 +288,35 @@ fn progress_bar(wanted: bool, trials: u64) -> ProgressBar {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_short_wave_is_split_into_even_parts_that_cover_it_in_order() {
+        // One block of 2,000 trials on two threads (eight pieces): eight
+        // parts of 250, all owned by block 0.
+        let parts = split_for_threads(&[0..2000], 8);
+        assert_eq!(parts.len(), 8);
+        assert!(
+            parts
+                .iter()
+                .all(|(owner, p)| *owner == 0 && p.end - p.start == 250)
+        );
+        // A full block and a short tail: the tail is not cut finer than the
+        // share; parts tile the range in trial order.
+        let parts = split_for_threads(&[0..16_384, 16_384..20_000], 8);
+        let mut next = 0;
+        for (_, p) in &parts {
+            assert_eq!(p.start, next);
+            next = p.end;
+        }
+        assert_eq!(next, 20_000);
+        assert_eq!(parts.iter().filter(|(owner, _)| *owner == 1).count(), 2);
+        // A full wave of full blocks is left alone.
+        let blocks: Vec<_> = (0..8).map(|b| b * 100..(b + 1) * 100).collect();
+        let parts = split_for_threads(&blocks, 8);
+        assert_eq!(parts.len(), 8);
+        // Fewer trials than pieces: one trial a part, none empty.
+        assert_eq!(split_for_threads(&[5..8], 8).len(), 3);
+    }
 
     #[test]
     fn blocks_align_to_the_global_grid() {
