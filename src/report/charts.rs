@@ -742,6 +742,14 @@ pub fn write_line_chart(
     ])
 }
 
+/// The share of a line chart's plot height the legend of `series` lines
+/// takes (rows of the label font plus padding), capped at half.
+fn legend_share(series: usize) -> f64 {
+    let plot_height = f64::from(HEIGHT) - 160.0;
+    let legend_height = series as f64 * (LABEL_SIZE + 8.0) + 24.0;
+    (legend_height / plot_height).min(0.5)
+}
+
 fn draw_lines<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     line_chart: &LineChart,
@@ -774,7 +782,16 @@ fn draw_lines<DB: DrawingBackend>(
         10
     };
     let y_max = line_chart.y_max.unwrap_or_else(|| nice_ceil(y_hi * 1.08));
-    let y_fmt = |v: &f64| tick_text(*v, y_max);
+    // Headroom above the data for the legend, so it never hides a line (in
+    // a sweep the lines cross and fill every corner); ticks stop at the data.
+    let axis_top = y_max / (1.0 - legend_share(line_chart.series.len()));
+    let y_fmt = |v: &f64| {
+        if *v > y_max * (1.0 + 1e-9) {
+            String::new()
+        } else {
+            tick_text(*v, y_max)
+        }
+    };
     let x_fmt = |v: &f64| {
         if (v - v.round()).abs() < 1e-9 {
             format!("{v:.0}")
@@ -784,7 +801,7 @@ fn draw_lines<DB: DrawingBackend>(
     };
     let label_style = TextStyle::from((FONT, LABEL_SIZE).into_font()).color(&TEXT_COLOR);
     let mut chart = plot_builder(&area, 120)
-        .build_cartesian_2d((x_lo - pad)..(x_hi + pad), 0.0..y_max)
+        .build_cartesian_2d((x_lo - pad)..(x_hi + pad), 0.0..axis_top)
         .map_err(draw_err)?;
     chart
         .configure_mesh()
