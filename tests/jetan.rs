@@ -341,3 +341,39 @@ fn every_flag_written_at_its_book_value_plays_the_book_game() {
     // ...while a different reading does change games.
     assert_ne!(book, tally("jetan/greedy-vs-greedy-chief-loss.toml"));
 }
+
+#[test]
+fn the_jetan_tools_print_json() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let json = |args: &[&str]| -> serde_json::Value {
+        let o = common::barsoom_ok(args, dir.path());
+        serde_json::from_slice(&o.stdout).expect("one JSON object")
+    };
+    let perft = json(&["jetan", "perft", "--depth", "2", "--json"]);
+    assert_eq!(perft["nodes"], 8439);
+    let divide = json(&["jetan", "perft", "--depth", "2", "--divide", "--json"]);
+    let roots = divide["divide"].as_array().expect("divide");
+    assert_eq!(roots.len(), 92, "the 92 first moves");
+    let sum: u64 = roots
+        .iter()
+        .map(|r| r["nodes"].as_u64().expect("nodes"))
+        .sum();
+    assert_eq!(sum, 8439);
+    // The game in JSON is the game in text: same moves, same result.
+    let args = [
+        "jetan", "play", "--black", "greedy", "--orange", "random", "--seed", "3",
+    ];
+    let game = json(&[&args[..], &["--json"]].concat());
+    let moves = game["moves"].as_array().expect("moves");
+    assert_eq!(moves.len() as u64, game["plies"].as_u64().expect("plies"));
+    let text = text(&common::barsoom_ok(&args, dir.path()).stdout);
+    for m in moves {
+        let line = format!("{}", m["move"].as_str().expect("move"));
+        assert!(text.contains(&line), "{line} not in the text game");
+    }
+    let result = game["result"].as_str().expect("result");
+    assert!(text.contains(&format!("result: {result}")), "{text}");
+    let values = json(&["jetan", "values", "-n", "2000", "--ply", "8", "--json"]);
+    assert_eq!(values["pieces"].as_array().expect("pieces").len(), 6);
+    assert!(values["decided_games_at_ply"].as_u64().expect("count") >= 50);
+}

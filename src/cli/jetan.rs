@@ -57,6 +57,9 @@ pub struct PerftArgs {
     /// Print the count below each root move.
     #[arg(long)]
     pub divide: bool,
+    /// Print the counts as one JSON object.
+    #[arg(long)]
+    pub json: bool,
     /// Position and rule flags.
     #[command(flatten)]
     pub setup: JetanRules,
@@ -83,6 +86,9 @@ pub struct PlayArgs {
     /// Print the board after every move.
     #[arg(long)]
     pub trace: bool,
+    /// Print the game (moves, result, takings) as one JSON object.
+    #[arg(long, conflicts_with = "trace")]
+    pub json: bool,
     /// Position and rule flags.
     #[command(flatten)]
     pub setup: JetanRules,
@@ -109,6 +115,9 @@ pub struct ValuesArgs {
     /// Ply limit of each game.
     #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
     pub max_plies: u32,
+    /// Print the fit as one JSON object.
+    #[arg(long)]
+    pub json: bool,
     /// Position and rule flags.
     #[command(flatten)]
     pub setup: JetanRules,
@@ -145,10 +154,14 @@ fn perft(args: PerftArgs) -> Result<()> {
     let (rules, position) = setup(&args.setup)?;
     let mut out = std::io::stdout().lock();
     let started = Instant::now();
+    let mut divided = Vec::new();
     let nodes = if args.divide {
         let mut total = 0;
         for (m, count) in rules.divide(&position, args.depth) {
-            writeln!(out, "{m}: {count}")?;
+            if !args.json {
+                writeln!(out, "{m}: {count}")?;
+            }
+            divided.push(serde_json::json!({ "move": m.to_string(), "nodes": count }));
             total += count;
         }
         total
@@ -156,6 +169,21 @@ fn perft(args: PerftArgs) -> Result<()> {
         rules.perft(&position, args.depth)
     };
     let seconds = started.elapsed().as_secs_f64();
+    if args.json {
+        let mut json = serde_json::json!({
+            "position": position.notation(),
+            "rules": rules.flags.to_string(),
+            "depth": args.depth,
+            "nodes": nodes,
+            "seconds": seconds,
+            "nodes_per_second": nodes as f64 / seconds.max(1e-9),
+        });
+        if args.divide {
+            json["divide"] = divided.into();
+        }
+        writeln!(out, "{json}")?;
+        return Ok(());
+    }
     writeln!(out, "perft {}: {}", args.depth, nodes)?;
     writeln!(
         out,
@@ -176,18 +204,21 @@ fn play(args: PlayArgs) -> Result<()> {
         return Err(InputError("--max-plies: expected a positive number".into()).into());
     }
     let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "Black: {}  Orange: {}  seed {}  rules: {}",
-        players[0], players[1], args.seed, rules.flags
-    )?;
-    writeln!(out, "{}", start.notation())?;
+    if !args.json {
+        writeln!(
+            out,
+            "Black: {}  Orange: {}  seed {}  rules: {}",
+            players[0], players[1], args.seed, rules.flags
+        )?;
+        writeln!(out, "{}", start.notation())?;
+    }
     if args.trace {
         writeln!(out, "{}", start.diagram())?;
     }
     let mut dice = Dice::for_trial(args.seed, 0);
     let mut work = Workspace::default();
     let mut failure: Option<std::io::Error> = None;
+    let mut moves = Vec::new();
     let record = play_game(
         &rules,
         &start,
@@ -197,10 +228,16 @@ fn play(args: PlayArgs) -> Result<()> {
         &mut work,
         &mut NoTrace,
         |ply, m, after| {
+            let mover = after.side().other();
+            if args.json {
+                moves.push(serde_json::json!({
+                    "ply": ply, "side": mover.name(), "move": m.to_string(),
+                }));
+                return;
+            }
             if failure.is_some() {
                 return;
             }
-            let mover = after.side().other();
             let written = writeln!(out, "{ply:>4}. {:<6} {m}", mover.name()).and_then(|_| {
                 if args.trace {
                     writeln!(out, "{}\n{}", after.diagram(), after.notation())
@@ -220,6 +257,22 @@ fn play(args: PlayArgs) -> Result<()> {
         Some(end) => end.describe(),
         None => format!("unfinished after {} plies", record.plies),
     };
+    if args.json {
+        let json = serde_json::json!({
+            "black": players[0].to_string(),
+            "orange": players[1].to_string(),
+            "seed": args.seed,
+            "rules": rules.flags.to_string(),
+            "start": start.notation(),
+            "moves": moves,
+            "result": result,
+            "winner": record.end.and_then(|e| e.winner()).map(|c| c.name()),
+            "plies": record.plies,
+            "takings": { "black": record.takings[0], "orange": record.takings[1] },
+        });
+        writeln!(out, "{json}")?;
+        return Ok(());
+    }
     writeln!(
         out,
         "result: {result} ({} plies; takings Black {}, Orange {})",
@@ -263,17 +316,6 @@ fn values(args: ValuesArgs) -> Result<()> {
         })
         .collect();
     let (x, y): (Vec<[f64; 6]>, Vec<bool>) = rows.into_iter().flatten().unzip();
-    let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "Black {} against Orange {}, {} games, seed {}: {} decided games reached ply {}",
-        players[0],
-        players[1],
-        args.games,
-        args.seed,
-        x.len(),
-        args.ply
-    )?;
     if x.len() < 50 {
         return Err(InputError(format!(
             "only {} decided games reached ply {}: too few to fit (more games or an earlier --ply)",
@@ -284,6 +326,55 @@ fn values(args: ValuesArgs) -> Result<()> {
     }
     let fit = fit_logistic(&x, &y).map_err(|e| anyhow::anyhow!("{e}"))?;
     let panthan = fit.coefficients[1];
+    // (piece, log-odds, standard error, in Panthans, printed mark)
+    let pieces: Vec<(&str, f64, f64, f64, u32)> = REGRESSED
+        .iter()
+        .enumerate()
+        .map(|(k, kind)| {
+            let b = fit.coefficients[k + 1];
+            let mark = u32::from(rules.values.of(*kind));
+            (
+                kind.name(),
+                b,
+                fit.standard_errors[k + 1],
+                b / panthan,
+                mark,
+            )
+        })
+        .collect();
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let pieces: Vec<serde_json::Value> = pieces
+            .iter()
+            .map(|(piece, b, se, panthans, mark)| {
+                serde_json::json!({
+                    "piece": piece, "log_odds": b, "se": se, "panthans": panthans, "mark": mark,
+                })
+            })
+            .collect();
+        let json = serde_json::json!({
+            "black": players[0].to_string(),
+            "orange": players[1].to_string(),
+            "games": args.games,
+            "seed": args.seed,
+            "ply": args.ply,
+            "decided_games_at_ply": x.len(),
+            "intercept": { "log_odds": fit.coefficients[0], "se": fit.standard_errors[0] },
+            "pieces": pieces,
+        });
+        writeln!(out, "{json}")?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "Black {} against Orange {}, {} games, seed {}: {} decided games reached ply {}",
+        players[0],
+        players[1],
+        args.games,
+        args.seed,
+        x.len(),
+        args.ply
+    )?;
     writeln!(
         out,
         "intercept (Black's edge at equal material): {:+.3} ± {:.3}",
@@ -294,16 +385,10 @@ fn values(args: ValuesArgs) -> Result<()> {
         "{:<8} {:>10} {:>8} {:>10} {:>6}",
         "piece", "log-odds", "se", "panthans", "mark"
     )?;
-    for (k, kind) in REGRESSED.iter().enumerate() {
-        let b = fit.coefficients[k + 1];
+    for (piece, b, se, panthans, mark) in &pieces {
         writeln!(
             out,
-            "{:<8} {:>+10.3} {:>8.3} {:>10.2} {:>6}",
-            kind.name(),
-            b,
-            fit.standard_errors[k + 1],
-            b / panthan,
-            rules.values.of(*kind)
+            "{piece:<8} {b:>+10.3} {se:>8.3} {panthans:>10.2} {mark:>6}"
         )?;
     }
     Ok(())

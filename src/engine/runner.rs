@@ -293,7 +293,7 @@ mod tests {
     fn a_short_wave_is_split_into_even_parts_that_cover_it_in_order() {
         // One block of 2,000 trials on two threads (eight pieces): eight
         // parts of 250, all owned by block 0.
-        let parts = split_for_threads(&[0..2000], 8);
+        let parts = split_for_threads(std::slice::from_ref(&(0..2000)), 8);
         assert_eq!(parts.len(), 8);
         assert!(
             parts
@@ -315,7 +315,7 @@ mod tests {
         let parts = split_for_threads(&blocks, 8);
         assert_eq!(parts.len(), 8);
         // Fewer trials than pieces: one trial a part, none empty.
-        assert_eq!(split_for_threads(&[5..8], 8).len(), 3);
+        assert_eq!(split_for_threads(std::slice::from_ref(&(5..8)), 8).len(), 3);
     }
 
     #[test]
