@@ -368,8 +368,8 @@ fn the_jetan_tools_print_json() {
     assert_eq!(moves.len() as u64, game["plies"].as_u64().expect("plies"));
     let text = text(&common::barsoom_ok(&args, dir.path()).stdout);
     for m in moves {
-        let line = format!("{}", m["move"].as_str().expect("move"));
-        assert!(text.contains(&line), "{line} not in the text game");
+        let line = m["move"].as_str().expect("move");
+        assert!(text.contains(line), "{line} not in the text game");
     }
     let result = game["result"].as_str().expect("result");
     assert!(text.contains(&format!("result: {result}")), "{text}");
