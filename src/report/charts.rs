@@ -1022,6 +1022,7 @@ mod tests {
                     min: Some(1),
                     median: Some(3),
                     max: Some(12),
+                    rate: None,
                 },
                 histogram,
             )),

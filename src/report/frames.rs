@@ -12,7 +12,8 @@ use crate::engine::{BlockRows, OutputSpec};
 
 /// The summary as a frame: one row per outcome (kind "outcome": count,
 /// rate, 95% interval) then one per metric (kind "metric": mean, standard
-/// error, min, median, max).
+/// error, min, median, max; and for a 0/1 metric also its count of ones,
+/// rate and 95% interval).
 pub fn summary_frame(summary: &Summary) -> PolarsResult<DataFrame> {
     let mut kind = Vec::new();
     let mut name = Vec::new();
@@ -41,10 +42,11 @@ pub fn summary_frame(summary: &Summary) -> PolarsResult<DataFrame> {
     for m in &summary.metrics {
         kind.push("metric");
         name.push(m.name.as_str());
-        count.push(None);
-        rate.push(None);
-        ci_low.push(None);
-        ci_high.push(None);
+        // A 0/1 metric is also a rate: its count of ones and interval.
+        count.push(m.rate.map(|r| r.count));
+        rate.push(m.rate.map(|_| m.mean));
+        ci_low.push(m.rate.map(|r| r.ci95[0]));
+        ci_high.push(m.rate.map(|r| r.ci95[1]));
         mean.push(m.mean.is_finite().then_some(m.mean));
         se.push(m.se.is_finite().then_some(m.se));
         min.push(m.min);

@@ -75,7 +75,7 @@ const OUTCOME_GROUPS: &[(&str, &str)] = &[
     ("outcome", "Outcome rates with 95% Wilson intervals"),
     (
         "metric",
-        "Metrics: mean, standard error, smallest, median and largest value",
+        "Metrics: mean, standard error, smallest, median and largest value; for a 0/1 metric also its count of ones, rate and 95% Wilson interval",
     ),
 ];
 
@@ -544,7 +544,7 @@ fn frame_tables(dir: &Path, spec: &FrameSpec) -> Result<Vec<Table>, ReportError>
             );
             // The `name` column holds outcome labels, metric names, ...:
             // headed by the group it is in.
-            let named: Vec<(String, Cells)> = shown
+            let mut named: Vec<(String, Cells)> = shown
                 .iter()
                 .map(|(n, c)| {
                     let n = if n == "name" {
@@ -555,6 +555,12 @@ fn frame_tables(dir: &Path, spec: &FrameSpec) -> Result<Vec<Table>, ReportError>
                     (n, c.clone())
                 })
                 .collect();
+            // Columns filled in only some of the group's rows (a 0/1
+            // metric's rate and interval) go after those filled in all.
+            named.sort_by_key(|(_, cells)| {
+                let nulls = rows.iter().filter(|&&r| cells.is_null(r)).count();
+                nulls > 0 && nulls < rows.len()
+            });
             build_table(&caption, &named, &rows)
         })
         .collect())

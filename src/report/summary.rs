@@ -37,6 +37,32 @@ pub struct MetricRow {
     pub median: Option<u32>,
     /// Largest value (Monte Carlo only).
     pub max: Option<u32>,
+    /// For an indicator metric (every trial 0 or 1, e.g. "1 if the side
+    /// moving first won"), its mean is a rate: the count of ones and the
+    /// 95% Wilson interval of that rate (Monte Carlo only).
+    pub rate: Option<IndicatorRate>,
+}
+
+/// The count of ones of a 0/1 metric and the Wilson interval of its rate.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct IndicatorRate {
+    /// Trials that recorded 1.
+    pub count: u64,
+    /// 95% Wilson interval of `count / trials`.
+    pub ci95: [f64; 2],
+}
+
+/// The indicator rate of `h`, when it holds only zeros and ones.
+fn indicator_rate(h: &IntHistogram) -> Option<IndicatorRate> {
+    if h.total() == 0 || h.max()? > 1 {
+        return None;
+    }
+    let ones = h.bins().find(|&(v, _)| v == 1).map_or(0, |(_, c)| c);
+    let (lo, hi) = wilson_interval(ones, h.total());
+    Some(IndicatorRate {
+        count: ones,
+        ci95: [lo, hi],
+    })
 }
 
 /// A run's or solver's results, ready to print, save or draw.
@@ -112,6 +138,7 @@ impl Summary {
             min: h.min(),
             median: h.median(),
             max: h.max(),
+            rate: indicator_rate(h),
         };
         let metrics = tally
             .metrics
@@ -167,6 +194,7 @@ impl Summary {
                     min: None,
                     median: None,
                     max: None,
+                    rate: None,
                 })
             })
             .collect();
@@ -193,10 +221,17 @@ impl Summary {
             .map(|m| {
                 (
                     m.name.clone(),
-                    serde_json::json!({
-                        "mean": finite(m.mean), "se": finite(m.se), "min": m.min, "median": m.median, "max": m.max,
-                        "description": m.description,
-                    }),
+                    {
+                        let mut json = serde_json::json!({
+                            "mean": finite(m.mean), "se": finite(m.se), "min": m.min, "median": m.median, "max": m.max,
+                            "description": m.description,
+                        });
+                        if let Some(r) = m.rate {
+                            json["count"] = r.count.into();
+                            json["ci95"] = serde_json::json!(r.ci95);
+                        }
+                        json
+                    },
                 )
             })
             .collect();
@@ -269,20 +304,32 @@ impl Summary {
                 .max(6);
             out.push('\n');
             out.push_str(&format!(
-                "{:<width$}  {:>10}  {:>9}  {:>6}  {:>6}  {:>6}\n",
-                "metric", "mean", "std.err", "min", "median", "max"
+                "{:<width$}  {:>10}  {:>9}  {:>6}  {:>6}  {:>6}  {}\n",
+                "metric",
+                "mean",
+                "std.err",
+                "min",
+                "median",
+                "max",
+                "95% Wilson interval (0/1 metrics)"
             ));
             let opt = |v: Option<u32>| v.map_or("-".to_string(), |v| v.to_string());
             for m in &self.metrics {
-                out.push_str(&format!(
-                    "{:<width$}  {:>10.4}  {:>9.4}  {:>6}  {:>6}  {:>6}\n",
+                let interval = m.rate.map_or(String::new(), |r| {
+                    format!("[{:.4}, {:.4}]", r.ci95[0], r.ci95[1])
+                });
+                let line = format!(
+                    "{:<width$}  {:>10.4}  {:>9.4}  {:>6}  {:>6}  {:>6}  {}",
                     m.name,
                     m.mean,
                     m.se,
                     opt(m.min),
                     opt(m.median),
-                    opt(m.max)
-                ));
+                    opt(m.max),
+                    interval
+                );
+                out.push_str(line.trim_end());
+                out.push('\n');
             }
         }
         out
@@ -304,4 +351,47 @@ pub fn group_thousands(n: u64) -> String {
         out.push(c);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{MetricSpec, TrialResult};
+
+    #[test]
+    fn a_zero_one_metric_gets_its_rate_and_wilson_interval() {
+        let metric = |name: &str| MetricSpec {
+            name: name.into(),
+            description: String::new(),
+        };
+        let spec = OutputSpec {
+            outcomes: vec!["a".into(), "b".into()],
+            metrics: vec![metric("won_first"), metric("rounds")],
+            length_metric: None,
+        };
+        let mut tally = Tally::new(2, 2);
+        // 10 trials: won_first is 1 in three of them; rounds reach 2.
+        for i in 0..10u32 {
+            let mut t = TrialResult::default();
+            t.metrics[0] = u32::from(i < 3);
+            t.metrics[1] = i % 3;
+            tally.record(&t);
+        }
+        let ctx = SummaryContext {
+            model: "m",
+            scenario: "s.toml",
+            scenario_name: "s",
+        };
+        let summary = Summary::from_tally(&ctx, &spec, &tally, 1);
+        let rate = summary.metrics[0].rate.expect("0/1 metric");
+        assert_eq!(rate.count, 3);
+        // Wilson, 3 of 10: [0.1078, 0.6032].
+        assert!((rate.ci95[0] - 0.107_791).abs() < 1e-5, "{:?}", rate.ci95);
+        assert!((rate.ci95[1] - 0.603_222).abs() < 1e-5, "{:?}", rate.ci95);
+        assert_eq!(summary.metrics[1].rate, None, "a count, not a rate");
+        let json = summary.to_json();
+        assert_eq!(json["metrics"]["won_first"]["count"], 3);
+        assert!(json["metrics"]["rounds"].get("ci95").is_none());
+        assert!(summary.to_table().contains("[0.1078, 0.6032]"));
+    }
 }
