@@ -1081,10 +1081,12 @@ impl WomBattle {
                     unit.charge_streak = 0;
                 }
             }
-            trace.event("[MOVEMENT]", || {
-                let kind = if charging { "charges" } else { "moves" };
-                format!("{} {kind} {step}\"", spec.name)
-            });
+            if step > 0 {
+                trace.event("[MOVEMENT]", || {
+                    let kind = if charging { "charges" } else { "moves" };
+                    format!("{} {kind} {step}\"", spec.name)
+                });
+            }
             if self.gap(st, s, u, e) > 0 {
                 continue;
             }
@@ -1145,7 +1147,7 @@ impl WomBattle {
     /// Whether the defender `(1 - s, e)` may strike back at the attack of
     /// `(s, u)`: not in the first round of a flank attack nor the first two
     /// of a rear attack.
-    fn returns_blows(&self, attack: &Attack) -> bool {
+    pub fn returns_blows(&self, attack: &Attack) -> bool {
         match attack.approach {
             Approach::Front => true,
             Approach::Flank => attack.rounds >= self.tables.flank_rounds,
