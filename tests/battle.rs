@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use barsoom::engine::{Dice, NoTrace, RunConfig, run};
 use barsoom::games::wom::battle::battle::{
-    Approach, Attack, M_CASUALTIES, OUT_UNDECIDED, Status, WomBattle,
+    Approach, Attack, M_CASUALTIES, OUT_UNDECIDED, Status, UnitState, WomBattle,
 };
 use barsoom::games::wom::battle::tables::PARTS;
 
@@ -158,17 +158,16 @@ fn flank_and_rear_attacks_go_unanswered_for_one_and_two_rounds() {
     assert!(m.returns_blows(&attack(Approach::Rear, 2)));
 }
 
+/// A morale modifier's name, how to set it on a unit, and its value.
+type ModifierCase = (&'static str, fn(&mut UnitState), i32);
+
 #[test]
 fn each_morale_modifier_of_the_table() {
     let dir = tempfile::tempdir().unwrap();
     let (_, m) = duel_of_units(dir.path(), 40, SHIELDLESS, SHIELDLESS);
     let base = m.initial_state();
     assert_eq!(m.morale_modifier(&base, 0, 0), 0);
-    let cases: [(
-        &str,
-        fn(&mut barsoom::games::wom::battle::battle::UnitState),
-        i32,
-    ); 10] = [
+    let cases: [ModifierCase; 10] = [
         (
             "attacking",
             |u| {

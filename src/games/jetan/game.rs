@@ -282,7 +282,7 @@ impl JetanGame {
         work: &mut Workspace,
     ) -> TrialResult {
         let first = self.start.side();
-        let a_plays = if dice.trial() % 2 == 0 {
+        let a_plays = if dice.trial().is_multiple_of(2) {
             first
         } else {
             first.other()

@@ -1159,7 +1159,6 @@ impl WomBattle {
     fn melee_round<T: Trace>(&self, st: &mut BattleState, dice: &mut Dice, trace: &mut T) -> bool {
         let mut hits = [[0u64; MAX_UNITS]; 2];
         let mut struck = [[false; MAX_UNITS]; 2];
-        let mut fought = [[false; MAX_UNITS]; 2];
         let mut any = false;
         // Attackers strike their targets.
         for s in 0..2 {
@@ -1172,7 +1171,6 @@ impl WomBattle {
                     self.melee_parts(st, s, u, a.target, a.charged && a.rounds == 0, doubled);
                 hits[1 - s][a.target] += parts;
                 struck[1 - s][a.target] = true;
-                fought[s][u] = true;
                 any = true;
                 trace.event("[MELEE TABLE]", || {
                     format!(
@@ -1195,7 +1193,7 @@ impl WomBattle {
         // first attacker they may answer; retreating units do not fight.
         for s in 0..2 {
             for u in 0..st.counts[s] {
-                if fought[s][u] || st.units[s][u].status != Status::Active {
+                if st.units[s][u].attack.is_some() || st.units[s][u].status != Status::Active {
                     continue;
                 }
                 let answer = (0..st.counts[1 - s]).find(|&e| {
@@ -1263,7 +1261,7 @@ impl WomBattle {
             trace,
         );
         // 2-4) Movement, side A first on odd turns, side B on even turns.
-        let first = usize::from(turn % 2 == 0);
+        let first = usize::from(turn.is_multiple_of(2));
         self.move_side(st, first, dice, trace);
         self.move_side(st, 1 - first, dice, trace);
         for s in 0..2 {

@@ -298,7 +298,7 @@ impl BattleTables {
             };
         }
         let percent = |field: &str, p: u64| -> Result<u64, ScenarioError> {
-            if p > 100 || p % 25 != 0 {
+            if p > 100 || !p.is_multiple_of(25) {
                 return Err(err(
                     field,
                     format!("expected a multiple of 25 up to 100, found {p}"),
@@ -312,7 +312,7 @@ impl BattleTables {
         for (i, row) in melee.rows.iter().enumerate() {
             let field = format!("melee.rows[{i}]");
             let t = troop(&field, &row.troop)?;
-            if row.group == 0 || PARTS % (2 * row.group) != 0 {
+            if row.group == 0 || !PARTS.is_multiple_of(2 * row.group) {
                 return Err(err(
                     &field,
                     format!("expected a group that divides {}", PARTS / 2),
