@@ -354,3 +354,42 @@ fn bad_scenarios_are_one_line_errors() {
         &[p, "formation", "always skirmish"],
     );
 }
+
+#[test]
+fn whole_turns_of_flank_and_rear_attacks() {
+    // Guards with commander and a personality: steady on any roll while
+    // both live, so morale cannot interrupt the melee (the leader rolls at
+    // six casualties are fixed by the seed; with it both survive).
+    let dir = tempfile::tempdir().unwrap();
+    let steady = "troop = \"human-infantry\"\nclass = \"guards\"\nfigures = 10\ncommander = true\n\
+                  personality = { name = \"Xodar\", level = 11 }\nstance = \"hold\"";
+    let hold = format!("{SHIELDLESS}\nstance = \"hold\"");
+    let (_, m) = duel_of_units(dir.path(), 10, &hold, steady);
+    for (approach, turn_two_returned) in [(Approach::Flank, true), (Approach::Rear, false)] {
+        let mut st = m.initial_state();
+        st.units[0][0].advance = 10;
+        st.units[0][0].attack = Some(Attack {
+            target: 0,
+            approach,
+            rounds: 0,
+            charged: false,
+        });
+        let mut dice = Dice::for_trial(1, 0);
+        m.turn(&mut st, &mut dice, &mut NoTrace);
+        // 10 infantry: 3 casualties doubled, none returned.
+        assert_eq!(st.units[1][0].casualties, 6, "{approach:?}");
+        assert_eq!(st.units[0][0].casualties, 0, "{approach:?}");
+        m.turn(&mut st, &mut dice, &mut NoTrace);
+        if turn_two_returned {
+            // Flank: round 2 is normal both ways: 4 figures strike back
+            // (3 per 10 = 1.2), 3 more for the attacker.
+            assert_eq!(st.units[0][0].casualties, 1);
+            assert_eq!(st.units[0][0].parts, PARTS / 5);
+            assert_eq!(st.units[1][0].casualties, 9);
+        } else {
+            // Rear: round 2 doubled and unanswered again: the last 4 fall.
+            assert_eq!(st.units[0][0].casualties, 0);
+            assert_eq!(st.units[1][0].status, Status::Destroyed);
+        }
+    }
+}
