@@ -393,3 +393,38 @@ fn whole_turns_of_flank_and_rear_attacks() {
         }
     }
 }
+
+#[test]
+fn stance_fire_walks_into_range_then_halts_and_shoots() {
+    // Pistols reach 48". From 60" a formed infantry unit (9" a turn) walks
+    // 9" then 3", halts at 48" and shoots twice a turn while the bows of a
+    // holding enemy (24") cannot answer; it never charges meanwhile.
+    let dir = tempfile::tempdir().unwrap();
+    let pistols = "troop = \"human-infantry\"\nclass = \"regulars\"\nfigures = 10\nmissile = \"pistol\"\nstance = \"fire\"";
+    let bows = format!("{SHIELDLESS}\nmissile = \"bow\"\nstance = \"hold\"");
+    let (_, m) = duel_of_units(dir.path(), 60, pistols, &bows);
+    let mut st = m.initial_state();
+    let mut dice = Dice::for_trial(1, 0);
+    m.turn(&mut st, &mut dice, &mut NoTrace);
+    assert_eq!(st.units[0][0].advance, 9);
+    assert_eq!(st.units[0][0].volleys, 0, "out of range on turn 1");
+    m.turn(&mut st, &mut dice, &mut NoTrace);
+    assert_eq!(st.units[0][0].advance, 12, "halts at its 48\" range");
+    // Turn 2: it moved, so no end-turn fire; turn 3: beginning and end fire.
+    m.turn(&mut st, &mut dice, &mut NoTrace);
+    assert_eq!(st.units[0][0].advance, 12);
+    assert_eq!(st.units[0][0].volleys, 2);
+    assert_eq!(st.units[0][0].casualties, 0, "the bows never reach");
+    assert!(st.units[1][0].casualties > 0);
+    // Stance `fire` needs a missile weapon.
+    let path = dir.path().join("bad.toml");
+    let text = std::fs::read_to_string(dir.path().join("units.toml"))
+        .expect("scenario")
+        .replace("missile = \"pistol\"\n", "");
+    std::fs::write(&path, text).expect("write");
+    common::assert_bad_input(
+        &["validate", &path.display().to_string()],
+        dir.path(),
+        &["stance", "missile weapon"],
+    );
+}

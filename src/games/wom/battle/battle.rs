@@ -70,6 +70,9 @@ pub struct UnitSpec {
     pub cover_keep: u64,
     /// Advances to melee (`true`) or holds its line and shoots.
     pub advance: bool,
+    /// Stance `fire`: advances only until its target is in missile range,
+    /// then halts there and shoots; closes once its volleys are spent.
+    pub halt_in_range: bool,
     /// Normal and charge move in inches (charge 0: cannot charge).
     pub moves: (u32, u32),
 }
@@ -441,13 +444,20 @@ fn unit_spec(
             ));
         }
     };
-    let advance = match unit.stance.as_deref().unwrap_or("advance") {
-        "advance" => true,
-        "hold" => false,
+    let (advance, halt_in_range) = match unit.stance.as_deref().unwrap_or("advance") {
+        "advance" => (true, false),
+        "hold" => (false, false),
+        "fire" if unit.missile.is_some() => (true, true),
+        "fire" => {
+            return Err(err(
+                "stance",
+                "expected a missile weapon with stance \"fire\"".into(),
+            ));
+        }
         other => {
             return Err(err(
                 "stance",
-                format!("expected \"advance\" or \"hold\", found {other:?}"),
+                format!("expected \"advance\", \"hold\" or \"fire\", found {other:?}"),
             ));
         }
     };
@@ -467,6 +477,7 @@ fn unit_spec(
         approach,
         cover_keep,
         advance,
+        halt_in_range,
         moves,
     })
 }
@@ -1055,14 +1066,26 @@ impl WomBattle {
             let Some(e) = self.current_target(st, s, u) else {
                 continue;
             };
+            if spec.halt_in_range && self.can_fire(st, s, u, e) {
+                // Stance `fire`: in range with volleys left, it stands.
+                continue;
+            }
             let gap = self.gap(st, s, u, e).max(0);
             let (normal, charge) = spec.moves;
-            let can_charge = charge > 0 && !unit.must_rest;
+            // Stance `fire` with volleys left: walk only into its range.
+            let range_to_keep = spec.weapon.and_then(|w| {
+                let weapon = &self.tables.weapons[w];
+                (spec.halt_in_range && unit.volleys < weapon.max_volleys)
+                    .then_some(weapon.range)
+                    .flatten()
+            });
+            let can_charge = charge > 0 && !unit.must_rest && range_to_keep.is_none();
             let charging = can_charge && gap <= charge as i32 && gap > 0;
             let step = if charging {
                 gap
             } else {
-                gap.min(normal as i32)
+                let wanted = range_to_keep.map_or(gap, |r| (gap - r as i32).max(0));
+                wanted.min(normal as i32)
             };
             let unit = &mut st.units[s][u];
             unit.moved = step > 0;
@@ -1256,7 +1279,10 @@ impl WomBattle {
         self.volley(
             st,
             true,
-            |_, spec| !spec.advance && spec.weapon.is_some_and(|w| tables.weapons[w].per_turn == 2),
+            |_, spec| {
+                (!spec.advance || spec.halt_in_range)
+                    && spec.weapon.is_some_and(|w| tables.weapons[w].per_turn == 2)
+            },
             dice,
             trace,
         );
