@@ -33,6 +33,10 @@ pub const MODELS: &[ModelInfo] = &[
         description: "Warriors of Mars aerial warfare: fleets of fliers with gunfire, criticals, ramming, grappling, boarding and keel bombs",
     },
     ModelInfo {
+        id: "wom.battle",
+        description: "Warriors of Mars mass battles at 1:50: units of infantry and cavalry with missile fire, charges, melee, morale, routs and leader losses",
+    },
+    ModelInfo {
         id: "jc.fleet",
         description: "John Carter, Warlord of Mars fleet combat: maneuvers, leadership, intrinsic defense, Reverses and influenced neutrals",
     },
@@ -101,6 +105,10 @@ fn load_model(path: &Path) -> Result<LoadedScenario, ScenarioError> {
         }
         "wom.air" => {
             let (model, description) = wom::air::battle::WomAir::load(path)?;
+            (Box::new(model), description)
+        }
+        "wom.battle" => {
+            let (model, description) = wom::battle::battle::WomBattle::load(path)?;
             (Box::new(model), description)
         }
         "jc.fleet" => {

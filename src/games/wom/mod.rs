@@ -1,6 +1,7 @@
 //! Warriors of Mars (TSR 1974).
 
 pub mod air;
+pub mod battle;
 pub mod duel;
 pub mod duel_exact;
 pub mod tables;
