@@ -286,7 +286,6 @@ fn progress_bar(wanted: bool, trials: u64) -> ProgressBar {
 }
 
 #[cfg(test)]
-#[allow(clippy::single_range_in_vec_init)]
 mod tests {
     use super::*;
 

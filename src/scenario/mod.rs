@@ -33,6 +33,26 @@ impl ScenarioError {
 }
 
 /// Reads `path` as UTF-8 text (and notes it, while [`record_inputs`] is
+/// Checks that a scenario file names the model that is loading it.
+pub fn expect_model(path: &Path, found: &str, expected: &str) -> Result<(), ScenarioError> {
+    if found == expected {
+        return Ok(());
+    }
+    Err(ScenarioError::new(
+        path,
+        "model",
+        format!("expected {expected:?}, found {found:?}"),
+    ))
+}
+
+/// The data folder a scenario uses: its `data` field, relative to the
+/// scenario's own folder (default `../data`, beside the scenario's folder).
+pub fn data_dir(path: &Path, data: Option<&str>) -> PathBuf {
+    path.parent()
+        .unwrap_or(Path::new("."))
+        .join(data.unwrap_or("../data"))
+}
+
 /// watching, as one of the inputs a scenario depends on).
 pub fn read_text(path: &Path) -> Result<String, ScenarioError> {
     let text = std::fs::read_to_string(path)

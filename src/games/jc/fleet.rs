@@ -13,7 +13,7 @@
 //! 1 the defender [23.0 PROCEDURE]; results are reported by *side*, in the
 //! order of the scenario's `[[sides]]`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Deserialize;
 
@@ -1017,17 +1017,8 @@ impl JcFleet {
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
         let text = read_text(path)?;
         let file: FleetFile = parse_toml(path, &text)?;
-        if file.model != "jc.fleet" {
-            return Err(ScenarioError::new(
-                path,
-                "model",
-                format!("expected \"jc.fleet\", found {:?}", file.model),
-            ));
-        }
-        let data_dir: PathBuf = path
-            .parent()
-            .unwrap_or(Path::new("."))
-            .join(file.data.as_deref().unwrap_or("../data"));
+        crate::scenario::expect_model(path, &file.model, "jc.fleet")?;
+        let data_dir = crate::scenario::data_dir(path, file.data.as_deref());
         let data = JcData::load(&data_dir)?;
         let model = Self::build(path, &file, &data)?;
         Ok((model, file.description))

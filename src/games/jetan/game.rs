@@ -187,12 +187,7 @@ impl JetanGame {
         let text = read_text(path)?;
         let file: GameFile = parse_toml(path, &text)?;
         let err = |field: &str, message: String| ScenarioError::new(path, field, message);
-        if file.model != "jetan.game" {
-            return Err(err(
-                "model",
-                format!("expected \"jetan.game\", found {:?}", file.model),
-            ));
-        }
+        crate::scenario::expect_model(path, &file.model, "jetan.game")?;
         if file.players.len() != 2 {
             return Err(err(
                 "players",

@@ -4,7 +4,7 @@
 //! function shared by the full game, the `races.battle` model and the exact
 //! closed form ([`odds`] sums [`fight`] over the key attribute's faces).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Deserialize;
 
@@ -255,17 +255,8 @@ impl RacesBattle {
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
         let text = read_text(path)?;
         let file: BattleFile = parse_toml(path, &text)?;
-        if file.model != "races.battle" {
-            return Err(ScenarioError::new(
-                path,
-                "model",
-                format!("expected \"races.battle\", found {:?}", file.model),
-            ));
-        }
-        let data_dir: PathBuf = path
-            .parent()
-            .unwrap_or(Path::new("."))
-            .join(file.data.as_deref().unwrap_or("../data"));
+        crate::scenario::expect_model(path, &file.model, "races.battle")?;
+        let data_dir = crate::scenario::data_dir(path, file.data.as_deref());
         let data = RacesData::load(&data_dir)?;
         let attacker = battle_side(path, "attacker", &file.attacker, &data)?;
         let defender = battle_side(path, "defender", &file.defender, &data)?;

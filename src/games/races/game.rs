@@ -9,7 +9,7 @@
 //! The whole game state is fixed-size arrays in [`Game`], built on the
 //! stack per trial: nothing is allocated in the trial loop.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Deserialize;
 
@@ -1313,17 +1313,8 @@ impl RacesGame {
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
         let text = read_text(path)?;
         let file: GameFile = parse_toml(path, &text)?;
-        if file.model != "races.game" {
-            return Err(ScenarioError::new(
-                path,
-                "model",
-                format!("expected \"races.game\", found {:?}", file.model),
-            ));
-        }
-        let data_dir: PathBuf = path
-            .parent()
-            .unwrap_or(Path::new("."))
-            .join(file.data.as_deref().unwrap_or("../data"));
+        crate::scenario::expect_model(path, &file.model, "races.game")?;
+        let data_dir = crate::scenario::data_dir(path, file.data.as_deref());
         let data = RacesData::load(&data_dir)?;
         let model = Self::build(path, &file, &data)?;
         Ok((model, file.description))

@@ -394,13 +394,7 @@ impl WomDuel {
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
         let text = read_text(path)?;
         let file: DuelFile = parse_toml(path, &text)?;
-        if file.model != "wom.duel" {
-            return Err(ScenarioError::new(
-                path,
-                "model",
-                format!("expected \"wom.duel\", found {:?}", file.model),
-            ));
-        }
+        crate::scenario::expect_model(path, &file.model, "wom.duel")?;
         let data_dir: PathBuf = path
             .parent()
             .unwrap_or(Path::new("."))

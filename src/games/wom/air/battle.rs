@@ -12,7 +12,7 @@
 //! with `"move-counter-move"` the sides alternate, each firing right after
 //! its own move (side A first in odd turns, side B in even turns).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Deserialize;
 
@@ -178,17 +178,8 @@ impl WomAir {
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
         let text = read_text(path)?;
         let file: AirFile = parse_toml(path, &text)?;
-        if file.model != "wom.air" {
-            return Err(ScenarioError::new(
-                path,
-                "model",
-                format!("expected \"wom.air\", found {:?}", file.model),
-            ));
-        }
-        let dir: PathBuf = path
-            .parent()
-            .unwrap_or(Path::new("."))
-            .join(file.data.as_deref().unwrap_or("../data"));
+        crate::scenario::expect_model(path, &file.model, "wom.air")?;
+        let dir = crate::scenario::data_dir(path, file.data.as_deref());
         let data = AirData::load(&dir)?;
         let model = Self::build(path, &file, data)?;
         Ok((model, file.description))

@@ -10,7 +10,7 @@
 //! and overlaps are not modelled: a scenario says which enemy unit each unit
 //! attacks and whether from the front, flank or rear.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Deserialize;
 
@@ -177,17 +177,8 @@ impl WomBattle {
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
         let text = read_text(path)?;
         let file: BattleFile = parse_toml(path, &text)?;
-        if file.model != "wom.battle" {
-            return Err(ScenarioError::new(
-                path,
-                "model",
-                format!("expected \"wom.battle\", found {:?}", file.model),
-            ));
-        }
-        let dir: PathBuf = path
-            .parent()
-            .unwrap_or(Path::new("."))
-            .join(file.data.as_deref().unwrap_or("../data"));
+        crate::scenario::expect_model(path, &file.model, "wom.battle")?;
+        let dir = crate::scenario::data_dir(path, file.data.as_deref());
         let tables = BattleTables::load(&dir)?;
         let model = Self::build(path, &file, tables)?;
         Ok((model, file.description))
