@@ -42,8 +42,8 @@ const SHIELDLESS: &str = "troop = \"human-infantry\"\nclass = \"regulars\"\nfigu
 
 #[test]
 fn missile_fire_with_hard_cover_is_the_rules_example() {
-    // Aerial warfare notes: "10 Radium Rifles kill 5 Infantry, but ... only
-    // 50% due to hard cover, so 10 Radium Rifles kill 2-1/2 figures".
+    // The worked example in the aerial warfare notes: ten radium rifles
+    // kill five infantry in the open, half that behind hard cover (2½).
     let dir = tempfile::tempdir().unwrap();
     let hard = format!("{SHIELDLESS}\ncover = \"hard\"");
     let (_, m) = duel_of_units(dir.path(), 40, RIFLES, &hard);

@@ -2,7 +2,8 @@
 //! `scenarios/wom/data/battle-tables.toml` and `battle-morale.toml`, checked
 //! and compiled to fixed arrays. Casualties are counted in parts of a figure
 //! ([`PARTS`] to the figure) so that every fraction the tables give is carried
-//! exactly ("Retain all fractions until such time as they total a whole").
+//! exactly: the rules keep fractional casualties until they add up to a
+//! whole figure.
 
 use std::path::Path;
 
@@ -141,8 +142,6 @@ pub struct MoraleClass {
     pub steady: i32,
     /// Highest total that leaves the unit disorganised.
     pub disorganized: i32,
-    /// The rule's examples of the class.
-    pub examples: String,
     /// Other names scenarios may use (e.g. "first-born").
     pub aliases: Vec<String>,
 }
