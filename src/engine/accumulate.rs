@@ -18,12 +18,19 @@ impl IntHistogram {
     #[inline]
     pub fn add(&mut self, value: u32) {
         let index = value as usize;
-        if index >= self.counts.len() {
-            // Grows only when a new maximum appears: amortised, not per trial.
-            self.counts.resize(index + 1, 0);
+        match self.counts.get_mut(index) {
+            Some(count) => *count += 1,
+            None => self.add_new_maximum(index),
         }
-        self.counts[index] += 1;
         self.total += 1;
+    }
+
+    /// Grows the bins to hold a new maximum and counts it: amortised, not
+    /// per trial.
+    #[cold]
+    fn add_new_maximum(&mut self, index: usize) {
+        self.counts.resize(index + 1, 0);
+        self.counts[index] = 1;
     }
 
     /// Adds every observation of `other`.
@@ -224,8 +231,8 @@ impl Tally {
     #[inline]
     pub fn record(&mut self, trial: &TrialResult) {
         self.outcomes[usize::from(trial.outcome)] += 1;
-        for (histogram, value) in self.metrics.iter_mut().zip(trial.metrics) {
-            histogram.add(value);
+        for (histogram, value) in self.metrics.iter_mut().zip(&trial.metrics) {
+            histogram.add(*value);
         }
     }
 

@@ -394,8 +394,9 @@ pub struct Battle {
     mixes: [ManeuverMix; 2],
     /// Per role, the maneuver and die of each value of its one draw.
     events: [Vec<u8>; 2],
-    /// The matrix flattened, `attacker * 9 + defender`.
-    matrix: [i8; MANEUVERS * MANEUVERS],
+    /// The matrix flattened, `attacker << 4 | defender`, so that any pair
+    /// of 4-bit maneuver codes indexes it without a bounds check.
+    matrix: [i8; 256],
     /// The leadership edge of the attacker, by both presence masks
     /// (`attacker * 4 + defender`).
     lead: [i32; 16],
@@ -411,6 +412,10 @@ pub struct Battle {
     split: u64,
     /// Whether any side has a break-off rule.
     any_break_off: bool,
+    /// No neutral fleets and no break-off rule: every round is fought by
+    /// both home fleets freely, so [`Battle::resolve`] runs a specialised
+    /// copy of the same round code with those branches compiled away.
+    plain: bool,
     /// Who leads, by role and presence mask (for traces).
     leader: [[Option<String>; 4]; 2],
     /// Intrinsic defense by the defender's presence mask [23.4].
@@ -522,9 +527,9 @@ impl Battle {
             }
         }
         let by_role = |r: usize| &policies[side_of_role[r]];
-        let mut matrix = [0i8; MANEUVERS * MANEUVERS];
+        let mut matrix = [0i8; 256];
         for (i, row) in tables.matrix.iter().enumerate() {
-            matrix[i * MANEUVERS..(i + 1) * MANEUVERS].copy_from_slice(row);
+            matrix[i << 4..(i << 4) + MANEUVERS].copy_from_slice(row);
         }
         let mut lead = [0i32; 16];
         for (i, l) in lead.iter_mut().enumerate() {
@@ -560,6 +565,7 @@ impl Battle {
             padded_rows,
             roll_offset,
             any_break_off: policies.iter().any(|p| p.break_off_behind.is_some()),
+            plain: start.neutral == [0, 0] && policies.iter().all(|p| p.break_off_behind.is_none()),
             tables,
             side_of_role,
             start,
@@ -653,23 +659,47 @@ impl Battle {
     /// edge or minus the defender's (the difference of the two values).
     #[inline]
     pub fn modifier(&self, s: &BattleState, maneuvers: [usize; 2]) -> (i32, i32) {
-        let lead = self.lead[s.presence(0) * 4 + s.presence(1)];
+        self.modifier_for(Self::presences::<false>(s), maneuvers)
+    }
+
+    /// Both roles' presence masks; a plain battle's are home-only while it
+    /// lasts (a side with no fleets has ended it).
+    #[inline(always)]
+    fn presences<const PLAIN: bool>(s: &BattleState) -> [usize; 2] {
+        if PLAIN {
+            [1, 1]
+        } else {
+            [s.presence(0), s.presence(1)]
+        }
+    }
+
+    #[inline(always)]
+    fn modifier_for(&self, presence: [usize; 2], maneuvers: [usize; 2]) -> (i32, i32) {
+        let lead = self.lead[presence[0] * 4 + presence[1]];
         (
-            i32::from(self.matrix[maneuvers[0] * MANEUVERS + maneuvers[1]]) + lead,
+            i32::from(self.matrix[usize::from((maneuvers[0] << 4 | maneuvers[1]) as u8)]) + lead,
             lead,
         )
     }
 
     /// Plays one round [23.2-23.4] from state `s` with the given maneuvers
     /// and dice.
-    #[inline(always)]
+    #[inline]
     pub fn round(&self, s: &BattleState, play: &RoundPlay) -> RoundOutcome {
+        self.round_in::<false>(s, play)
+    }
+
+    /// [`Battle::round`], with `PLAIN` promising no neutral fleets (see
+    /// [`Battle::plain`](Battle)).
+    #[inline(always)]
+    fn round_in<const PLAIN: bool>(&self, s: &BattleState, play: &RoundPlay) -> RoundOutcome {
         let total = [i32::from(s.total(0)), i32::from(s.total(1))];
-        let (modifier, leadership) = self.modifier(s, play.maneuvers);
+        let presence = Self::presences::<PLAIN>(s);
+        let (modifier, leadership) = self.modifier_for(presence, play.maneuvers);
         // [23.42] intrinsic defense counts as defender strength in the
         // attacker's half only.
         let differentials = [
-            total[0] - total[1] - self.intrinsic[s.presence(1)],
+            total[0] - total[1] - self.intrinsic[presence[1]],
             total[1] - total[0],
         ];
         // The widened table holds `ResultsTable::destroyed` for every
@@ -683,8 +713,17 @@ impl Battle {
             cell(differentials[1], play.rolls[1] as i32 - modifier),
         ];
         // [23.2] losses are simultaneous, from the strengths at the start.
-        let mut next = *s;
-        let elected = if (s.neutral[0] | s.neutral[1]) == 0 {
+        let mut next = if PLAIN {
+            // Spelled out so the compiler knows the other fields stay 0.
+            BattleState {
+                home: s.home,
+                reverses: s.reverses,
+                ..BattleState::default()
+            }
+        } else {
+            *s
+        };
+        let elected = if PLAIN || (s.neutral[0] | s.neutral[1]) == 0 {
             next.home[0] = s.home[0].saturating_sub(destroyed[1]);
             next.home[1] = s.home[1].saturating_sub(destroyed[0]);
             [false; 2]
@@ -808,13 +847,35 @@ impl Battle {
 
     /// Fights the battle with `dice` [23.0-23.4, 24.42-24.46].
     pub fn resolve<T: Trace>(&self, dice: &mut Dice, trace: &mut T) -> BattleResult {
+        if self.plain {
+            self.fight::<T, true>(dice, trace)
+        } else {
+            self.fight::<T, false>(dice, trace)
+        }
+    }
+
+    /// The battle loop; `PLAIN` as in [`Battle::round_in`], and then no side
+    /// ever wants to break off or is forced to Reverse.
+    #[inline(always)]
+    fn fight<T: Trace, const PLAIN: bool>(&self, dice: &mut Dice, trace: &mut T) -> BattleResult {
         if T::ENABLED {
             self.trace_opening(trace);
         }
-        let mut s = self.start;
+        let mut s = if PLAIN {
+            BattleState {
+                home: self.start.home,
+                ..BattleState::default()
+            }
+        } else {
+            self.start
+        };
         let mut rounds = 0u32;
         loop {
-            let (agreed, wants) = self.opening(&s);
+            let (agreed, wants) = if PLAIN {
+                (None, [false; 2])
+            } else {
+                self.opening(&s)
+            };
             if let Some(end) = agreed {
                 trace.event("JC 23.22 break-off", || {
                     "both sides agree to break off".to_string()
@@ -825,12 +886,16 @@ impl Battle {
                 return self.result(&s, End::RoundLimit, rounds, trace);
             }
             rounds += 1;
-            let forced = [
-                self.forced_reverse(&s, 0, wants),
-                self.forced_reverse(&s, 1, wants),
-            ];
+            let forced = if PLAIN {
+                [false; 2]
+            } else {
+                [
+                    self.forced_reverse(&s, 0, wants),
+                    self.forced_reverse(&s, 1, wants),
+                ]
+            };
             let play = self.draw_play(dice, forced);
-            let out = self.round(&s, &play);
+            let out = self.round_in::<PLAIN>(&s, &play);
             if T::ENABLED {
                 self.trace_round(trace, rounds, &s, &play, &out, wants);
             }
@@ -1378,5 +1443,34 @@ impl Model for JcFleet {
 
     fn exact(&self) -> Result<ExactSolution, String> {
         super::fleet_exact::solve(&self.battle)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::NoTrace;
+
+    /// The plain specialisation must fight exactly the battle the general
+    /// code fights: same dice in, same result out, trial by trial.
+    #[test]
+    fn plain_specialisation_fights_the_same_battles() {
+        for name in ["ten-vs-seven-open-sky", "minimax-vs-uniform", "even-fight"] {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(format!("scenarios/jc/fleet/{name}.toml"));
+            let battle = match JcFleet::load(&path) {
+                Ok((model, _)) => model.battle,
+                Err(e) => panic!("{e}"),
+            };
+            assert!(battle.plain, "{name} has neither neutrals nor break-off");
+            for trial in 0..20_000 {
+                let mut plain_dice = Dice::for_trial(7, trial);
+                let mut general_dice = Dice::for_trial(7, trial);
+                let plain = battle.fight::<NoTrace, true>(&mut plain_dice, &mut NoTrace);
+                let general = battle.fight::<NoTrace, false>(&mut general_dice, &mut NoTrace);
+                assert_eq!(plain, general, "{name}, trial {trial}");
+                assert_eq!(plain_dice.next_u64(), general_dice.next_u64());
+            }
+        }
     }
 }
