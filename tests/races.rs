@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use barsoom::engine::{Model, NoTrace, RunConfig, run};
 use barsoom::games::races::Roller;
 use barsoom::games::races::battle::{
-    RacesBattle, Verdict, attribute_probabilities, fight, odds, roll_attribute,
+    BonusMatrix, RacesBattle, Verdict, attribute_probabilities, fight, odds, roll_attribute,
 };
 use barsoom::games::races::data::RacesData;
 use barsoom::games::races::game::{
@@ -637,13 +637,15 @@ fn bad_set_ups_get_one_line_and_exit_code_two() {
 #[test]
 fn the_race_matrix_is_the_battle_seen_from_both_sides() {
     let d = data();
-    let m = barsoom::games::races::battle::kind_matrix(&d);
-    assert_eq!(m.len(), d.kinds.len());
-    for (a, row) in m.iter().enumerate() {
+    let m = BonusMatrix::new(&d);
+    let open = m.situation("open ground").expect("open ground");
+    assert_eq!(m.kinds.len(), d.kinds.len());
+    for a in 0..m.kinds.len() {
         // A warband against its own kind ties on every attribute.
-        assert!((row[a].both - 1.0).abs() < 1e-12);
-        for (b, o) in row.iter().enumerate() {
-            assert!((o.attacker - m[b][a].defender).abs() < 1e-12);
+        assert!((m.get(open, open, a, a).both - 1.0).abs() < 1e-12);
+        for b in 0..m.kinds.len() {
+            let o = m.get(open, open, a, b);
+            assert!((o.attacker - m.get(open, open, b, a).defender).abs() < 1e-12);
             assert!((o.attacker + o.defender + o.both - 1.0).abs() < 1e-12);
         }
     }
@@ -652,7 +654,124 @@ fn the_race_matrix_is_the_battle_seen_from_both_sides() {
         d.kind("blue").expect("blue"),
         d.kind("white").expect("white"),
     );
-    assert!((m[blue][white].attacker - 4.0 / 9.0).abs() < 1e-12);
+    assert!((m.get(open, open, blue, white).attacker - 4.0 / 9.0).abs() < 1e-12);
+}
+
+#[test]
+fn the_bonus_matrix_adds_each_situation_to_the_scores() {
+    let d = data();
+    let m = BonusMatrix::new(&d);
+    let at = |label: &str| m.situation(label).unwrap_or_else(|| panic!("{label}"));
+    // Open ground; 9 in-hex terrains and fortifications; ruins on each of
+    // the 9 attributes; 6 settlements' all-units bonuses; a leader.
+    assert_eq!(m.situations.len(), 1 + 10 + 9 + 6 + 1);
+    let (blue, white) = (
+        d.kind("blue").expect("blue"),
+        d.kind("white").expect("white"),
+    );
+    let close = |o: barsoom::games::races::battle::Odds, a: f64, d: f64, b: f64| {
+        (o.attacker - a).abs() < 1e-12
+            && (o.defender - d).abs() < 1e-12
+            && (o.both - b).abs() < 1e-12
+    };
+    // Blue [5,1,6,1,2,0,1,5,3] vs White [3,2,3,6,0,0,2,2,6]: Blue wins
+    // speed, surprise, armor, psionics; artillery ties 0-0. Fortified
+    // (+5 armor, +2 artillery) Blue also wins artillery 2-0: 5/9, 4/9, 0.
+    let open = at("open ground");
+    let fort = at("in fortifications");
+    assert!(close(
+        m.get(fort, open, blue, white),
+        5.0 / 9.0,
+        4.0 / 9.0,
+        0.0
+    ));
+    // Ruins on small arms lift Blue's 1 to White's 2: a tie there, so
+    // 4/9, 3/9, 2/9.
+    let ruins = at("in ruins (small-arms)");
+    assert!(close(
+        m.get(ruins, open, blue, white),
+        4.0 / 9.0,
+        3.0 / 9.0,
+        2.0 / 9.0
+    ));
+    // A leader's +5 on a random attribute against the same kind: Blue wins
+    // only when the key is the leader's attribute, sum of (1/9)^2 over 9
+    // attributes = 1/9; otherwise a tie.
+    let leader = at("leader");
+    assert!(close(
+        m.get(leader, open, blue, blue),
+        1.0 / 9.0,
+        0.0,
+        8.0 / 9.0
+    ));
+    // Leaders on both sides: by symmetry each wins as often as the other.
+    let both = m.get(leader, leader, blue, blue);
+    assert!((both.attacker - both.defender).abs() < 1e-12);
+    assert!((both.attacker + both.defender + both.both - 1.0).abs() < 1e-12);
+    // The all-units bonus of a held dojo (+1 hand to hand) turns no key
+    // between these two: White keeps hand to hand 6-2.
+    assert!(close(
+        m.get(at("holds dojo"), open, blue, white),
+        4.0 / 9.0,
+        4.0 / 9.0,
+        1.0 / 9.0
+    ));
+}
+
+#[test]
+fn races_matrix_writes_every_combination_and_rejects_unknown_situations() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("m");
+    let data = data_dir().display().to_string();
+    let o = common::barsoom_ok(
+        &[
+            "races",
+            "matrix",
+            "--data",
+            &data,
+            "--attacker",
+            "in fortifications",
+            "--out",
+            &out.display().to_string(),
+        ],
+        dir.path(),
+    );
+    let o = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.contains("27 situations x 11 kinds: 88209 exact battles"),
+        "{o}"
+    );
+    let csv = std::fs::read_to_string(out.join("matrix.csv")).expect("matrix.csv");
+    assert_eq!(csv.lines().count(), 1 + 27 * 27 * 11 * 11);
+    assert!(
+        csv.contains(
+            "blue,white,in fortifications,open ground,0.5555555555555556,0.4444444444444444,0.0"
+        ),
+        "fortified Blue row"
+    );
+    for stem in [
+        "matrix.parquet",
+        "situations.png",
+        "situations.svg",
+        "kinds.png",
+        "kinds.svg",
+    ] {
+        assert!(out.join(stem).is_file(), "{stem}");
+    }
+    common::assert_bad_input(
+        &[
+            "races",
+            "matrix",
+            "--data",
+            &data,
+            "--defender",
+            "in the clouds",
+            "--out",
+            &out.display().to_string(),
+        ],
+        dir.path(),
+        &["--defender", "\"in the clouds\"", "open ground"],
+    );
 }
 
 #[test]

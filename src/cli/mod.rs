@@ -8,6 +8,7 @@ mod analysis;
 mod bench;
 mod commands;
 mod jetan;
+mod races;
 mod report;
 
 use std::path::PathBuf;
@@ -55,6 +56,8 @@ pub enum Command {
     Report(ReportArgs),
     /// Jetan engine tools: perft and one game move by move.
     Jetan(jetan::JetanArgs),
+    /// Six races of Mars tools: the exact battle matrix for every bonus combination.
+    Races(races::RacesArgs),
 }
 
 /// Arguments of `barsoom run`.

@@ -891,14 +891,71 @@ pub fn write_heatmap(
     stem: &str,
 ) -> Result<Vec<PathBuf>, ChartError> {
     ensure_fonts()?;
+    let layout = HeatmapLayout::of(heatmap);
     Ok(vec![
-        write_png(dir, stem, (WIDTH, HEIGHT), |root| {
-            draw_heatmap(root, heatmap)
+        write_png(dir, stem, layout.size, |root| {
+            draw_heatmap(root, heatmap, &layout)
         })?,
-        write_svg(dir, stem, (WIDTH, HEIGHT), |root| {
-            draw_heatmap(root, heatmap)
+        write_svg(dir, stem, layout.size, |root| {
+            draw_heatmap(root, heatmap, &layout)
         })?,
     ])
+}
+
+/// How a heatmap fits its labels: the canvas grows with the number of
+/// rows and columns, the row labels get the width their longest label
+/// needs, and column labels too long for their cells become numbers (the
+/// rows then carry the same numbers when both axes list the same things).
+struct HeatmapLayout {
+    size: (u32, u32),
+    y_label_width: u32,
+    x_ticks: Vec<String>,
+    y_ticks: Vec<String>,
+    /// Whether the cells are wide enough to print their values.
+    values: bool,
+}
+
+impl HeatmapLayout {
+    /// Rough width of one character of the tick font, in pixels.
+    const CHAR_WIDTH: u32 = 9;
+    const MIN_CELL_WIDTH: u32 = 46;
+    const MIN_CELL_HEIGHT: u32 = 26;
+
+    fn of(heatmap: &Heatmap) -> Self {
+        let longest =
+            |ticks: &[String]| ticks.iter().map(|t| t.chars().count()).max().unwrap_or(0) as u32;
+        let (nx, ny) = (
+            heatmap.x_ticks.len().max(1) as u32,
+            heatmap.y_ticks.len().max(1) as u32,
+        );
+        let numbered = longest(&heatmap.x_ticks) * Self::CHAR_WIDTH > (WIDTH - 200) / nx
+            && nx * Self::MIN_CELL_WIDTH > WIDTH - 200;
+        let x_ticks: Vec<String> = if numbered {
+            (1..=nx).map(|i| i.to_string()).collect()
+        } else {
+            heatmap.x_ticks.clone()
+        };
+        let y_ticks: Vec<String> = if numbered && heatmap.x_ticks == heatmap.y_ticks {
+            heatmap
+                .y_ticks
+                .iter()
+                .enumerate()
+                .map(|(i, t)| format!("{t} {}", i + 1))
+                .collect()
+        } else {
+            heatmap.y_ticks.clone()
+        };
+        let y_label_width = (longest(&y_ticks) * Self::CHAR_WIDTH + 24).max(120);
+        let width = WIDTH.max(y_label_width + 80 + nx * Self::MIN_CELL_WIDTH);
+        let height = HEIGHT.max(200 + ny * Self::MIN_CELL_HEIGHT);
+        HeatmapLayout {
+            size: (width, height),
+            y_label_width,
+            x_ticks,
+            y_ticks,
+            values: (width - y_label_width - 80) / nx >= Self::MIN_CELL_WIDTH - 6,
+        }
+    }
 }
 
 /// The colour of a rate: light to dark blue (grey for no value).
@@ -914,6 +971,7 @@ fn heat_color(value: f64) -> RGBColor {
 fn draw_heatmap<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     heatmap: &Heatmap,
+    layout: &HeatmapLayout,
 ) -> Result<(), ChartError> {
     root.fill(&WHITE).map_err(draw_err)?;
     let area = titled(root, &heatmap.title)?;
@@ -928,10 +986,10 @@ fn draw_heatmap<DB: DrawingBackend>(
             String::new()
         }
     };
-    let x_fmt = |v: &f64| label_at(&heatmap.x_ticks, *v);
-    let y_fmt = |v: &f64| label_at(&heatmap.y_ticks, *v);
+    let x_fmt = |v: &f64| label_at(&layout.x_ticks, *v);
+    let y_fmt = |v: &f64| label_at(&layout.y_ticks, *v);
     let label_style = TextStyle::from((FONT, LABEL_SIZE).into_font()).color(&TEXT_COLOR);
-    let mut chart = plot_builder(&area, 120)
+    let mut chart = plot_builder(&area, layout.y_label_width)
         .build_cartesian_2d(
             FixedTicks::new(0.0..nx as f64, centres(nx)),
             FixedTicks::new(0.0..ny as f64, centres(ny)),
@@ -960,6 +1018,9 @@ fn draw_heatmap<DB: DrawingBackend>(
             }),
         )
         .map_err(draw_err)?;
+    if !layout.values {
+        return Ok(());
+    }
     let size = if nx * ny > 150 { 12.0 } else { LABEL_SIZE };
     chart
         .draw_series(cells.map(|(x, y, v)| {

@@ -97,20 +97,166 @@ pub fn odds(attacker: &Profile, defender: &Profile, weights: &[f64; ATTRIBUTES])
     o
 }
 
-/// The exact odds of every warband kind attacking every other on open
-/// ground without leaders: `matrix[attacker][defender]`, kinds in the data's
-/// order (the six races, then the variants).
-pub fn kind_matrix(data: &RacesData) -> Vec<Vec<Odds>> {
-    let weights = attribute_probabilities(&data.random_attribute);
-    data.kinds
-        .iter()
-        .map(|a| {
-            data.kinds
-                .iter()
-                .map(|d| odds(&a.values, &d.values, &weights))
-                .collect()
-        })
-        .collect()
+/// What backs one side of a battle besides its warband's own values, for
+/// the bonus matrix: a hex bonus, a settlement's all-units bonus, ruins, or
+/// a leader in charge [Map], [Leaders].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Situation {
+    /// Short label, e.g. `open ground`, `in hills`, `holds dojo`.
+    pub label: String,
+    /// Bonus added to the warband's values.
+    pub bonus: Profile,
+    /// A leader is in charge whose special attribute was rolled on the
+    /// random attribute table (the odds average over it).
+    pub leader: bool,
+}
+
+/// Every single-source situation the data allows, in a fixed order: open
+/// ground; each terrain's in-hex bonus; ruins on each attribute; each
+/// settlement's all-units bonus; one leader in charge.
+pub fn situations(data: &RacesData) -> Vec<Situation> {
+    let none = [0i8; ATTRIBUTES];
+    let mut out = vec![Situation {
+        label: "open ground".into(),
+        bonus: none,
+        leader: false,
+    }];
+    for t in data.terrain.iter().filter(|t| t.in_hex != none) {
+        out.push(Situation {
+            label: format!("in {}", t.id),
+            bonus: t.in_hex,
+            leader: false,
+        });
+    }
+    for t in data.terrain.iter().filter(|t| t.ruins != 0) {
+        for (a, attribute) in data.attributes.iter().enumerate() {
+            let mut bonus = none;
+            bonus[a] = t.ruins;
+            out.push(Situation {
+                label: format!("in {} ({attribute})", t.id),
+                bonus,
+                leader: false,
+            });
+        }
+    }
+    for t in data.terrain.iter().filter(|t| t.all_units != none) {
+        out.push(Situation {
+            label: format!("holds {}", t.id),
+            bonus: t.all_units,
+            leader: false,
+        });
+    }
+    out.push(Situation {
+        label: "leader".into(),
+        bonus: none,
+        leader: true,
+    });
+    out
+}
+
+/// The leader attributes a situation may put in charge, with their
+/// chances: none for certain, or each attribute as the random attribute
+/// table gives it.
+fn leader_chances(
+    situation: &Situation,
+    weights: &[f64; ATTRIBUTES],
+) -> ([(Option<u8>, f64); ATTRIBUTES], usize) {
+    let mut out = [(None, 0.0); ATTRIBUTES];
+    if !situation.leader {
+        out[0] = (None, 1.0);
+        return (out, 1);
+    }
+    for (a, w) in weights.iter().enumerate() {
+        out[a] = (Some(a as u8), *w);
+    }
+    (out, ATTRIBUTES)
+}
+
+/// The exact odds of `attacker` backed by situation `a` against `defender`
+/// backed by `d`: [`odds`] of their [`scores`], averaged over the special
+/// attribute of any leader in charge.
+pub fn situation_odds(
+    attacker: &Profile,
+    a: &Situation,
+    defender: &Profile,
+    d: &Situation,
+    weights: &[f64; ATTRIBUTES],
+    leader_bonus: i8,
+) -> Odds {
+    let none = [0i8; ATTRIBUTES];
+    let (a_leaders, na) = leader_chances(a, weights);
+    let (d_leaders, nd) = leader_chances(d, weights);
+    let mut total = Odds::default();
+    for (la, wa) in &a_leaders[..na] {
+        let own = scores(attacker, &a.bonus, &none, *la, leader_bonus);
+        for (ld, wd) in &d_leaders[..nd] {
+            let theirs = scores(defender, &d.bonus, &none, *ld, leader_bonus);
+            let o = odds(&own, &theirs, weights);
+            total.attacker += wa * wd * o.attacker;
+            total.defender += wa * wd * o.defender;
+            total.both += wa * wd * o.both;
+        }
+    }
+    total
+}
+
+/// The exact odds of every warband kind (the six races, then the
+/// variants) attacking every other, for every pair of [`situations`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct BonusMatrix {
+    /// Warband kind ids, in the data's order.
+    pub kinds: Vec<String>,
+    /// The situations, in [`situations`] order.
+    pub situations: Vec<Situation>,
+    odds: Vec<Odds>,
+}
+
+impl BonusMatrix {
+    /// Solves every combination exactly.
+    pub fn new(data: &RacesData) -> Self {
+        let weights = attribute_probabilities(&data.random_attribute);
+        let situations = situations(data);
+        let bonus = data.rules.leader_bonus;
+        let mut odds = Vec::with_capacity(situations.len().pow(2) * data.kinds.len().pow(2));
+        for a in &situations {
+            for d in &situations {
+                for ka in &data.kinds {
+                    for kd in &data.kinds {
+                        odds.push(situation_odds(
+                            &ka.values, a, &kd.values, d, &weights, bonus,
+                        ));
+                    }
+                }
+            }
+        }
+        BonusMatrix {
+            kinds: data.kinds.iter().map(|k| k.id.clone()).collect(),
+            situations,
+            odds,
+        }
+    }
+
+    /// Kind `ka` in situation `sa` attacking kind `kd` in situation `sd`.
+    pub fn get(&self, sa: usize, sd: usize, ka: usize, kd: usize) -> Odds {
+        let (s, k) = (self.situations.len(), self.kinds.len());
+        self.odds[((sa * s + sd) * k + ka) * k + kd]
+    }
+
+    /// The attacker's chance to win in situations `sa` against `sd`,
+    /// averaged over every pair of kinds.
+    pub fn mean_attacker_wins(&self, sa: usize, sd: usize) -> f64 {
+        let k = self.kinds.len();
+        let sum: f64 = (0..k)
+            .flat_map(|ka| (0..k).map(move |kd| (ka, kd)))
+            .map(|(ka, kd)| self.get(sa, sd, ka, kd).attacker)
+            .sum();
+        sum / (k * k) as f64
+    }
+
+    /// The index of the situation labelled `label`.
+    pub fn situation(&self, label: &str) -> Option<usize> {
+        self.situations.iter().position(|s| s.label == label)
+    }
 }
 
 /// A warband's scores: its values plus the bonuses of its hex, of its

@@ -1,0 +1,138 @@
+//! `barsoom races matrix`: the exact battle matrix of the six races hex
+//! wargame for every warband kind and every pair of bonus situations.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::{Args, Subcommand};
+use polars::prelude::{Column, DataFrame};
+
+use super::commands::InputError;
+use crate::games::races::battle::BonusMatrix;
+use crate::games::races::data::RacesData;
+use crate::report::charts::{Heatmap, write_heatmap};
+use crate::report::frames::write_frame;
+
+/// Arguments of `barsoom races`.
+#[derive(Debug, Args)]
+pub struct RacesArgs {
+    /// The tool to run.
+    #[command(subcommand)]
+    pub command: RacesCommand,
+}
+
+/// The six-races tools.
+#[derive(Debug, Subcommand)]
+pub enum RacesCommand {
+    /// The exact battle matrix: every kind against every kind, for every
+    /// pair of bonus situations (hex, ruins, settlement, leader), as a frame
+    /// and heatmaps.
+    Matrix(MatrixArgs),
+}
+
+/// Arguments of `barsoom races matrix`.
+#[derive(Debug, Args)]
+pub struct MatrixArgs {
+    /// The data folder (races, attributes, terrain, rules).
+    #[arg(long, default_value = "scenarios/races/data")]
+    pub data: PathBuf,
+    /// The attacker's situation for the kind-vs-kind heatmap (a label of
+    /// the frame's `attacker_situation` column).
+    #[arg(long, default_value = "open ground")]
+    pub attacker: String,
+    /// The defender's situation for the kind-vs-kind heatmap.
+    #[arg(long, default_value = "open ground")]
+    pub defender: String,
+    /// Output folder for matrix.csv/.parquet and the heatmaps.
+    #[arg(long, default_value = "reports/races-matrix")]
+    pub out: PathBuf,
+}
+
+/// Runs `barsoom races`.
+pub fn races(args: RacesArgs) -> Result<()> {
+    match args.command {
+        RacesCommand::Matrix(a) => matrix(a),
+    }
+}
+
+fn matrix(args: MatrixArgs) -> Result<()> {
+    let data = RacesData::load(&args.data)?;
+    let m = BonusMatrix::new(&data);
+    let labels: Vec<String> = m.situations.iter().map(|s| s.label.clone()).collect();
+    let find = |flag: &str, label: &str| {
+        m.situation(label).ok_or_else(|| {
+            InputError(format!(
+                "--{flag}: unknown situation {label:?}; expected one of {}",
+                labels.join(", ")
+            ))
+        })
+    };
+    let (sa, sd) = (
+        find("attacker", &args.attacker)?,
+        find("defender", &args.defender)?,
+    );
+    std::fs::create_dir_all(&args.out)?;
+    let (s, k) = (m.situations.len(), m.kinds.len());
+    let rows = s * s * k * k;
+    let mut columns: [Vec<String>; 4] = Default::default();
+    let mut rates: [Vec<f64>; 3] = Default::default();
+    for a in 0..s {
+        for d in 0..s {
+            for ka in 0..k {
+                for kd in 0..k {
+                    let o = m.get(a, d, ka, kd);
+                    columns[0].push(m.kinds[ka].clone());
+                    columns[1].push(m.kinds[kd].clone());
+                    columns[2].push(labels[a].clone());
+                    columns[3].push(labels[d].clone());
+                    rates[0].push(o.attacker);
+                    rates[1].push(o.defender);
+                    rates[2].push(o.both);
+                }
+            }
+        }
+    }
+    debug_assert_eq!(columns[0].len(), rows);
+    let [attacker, defender, attacker_situation, defender_situation] = columns;
+    let [attacker_wins, defender_wins, both_destroyed] = rates;
+    let frame = DataFrame::new_infer_height(vec![
+        Column::new("attacker".into(), attacker),
+        Column::new("defender".into(), defender),
+        Column::new("attacker_situation".into(), attacker_situation),
+        Column::new("defender_situation".into(), defender_situation),
+        Column::new("attacker_wins".into(), attacker_wins),
+        Column::new("defender_wins".into(), defender_wins),
+        Column::new("both_destroyed".into(), both_destroyed),
+    ])?;
+    let mut written = write_frame(frame, &args.out, "matrix")?;
+    let situations = Heatmap {
+        title: "Six races: attacker's exact chance to win, mean over all kind pairs".into(),
+        x_label: "defender's situation".into(),
+        y_label: "attacker's situation".into(),
+        x_ticks: labels.clone(),
+        y_ticks: labels.clone(),
+        cells: (0..s)
+            .map(|a| (0..s).map(|d| m.mean_attacker_wins(a, d)).collect())
+            .collect(),
+    };
+    written.extend(write_heatmap(&situations, &args.out, "situations")?);
+    let kinds = Heatmap {
+        title: format!(
+            "Six races: attacker's exact chance to win ({} vs {})",
+            labels[sa], labels[sd]
+        ),
+        x_label: format!("defender ({})", labels[sd]),
+        y_label: format!("attacker ({})", labels[sa]),
+        x_ticks: m.kinds.clone(),
+        y_ticks: m.kinds.clone(),
+        cells: (0..k)
+            .map(|ka| (0..k).map(|kd| m.get(sa, sd, ka, kd).attacker).collect())
+            .collect(),
+    };
+    written.extend(write_heatmap(&kinds, &args.out, "kinds")?);
+    println!("{} situations x {} kinds: {rows} exact battles", s, k);
+    for file in written {
+        println!("wrote {}", file.display());
+    }
+    Ok(())
+}
