@@ -38,24 +38,21 @@ pub fn compare(character: i32, creature: i32) -> Result3 {
 /// character rolls two dice and keeps the higher (`best_of_two`), its die
 /// follows that distribution instead.
 pub fn odds(difference: i32, best_of_two: bool) -> [f64; 3] {
-    let mut out = [0.0; 3];
+    // Counted in 216ths: each of the character's faces weighs 6 (one die)
+    // or 2m - 1 (the higher of two dice, out of 36), each creature face 1.
+    let mut ways = [0u32; 3];
     for mine in 1..=6i32 {
-        // P(max of two dice = m) = (2m - 1) / 36.
-        let p_mine = if best_of_two {
-            f64::from(2 * mine - 1) / 36.0
-        } else {
-            1.0 / 6.0
-        };
+        let weight = if best_of_two { 2 * mine - 1 } else { 6 } as u32;
         for theirs in 1..=6i32 {
             let index = match compare(mine + difference, theirs) {
                 Result3::Win => 0,
                 Result3::StandOff => 1,
                 Result3::Lose => 2,
             };
-            out[index] += p_mine / 6.0;
+            ways[index] += weight;
         }
     }
-    out
+    ways.map(|w| f64::from(w) / 216.0)
 }
 
 /// The exact single-combat table for Strengths 1 to `max` on each side:

@@ -467,9 +467,8 @@ impl Game<'_> {
             Mechanic::GainLives => self.players[seat].hero.lives += amount,
             Mechanic::Heal => self.players[seat].hero.heal(amount),
             Mechanic::LoseLives => {
-                if self.lose_lives(seat, amount, Cause::Space, source, trace) {
-                    return Flow::EndTurn;
-                }
+                // A death ends the turn: see the alive check below.
+                self.lose_lives(seat, amount, Cause::Space, source, trace);
             }
             Mechanic::LoseTurn => {
                 self.players[seat].hero.lost_turns += 1;
