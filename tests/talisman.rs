@@ -17,6 +17,7 @@ use barsoom::games::talisman::game::{
     Config, End, Game, MAX_PLAYERS, METRIC_ROUNDS, Roller, Source, TalismanGame, outcome_unfinished,
 };
 use barsoom::games::talisman::policy::{Policy, SensibleKnobs};
+use barsoom::games::talisman::stats::breakdown;
 
 /// Dice that return a script, then fail the test if more are asked for.
 struct Script {
@@ -755,4 +756,48 @@ fn the_cli_runs_the_game_and_solves_a_combat() {
         "{text}"
     );
     let _ = Alignment::Good;
+    let out = common::barsoom_ok(
+        &[
+            "talisman",
+            "stats",
+            "scenarios/talisman/two-player-random-deal.toml",
+            "-n",
+            "100",
+        ],
+        &root,
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("95% Wilson") && text.contains("kills/met"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_breakdown_agrees_with_the_run() {
+    // The same trials as `barsoom run`: wins per character add up to the
+    // run's character outcomes, seat wins to the games decided, and card
+    // kills never exceed the deaths.
+    let model = load_game("talisman/four-player-random-deal.toml");
+    let b = breakdown(&model, 5, 300);
+    let tally = run(&model, &RunConfig::new(5, 300), None).expect("run");
+    let n = model.rules().characters.len();
+    for (i, c) in b.characters.iter().enumerate() {
+        assert_eq!(
+            c.wins,
+            tally.outcomes[i],
+            "{}",
+            model.rules().characters[i].name
+        );
+        assert!(c.wins <= c.games && c.games <= c.plays);
+    }
+    let decided: u64 = tally.outcomes[..n].iter().sum();
+    assert_eq!((b.games, b.decided), (300, decided));
+    assert_eq!(b.seat_wins.iter().sum::<u64>(), decided);
+    let kills: u64 = b.cards.iter().map(|(_, c)| c.kills).sum();
+    let deaths = tally.metrics[barsoom::games::talisman::game::METRIC_DEATHS]
+        .mean()
+        .unwrap_or(0.0)
+        * 300.0;
+    assert!(kills as f64 <= deaths + 1e-9 && kills > 0);
 }

@@ -53,6 +53,7 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::Tournament(args) => super::analysis::tournament(args),
         Command::Report(args) => super::report::report(args),
         Command::Jetan(args) => super::jetan::jetan(args),
+        Command::Talisman(args) => super::talisman::talisman(args),
     }
 }
 

@@ -9,6 +9,7 @@ mod bench;
 mod commands;
 mod jetan;
 mod report;
+mod talisman;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -55,6 +56,8 @@ pub enum Command {
     Report(ReportArgs),
     /// Jetan engine tools: perft and one game move by move.
     Jetan(jetan::JetanArgs),
+    /// Talisman breakdowns: per-character win, death and length figures and per-card counts.
+    Talisman(talisman::TalismanArgs),
 }
 
 /// Arguments of `barsoom run`.

@@ -154,12 +154,17 @@ impl Hero {
         self.carried[..usize::from(self.carried_len)]
             .iter()
             .copied()
-            .chain(self.worn.iter().copied().filter(|w| *w != EMPTY))
+            .chain(self.worn_items())
     }
 
     /// Followers.
     pub fn follower_list(&self) -> &[u16] {
         &self.followers[..usize::from(self.followers_len)]
+    }
+
+    /// Worn objects, empty slots skipped.
+    fn worn_items(&self) -> impl Iterator<Item = u16> + '_ {
+        self.worn.iter().copied().filter(|w| *w != EMPTY)
     }
 
     /// Total Strength [1:6]: counters, followers, objects, only the best weapon.
@@ -168,21 +173,25 @@ impl Hero {
             return 1;
         }
         let mut best_weapon = 0;
-        let mut other = 0;
-        for r in self.objects() {
+        let mut total = self.strength;
+        let mut add = |r: u16| {
             let item = rules.item(r);
             if item.weapon {
                 best_weapon = best_weapon.max(item.strength);
             } else {
-                other += item.strength;
+                total += item.strength;
             }
+        };
+        for &r in &self.carried[..usize::from(self.carried_len)] {
+            add(r);
         }
-        let followers: i32 = self
-            .follower_list()
-            .iter()
-            .map(|f| rules.cards[usize::from(*f)].item.strength)
-            .sum();
-        self.strength + best_weapon + other + followers
+        for r in self.worn_items() {
+            add(r);
+        }
+        for &f in self.follower_list() {
+            total += rules.cards[usize::from(f)].item.strength;
+        }
+        total + best_weapon
     }
 
     /// Total Craft [2:5].
@@ -190,13 +199,17 @@ impl Hero {
         if self.toad_turns > 0 {
             return 1;
         }
-        let objects: i32 = self.objects().map(|r| rules.item(r).craft).sum();
-        let followers: i32 = self
-            .follower_list()
-            .iter()
-            .map(|f| rules.cards[usize::from(*f)].item.craft)
-            .sum();
-        self.craft + objects + followers
+        let mut total = self.craft;
+        for &r in &self.carried[..usize::from(self.carried_len)] {
+            total += rules.item(r).craft;
+        }
+        for r in self.worn_items() {
+            total += rules.item(r).craft;
+        }
+        for &f in self.follower_list() {
+            total += rules.cards[usize::from(f)].item.craft;
+        }
+        total
     }
 
     /// Whether it holds a Talisman.

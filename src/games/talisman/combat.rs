@@ -38,22 +38,44 @@ pub fn compare(character: i32, creature: i32) -> Result3 {
 /// character rolls two dice and keeps the higher (`best_of_two`), its die
 /// follows that distribution instead.
 pub fn odds(difference: i32, best_of_two: bool) -> [f64; 3] {
-    // Counted in 216ths: each of the character's faces weighs 6 (one die)
-    // or 2m - 1 (the higher of two dice, out of 36), each creature face 1.
-    let mut ways = [0u32; 3];
-    for mine in 1..=6i32 {
-        let weight = if best_of_two { 2 * mine - 1 } else { 6 } as u32;
-        for theirs in 1..=6i32 {
-            let index = match compare(mine + difference, theirs) {
-                Result3::Win => 0,
-                Result3::StandOff => 1,
-                Result3::Lose => 2,
-            };
-            ways[index] += weight;
-        }
-    }
-    ways.map(|w| f64::from(w) / 216.0)
+    let d = difference.clamp(-6, 6) + 6;
+    ODDS_WAYS[usize::from(best_of_two)][d as usize].map(|w| f64::from(w) / 216.0)
 }
+
+/// Ways out of 216 to win, stand off and lose, by mode (one die, best of
+/// two) and difference -6..=6 (beyond that the result is certain). Each of
+/// the character's faces m weighs 6 (one die) or 2m - 1 (the higher of two
+/// dice, out of 36); each creature face weighs 1.
+const ODDS_WAYS: [[[u32; 3]; 13]; 2] = {
+    let mut table = [[[0u32; 3]; 13]; 2];
+    let mut mode = 0;
+    while mode < 2 {
+        let mut d = 0;
+        while d < 13 {
+            let mut mine = 1;
+            while mine <= 6 {
+                let weight = if mode == 1 { 2 * mine - 1 } else { 6 };
+                let mut theirs = 1;
+                while theirs <= 6 {
+                    let score = mine + d as i32 - 6;
+                    let index = if score > theirs {
+                        0
+                    } else if score == theirs {
+                        1
+                    } else {
+                        2
+                    };
+                    table[mode][d][index] += weight as u32;
+                    theirs += 1;
+                }
+                mine += 1;
+            }
+            d += 1;
+        }
+        mode += 1;
+    }
+    table
+};
 
 /// The exact single-combat table for Strengths 1 to `max` on each side:
 /// entry `[a - 1][b - 1]` is `[win, stand-off, loss]` for Strength `a`

@@ -74,7 +74,8 @@ pub const CAUSES: [Cause; 7] = [
     Cause::Blunder,
 ];
 
-const CAUSE_NAMES: [&str; 7] = [
+/// Short names of the causes, in the order of [`CAUSES`].
+pub const CAUSE_NAMES: [&str; 7] = [
     "enemy",
     "spirit",
     "character",

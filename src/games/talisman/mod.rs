@@ -9,7 +9,8 @@
 //! - `encounters`: spaces, cards, creatures, characters, effects;
 //! - `spells`: casting, blunders and when the players cast;
 //! - `policy`: the `sensible` and `random` players;
-//! - `game`: the turn, movement, death, the Crown, `talisman.game`.
+//! - `game`: the turn, movement, death, the Crown, `talisman.game`;
+//! - `stats`: per-character and per-card breakdowns (`barsoom talisman stats`).
 
 pub mod board;
 pub mod character;
@@ -19,3 +20,4 @@ pub mod encounters;
 pub mod game;
 pub mod policy;
 pub mod spells;
+pub mod stats;

@@ -295,10 +295,30 @@ impl Game<'_> {
         match self.knobs(seat) {
             None => options[r.pick(2)],
             Some(k) => {
-                let a = self.space_value(seat, options[0], &k);
-                let b = self.space_value(seat, options[1], &k);
+                let me = self.snapshot(seat);
+                let a = self.space_value(&me, options[0], &k);
+                let b = self.space_value(&me, options[1], &k);
                 if b > a { options[1] } else { options[0] }
             }
+        }
+    }
+
+    /// What the sensible player's scoring reads of its character,
+    /// computed once a decision.
+    pub fn snapshot(&self, seat: usize) -> Snapshot {
+        let rules = self.rules;
+        let h = &self.players[seat].hero;
+        let (strength, craft) = (h.total_strength(rules), h.total_craft(rules));
+        Snapshot {
+            strength: strength + h.ability(rules, Ability::CombatBonus).unwrap_or(0),
+            craft: craft + h.ability(rules, Ability::PsychicBonus).unwrap_or(0),
+            power: strength + craft,
+            best_of_two: h.ability(rules, Ability::BestOfTwoDice).is_some(),
+            talisman: h.has_talisman(rules),
+            lives: h.lives,
+            gold: h.gold,
+            alignment: h.alignment,
+            region: rules.board.spaces[usize::from(h.space)].region,
         }
     }
 
@@ -306,35 +326,30 @@ impl Game<'_> {
     /// when low, the gate it is ready for (Sentinel, Portal), a Talisman
     /// when it has none, cards to draw, shops with gold, minus the danger
     /// of fights and life losses (by the exact combat odds).
-    pub fn space_value(&self, seat: usize, space: usize, k: &SensibleKnobs) -> f64 {
+    pub fn space_value(&self, me: &Snapshot, space: usize, k: &SensibleKnobs) -> f64 {
         let rules = self.rules;
         let board = &rules.board;
-        let hero = &self.players[seat].hero;
-        let power = self.power(seat);
         let mut value = 0.0;
-        if board.gate_is(space, Mechanic::Sentinel) && power >= k.middle_threshold {
+        if board.gate_is(space, Mechanic::Sentinel) && me.power >= k.middle_threshold {
             value += 8.0;
         }
-        if board.gate_is(space, Mechanic::Portal)
-            && power >= k.inward_threshold
-            && hero.has_talisman(rules)
-        {
+        if board.gate_is(space, Mechanic::Portal) && me.power >= k.inward_threshold && me.talisman {
             value += 12.0;
         }
         for e in board.effects_of(space) {
-            value += self.effect_value(seat, e, k);
+            value += self.effect_value(me, e, k);
         }
         let pile = &self.pile[space][..usize::from(self.pile_len[space])];
         for &c in pile {
             let card = &rules.cards[usize::from(c)];
             value += match card.kind {
-                CardKind::Enemy => self.fight_value(seat, card.strength, false),
-                CardKind::Spirit => self.fight_value(seat, card.craft, true),
+                CardKind::Enemy => fight_value(me, card.strength, false),
+                CardKind::Spirit => fight_value(me, card.craft, true),
                 CardKind::Object | CardKind::Follower => 1.0,
                 _ => rules
                     .effects_of(usize::from(c))
                     .iter()
-                    .map(|e| self.effect_value(seat, e, k))
+                    .map(|e| self.effect_value(me, e, k))
                     .sum(),
             };
         }
@@ -342,66 +357,76 @@ impl Game<'_> {
         value
     }
 
-    fn fight_value(&self, seat: usize, level: i32, psychic: bool) -> f64 {
+    fn effect_value(&self, me: &Snapshot, e: &Effect, k: &SensibleKnobs) -> f64 {
         let rules = self.rules;
-        let h = &self.players[seat].hero;
-        let mine = if psychic {
-            h.total_craft(rules) + h.ability(rules, Ability::PsychicBonus).unwrap_or(0)
-        } else {
-            h.total_strength(rules) + h.ability(rules, Ability::CombatBonus).unwrap_or(0)
-        };
-        let [win, _, lose] = odds(
-            mine - level,
-            !psychic && h.ability(rules, Ability::BestOfTwoDice).is_some(),
-        );
-        let life = if h.lives <= 2 { 4.0 } else { 2.0 };
-        win * (1.0 + f64::from(level) * 0.2) - lose * life
-    }
-
-    fn effect_value(&self, seat: usize, e: &Effect, k: &SensibleKnobs) -> f64 {
-        let rules = self.rules;
-        let h = &self.players[seat].hero;
-        if e.only.is_some_and(|a| a != h.alignment) {
+        if e.only.is_some_and(|a| a != me.alignment) {
             return 0.0;
         }
-        let low = h.lives <= k.heal_below;
-        let missing = f64::from((HEAL_CAP - h.lives).max(0));
-        let region = rules.board.spaces[usize::from(h.space)].region;
+        let low = me.lives <= k.heal_below;
+        let missing = f64::from((HEAL_CAP - me.lives).max(0));
         match e.mechanic {
-            Mechanic::DrawCards => f64::from(e.amount) * if region > 0 { 1.2 } else { 0.8 },
+            Mechanic::DrawCards => f64::from(e.amount) * if me.region > 0 { 1.2 } else { 0.8 },
             Mechanic::Heal => missing.min(f64::from(e.amount)) * if low { 4.0 } else { 0.5 },
-            Mechanic::HealForGold if h.gold >= e.amount.max(1) => {
-                missing.min(f64::from(h.gold / e.amount.max(1))) * if low { 4.0 } else { 0.3 }
+            Mechanic::HealForGold if me.gold >= e.amount.max(1) => {
+                missing.min(f64::from(me.gold / e.amount.max(1))) * if low { 4.0 } else { 0.3 }
             }
-            Mechanic::Shop if h.gold >= 2 => 1.5,
+            Mechanic::Shop if me.gold >= 2 => 1.5,
             Mechanic::LoseLives => -f64::from(e.amount) * if low { 6.0 } else { 2.0 },
             Mechanic::LoseTurn => -1.0,
             Mechanic::GainStrength | Mechanic::GainCraft => 2.0 * f64::from(e.amount),
             Mechanic::GainGold => 0.5 * f64::from(e.amount),
             Mechanic::GainSpells => 1.0,
-            Mechanic::GainTalisman if !h.has_talisman(rules) => {
-                if self.power(seat) >= k.middle_threshold {
+            Mechanic::GainTalisman if !me.talisman => {
+                if me.power >= k.middle_threshold {
                     6.0
                 } else {
                     2.0
                 }
             }
-            Mechanic::Fight => {
-                self.fight_value(seat, e.strength + 7 * i32::from(e.dice) / 2, false)
-            }
-            Mechanic::PsychicFight => {
-                self.fight_value(seat, e.craft + 7 * i32::from(e.dice) / 2, true)
-            }
+            Mechanic::Fight => fight_value(me, e.strength + 7 * i32::from(e.dice) / 2, false),
+            Mechanic::PsychicFight => fight_value(me, e.craft + 7 * i32::from(e.dice) / 2, true),
             Mechanic::Toad => -3.0,
             Mechanic::RollTable => {
                 let start = usize::from(e.table);
                 rules.tables[start..start + 6]
                     .iter()
-                    .map(|x| self.effect_value(seat, x, k))
+                    .map(|x| self.effect_value(me, x, k))
                     .sum::<f64>()
                     / 6.0
             }
             _ => 0.0,
         }
     }
+}
+
+/// A character as the sensible player's scoring sees it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Snapshot {
+    /// Total Strength with its bonus against creatures.
+    pub strength: i32,
+    /// Total Craft with its psychic bonus.
+    pub craft: i32,
+    /// Total Strength plus total Craft.
+    pub power: i32,
+    /// Whether it keeps the better of two combat dice.
+    pub best_of_two: bool,
+    /// Whether it holds a Talisman.
+    pub talisman: bool,
+    /// Lives.
+    pub lives: i32,
+    /// Gold.
+    pub gold: i32,
+    /// Alignment.
+    pub alignment: super::data::Alignment,
+    /// The region it stands in.
+    pub region: u8,
+}
+
+/// Value of a fight: the chance of winning (more for stronger creatures)
+/// less the chance of losing a life (dearer when low).
+fn fight_value(me: &Snapshot, level: i32, psychic: bool) -> f64 {
+    let mine = if psychic { me.craft } else { me.strength };
+    let [win, _, lose] = odds(mine - level, !psychic && me.best_of_two);
+    let life = if me.lives <= 2 { 4.0 } else { 2.0 };
+    win * (1.0 + f64::from(level) * 0.2) - lose * life
 }
