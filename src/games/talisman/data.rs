@@ -779,6 +779,8 @@ fn item_of(file: &Path, field: &str, c: &CardFile) -> Result<Item, ScenarioError
 
 /// The most adventure cards a deck may hold (per-game state is fixed-size).
 pub const MAX_CARDS: usize = 250;
+/// The most character cards (per-game counts are fixed-size).
+pub const MAX_CHARACTERS: usize = 32;
 /// The most spell cards.
 pub const MAX_SPELLS: usize = 60;
 
@@ -871,11 +873,14 @@ impl Rules {
                 abilities,
             });
         }
-        if characters.len() < 7 {
+        if !(7..=MAX_CHARACTERS).contains(&characters.len()) {
             return Err(ScenarioError::new(
                 &path,
                 "characters",
-                "expected at least 7 characters (6 players and one left out)",
+                format!(
+                    "expected 7 to {MAX_CHARACTERS} characters (6 players and one left out), found {}",
+                    characters.len()
+                ),
             ));
         }
 
