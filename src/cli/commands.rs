@@ -54,6 +54,7 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::Report(args) => super::report::report(args),
         Command::Jetan(args) => super::jetan::jetan(args),
         Command::Races(args) => super::races::races(args),
+        Command::Talisman(args) => super::talisman::talisman(args),
     }
 }
 

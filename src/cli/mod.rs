@@ -10,6 +10,7 @@ mod commands;
 mod jetan;
 mod races;
 mod report;
+mod talisman;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -58,6 +59,8 @@ pub enum Command {
     Jetan(jetan::JetanArgs),
     /// Six races of Mars tools: the exact battle matrix for every bonus combination.
     Races(races::RacesArgs),
+    /// Talisman breakdowns: per-character win, death and length figures and per-card counts.
+    Talisman(talisman::TalismanArgs),
 }
 
 /// Arguments of `barsoom run`.

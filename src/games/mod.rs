@@ -4,6 +4,7 @@
 pub mod jc;
 pub mod jetan;
 pub mod races;
+pub mod talisman;
 pub mod wom;
 
 use std::path::{Path, PathBuf};
@@ -51,6 +52,14 @@ pub const MODELS: &[ModelInfo] = &[
     ModelInfo {
         id: "jetan.game",
         description: "Jetan, the Martian chess: a match between two players (random, greedy, alphabeta, mcts) under the book rules or any rule flags",
+    },
+    ModelInfo {
+        id: "talisman.game",
+        description: "Talisman under the advanced tournament rules: complete 2-6 player games from the deal to a winner at the Crown of Command",
+    },
+    ModelInfo {
+        id: "talisman.combat",
+        description: "Talisman combat: one round of d6 + Strength against d6 + Strength (or Craft), solved exactly",
     },
 ];
 
@@ -125,6 +134,14 @@ fn load_model(path: &Path) -> Result<LoadedScenario, ScenarioError> {
         }
         "jetan.game" => {
             let (model, description) = jetan::game::JetanGame::load(path)?;
+            (Box::new(model), description)
+        }
+        "talisman.game" => {
+            let (model, description) = talisman::game::TalismanGame::load(path)?;
+            (Box::new(model), description)
+        }
+        "talisman.combat" => {
+            let (model, description) = talisman::combat::TalismanCombat::load(path)?;
             (Box::new(model), description)
         }
         other => {

@@ -1,0 +1,419 @@
+//! A character in play: counters, lives, gold, experience [1:4, 2:4],
+//! objects within the 4-object and encumbrance limits and the worn slots
+//! [5], followers within leadership [6], spells within the Craft limit
+//! [2:6], alignment [7] and the toad state [19].
+
+use super::data::{Ability, Alignment, CardKind, Item, Rules, Slot};
+
+/// Items above this index are purchase items (index minus this), below it
+/// adventure cards.
+pub const PURCHASE_BASE: u16 = 1024;
+
+/// Objects carried in the arms [5:3].
+pub const MAX_CARRIED: usize = 4;
+/// Worn slots: head, body, shield [5:6].
+pub const WORN_SLOTS: usize = 3;
+/// Followers kept (leadership limits them long before this).
+pub const MAX_FOLLOWERS: usize = 8;
+/// Spells held.
+pub const MAX_HELD_SPELLS: usize = 4;
+/// Experience for one Strength counter [1:4].
+pub const STRENGTH_EXPERIENCE: i32 = 10;
+/// Experience for one Craft counter [2:4].
+pub const CRAFT_EXPERIENCE: i32 = 8;
+/// The most lives healing restores [4:6].
+pub const HEAL_CAP: i32 = 4;
+
+impl Rules {
+    /// The item an item reference names.
+    pub fn item(&self, r: u16) -> &Item {
+        if r >= PURCHASE_BASE {
+            &self.purchases[usize::from(r - PURCHASE_BASE)].item
+        } else {
+            &self.cards[usize::from(r)].item
+        }
+    }
+
+    /// The name of an item reference.
+    pub fn item_name(&self, r: u16) -> &str {
+        if r >= PURCHASE_BASE {
+            &self.purchases[usize::from(r - PURCHASE_BASE)].name
+        } else {
+            &self.cards[usize::from(r)].name
+        }
+    }
+}
+
+/// Adds experience and cashes it in at `per` points a counter, keeping the
+/// change [1:4, 2:4]. Returns the counters gained.
+pub fn cash_in(pool: &mut i32, counters: &mut i32, gained: i32, per: i32) -> i32 {
+    *pool += gained;
+    let raised = *pool / per;
+    *pool -= raised * per;
+    *counters += raised;
+    raised
+}
+
+/// One character in play (fixed-size, copied freely).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hero {
+    /// Index of the character card.
+    pub card: u8,
+    /// Strength counters [1:1].
+    pub strength: i32,
+    /// Craft counters [2:1].
+    pub craft: i32,
+    /// Lives.
+    pub lives: i32,
+    /// Gold.
+    pub gold: i32,
+    /// Current alignment.
+    pub alignment: Alignment,
+    /// Strength experience not yet cashed in.
+    pub strength_experience: i32,
+    /// Craft experience not yet cashed in.
+    pub craft_experience: i32,
+    /// Current space.
+    pub space: u16,
+    /// Objects carried in the arms.
+    pub carried: [u16; MAX_CARRIED],
+    /// How many are carried.
+    pub carried_len: u8,
+    /// Worn objects by slot (head, body, shield), `u16::MAX` when empty.
+    pub worn: [u16; WORN_SLOTS],
+    /// Followers (adventure card indices).
+    pub followers: [u16; MAX_FOLLOWERS],
+    /// How many followers.
+    pub followers_len: u8,
+    /// Spells held (spell card indices).
+    pub spells: [u8; MAX_HELD_SPELLS],
+    /// How many spells.
+    pub spells_len: u8,
+    /// Turns left as a toad [19:1].
+    pub toad_turns: u8,
+    /// Turns to lose.
+    pub lost_turns: u8,
+    /// Turning back [11:5]: 2 = the next turn is lost, 1 = must move out.
+    pub retreat: u8,
+    /// Whether the inner-region space it stands on is completed [11:4].
+    pub cleared: bool,
+    /// Whether it failed to open the Portal and must try again [11:24].
+    pub at_portal: bool,
+}
+
+const EMPTY: u16 = u16::MAX;
+
+fn slot_index(slot: Slot) -> Option<usize> {
+    match slot {
+        Slot::Carried => None,
+        Slot::Head => Some(0),
+        Slot::Body => Some(1),
+        Slot::Shield => Some(2),
+    }
+}
+
+impl Hero {
+    /// A fresh character from its card [4:1, 3:1].
+    pub fn new(rules: &Rules, card: usize) -> Hero {
+        let c = &rules.characters[card];
+        Hero {
+            card: card as u8,
+            strength: c.strength,
+            craft: c.craft,
+            lives: 4 + c.ability(Ability::ExtraLives).unwrap_or(0),
+            gold: 1,
+            alignment: c.alignment,
+            strength_experience: 0,
+            craft_experience: 0,
+            space: c.start,
+            carried: [EMPTY; MAX_CARRIED],
+            carried_len: 0,
+            worn: [EMPTY; WORN_SLOTS],
+            followers: [EMPTY; MAX_FOLLOWERS],
+            followers_len: 0,
+            spells: [0; MAX_HELD_SPELLS],
+            spells_len: 0,
+            toad_turns: 0,
+            lost_turns: 0,
+            retreat: 0,
+            cleared: true,
+            at_portal: false,
+        }
+    }
+
+    /// Whether it has the ability (toads have none [19:8]).
+    pub fn ability(&self, rules: &Rules, ability: Ability) -> Option<i32> {
+        if self.toad_turns > 0 {
+            return None;
+        }
+        rules.characters[usize::from(self.card)].ability(ability)
+    }
+
+    /// Carried and worn objects.
+    pub fn objects(&self) -> impl Iterator<Item = u16> + '_ {
+        self.carried[..usize::from(self.carried_len)]
+            .iter()
+            .copied()
+            .chain(self.worn_items())
+    }
+
+    /// Followers.
+    pub fn follower_list(&self) -> &[u16] {
+        &self.followers[..usize::from(self.followers_len)]
+    }
+
+    /// Worn objects, empty slots skipped.
+    fn worn_items(&self) -> impl Iterator<Item = u16> + '_ {
+        self.worn.iter().copied().filter(|w| *w != EMPTY)
+    }
+
+    /// Total Strength [1:6]: counters, followers, objects, only the best weapon.
+    pub fn total_strength(&self, rules: &Rules) -> i32 {
+        if self.toad_turns > 0 {
+            return 1;
+        }
+        let mut best_weapon = 0;
+        let mut total = self.strength;
+        let mut add = |r: u16| {
+            let item = rules.item(r);
+            if item.weapon {
+                best_weapon = best_weapon.max(item.strength);
+            } else {
+                total += item.strength;
+            }
+        };
+        for &r in &self.carried[..usize::from(self.carried_len)] {
+            add(r);
+        }
+        for r in self.worn_items() {
+            add(r);
+        }
+        for &f in self.follower_list() {
+            total += rules.cards[usize::from(f)].item.strength;
+        }
+        total + best_weapon
+    }
+
+    /// Total Craft [2:5].
+    pub fn total_craft(&self, rules: &Rules) -> i32 {
+        if self.toad_turns > 0 {
+            return 1;
+        }
+        let mut total = self.craft;
+        for &r in &self.carried[..usize::from(self.carried_len)] {
+            total += rules.item(r).craft;
+        }
+        for r in self.worn_items() {
+            total += rules.item(r).craft;
+        }
+        for &f in self.follower_list() {
+            total += rules.cards[usize::from(f)].item.craft;
+        }
+        total
+    }
+
+    /// Whether it holds a Talisman.
+    pub fn has_talisman(&self, rules: &Rules) -> bool {
+        self.objects().any(|r| rules.item(r).talisman)
+    }
+
+    /// Encumbrance rating: base Strength minus 1 [5:12].
+    pub fn encumbrance(&self) -> i32 {
+        self.strength - 1
+    }
+
+    /// Leadership rating: base Craft minus 1 [6:5].
+    pub fn leadership(&self) -> i32 {
+        self.craft - 1
+    }
+
+    /// Weight carried in the arms (worn objects do not count [5:14]).
+    pub fn carried_weight(&self, rules: &Rules) -> i32 {
+        self.carried[..usize::from(self.carried_len)]
+            .iter()
+            .map(|r| rules.item(*r).weight)
+            .sum()
+    }
+
+    /// Leadership used by followers [6:6].
+    pub fn leadership_used(&self, rules: &Rules) -> i32 {
+        self.follower_list()
+            .iter()
+            .map(|f| rules.cards[usize::from(*f)].item.leadership)
+            .sum()
+    }
+
+    fn allowed(&self, item: &Item) -> bool {
+        item.alignment.is_none_or(|a| a == self.alignment)
+    }
+
+    /// Takes an object if the rules let it: its alignment [5:2], a free
+    /// worn slot, or room among the 4 carried objects within encumbrance
+    /// [5:3, 5:13]. Toads cannot hold objects [19:2]. Returns whether taken.
+    pub fn take_object(&mut self, rules: &Rules, r: u16) -> bool {
+        let item = rules.item(r);
+        if self.toad_turns > 0 || !self.allowed(item) {
+            return false;
+        }
+        if let Some(slot) = slot_index(item.slot)
+            && self.worn[slot] == EMPTY
+        {
+            self.worn[slot] = r;
+            return true;
+        }
+        if usize::from(self.carried_len) < MAX_CARRIED
+            && self.carried_weight(rules) + item.weight <= self.encumbrance()
+        {
+            self.carried[usize::from(self.carried_len)] = r;
+            self.carried_len += 1;
+            return true;
+        }
+        false
+    }
+
+    /// Takes a follower within the leadership rating [6:6].
+    pub fn take_follower(&mut self, rules: &Rules, card: u16) -> bool {
+        let item = &rules.cards[usize::from(card)].item;
+        if self.toad_turns > 0
+            || !self.allowed(item)
+            || usize::from(self.followers_len) >= MAX_FOLLOWERS
+            || self.leadership_used(rules) + item.leadership > self.leadership()
+        {
+            return false;
+        }
+        self.followers[usize::from(self.followers_len)] = card;
+        self.followers_len += 1;
+        true
+    }
+
+    /// Removes carried object `i`, returning it.
+    pub fn drop_carried(&mut self, i: usize) -> u16 {
+        let r = self.carried[i];
+        let len = usize::from(self.carried_len);
+        self.carried.copy_within(i + 1..len, i);
+        self.carried_len -= 1;
+        self.carried[len - 1] = EMPTY;
+        r
+    }
+
+    /// Removes follower `i`, returning it.
+    pub fn drop_follower(&mut self, i: usize) -> u16 {
+        let f = self.followers[i];
+        let len = usize::from(self.followers_len);
+        self.followers.copy_within(i + 1..len, i);
+        self.followers_len -= 1;
+        self.followers[len - 1] = EMPTY;
+        f
+    }
+
+    /// Drops carried objects, heaviest first, until within encumbrance
+    /// [5:13], and followers, most troublesome first, until within
+    /// leadership [6:6]; and objects and followers of the wrong alignment
+    /// [7:3]. Each dropped card goes to `left`.
+    pub fn enforce_limits(&mut self, rules: &Rules, mut left: impl FnMut(u16)) {
+        let mut i = 0;
+        while i < usize::from(self.carried_len) {
+            if !self.allowed(rules.item(self.carried[i])) {
+                left(self.drop_carried(i));
+            } else {
+                i += 1;
+            }
+        }
+        for slot in 0..WORN_SLOTS {
+            if self.worn[slot] != EMPTY && !self.allowed(rules.item(self.worn[slot])) {
+                left(self.worn[slot]);
+                self.worn[slot] = EMPTY;
+            }
+        }
+        while self.carried_len > 0 && self.carried_weight(rules) > self.encumbrance() {
+            let heaviest = (0..usize::from(self.carried_len))
+                .max_by_key(|&k| (rules.item(self.carried[k]).weight, std::cmp::Reverse(k)))
+                .unwrap_or(0);
+            left(self.drop_carried(heaviest));
+        }
+        let mut i = 0;
+        while i < usize::from(self.followers_len) {
+            if !self.allowed(&rules.cards[usize::from(self.followers[i])].item) {
+                left(self.drop_follower(i));
+            } else {
+                i += 1;
+            }
+        }
+        while self.followers_len > 0 && self.leadership_used(rules) > self.leadership() {
+            let worst = (0..usize::from(self.followers_len))
+                .max_by_key(|&k| {
+                    (
+                        rules.cards[usize::from(self.followers[k])].item.leadership,
+                        std::cmp::Reverse(k),
+                    )
+                })
+                .unwrap_or(0);
+            left(self.drop_follower(worst));
+        }
+    }
+
+    /// Everything it holds goes to `left` (toads [19:2], death [4:3]).
+    pub fn drop_everything(&mut self, mut left: impl FnMut(u16)) {
+        while self.carried_len > 0 {
+            left(self.drop_carried(usize::from(self.carried_len) - 1));
+        }
+        for slot in 0..WORN_SLOTS {
+            if self.worn[slot] != EMPTY {
+                left(self.worn[slot]);
+                self.worn[slot] = EMPTY;
+            }
+        }
+        while self.followers_len > 0 {
+            left(self.drop_follower(usize::from(self.followers_len) - 1));
+        }
+    }
+
+    /// Gains Strength experience from a creature killed [1:4].
+    pub fn gain_strength_experience(&mut self, amount: i32) {
+        cash_in(
+            &mut self.strength_experience,
+            &mut self.strength,
+            amount,
+            STRENGTH_EXPERIENCE,
+        );
+    }
+
+    /// Gains Craft experience from a spirit defeated [2:4].
+    pub fn gain_craft_experience(&mut self, amount: i32) {
+        cash_in(
+            &mut self.craft_experience,
+            &mut self.craft,
+            amount,
+            CRAFT_EXPERIENCE,
+        );
+    }
+
+    /// Heals up to `amount` lives, never above 4 [4:6].
+    pub fn heal(&mut self, amount: i32) {
+        if self.lives < HEAL_CAP {
+            self.lives = (self.lives + amount).min(HEAL_CAP);
+        }
+    }
+
+    /// The best armour save among worn objects (0: none) [16:11].
+    pub fn best_save(&self, rules: &Rules) -> Option<(usize, u8)> {
+        (0..WORN_SLOTS)
+            .filter(|&s| self.worn[s] != EMPTY && rules.item(self.worn[s]).save > 0)
+            .map(|s| (s, rules.item(self.worn[s]).save))
+            .min_by_key(|&(s, save)| (save, s))
+    }
+
+    /// Removes the worn object in `slot` (damaged armour [16:11]).
+    pub fn damage_worn(&mut self, slot: usize) -> u16 {
+        let r = self.worn[slot];
+        self.worn[slot] = EMPTY;
+        r
+    }
+
+    /// Whether the hero is a follower card holder of this kind (for tests).
+    pub fn holds_card_kind(&self, rules: &Rules, kind: CardKind) -> bool {
+        self.objects()
+            .chain(self.follower_list().iter().copied())
+            .any(|r| r < PURCHASE_BASE && rules.cards[usize::from(r)].kind == kind)
+    }
+}

@@ -1,0 +1,23 @@
+//! Talisman under the advanced tournament rules (issue 9): complete 2-6
+//! player games on the main board, from the deal of characters to a
+//! winner at the Crown of Command. Rule cases are cited as `[n:m]`.
+//!
+//! - `data`: the data files and the fixed set of mechanics they name;
+//! - `board`: regions, spaces, links, the path-to-the-Crown check;
+//! - `character`: a character's counters, inventory and limits;
+//! - `combat`: combat and psychic combat, the exact table, `talisman.combat`;
+//! - `encounters`: spaces, cards, creatures, characters, effects;
+//! - `spells`: casting, blunders and when the players cast;
+//! - `policy`: the `sensible` and `random` players;
+//! - `game`: the turn, movement, death, the Crown, `talisman.game`;
+//! - `stats`: per-character and per-card breakdowns (`barsoom talisman stats`).
+
+pub mod board;
+pub mod character;
+pub mod combat;
+pub mod data;
+pub mod encounters;
+pub mod game;
+pub mod policy;
+pub mod spells;
+pub mod stats;

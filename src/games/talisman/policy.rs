@@ -1,0 +1,432 @@
+//! Players: `sensible` and `random`. The sensible player builds up in the
+//! outer and middle regions, looks for a Talisman, heads inward once its
+//! total Strength plus Craft reaches a threshold, evades what it is unlikely
+//! to beat and heals when low. Its knobs are scenario parameters.
+
+use serde::Deserialize;
+
+/// The sensible player's knobs (scenario `[sensible]` table).
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SensibleKnobs {
+    /// Total Strength + Craft at which it climbs to the middle region.
+    pub middle_threshold: i32,
+    /// Total Strength + Craft at which it heads for the Portal of Power
+    /// (with a Talisman) [11:21].
+    pub inward_threshold: i32,
+    /// Lives at or below which it looks for healing.
+    pub heal_below: i32,
+    /// Evades a creature when its chance of winning is below this [18].
+    pub evade_below: f64,
+    /// Attacks another character when its chance of winning is at least this.
+    pub attack_above: f64,
+    /// Turns back in the inner region at or below this many lives [11:5].
+    pub retreat_lives: i32,
+}
+
+impl Default for SensibleKnobs {
+    fn default() -> Self {
+        SensibleKnobs {
+            middle_threshold: 9,
+            inward_threshold: 15,
+            heal_below: 2,
+            evade_below: 0.45,
+            attack_above: 0.65,
+            retreat_lives: 1,
+        }
+    }
+}
+
+/// How a seat plays.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Policy {
+    /// The documented heuristic player.
+    Sensible(SensibleKnobs),
+    /// Every choice uniformly at random among the legal ones.
+    Random,
+}
+
+impl Policy {
+    /// Parses a policy name with the scenario's sensible knobs.
+    pub fn parse(name: &str, knobs: SensibleKnobs) -> Option<Policy> {
+        match name {
+            "sensible" => Some(Policy::Sensible(knobs)),
+            "random" => Some(Policy::Random),
+            _ => None,
+        }
+    }
+
+    /// The policy's name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Policy::Sensible(_) => "sensible",
+            Policy::Random => "random",
+        }
+    }
+}
+
+use super::character::HEAL_CAP;
+use super::combat::odds;
+use super::data::{Ability, CardKind, Effect, Mechanic, Slot};
+use super::game::{Game, Roller};
+
+impl Game<'_> {
+    fn knobs(&self, seat: usize) -> Option<SensibleKnobs> {
+        match self.players[seat].policy {
+            Policy::Sensible(k) => Some(k),
+            Policy::Random => None,
+        }
+    }
+
+    /// Total Strength plus Craft, the sensible player's measure of readiness.
+    pub fn power(&self, seat: usize) -> i32 {
+        let h = &self.players[seat].hero;
+        h.total_strength(self.rules) + h.total_craft(self.rules)
+    }
+
+    /// Chance of winning a combat at this Strength difference.
+    fn win_chance(&self, seat: usize, difference: i32, psychic: bool) -> f64 {
+        let best = !psychic
+            && self.players[seat]
+                .hero
+                .ability(self.rules, Ability::BestOfTwoDice)
+                .is_some();
+        odds(difference, best)[0]
+    }
+
+    /// Whether to evade a creature [18]: the sensible player evades when
+    /// its chance of winning is below its knob; the random player tosses a coin.
+    pub fn wants_evade<R: Roller>(
+        &self,
+        seat: usize,
+        difference: i32,
+        best_of_two: bool,
+        r: &mut R,
+    ) -> bool {
+        match self.knobs(seat) {
+            Some(k) => odds(difference, best_of_two)[0] < k.evade_below,
+            None => r.pick(2) == 1,
+        }
+    }
+
+    /// Whether to damage armour rather than lose a life [16:11]: the
+    /// sensible player does when the life is one of its last two.
+    pub fn wants_damage_armour<R: Roller>(&self, seat: usize, r: &mut R) -> bool {
+        match self.knobs(seat) {
+            Some(_) => self.players[seat].hero.lives <= 2,
+            None => r.pick(2) == 1,
+        }
+    }
+
+    /// Lives to buy at `price` each: the sensible player heals in full; the
+    /// random player a random number.
+    pub fn lives_to_buy<R: Roller>(&self, seat: usize, _price: i32, r: &mut R) -> i32 {
+        let missing = (HEAL_CAP - self.players[seat].hero.lives).max(0);
+        match self.knobs(seat) {
+            Some(_) => missing,
+            None => r.pick(missing as usize + 1) as i32,
+        }
+    }
+
+    /// Buys purchase items: the sensible player buys the first useful item
+    /// (a weapon if it has none, then armour, shield, helmet, then Craft)
+    /// it can afford and carry, repeatedly; the random player buys one
+    /// random affordable item half the time.
+    pub fn shop<R: Roller>(&mut self, seat: usize, r: &mut R) {
+        let rules = self.rules;
+        let base = super::character::PURCHASE_BASE;
+        match self.knobs(seat) {
+            None => {
+                let gold = self.players[seat].hero.gold;
+                let affordable = rules.purchases.iter().filter(|p| p.price <= gold).count();
+                if affordable == 0 || r.pick(2) == 0 {
+                    return;
+                }
+                let pick = r.pick(affordable);
+                if let Some((i, p)) = rules
+                    .purchases
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| p.price <= gold)
+                    .nth(pick)
+                    && self.players[seat].hero.take_object(rules, base + i as u16)
+                {
+                    self.players[seat].hero.gold -= p.price;
+                }
+            }
+            Some(_) => loop {
+                let hero = self.players[seat].hero;
+                let has_weapon = hero.objects().any(|o| rules.item(o).weapon);
+                let worn = |slot: Slot| hero.objects().any(|o| rules.item(o).slot == slot);
+                let useful = |i: usize| {
+                    let it = &rules.purchases[i].item;
+                    (it.weapon && !has_weapon) as i32 * 40
+                        + (it.slot != Slot::Carried && !worn(it.slot)) as i32
+                            * (10 + 6 - i32::from(it.save))
+                        + (it.craft > 0 && !it.weapon) as i32 * 5
+                };
+                let best = (0..rules.purchases.len())
+                    .filter(|&i| rules.purchases[i].price <= hero.gold && useful(i) > 0)
+                    .max_by_key(|&i| (useful(i), std::cmp::Reverse(i)));
+                let Some(i) = best else { return };
+                if !self.players[seat].hero.take_object(rules, base + i as u16) {
+                    return;
+                }
+                self.players[seat].hero.gold -= rules.purchases[i].price;
+            },
+        }
+    }
+
+    /// Whether to go down the stair from the middle region: the sensible
+    /// player never does; the random player one time in six.
+    pub fn wants_descend<R: Roller>(&self, seat: usize, r: &mut R) -> bool {
+        match self.knobs(seat) {
+            Some(_) => false,
+            None => r.pick(6) == 0,
+        }
+    }
+
+    /// Whether to try the Sentinel or the Portal on the space a move ended
+    /// on: the sensible player climbs once its power reaches the middle
+    /// threshold and opens the Portal once it reaches the inward threshold
+    /// and holds a Talisman; the random player tosses a coin.
+    pub fn wants_cross<R: Roller>(&self, seat: usize, space: usize, r: &mut R) -> bool {
+        let board = &self.rules.board;
+        match self.knobs(seat) {
+            Some(k) => {
+                let power = self.power(seat);
+                if board.gate_is(space, Mechanic::Portal) {
+                    power >= k.inward_threshold && self.players[seat].hero.has_talisman(self.rules)
+                } else {
+                    power >= k.middle_threshold
+                }
+            }
+            None => r.pick(2) == 1,
+        }
+    }
+
+    /// Whether to turn back in the inner region [11:5]: the sensible player
+    /// does at its retreat lives unless the next space is the Crown; the
+    /// random player one time in six.
+    pub fn wants_retreat<R: Roller>(&self, seat: usize, r: &mut R) -> bool {
+        let hero = &self.players[seat].hero;
+        match self.knobs(seat) {
+            Some(k) => {
+                let next = self.rules.board.path_next(usize::from(hero.space));
+                hero.lives <= k.retreat_lives && next != Some(usize::from(self.rules.board.crown))
+            }
+            None => r.pick(6) == 0,
+        }
+    }
+
+    /// Which character on the space to meet instead of the space [13:2]:
+    /// the sensible player attacks the one it most likely beats if that
+    /// chance reaches its knob; the random player attacks a random one half
+    /// the time.
+    pub fn choose_character_to_meet<R: Roller>(
+        &self,
+        seat: usize,
+        space: usize,
+        r: &mut R,
+    ) -> Option<usize> {
+        let rules = self.rules;
+        let mut candidates = [0usize; super::game::MAX_PLAYERS];
+        let mut n = 0;
+        for s in 0..self.seats() {
+            if s != seat
+                && self.players[s].alive
+                && usize::from(self.players[s].hero.space) == space
+            {
+                candidates[n] = s;
+                n += 1;
+            }
+        }
+        if n == 0 {
+            return None;
+        }
+        match self.knobs(seat) {
+            None => (r.pick(2) == 1).then(|| candidates[r.pick(n)]),
+            Some(k) => {
+                let psychic = self.players[seat]
+                    .hero
+                    .ability(rules, Ability::PsychicAttack)
+                    .is_some();
+                let score = |s: usize| {
+                    let h = &self.players[s].hero;
+                    if psychic {
+                        h.total_craft(rules)
+                    } else {
+                        h.total_strength(rules)
+                    }
+                };
+                let (best, chance) = candidates[..n]
+                    .iter()
+                    .map(|&s| (s, self.win_chance(seat, score(seat) - score(s), psychic)))
+                    .fold((0, -1.0), |acc, x| if x.1 > acc.1 { x } else { acc });
+                let thief = self.players[seat]
+                    .hero
+                    .ability(rules, Ability::Steal)
+                    .is_some()
+                    && self.players[best].hero.gold > 0;
+                (thief || chance >= k.attack_above).then_some(best)
+            }
+        }
+    }
+
+    /// The victor takes a life rather than goods [16:9]: the sensible
+    /// player does when that kills or the loser has nothing worth taking.
+    pub fn wants_life_as_spoils<R: Roller>(&self, victor: usize, loser: usize, r: &mut R) -> bool {
+        let l = &self.players[loser].hero;
+        match self.knobs(victor) {
+            Some(_) => l.lives <= 1 || (l.carried_len == 0 && l.gold == 0),
+            None => r.pick(2) == 1,
+        }
+    }
+
+    /// Picks the destination of a move among the two directions [11:1]:
+    /// the sensible player scores each space (see [`Game::space_value`]);
+    /// the random player picks either.
+    pub fn choose_destination<R: Roller>(
+        &self,
+        seat: usize,
+        options: [usize; 2],
+        r: &mut R,
+    ) -> usize {
+        match self.knobs(seat) {
+            None => options[r.pick(2)],
+            Some(k) => {
+                let me = self.snapshot(seat);
+                let a = self.space_value(&me, options[0], &k);
+                let b = self.space_value(&me, options[1], &k);
+                if b > a { options[1] } else { options[0] }
+            }
+        }
+    }
+
+    /// What the sensible player's scoring reads of its character,
+    /// computed once a decision.
+    pub fn snapshot(&self, seat: usize) -> Snapshot {
+        let rules = self.rules;
+        let h = &self.players[seat].hero;
+        let (strength, craft) = (h.total_strength(rules), h.total_craft(rules));
+        Snapshot {
+            strength: strength + h.ability(rules, Ability::CombatBonus).unwrap_or(0),
+            craft: craft + h.ability(rules, Ability::PsychicBonus).unwrap_or(0),
+            power: strength + craft,
+            best_of_two: h.ability(rules, Ability::BestOfTwoDice).is_some(),
+            talisman: h.has_talisman(rules),
+            lives: h.lives,
+            gold: h.gold,
+            alignment: h.alignment,
+            region: rules.board.spaces[usize::from(h.space)].region,
+        }
+    }
+
+    /// The sensible player's value of ending a move on `space`: healing
+    /// when low, the gate it is ready for (Sentinel, Portal), a Talisman
+    /// when it has none, cards to draw, shops with gold, minus the danger
+    /// of fights and life losses (by the exact combat odds).
+    pub fn space_value(&self, me: &Snapshot, space: usize, k: &SensibleKnobs) -> f64 {
+        let rules = self.rules;
+        let board = &rules.board;
+        let mut value = 0.0;
+        if board.gate_is(space, Mechanic::Sentinel) && me.power >= k.middle_threshold {
+            value += 8.0;
+        }
+        if board.gate_is(space, Mechanic::Portal) && me.power >= k.inward_threshold && me.talisman {
+            value += 12.0;
+        }
+        for e in board.effects_of(space) {
+            value += self.effect_value(me, e, k);
+        }
+        let pile = &self.pile[space][..usize::from(self.pile_len[space])];
+        for &c in pile {
+            let card = &rules.cards[usize::from(c)];
+            value += match card.kind {
+                CardKind::Enemy => fight_value(me, card.strength, false),
+                CardKind::Spirit => fight_value(me, card.craft, true),
+                CardKind::Object | CardKind::Follower => 1.0,
+                _ => rules
+                    .effects_of(usize::from(c))
+                    .iter()
+                    .map(|e| self.effect_value(me, e, k))
+                    .sum(),
+            };
+        }
+        value += f64::from(self.space_gold[space]) * 0.5;
+        value
+    }
+
+    fn effect_value(&self, me: &Snapshot, e: &Effect, k: &SensibleKnobs) -> f64 {
+        let rules = self.rules;
+        if e.only.is_some_and(|a| a != me.alignment) {
+            return 0.0;
+        }
+        let low = me.lives <= k.heal_below;
+        let missing = f64::from((HEAL_CAP - me.lives).max(0));
+        match e.mechanic {
+            Mechanic::DrawCards => f64::from(e.amount) * if me.region > 0 { 1.2 } else { 0.8 },
+            Mechanic::Heal => missing.min(f64::from(e.amount)) * if low { 4.0 } else { 0.5 },
+            Mechanic::HealForGold if me.gold >= e.amount.max(1) => {
+                missing.min(f64::from(me.gold / e.amount.max(1))) * if low { 4.0 } else { 0.3 }
+            }
+            Mechanic::Shop if me.gold >= 2 => 1.5,
+            Mechanic::LoseLives => -f64::from(e.amount) * if low { 6.0 } else { 2.0 },
+            Mechanic::LoseTurn => -1.0,
+            Mechanic::GainStrength | Mechanic::GainCraft => 2.0 * f64::from(e.amount),
+            Mechanic::GainGold => 0.5 * f64::from(e.amount),
+            Mechanic::GainSpells => 1.0,
+            Mechanic::GainTalisman if !me.talisman => {
+                if me.power >= k.middle_threshold {
+                    6.0
+                } else {
+                    2.0
+                }
+            }
+            Mechanic::Fight => fight_value(me, e.strength + 7 * i32::from(e.dice) / 2, false),
+            Mechanic::PsychicFight => fight_value(me, e.craft + 7 * i32::from(e.dice) / 2, true),
+            Mechanic::Toad => -3.0,
+            Mechanic::RollTable => {
+                let start = usize::from(e.table);
+                rules.tables[start..start + 6]
+                    .iter()
+                    .map(|x| self.effect_value(me, x, k))
+                    .sum::<f64>()
+                    / 6.0
+            }
+            _ => 0.0,
+        }
+    }
+}
+
+/// A character as the sensible player's scoring sees it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Snapshot {
+    /// Total Strength with its bonus against creatures.
+    pub strength: i32,
+    /// Total Craft with its psychic bonus.
+    pub craft: i32,
+    /// Total Strength plus total Craft.
+    pub power: i32,
+    /// Whether it keeps the better of two combat dice.
+    pub best_of_two: bool,
+    /// Whether it holds a Talisman.
+    pub talisman: bool,
+    /// Lives.
+    pub lives: i32,
+    /// Gold.
+    pub gold: i32,
+    /// Alignment.
+    pub alignment: super::data::Alignment,
+    /// The region it stands in.
+    pub region: u8,
+}
+
+/// Value of a fight: the chance of winning (more for stronger creatures)
+/// less the chance of losing a life (dearer when low).
+fn fight_value(me: &Snapshot, level: i32, psychic: bool) -> f64 {
+    let mine = if psychic { me.craft } else { me.strength };
+    let [win, _, lose] = odds(mine - level, !psychic && me.best_of_two);
+    let life = if me.lives <= 2 { 4.0 } else { 2.0 };
+    win * (1.0 + f64::from(level) * 0.2) - lose * life
+}
