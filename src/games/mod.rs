@@ -41,6 +41,10 @@ pub const MODELS: &[ModelInfo] = &[
         description: "John Carter, Warlord of Mars fleet combat: maneuvers, leadership, intrinsic defense, Reverses and influenced neutrals",
     },
     ModelInfo {
+        id: "jc.duel",
+        description: "John Carter, Warlord of Mars duels: counters with facing on the open/arena display, initiative by alertness, melee with modifiers, natural 10s and levels, under aggressive, patient or random policies",
+    },
+    ModelInfo {
         id: "races.battle",
         description: "Six races of Mars: one battle between two warbands with terrain, settlement and leader bonuses, solved exactly",
     },
@@ -113,6 +117,10 @@ fn load_model(path: &Path) -> Result<LoadedScenario, ScenarioError> {
         }
         "jc.fleet" => {
             let (model, description) = jc::fleet::JcFleet::load(path)?;
+            (Box::new(model), description)
+        }
+        "jc.duel" => {
+            let (model, description) = jc::duel::model::JcDuel::load(path)?;
             (Box::new(model), description)
         }
         "races.battle" => {
