@@ -4,3 +4,4 @@ pub mod duel;
 pub mod fleet;
 pub mod fleet_exact;
 pub mod fleet_tables;
+pub mod swordsman;

@@ -161,22 +161,14 @@ impl JcDuel {
         display: Display,
     ) -> Result<Self, ScenarioError> {
         let err = |field: String, message: String| ScenarioError::new(path, field, message);
-        if file.sides.len() != 2 {
-            return Err(err(
-                "sides".into(),
-                format!("expected exactly 2 [[sides]], found {}", file.sides.len()),
-            ));
-        }
-        let max_turns = match file.max_turns {
-            None => DEFAULT_MAX_TURNS,
-            Some(n) if (1..=100_000).contains(&n) => n as u32,
-            Some(n) => {
-                return Err(err(
-                    "max_turns".into(),
-                    format!("expected 1 to 100000 turns, found {n}"),
-                ));
-            }
-        };
+        crate::scenario::expect_two_sides(path, file.sides.len())?;
+        let max_turns = crate::scenario::limit(
+            path,
+            "max_turns",
+            file.max_turns,
+            DEFAULT_MAX_TURNS,
+            100_000,
+        )?;
         // The side whose set-up area lies higher up faces south, the other
         // north: each faces the enemy's end [7.21].
         let mean_row = |side: usize| {

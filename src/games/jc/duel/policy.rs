@@ -110,8 +110,12 @@ fn best_attack(
     movements: u8,
     keep: impl Fn(&Attack) -> bool,
 ) -> Option<Attack> {
-    let reach = duel.reach(s, a, movements);
     let steps = movements * 4;
+    // No enemy within a counter of the reach: nothing to strike.
+    if duel.gap_to_enemy(s, a, s.pos[a]) > i16::from(steps) + super::geometry::COUNTER {
+        return None;
+    }
+    let reach = duel.reach(s, a, movements);
     let mut best: Option<Attack> = None;
     duel.for_each_attack(s, a, Some((&reach, steps)), |x| {
         if keep(&x) && duel.keeps_closing(s, a, x.at) && better(&x, &best) {
