@@ -623,9 +623,9 @@ fn identical_for_one_two_and_three_threads() {
         "random-vs-random-ambush",
     ] {
         let m = bundled(name);
-        let one = tally(&m, 6000, 1);
-        assert_eq!(one, tally(&m, 6000, 2), "{name}");
-        assert_eq!(one, tally(&m, 6000, 3), "{name}");
+        let one = tally(&m, 2500, 1);
+        assert_eq!(one, tally(&m, 2500, 2), "{name}");
+        assert_eq!(one, tally(&m, 2500, 3), "{name}");
     }
 }
 
@@ -639,13 +639,13 @@ fn a_replayed_duel_matches_the_bulk_run() {
 fn calibration_targets_of_the_roster() {
     // John Carter beats four warriors of Mars; a lone warrior rarely beats
     // a hero (the roster's calibration targets).
-    let jc = tally(&bundled("john-carter-vs-4-warriors-in-the-arena"), 4000, 2);
+    let jc = tally(&bundled("john-carter-vs-4-warriors-in-the-arena"), 3000, 2);
     let rate = |t: &Tally, o: u16| t.outcomes[usize::from(o)] as f64 / t.trials() as f64;
     assert!(rate(&jc, OUT_FIRST_WINS) > 0.6, "{:?}", jc.outcomes);
-    let lone = tally(&bundled("lone-warrior-vs-carthoris"), 4000, 2);
+    let lone = tally(&bundled("lone-warrior-vs-carthoris"), 3000, 2);
     assert!(rate(&lone, OUT_SECOND_WINS) < 0.1, "{:?}", lone.outcomes);
     // More warriors, worse odds for the Warlord.
-    let six = tally(&bundled("john-carter-vs-6-warriors-in-the-arena"), 4000, 2);
+    let six = tally(&bundled("john-carter-vs-6-warriors-in-the-arena"), 3000, 2);
     assert!(rate(&six, OUT_FIRST_WINS) < rate(&jc, OUT_FIRST_WINS));
 }
 
