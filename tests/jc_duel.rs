@@ -829,3 +829,27 @@ fn bundled_scenarios_validate_and_run_from_the_cli() {
     );
     assert!(text.contains("JC 5.1 movement"), "{text}");
 }
+
+#[test]
+fn the_one_movement_bitboard_search_agrees_with_the_general_one() {
+    // Radius 4 runs on a 9x9 bitboard, radius 5 on the general search; a
+    // path of at most 4 steps never leaves the 9x9 window, so the two agree
+    // on every box within 4 steps, whatever counters stand around.
+    let d = arena();
+    let layouts: [&[(i16, i16)]; 4] = [
+        &[(14, 12)],
+        &[(14, 8), (14, 12), (6, 16)],
+        &[(11, 8), (7, 13), (13, 15), (9, 5)],
+        &[(10, 8), (10, 16), (6, 12), (14, 12)],
+    ];
+    for others in layouts {
+        let small = Reach::compute(&d, (10, 12), 4, others, false);
+        let large = Reach::compute(&d, (10, 12), 5, others, false);
+        for y in 8..=16 {
+            for x in 6..=14 {
+                let expected = large.walk_steps(x, y).filter(|s| *s <= 4);
+                assert_eq!(small.walk_steps(x, y), expected, "{others:?} at ({x}, {y})");
+            }
+        }
+    }
+}

@@ -222,6 +222,10 @@ pub struct Display {
     /// Per side, the 4×4 set-up squares wholly inside its shaded area,
     /// nearest the middle of the display first.
     pub setup: [Vec<(i16, i16)>; 2],
+    /// Whether the display has no wall at all (then, away from other
+    /// counters, the steps to a box are the larger of the row and column
+    /// distances).
+    pub wall_free: bool,
 }
 
 /// Largest display side in boxes.
@@ -325,7 +329,9 @@ impl Display {
                 ));
             }
         }
+        let wall_free = !cells.contains(&Cell::Wall);
         Ok(Display {
+            wall_free,
             name: raw.name,
             kind,
             width: w,
@@ -366,6 +372,13 @@ pub struct Reach {
     jump: [u8; WINDOW * WINDOW],
     /// Whether a counter may end at each box (open and free).
     free: [bool; WINDOW * WINDOW],
+    /// No wall on the display and no other counter near: every box of the
+    /// window inside the display is reached in the larger of its row and
+    /// column distances (a straight king path stays inside the rectangle),
+    /// and the arrays above are not filled.
+    plain: bool,
+    /// Largest top-left column and row on the display.
+    bounds: (i16, i16),
 }
 
 impl Reach {
@@ -390,13 +403,25 @@ impl Reach {
         jumps: bool,
     ) -> Self {
         let radius = steps.clamp(0, MAX_RADIUS);
+        let bounds = (display.width - COUNTER, display.height - COUNTER);
+        // A counter within radius + 3 boxes (either axis) of the origin can
+        // overlap a box of the window.
+        let near = |&(ox, oy): &(i16, i16)| {
+            (ox - origin.0).abs() < radius + COUNTER && (oy - origin.1).abs() < radius + COUNTER
+        };
+        let plain = display.wall_free && !others.iter().any(near);
         let mut reach = Reach {
             origin,
             radius,
             walk: [u8::MAX; WINDOW * WINDOW],
             jump: [u8::MAX; WINDOW * WINDOW],
             free: [false; WINDOW * WINDOW],
+            plain,
+            bounds,
         };
+        if plain {
+            return reach;
+        }
         let mut passable = [false; WINDOW * WINDOW];
         for dy in -radius..=radius {
             for dx in -radius..=radius {
@@ -418,7 +443,11 @@ impl Reach {
         let start = reach
             .index(origin.0, origin.1)
             .expect("the origin is in its window");
-        bfs(&reach.free, start, radius, &mut reach.walk);
+        if radius <= STEPS_PER_MOVEMENT {
+            small_bfs(&reach.free, radius, &mut reach.walk);
+        } else {
+            bfs(&reach.free, start, radius, &mut reach.walk);
+        }
         if jumps {
             bfs(&passable, start, radius, &mut reach.jump);
         }
@@ -427,9 +456,22 @@ impl Reach {
         reach
     }
 
+    /// Steps to `(x, y)` on a plain field, if inside the window and the
+    /// display.
+    #[inline]
+    fn plain_steps(&self, x: i16, y: i16) -> Option<u8> {
+        let (dx, dy) = (x - self.origin.0, y - self.origin.1);
+        let inside = (0..=self.bounds.0).contains(&x) && (0..=self.bounds.1).contains(&y);
+        (inside && dx.abs() <= self.radius && dy.abs() <= self.radius)
+            .then_some(dx.abs().max(dy.abs()) as u8)
+    }
+
     /// Steps to reach `(x, y)` without jumping, if reachable and free.
     #[inline]
     pub fn walk_steps(&self, x: i16, y: i16) -> Option<u8> {
+        if self.plain {
+            return self.plain_steps(x, y);
+        }
         let i = self.index(x, y)?;
         (self.walk[i] != u8::MAX && self.free[i]).then_some(self.walk[i])
     }
@@ -437,6 +479,9 @@ impl Reach {
     /// Steps to reach `(x, y)` by a jump over counters, if it can end there.
     #[inline]
     pub fn jump_steps(&self, x: i16, y: i16) -> Option<u8> {
+        if self.plain {
+            return self.plain_steps(x, y);
+        }
         let i = self.index(x, y)?;
         (self.jump[i] != u8::MAX && self.free[i]).then_some(self.jump[i])
     }
@@ -447,6 +492,22 @@ impl Reach {
     #[inline]
     pub fn for_each(&self, steps: u8, jump: bool, mut f: impl FnMut(i16, i16, bool)) {
         let r = self.radius.min(i16::from(steps));
+        if self.plain {
+            let (x0, x1) = (
+                (self.origin.0 - r).max(0),
+                (self.origin.0 + r).min(self.bounds.0),
+            );
+            let (y0, y1) = (
+                (self.origin.1 - r).max(0),
+                (self.origin.1 + r).min(self.bounds.1),
+            );
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    f(x, y, false);
+                }
+            }
+            return;
+        }
         for dy in -r..=r {
             for dx in -r..=r {
                 let (x, y) = (self.origin.0 + dx, self.origin.1 + dy);
@@ -460,6 +521,53 @@ impl Reach {
                     f(x, y, true);
                 }
             }
+        }
+    }
+}
+
+/// Side of the window of one movement (radius 4).
+const SMALL: usize = 2 * STEPS_PER_MOVEMENT as usize + 1;
+/// Bits of a 9×9 window as a `u128`, bit `row * 9 + column`.
+const SMALL_ALL: u128 = (1u128 << (SMALL * SMALL)) - 1;
+/// The first and last column of the 9×9 window.
+const SMALL_COLUMNS: (u128, u128) = {
+    let (mut first, mut last) = (0u128, 0u128);
+    let mut row = 0;
+    while row < SMALL {
+        first |= 1 << (row * SMALL);
+        last |= 1 << (row * SMALL + SMALL - 1);
+        row += 1;
+    }
+    (first, last)
+};
+
+/// The same breadth-first steps as [`bfs`] for a radius of at most one
+/// movement, on a 9×9 bitboard: each step spreads the reached set to its
+/// eight neighbours (no wrap across columns) within the passable boxes.
+fn small_bfs(passable: &[bool; WINDOW * WINDOW], radius: i16, dist: &mut [u8; WINDOW * WINDOW]) {
+    let offset = (MAX_RADIUS - STEPS_PER_MOVEMENT) as usize;
+    let window = |bit: usize| (bit / SMALL + offset) * WINDOW + bit % SMALL + offset;
+    let mut open = 0u128;
+    for bit in 0..SMALL * SMALL {
+        if passable[window(bit)] {
+            open |= 1 << bit;
+        }
+    }
+    let centre = SMALL * SMALL / 2;
+    let mut reached = 1u128 << centre;
+    dist[window(centre)] = 0;
+    for step in 1..=radius as u8 {
+        let row = reached | (reached & !SMALL_COLUMNS.0) >> 1 | (reached & !SMALL_COLUMNS.1) << 1;
+        let spread = (row | row >> SMALL | row << SMALL) & SMALL_ALL & open;
+        let mut fresh = spread & !reached;
+        if fresh == 0 {
+            break;
+        }
+        reached |= fresh;
+        while fresh != 0 {
+            let bit = fresh.trailing_zeros() as usize;
+            dist[window(bit)] = step;
+            fresh &= fresh - 1;
         }
     }
 }

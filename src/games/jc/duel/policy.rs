@@ -13,7 +13,7 @@
 //! - `random`: a uniform legal destination and facing, then a uniform choice
 //!   among the targets in arc and not attacking at all; the floor of play.
 
-use super::geometry::{EAST, NORTH, SOUTH, WEST, in_arc};
+use super::geometry::{EAST, NORTH, Reach, SOUTH, WEST, in_arc};
 use super::sequence::{Attack, Duel, MAX_FIGHTERS, State};
 use crate::engine::Dice;
 
@@ -108,6 +108,7 @@ fn best_attack(
     s: &State,
     a: usize,
     movements: u8,
+    reach: &Reach,
     keep: impl Fn(&Attack) -> bool,
 ) -> Option<Attack> {
     let steps = movements * 4;
@@ -115,9 +116,8 @@ fn best_attack(
     if duel.gap_to_enemy(s, a, s.pos[a]) > i16::from(steps) + super::geometry::COUNTER {
         return None;
     }
-    let reach = duel.reach(s, a, movements);
     let mut best: Option<Attack> = None;
-    duel.for_each_attack(s, a, Some((&reach, steps)), |x| {
+    duel.for_each_attack(s, a, Some((reach, steps)), |x| {
         if keep(&x) && duel.keeps_closing(s, a, x.at) && better(&x, &best) {
             best = Some(x);
         }
@@ -139,10 +139,9 @@ fn facing_towards(at: (i16, i16), to: (i16, i16)) -> u8 {
     }
 }
 
-/// Moves as close as possible to the nearest enemy and faces him.
-fn close_in(duel: &Duel, s: &State, a: usize) -> Action {
-    let (movements, _) = duel.movements(s, a);
-    let reach = duel.reach(s, a, movements);
+/// Moves as close as possible to the nearest enemy and faces him, with
+/// the reach of his `movements`.
+fn close_in(duel: &Duel, s: &State, a: usize, movements: u8, reach: &Reach) -> Action {
     let jumps = duel.fighters[a].movement.jumps() && movements >= 2;
     let mut best = (duel.gap_to_enemy(s, a, s.pos[a]), s.pos[a], false);
     reach.for_each(movements * 4, jumps, |x, y, jumped| {
@@ -166,25 +165,26 @@ fn close_in(duel: &Duel, s: &State, a: usize) -> Action {
 
 fn aggressive(duel: &Duel, s: &State, a: usize) -> Action {
     let (base, extra) = duel.movements(s, a);
-    if let Some(x) = best_attack(duel, s, a, base, |_| true) {
+    let reach = duel.reach(s, a, base);
+    if let Some(x) = best_attack(duel, s, a, base, &reach, |_| true) {
         return Action::strike(&x, false);
     }
     if let Some(m) = extra
-        && let Some(x) = best_attack(duel, s, a, m, |_| true)
+        && let Some(x) = best_attack(duel, s, a, m, &duel.reach(s, a, m), |_| true)
     {
         return Action::strike(&x, true);
     }
-    close_in(duel, s, a)
+    close_in(duel, s, a, base, &reach)
 }
 
 fn patient(duel: &Duel, s: &State, a: usize) -> Action {
     let (base, _) = duel.movements(s, a);
+    let reach = duel.reach(s, a, base);
     // Strike where he stands, or move and strike only from behind.
-    if let Some(x) = best_attack(duel, s, a, base, |x| !x.moved || x.behind) {
+    if let Some(x) = best_attack(duel, s, a, base, &reach, |x| !x.moved || x.behind) {
         return Action::strike(&x, false);
     }
     // Set up: the attack position he can reach that is best for next phase.
-    let reach = duel.reach(s, a, base);
     let mut setup: Option<Attack> = None;
     duel.for_each_attack(s, a, Some((&reach, base * 4)), |x| {
         let key = |a: &Attack| (u8::from(a.behind), a.value);
@@ -201,7 +201,7 @@ fn patient(duel: &Duel, s: &State, a: usize) -> Action {
             target: None,
         };
     }
-    close_in(duel, s, a)
+    close_in(duel, s, a, base, &reach)
 }
 
 /// Most destinations a random fighter chooses among.
