@@ -42,6 +42,14 @@ pub const MODELS: &[ModelInfo] = &[
         description: "John Carter, Warlord of Mars fleet combat: maneuvers, leadership, intrinsic defense, Reverses and influenced neutrals",
     },
     ModelInfo {
+        id: "jc.duel",
+        description: "John Carter, Warlord of Mars duels: counters with facing on the open/arena display, initiative by alertness, melee with modifiers, natural 10s and levels, under aggressive, patient or random policies",
+    },
+    ModelInfo {
+        id: "jc.swordsman",
+        description: "John Carter, Warlord of Mars master swordsman duels: maneuver cards committed ahead by rank on the maneuver matrix, advantages and hits, random, exploiter or minimax play",
+    },
+    ModelInfo {
         id: "races.battle",
         description: "Six races of Mars: one battle between two warbands with terrain, settlement and leader bonuses, solved exactly",
     },
@@ -122,6 +130,14 @@ fn load_model(path: &Path) -> Result<LoadedScenario, ScenarioError> {
         }
         "jc.fleet" => {
             let (model, description) = jc::fleet::JcFleet::load(path)?;
+            (Box::new(model), description)
+        }
+        "jc.duel" => {
+            let (model, description) = jc::duel::model::JcDuel::load(path)?;
+            (Box::new(model), description)
+        }
+        "jc.swordsman" => {
+            let (model, description) = jc::swordsman::JcSwordsman::load(path)?;
             (Box::new(model), description)
         }
         "races.battle" => {

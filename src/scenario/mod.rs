@@ -45,6 +45,38 @@ pub fn expect_model(path: &Path, found: &str, expected: &str) -> Result<(), Scen
     ))
 }
 
+/// Checks that a scenario has exactly two `[[sides]]`.
+pub fn expect_two_sides(path: &Path, found: usize) -> Result<(), ScenarioError> {
+    if found == 2 {
+        return Ok(());
+    }
+    Err(ScenarioError::new(
+        path,
+        "sides",
+        format!("expected exactly 2 [[sides]], found {found}"),
+    ))
+}
+
+/// An optional limit (turns, rounds) of at most `max`, `default` when left
+/// out.
+pub fn limit(
+    path: &Path,
+    field: &str,
+    value: Option<i64>,
+    default: u32,
+    max: u32,
+) -> Result<u32, ScenarioError> {
+    match value {
+        None => Ok(default),
+        Some(n) if (1..=i64::from(max)).contains(&n) => Ok(n as u32),
+        Some(n) => Err(ScenarioError::new(
+            path,
+            field,
+            format!("expected 1 to {max}, found {n}"),
+        )),
+    }
+}
+
 /// The data folder a scenario uses: its `data` field, relative to the
 /// scenario's own folder (default `../data`, beside the scenario's folder).
 pub fn data_dir(path: &Path, data: Option<&str>) -> PathBuf {

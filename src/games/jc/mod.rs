@@ -1,5 +1,7 @@
 //! John Carter, Warlord of Mars (SPI 1979).
 
+pub mod duel;
 pub mod fleet;
 pub mod fleet_exact;
 pub mod fleet_tables;
+pub mod swordsman;

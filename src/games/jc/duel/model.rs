@@ -1,0 +1,429 @@
+//! The `jc.duel` model: a scenario names a display, two sides of roster
+//! characters and a policy per side; each trial fights the duel once.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::geometry::{Display, NORTH, SOUTH, parse_facing};
+use super::melee::MeleeRules;
+use super::policy::Policy;
+use super::roster::Roster;
+use super::sequence::{Duel, DuelResult, Fighter, MAX_FIGHTERS};
+use crate::engine::accumulate::MAX_METRICS;
+use crate::engine::{Dice, MetricSpec, Model, OutputSpec, Trace, TrialResult};
+use crate::scenario::{ScenarioError, parse_toml, read_text};
+
+/// Default turn limit; a duel still going is undecided.
+pub const DEFAULT_MAX_TURNS: u32 = 200;
+
+/// Outcome: the first side wins.
+pub const OUT_FIRST_WINS: u16 = 0;
+/// Outcome: the second side wins.
+pub const OUT_SECOND_WINS: u16 = 1;
+/// Outcome: still fighting at the turn limit.
+pub const OUT_UNDECIDED: u16 = 2;
+
+/// Metric: tactical turns.
+pub const METRIC_TURNS: usize = 0;
+/// Metric: survivors of the first side (index + side).
+pub const METRIC_SURVIVORS: usize = 1;
+/// Metric: levels lost by the first side (index + side).
+pub const METRIC_LEVELS_LOST: usize = 3;
+/// Metric: heroes of the first side unconscious (index + side).
+pub const METRIC_HEROES_UNCONSCIOUS: usize = 5;
+/// Metric: the fighter (1-based, scenario order) who struck the deciding
+/// blow, 0 if undecided.
+pub const METRIC_DECIDING_BLOW: usize = 7;
+/// Metric: kills of fighter 1 (index + fighter).
+pub const METRIC_KILLS: usize = 8;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DuelFile {
+    model: String,
+    description: String,
+    data: Option<String>,
+    display: String,
+    max_turns: Option<i64>,
+    sides: Vec<SideFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SideFile {
+    label: Option<String>,
+    policy: Option<String>,
+    characters: Vec<EntryFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum EntryFile {
+    Id(String),
+    Full(FullEntry),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FullEntry {
+    id: String,
+    count: Option<i64>,
+    at: Option<[i64; 2]>,
+    facing: Option<String>,
+    #[serde(default)]
+    unarmed: bool,
+}
+
+/// The data a duel reads from its data folder.
+#[derive(Debug, Clone)]
+pub struct DuelData {
+    /// The roster.
+    pub roster: Roster,
+    /// Melee numbers.
+    pub rules: MeleeRules,
+}
+
+impl DuelData {
+    /// Loads `characters.toml` and `duel-rules.toml` from `dir`.
+    pub fn load(dir: &Path) -> Result<Self, ScenarioError> {
+        Ok(DuelData {
+            roster: Roster::load(&dir.join("characters.toml"))?,
+            rules: MeleeRules::load(&dir.join("duel-rules.toml"))?,
+        })
+    }
+}
+
+/// The `jc.duel` model.
+#[derive(Debug, Clone)]
+pub struct JcDuel {
+    duel: Duel,
+    policies: [Policy; 2],
+    spec: OutputSpec,
+}
+
+impl JcDuel {
+    /// Loads a `jc.duel` scenario and the data it names (default folder:
+    /// `../data` beside the scenario's folder).
+    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
+        let text = read_text(path)?;
+        let file: DuelFile = parse_toml(path, &text)?;
+        crate::scenario::expect_model(path, &file.model, "jc.duel")?;
+        let dir = crate::scenario::data_dir(path, file.data.as_deref());
+        let data = DuelData::load(&dir)?;
+        let display_dir = dir.join("displays");
+        let display_file = display_dir.join(format!("{}.toml", file.display));
+        if file.display.contains(['/', '\\']) || !display_file.is_file() {
+            let mut known: Vec<String> = std::fs::read_dir(&display_dir)
+                .map(|entries| {
+                    entries
+                        .filter_map(|e| e.ok())
+                        .filter_map(|e| {
+                            e.file_name()
+                                .to_str()
+                                .and_then(|n| n.strip_suffix(".toml"))
+                                .map(str::to_string)
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            known.sort();
+            return Err(ScenarioError::new(
+                path,
+                "display",
+                format!(
+                    "expected one of the displays {} (files in {}), found {:?}",
+                    known.join(", "),
+                    display_dir.display(),
+                    file.display
+                ),
+            ));
+        }
+        let display = Display::load(&display_file)?;
+        let model = Self::build(path, &file, &data, display)?;
+        Ok((model, file.description))
+    }
+
+    /// The compiled duel.
+    pub fn duel(&self) -> &Duel {
+        &self.duel
+    }
+
+    /// The sides' policies.
+    pub fn policies(&self) -> [Policy; 2] {
+        self.policies
+    }
+
+    fn build(
+        path: &Path,
+        file: &DuelFile,
+        data: &DuelData,
+        display: Display,
+    ) -> Result<Self, ScenarioError> {
+        let err = |field: String, message: String| ScenarioError::new(path, field, message);
+        crate::scenario::expect_two_sides(path, file.sides.len())?;
+        let max_turns = crate::scenario::limit(
+            path,
+            "max_turns",
+            file.max_turns,
+            DEFAULT_MAX_TURNS,
+            100_000,
+        )?;
+        // The side whose set-up area lies higher up faces south, the other
+        // north: each faces the enemy's end [7.21].
+        let mean_row = |side: usize| {
+            let squares = &display.setup[side];
+            squares.iter().map(|s| i64::from(s.1)).sum::<i64>() / squares.len() as i64
+        };
+        let default_facing = if mean_row(0) <= mean_row(1) {
+            [SOUTH, NORTH]
+        } else {
+            [NORTH, SOUTH]
+        };
+        let mut fighters: Vec<Fighter> = Vec::new();
+        let mut policies = [Policy::Aggressive; 2];
+        let mut labels: [String; 2] = Default::default();
+        for (s, side) in file.sides.iter().enumerate() {
+            let field = |f: &str| format!("sides[{s}].{f}");
+            policies[s] = match side.policy.as_deref() {
+                None => Policy::Aggressive,
+                Some(p) => Policy::parse(p).ok_or_else(|| {
+                    err(
+                        field("policy"),
+                        format!("expected \"aggressive\", \"patient\" or \"random\", found {p:?}"),
+                    )
+                })?,
+            };
+            if side.characters.is_empty() {
+                return Err(err(
+                    field("characters"),
+                    "expected at least one character".into(),
+                ));
+            }
+            let mut names: Vec<String> = Vec::new();
+            let mut slot = 0usize;
+            for (e, entry) in side.characters.iter().enumerate() {
+                let efield = |f: &str| format!("sides[{s}].characters[{e}]{f}");
+                let (id, count, at, facing, unarmed) = match entry {
+                    EntryFile::Id(id) => (id.as_str(), 1, None, None, false),
+                    EntryFile::Full(f) => (
+                        f.id.as_str(),
+                        f.count.unwrap_or(1),
+                        f.at,
+                        f.facing.as_deref(),
+                        f.unarmed,
+                    ),
+                };
+                let Some(character) = data.roster.get(id) else {
+                    return Err(err(
+                        efield(if matches!(entry, EntryFile::Id(_)) {
+                            ""
+                        } else {
+                            ".id"
+                        }),
+                        format!(
+                            "expected a character of the roster (characters.toml), found {id:?}; nearest: {}",
+                            data.roster.suggest(id)
+                        ),
+                    ));
+                };
+                if !(1..=MAX_FIGHTERS as i64).contains(&count) {
+                    return Err(err(
+                        efield(".count"),
+                        format!("expected 1 to {MAX_FIGHTERS}, found {count}"),
+                    ));
+                }
+                if count > 1 && at.is_some() {
+                    return Err(err(
+                        efield(".at"),
+                        "expected no `at` with a count above 1 (place them one by one)".into(),
+                    ));
+                }
+                let facing = match facing {
+                    None => default_facing[s],
+                    Some(f) => parse_facing(f).ok_or_else(|| {
+                        err(
+                            efield(".facing"),
+                            format!("expected N, E, S or W, found {f:?}"),
+                        )
+                    })?,
+                };
+                for _ in 0..count {
+                    if fighters.len() == MAX_FIGHTERS {
+                        return Err(err(
+                            field("characters"),
+                            format!(
+                                "expected at most {MAX_FIGHTERS} characters in a duel, found more"
+                            ),
+                        ));
+                    }
+                    let start = match at {
+                        Some([x, y]) => {
+                            let (x, y) = (x.clamp(-1, 10_000) as i16, y.clamp(-1, 10_000) as i16);
+                            if !display.open(x, y) {
+                                return Err(err(
+                                    efield(".at"),
+                                    format!(
+                                        "expected the top-left box of a 4x4 counter inside {} and off its walls, found [{x}, {y}]",
+                                        display.name
+                                    ),
+                                ));
+                            }
+                            (x, y)
+                        }
+                        None => loop {
+                            let Some(&square) = display.setup[s].get(slot) else {
+                                return Err(err(
+                                    field("characters"),
+                                    format!(
+                                        "expected at most {} characters for the set-up area of side {} of {} [7.21], found more",
+                                        display.setup[s].len(),
+                                        s + 1,
+                                        display.name
+                                    ),
+                                ));
+                            };
+                            slot += 1;
+                            if !fighters.iter().any(|f| overlaps(f.start, square)) {
+                                break square;
+                            }
+                        },
+                    };
+                    if let Some(other) = fighters.iter().find(|f| overlaps(f.start, start)) {
+                        return Err(err(
+                            efield(".at"),
+                            format!(
+                                "expected a place no other counter covers, found one overlapping {}",
+                                other.name
+                            ),
+                        ));
+                    }
+                    let mut fighter = Fighter::new(character, s as u8, start, facing);
+                    fighter.unarmed = unarmed;
+                    fighters.push(fighter);
+                }
+                names.push(if count > 1 {
+                    format!("{count} x {}", character.name)
+                } else {
+                    character.name.clone()
+                });
+            }
+            labels[s] = side.label.clone().unwrap_or_else(|| names.join(" + "));
+        }
+        if fighters
+            .iter()
+            .all(|f| f.class == super::roster::Class::Personage || f.side == 1)
+            || fighters
+                .iter()
+                .all(|f| f.class == super::roster::Class::Personage || f.side == 0)
+        {
+            return Err(err(
+                "sides".into(),
+                "expected each side to have at least one character with combat values".into(),
+            ));
+        }
+        let duel = Duel {
+            display,
+            fighters,
+            rules: data.rules,
+            max_turns,
+        };
+        let spec = output_spec(&duel, &labels);
+        Ok(JcDuel {
+            duel,
+            policies,
+            spec,
+        })
+    }
+}
+
+/// Whether two counters at these top-left boxes overlap.
+fn overlaps(a: (i16, i16), b: (i16, i16)) -> bool {
+    (a.0 - b.0).abs() < 4 && (a.1 - b.1).abs() < 4
+}
+
+fn metric(name: &str, description: String) -> MetricSpec {
+    MetricSpec {
+        name: name.into(),
+        description,
+    }
+}
+
+fn output_spec(duel: &Duel, labels: &[String; 2]) -> OutputSpec {
+    let outcomes = vec![
+        format!("won by {}", labels[0]),
+        format!("won by {}", labels[1]),
+        format!("undecided after {} turns", duel.max_turns),
+    ];
+    let mut metrics = vec![metric("turns", "tactical turns fought".into())];
+    let keys = ["a", "b"];
+    for (label, key) in labels.iter().zip(keys) {
+        metrics.push(metric(
+            &format!("survivors_{key}"),
+            format!("{label}: characters still on their feet"),
+        ));
+    }
+    for (label, key) in labels.iter().zip(keys) {
+        metrics.push(metric(
+            &format!("levels_lost_{key}"),
+            format!("{label}: levels lost"),
+        ));
+    }
+    for (label, key) in labels.iter().zip(keys) {
+        metrics.push(metric(
+            &format!("heroes_unconscious_{key}"),
+            format!("{label}: heroes unconscious at the end"),
+        ));
+    }
+    metrics.push(metric(
+        "deciding_blow",
+        "the character (1-based, scenario order) whose blow ended the duel; 0 undecided".into(),
+    ));
+    for (i, f) in duel.fighters.iter().enumerate() {
+        metrics.push(metric(
+            &format!("kills_{}", i + 1),
+            format!("{} (character {}): kills and knock-outs", f.name, i + 1),
+        ));
+    }
+    debug_assert!(metrics.len() <= MAX_METRICS);
+    OutputSpec {
+        outcomes,
+        metrics,
+        length_metric: Some(METRIC_TURNS),
+    }
+}
+
+/// The trial row of a fought duel.
+pub fn trial_result(r: &DuelResult, fighters: usize) -> TrialResult {
+    let mut metrics = [0u32; MAX_METRICS];
+    metrics[METRIC_TURNS] = r.turns;
+    for side in 0..2 {
+        metrics[METRIC_SURVIVORS + side] = u32::from(r.survivors[side]);
+        metrics[METRIC_LEVELS_LOST + side] = u32::from(r.levels_lost[side]);
+        metrics[METRIC_HEROES_UNCONSCIOUS + side] = u32::from(r.heroes_unconscious[side]);
+    }
+    metrics[METRIC_DECIDING_BLOW] = r.deciding_blow.map_or(0, |i| u32::from(i) + 1);
+    for i in 0..fighters {
+        metrics[METRIC_KILLS + i] = u32::from(r.kills[i]);
+    }
+    TrialResult {
+        outcome: match r.winner {
+            Some(0) => OUT_FIRST_WINS,
+            Some(_) => OUT_SECOND_WINS,
+            None => OUT_UNDECIDED,
+        },
+        metrics,
+    }
+}
+
+impl Model for JcDuel {
+    fn spec(&self) -> &OutputSpec {
+        &self.spec
+    }
+
+    #[inline]
+    fn run_trial<T: Trace>(&self, dice: &mut Dice, trace: &mut T) -> TrialResult {
+        let r = self.duel.resolve(&self.policies, dice, trace);
+        trial_result(&r, self.duel.fighters.len())
+    }
+}

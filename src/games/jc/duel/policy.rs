@@ -1,0 +1,255 @@
+//! Tactical policies: how a side plays its fighters. A policy only picks
+//! among legal actions (movement, facing, jumping, the once-per-duel extra
+//! movement, the target); the rules are enforced by [`super::sequence`].
+//!
+//! - `aggressive`: closes at once and strikes with the best attack it can
+//!   reach this phase (most expected levels taken), moving and taking the −2
+//!   [7.33] when that is what it takes; uses the extra movement when only it
+//!   brings a target into reach.
+//! - `patient`: strikes without moving when it can; moves and strikes only
+//!   from behind, where +3 [7.32] outweighs −2 [7.33]; otherwise moves into
+//!   an attack position (behind the enemy if it can) and waits to strike
+//!   unpenalised in the next phase.
+//! - `random`: a uniform legal destination and facing, then a uniform choice
+//!   among the targets in arc and not attacking at all; the floor of play.
+
+use super::geometry::{EAST, NORTH, Reach, SOUTH, WEST, in_arc};
+use super::sequence::{Attack, Duel, MAX_FIGHTERS, State};
+use crate::engine::Dice;
+
+/// A side's policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Policy {
+    /// Close and strike at once.
+    Aggressive,
+    /// Strike unpenalised or from behind; otherwise set up.
+    Patient,
+    /// Uniform over legal actions.
+    Random,
+}
+
+impl Policy {
+    /// Parses a policy name.
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "aggressive" => Some(Policy::Aggressive),
+            "patient" => Some(Policy::Patient),
+            "random" => Some(Policy::Random),
+            _ => None,
+        }
+    }
+
+    /// The policy's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Aggressive => "aggressive",
+            Policy::Patient => "patient",
+            Policy::Random => "random",
+        }
+    }
+
+    /// Picks fighter `a`'s action for this phase.
+    #[inline]
+    pub fn choose(self, duel: &Duel, s: &State, a: usize, dice: &mut Dice) -> Action {
+        match self {
+            Policy::Aggressive => aggressive(duel, s, a),
+            Policy::Patient => patient(duel, s, a),
+            Policy::Random => random(duel, s, a, dice),
+        }
+    }
+}
+
+/// One fighter's action in a phase: where he ends and faces, and whom he
+/// melees afterwards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Action {
+    /// Top-left box at the end of movement.
+    pub to: (i16, i16),
+    /// Facing at the end of movement.
+    pub facing: u8,
+    /// Whether the movement jumped over a counter [5.34].
+    pub jumped: bool,
+    /// Whether it used the once-per-duel extra movement [5.31, 5.32].
+    pub used_extra: bool,
+    /// Melee target, if any.
+    pub target: Option<usize>,
+}
+
+impl Action {
+    fn strike(attack: &Attack, used_extra: bool) -> Self {
+        Action {
+            to: attack.at,
+            facing: attack.facing,
+            jumped: false,
+            used_extra,
+            target: Some(attack.target),
+        }
+    }
+}
+
+/// Whether `x` is a better attack than `best` for a policy that ranks by
+/// value, then prefers not moving, then attacks from behind.
+#[inline]
+fn better(x: &Attack, best: &Option<Attack>) -> bool {
+    match best {
+        None => true,
+        Some(b) => {
+            let key = |a: &Attack| (a.value, u8::from(!a.moved), u8::from(a.behind));
+            let (kx, kb) = (key(x), key(b));
+            kx.0 > kb.0 + 1e-12 || ((kx.0 - kb.0).abs() <= 1e-12 && (kx.1, kx.2) > (kb.1, kb.2))
+        }
+    }
+}
+
+/// The best attack among those `keep` accepts, with `movements`.
+#[inline]
+fn best_attack(
+    duel: &Duel,
+    s: &State,
+    a: usize,
+    movements: u8,
+    reach: &Reach,
+    keep: impl Fn(&Attack) -> bool,
+) -> Option<Attack> {
+    let steps = movements * 4;
+    // No enemy within a counter of the reach: nothing to strike.
+    if duel.gap_to_enemy(s, a, s.pos[a]) > i16::from(steps) + super::geometry::COUNTER {
+        return None;
+    }
+    let mut best: Option<Attack> = None;
+    duel.for_each_attack(s, a, Some((reach, steps)), |x| {
+        if keep(&x) && duel.keeps_closing(s, a, x.at) && better(&x, &best) {
+            best = Some(x);
+        }
+    });
+    best
+}
+
+/// The facing from `at` towards the counter at `to` (along the longer
+/// axis).
+#[inline]
+fn facing_towards(at: (i16, i16), to: (i16, i16)) -> u8 {
+    let (dx, dy) = (to.0 - at.0, to.1 - at.1);
+    if dx.abs() > dy.abs() {
+        if dx > 0 { EAST } else { WEST }
+    } else if dy > 0 {
+        SOUTH
+    } else {
+        NORTH
+    }
+}
+
+/// Moves as close as possible to the nearest enemy and faces him, with
+/// the reach of his `movements`.
+fn close_in(duel: &Duel, s: &State, a: usize, movements: u8, reach: &Reach) -> Action {
+    let jumps = duel.fighters[a].movement.jumps() && movements >= 2;
+    let mut best = (duel.gap_to_enemy(s, a, s.pos[a]), s.pos[a], false);
+    reach.for_each(movements * 4, jumps, |x, y, jumped| {
+        let gap = duel.gap_to_enemy(s, a, (x, y));
+        if gap < best.0 {
+            best = (gap, (x, y), jumped);
+        }
+    });
+    let (_, to, jumped) = best;
+    let facing = duel
+        .nearest_enemy(s, a, to)
+        .map_or(s.facing[a], |t| facing_towards(to, s.pos[t]));
+    Action {
+        to,
+        facing,
+        jumped,
+        used_extra: false,
+        target: None,
+    }
+}
+
+fn aggressive(duel: &Duel, s: &State, a: usize) -> Action {
+    let (base, extra) = duel.movements(s, a);
+    let reach = duel.reach(s, a, base);
+    if let Some(x) = best_attack(duel, s, a, base, &reach, |_| true) {
+        return Action::strike(&x, false);
+    }
+    if let Some(m) = extra
+        && let Some(x) = best_attack(duel, s, a, m, &duel.reach(s, a, m), |_| true)
+    {
+        return Action::strike(&x, true);
+    }
+    close_in(duel, s, a, base, &reach)
+}
+
+fn patient(duel: &Duel, s: &State, a: usize) -> Action {
+    let (base, _) = duel.movements(s, a);
+    let reach = duel.reach(s, a, base);
+    // Strike where he stands, or move and strike only from behind.
+    if let Some(x) = best_attack(duel, s, a, base, &reach, |x| !x.moved || x.behind) {
+        return Action::strike(&x, false);
+    }
+    // Set up: the attack position he can reach that is best for next phase.
+    let mut setup: Option<Attack> = None;
+    duel.for_each_attack(s, a, Some((&reach, base * 4)), |x| {
+        let key = |a: &Attack| (u8::from(a.behind), a.value);
+        if duel.keeps_closing(s, a, x.at) && setup.as_ref().is_none_or(|b| key(&x) > key(b)) {
+            setup = Some(x);
+        }
+    });
+    if let Some(x) = setup {
+        return Action {
+            to: x.at,
+            facing: x.facing,
+            jumped: false,
+            used_extra: false,
+            target: None,
+        };
+    }
+    close_in(duel, s, a, base, &reach)
+}
+
+/// Most destinations a random fighter chooses among.
+const MAX_DESTINATIONS: usize = 33 * 33;
+
+fn random(duel: &Duel, s: &State, a: usize, dice: &mut Dice) -> Action {
+    let (movements, _) = duel.movements(s, a);
+    let reach = duel.reach(s, a, movements);
+    let jumps = duel.fighters[a].movement.jumps() && movements >= 2;
+    let mut options = [((0i16, 0i16), false); MAX_DESTINATIONS];
+    let mut n = 0;
+    reach.for_each(movements * 4, jumps, |x, y, jumped| {
+        if n < MAX_DESTINATIONS && duel.keeps_closing(s, a, (x, y)) {
+            options[n] = ((x, y), jumped);
+            n += 1;
+        }
+    });
+    let (to, jumped) = if n == 0 {
+        (s.pos[a], false)
+    } else {
+        options[dice.below(n as u32) as usize]
+    };
+    let facing = dice.below(4) as u8;
+    let mut targets = [0usize; MAX_FIGHTERS];
+    let mut k = 0;
+    let fighter = &duel.fighters[a];
+    let armed =
+        super::melee::MeleeRules::may_melee(fighter.at(s.level[a]).strength, fighter.unarmed);
+    if !jumped && armed {
+        let arc = duel.fighters[a].arc();
+        for t in 0..s.n {
+            if duel.may_target(s, a, t) && in_arc(arc, to.0 - s.pos[t].0, to.1 - s.pos[t].1, facing)
+            {
+                targets[k] = t;
+                k += 1;
+            }
+        }
+    }
+    let pick = if k == 0 {
+        k
+    } else {
+        dice.below(k as u32 + 1) as usize
+    };
+    Action {
+        to,
+        facing,
+        jumped,
+        used_extra: false,
+        target: (pick < k).then(|| targets[pick]),
+    }
+}
