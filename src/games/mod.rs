@@ -41,6 +41,10 @@ pub const MODELS: &[ModelInfo] = &[
         description: "John Carter, Warlord of Mars fleet combat: maneuvers, leadership, intrinsic defense, Reverses and influenced neutrals",
     },
     ModelInfo {
+        id: "jc.military",
+        description: "John Carter, Warlord of Mars Military Game in full: Helium against the Dusar/Jahar alliance on the map of Barsoom, with movement cards, fleet combat, reinforcements, storms, neutrals and diplomacy",
+    },
+    ModelInfo {
         id: "races.battle",
         description: "Six races of Mars: one battle between two warbands with terrain, settlement and leader bonuses, solved exactly",
     },
@@ -113,6 +117,10 @@ fn load_model(path: &Path) -> Result<LoadedScenario, ScenarioError> {
         }
         "jc.fleet" => {
             let (model, description) = jc::fleet::JcFleet::load(path)?;
+            (Box::new(model), description)
+        }
+        "jc.military" => {
+            let (model, description) = jc::military::JcMilitary::load(path)?;
             (Box::new(model), description)
         }
         "races.battle" => {

@@ -3,3 +3,4 @@
 pub mod fleet;
 pub mod fleet_exact;
 pub mod fleet_tables;
+pub mod military;
