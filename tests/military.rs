@@ -555,6 +555,11 @@ fn every_game_ends_and_results_do_not_depend_on_threads() {
         assert_eq!(one, tally(&m, 300, 2), "{name}");
         assert_eq!(one.trials(), 300);
     }
+    // The lookahead policy's rollouts draw their own dice from the game's:
+    // still the same results on any number of threads.
+    let m = load("lookahead-helium");
+    let one = tally(&m, 100, 1);
+    assert_eq!(one, tally(&m, 100, 2), "lookahead-helium");
     // Every game stops at victory or the limit, whatever the seed.
     let m = load("random-vs-random");
     let limit = m.config().turn_limit;
@@ -680,4 +685,47 @@ fn more_strength_than_allowed_is_a_clear_error() {
         dir.path(),
         &["sides.helium.setup.zodanga", "capitals"],
     );
+}
+
+#[test]
+fn cached_battles_are_jc_fleet_battles_dice_for_dice() {
+    // The combat of a key is the battle jc.fleet compiles from the same
+    // forces: built afresh or taken from the cache, the same dice give the
+    // same result.
+    use barsoom::games::jc::fleet::{
+        Battle, BattleSetup, DEFAULT_MAX_ROUNDS, Force, ManeuverPolicy, SidePolicy, resolve_battle,
+    };
+    use barsoom::games::jc::military::battles::fight;
+    let m = load("greedy-vs-greedy");
+    let dusar = city(&m, "dusar");
+    let (jc, nutus) = (commander(&m, "john-carter"), commander(&m, "nutus"));
+    let mut g = empty_game(&m);
+    push(&mut g, group(0, nation(&m, "helium"), dusar, 6, 1 << jc));
+    push(&mut g, group(1, nation(&m, "dusar"), dusar, 5, 1 << nutus));
+    let key = g.battle_key(m.rules(), 0, dusar, Target::Enemy);
+    let data = &m.rules().data;
+    let force = |n: &str, s: u8, c: usize| Force {
+        label: n.into(),
+        nation: data.nation(n).expect("nation"),
+        strength: s,
+        commanders: vec![c],
+        neutral: None,
+    };
+    let setup = BattleSetup {
+        sides: [force("helium", 6, jc), force("dusar", 5, nutus)],
+        capital: data.capital("dusar"),
+        holder: None,
+        phasing: 0,
+    };
+    let policy = SidePolicy {
+        maneuver: ManeuverPolicy::Minimax,
+        ..SidePolicy::default()
+    };
+    let fresh = Battle::new(data, &setup, &[policy, policy], DEFAULT_MAX_ROUNDS).expect("battle");
+    for t in 0..500 {
+        let a = fight(m.cache(), data, &key, &mut Dice::for_trial(9, t));
+        let b = resolve_battle(&fresh, &mut Dice::for_trial(9, t));
+        assert_eq!(a, b, "trial {t}");
+    }
+    assert_eq!(m.cache().len(), 1, "one key, compiled once");
 }
