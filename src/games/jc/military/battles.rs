@@ -100,7 +100,8 @@ fn force(data: &JcData, side: &SideKey) -> Force {
     }
 }
 
-fn build(data: &JcData, key: &BattleKey) -> Battle {
+/// Compiles the battle of `key`.
+fn try_build(data: &JcData, key: &BattleKey) -> Result<Battle, String> {
     let setup = BattleSetup {
         sides: [force(data, &key.sides[0]), force(data, &key.sides[1])],
         capital: key.capital.map(usize::from),
@@ -113,12 +114,38 @@ fn build(data: &JcData, key: &BattleKey) -> Battle {
         maneuver: ManeuverPolicy::Minimax,
         ..SidePolicy::default()
     };
-    match Battle::new(data, &setup, &[policy, policy], DEFAULT_MAX_ROUNDS) {
+    Battle::new(data, &setup, &[policy, policy], DEFAULT_MAX_ROUNDS)
+}
+
+fn build(data: &JcData, key: &BattleKey) -> Battle {
+    match try_build(data, key) {
         Ok(b) => b,
-        // The minimax mix of the checked 9x9 matrix always exists; a failure
-        // here is a bug in the fleet model, not bad input.
+        // Only the maneuver mix can fail, and it is the same for every key:
+        // [`check`] compiled one battle at load, so this is unreachable.
         Err(e) => panic!("jc.fleet could not compile a battle: {e}"),
     }
+}
+
+/// Compiles one battle, so that a fleet table jc.fleet cannot use is
+/// reported when the scenario loads (the minimax mix, the one part that
+/// can fail, is the same for every battle).
+pub fn check(data: &JcData) -> Result<(), String> {
+    let side = SideKey {
+        nation: 0,
+        home: 1,
+        leader: NO_COMMANDER,
+        neutral_nation: 0,
+        neutral: 0,
+        neutral_leader: NO_COMMANDER,
+    };
+    try_build(
+        data,
+        &BattleKey {
+            sides: [side, side],
+            capital: None,
+        },
+    )
+    .map(|_| ())
 }
 
 /// Fights the battle of `key` once.

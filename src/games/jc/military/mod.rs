@@ -90,6 +90,13 @@ impl JcMilitary {
         crate::scenario::expect_model(path, &file.model, "jc.military")?;
         let dir = crate::scenario::data_dir(path, file.data.as_deref());
         let rules = MilitaryRules::load(&dir)?;
+        battles::check(&rules.data).map_err(|e| {
+            ScenarioError::new(
+                &dir.join("fleet-tables.toml"),
+                "matrix",
+                format!("expected a maneuver matrix jc.fleet can play: {e}"),
+            )
+        })?;
         let config = build_config(path, &file, &rules)?;
         let (spec, counts_at) = output_spec(&rules, &config);
         Ok((
