@@ -50,6 +50,10 @@ pub const MODELS: &[ModelInfo] = &[
         description: "John Carter, Warlord of Mars master swordsman duels: maneuver cards committed ahead by rank on the maneuver matrix, advantages and hits, random, exploiter or minimax play",
     },
     ModelInfo {
+        id: "jc.military",
+        description: "John Carter, Warlord of Mars Military Game in full: Helium against the Dusar/Jahar alliance on the map of Barsoom, with movement cards, fleet combat, reinforcements, storms, neutrals and diplomacy",
+    },
+    ModelInfo {
         id: "races.battle",
         description: "Six races of Mars: one battle between two warbands with terrain, settlement and leader bonuses, solved exactly",
     },
@@ -138,6 +142,10 @@ fn load_model(path: &Path) -> Result<LoadedScenario, ScenarioError> {
         }
         "jc.swordsman" => {
             let (model, description) = jc::swordsman::JcSwordsman::load(path)?;
+            (Box::new(model), description)
+        }
+        "jc.military" => {
+            let (model, description) = jc::military::JcMilitary::load(path)?;
             (Box::new(model), description)
         }
         "races.battle" => {

@@ -4,4 +4,5 @@ pub mod duel;
 pub mod fleet;
 pub mod fleet_exact;
 pub mod fleet_tables;
+pub mod military;
 pub mod swordsman;
