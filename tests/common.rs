@@ -134,3 +134,17 @@ pub fn assert_replays_match_bulk<M: barsoom::engine::Model>(
         );
     }
 }
+
+/// Copies the folder `from` with everything in it (subfolders too) to `to`.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read folder") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}

@@ -593,11 +593,7 @@ fn replays_match_bulk_rows() {
 
 fn data_copy(dir: &Path) -> PathBuf {
     let data = dir.join("data");
-    std::fs::create_dir_all(&data).expect("mkdir");
-    for entry in std::fs::read_dir(common::bundled("jc/data")).expect("data") {
-        let entry = entry.expect("entry");
-        std::fs::copy(entry.path(), data.join(entry.file_name())).expect("copy");
-    }
+    common::copy_tree(&common::bundled("jc/data"), &data);
     let scenarios = dir.join("military");
     std::fs::create_dir_all(&scenarios).expect("mkdir");
     std::fs::copy(
