@@ -591,20 +591,7 @@ impl Game<'_> {
         if hero.toad_turns > 0 {
             return;
         }
-        let space = usize::from(hero.space);
-        let mut dropped = [0u16; 16];
-        let mut n = 0;
-        hero.drop_everything(|c| {
-            if n < dropped.len() {
-                dropped[n] = c;
-                n += 1;
-            }
-        });
-        for &c in &dropped[..n] {
-            self.place_card(space, c);
-        }
-        self.space_gold[space] += hero.gold.max(0) as u16;
-        hero.gold = 0;
+        self.leave_belongings(&mut hero);
         // Three of its own turns, counting the one in progress [19:1].
         hero.toad_turns = turns;
         self.players[seat].hero = hero;

@@ -559,6 +559,21 @@ impl<'a> Game<'a> {
             )
         });
         let mut hero = self.players[seat].hero;
+        self.leave_belongings(&mut hero);
+        for &s in &hero.spells[..usize::from(hero.spells_len)] {
+            self.discard_spell(s);
+        }
+        let p = &mut self.players[seat];
+        p.alive = false;
+        if self.crown_reached || p.hand_len == 0 {
+            p.out = true;
+        }
+        self.check_last_standing();
+    }
+
+    /// Leaves everything `hero` carries on its space: objects and followers
+    /// as cards there, its gold as gold there [4:3, 19:1].
+    pub(super) fn leave_belongings(&mut self, hero: &mut Hero) {
         let space = usize::from(hero.space);
         let mut dropped = [0u16; 16];
         let mut n = 0;
@@ -572,15 +587,7 @@ impl<'a> Game<'a> {
             self.place_card(space, c);
         }
         self.space_gold[space] += hero.gold.max(0) as u16;
-        for &s in &hero.spells[..usize::from(hero.spells_len)] {
-            self.discard_spell(s);
-        }
-        let p = &mut self.players[seat];
-        p.alive = false;
-        if self.crown_reached || p.hand_len == 0 {
-            p.out = true;
-        }
-        self.check_last_standing();
+        hero.gold = 0;
     }
 
     /// Once no other player can come back, the last character standing
