@@ -194,6 +194,7 @@ mod tests {
                 description: "rounds".into(),
             }],
             length_metric: Some(0),
+            trends: Vec::new(),
         }
     }
 

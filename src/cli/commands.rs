@@ -128,6 +128,7 @@ fn run(args: RunArgs) -> Result<()> {
             .map(|m| [m.name.clone(), m.description.clone()])
             .collect(),
         length_metric: spec.length_metric,
+        trends: spec.trends.clone(),
         tally: blank,
         stopping_rule: args.until_ci.map(|w| {
             format!(

@@ -197,7 +197,7 @@ impl RealStats {
 
 /// What one trial produced: which outcome it ended in and the value of each
 /// integer metric the model declares (unused slots stay 0).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TrialResult {
     /// Index into the model's outcome labels.
     pub outcome: u16,
@@ -205,8 +205,17 @@ pub struct TrialResult {
     pub metrics: [u32; MAX_METRICS],
 }
 
+impl Default for TrialResult {
+    fn default() -> Self {
+        TrialResult {
+            outcome: 0,
+            metrics: [0; MAX_METRICS],
+        }
+    }
+}
+
 /// The most integer metrics a model may declare.
-pub const MAX_METRICS: usize = 32;
+pub const MAX_METRICS: usize = 40;
 
 /// Everything a run keeps about its trials: outcome counts and one histogram
 /// per metric. Independent of the trial count in size; merges exactly.

@@ -12,6 +12,7 @@ pub mod shard;
 pub use accumulate::{IntHistogram, RealStats, Tally, TrialResult};
 pub use model::{
     DynModel, ExactSolution, MetricSpec, Model, NoTrace, OutputSpec, Trace, TraceEvent, TraceLog,
+    TrendLine, TrendSpec,
 };
 pub use rng::Dice;
 pub use runner::{

@@ -1,6 +1,8 @@
 //! The interface every simulation model implements. The runner, outputs,
 //! charts and CLI see models only through this trait.
 
+use serde::{Deserialize, Serialize};
+
 use super::accumulate::{MAX_METRICS, TrialResult};
 use super::rng::Dice;
 
@@ -13,6 +15,37 @@ pub struct OutputSpec {
     pub metrics: Vec<MetricSpec>,
     /// Index of the metric drawn as the length-of-play histogram.
     pub length_metric: Option<usize>,
+    /// Metrics drawn as lines of their means over time (or any x).
+    pub trends: Vec<TrendSpec>,
+}
+
+/// A chart of metric means against an x value, one line per group of
+/// metrics: e.g. the capitals each side holds after turns 5, 10, 20...
+/// Each point is a metric's mean with its 95% interval as a band.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrendSpec {
+    /// File stem of the chart (`<stem>.png`, `<stem>.svg`).
+    pub stem: String,
+    /// Chart title.
+    pub title: String,
+    /// What the x axis measures.
+    pub x_label: String,
+    /// What the y axis measures.
+    pub y_label: String,
+    /// A fixed top of the y axis (e.g. the capitals there are to hold);
+    /// `None` fits the data.
+    pub y_max: Option<f64>,
+    /// The lines.
+    pub lines: Vec<TrendLine>,
+}
+
+/// One line of a [`TrendSpec`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrendLine {
+    /// Legend label.
+    pub name: String,
+    /// `(x, metric index)` pairs in increasing `x`.
+    pub points: Vec<(f64, usize)>,
 }
 
 /// One integer metric.
@@ -32,6 +65,17 @@ impl OutputSpec {
         }
         if self.outcomes.is_empty() || self.outcomes.len() > usize::from(u16::MAX) {
             return Err("a model must declare between 1 and 65535 outcomes".into());
+        }
+        let points = self
+            .trends
+            .iter()
+            .flat_map(|t| &t.lines)
+            .flat_map(|l| &l.points);
+        if let Some((_, m)) = points.clone().find(|(_, m)| *m >= self.metrics.len()) {
+            return Err(format!(
+                "a trend names metric {m}, beyond the {} declared",
+                self.metrics.len()
+            ));
         }
         Ok(())
     }

@@ -12,7 +12,7 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 use super::accumulate::Tally;
-use super::model::{MetricSpec, OutputSpec};
+use super::model::{MetricSpec, OutputSpec, TrendSpec};
 
 /// Shard `index` of `count` (0-based index).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -84,6 +84,9 @@ pub struct RunState {
     pub metrics: Vec<[String; 2]>,
     /// Index of the length metric.
     pub length_metric: Option<usize>,
+    /// Charts of metric means over time.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trends: Vec<TrendSpec>,
     /// The accumulated results.
     pub tally: Tally,
     /// The adaptive stopping rule that ended the run early, if any
@@ -173,6 +176,7 @@ impl RunState {
                 })
                 .collect(),
             length_metric: self.length_metric,
+            trends: self.trends.clone(),
         }
     }
 }
@@ -301,6 +305,7 @@ mod tests {
             outcomes: vec!["a".into(), "b".into()],
             metrics: Vec::new(),
             length_metric: None,
+            trends: Vec::new(),
             tally,
             stopping_rule: None,
         }

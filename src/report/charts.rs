@@ -17,6 +17,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{FontStyle, register_font};
 
+use crate::analysis::stats::Z95;
+use crate::engine::TrendSpec;
 use crate::report::files::{AtomicFile, OutputError, write_atomic};
 use crate::report::summary::{Summary, group_thousands};
 
@@ -99,7 +101,46 @@ pub fn write_charts(summary: &Summary, dir: &Path) -> Result<Vec<PathBuf>, Chart
         })?);
     }
 
+    for trend in &summary.trends {
+        if let Some(chart) = trend_chart(summary, trend) {
+            written.extend(write_line_chart(&chart, dir, &trend.stem)?);
+        }
+    }
+
     Ok(written)
+}
+
+/// The line chart of a trend: each point the mean of its metric, with the
+/// 95% interval (mean +/- 1.96 standard errors) as a band; metrics without
+/// a mean are left out, and a trend with no point left is not drawn.
+fn trend_chart(summary: &Summary, trend: &TrendSpec) -> Option<LineChart> {
+    let series: Vec<LineSeries> = trend
+        .lines
+        .iter()
+        .map(|line| LineSeries {
+            name: line.name.clone(),
+            points: line
+                .points
+                .iter()
+                .filter_map(|&(x, m)| {
+                    let row = summary.metrics.get(m)?;
+                    let band = row
+                        .se
+                        .is_finite()
+                        .then_some((row.mean - Z95 * row.se, row.mean + Z95 * row.se));
+                    row.mean.is_finite().then_some((x, row.mean, band))
+                })
+                .collect(),
+        })
+        .filter(|s| !s.points.is_empty())
+        .collect();
+    (!series.is_empty()).then(|| LineChart {
+        title: trend.title.clone(),
+        x_label: trend.x_label.clone(),
+        y_label: trend.y_label.clone(),
+        series,
+        y_max: trend.y_max,
+    })
 }
 
 /// Registers the embedded DejaVu Sans fonts under [`FONT`], once.
@@ -1087,6 +1128,7 @@ mod tests {
                 },
                 histogram,
             )),
+            trends: Vec::new(),
         }
     }
 
@@ -1147,6 +1189,58 @@ mod tests {
         // A wide spread is binned.
         let s = summary((1..=500).map(|v| (v, u64::from(1000 - v))).collect());
         assert_eq!(write_charts(&s, dir.path()).expect("charts").len(), 4);
+    }
+
+    #[test]
+    fn a_trend_draws_metric_means_with_their_intervals() {
+        use crate::engine::{TrendLine, TrendSpec};
+        use crate::report::summary::MetricRow;
+        let row = |name: &str, mean: f64, se: f64| MetricRow {
+            name: name.into(),
+            description: String::new(),
+            mean,
+            se,
+            min: None,
+            median: None,
+            max: None,
+            rate: None,
+        };
+        let mut s = summary(vec![(1, 10)]);
+        s.metrics = vec![
+            row("a_t5", 2.0, 0.1),
+            row("a_t10", 3.0, 0.0),
+            row("b_t5", f64::NAN, f64::NAN),
+        ];
+        s.trends = vec![TrendSpec {
+            stem: "held".into(),
+            title: "held over time".into(),
+            x_label: "turn".into(),
+            y_label: "capitals".into(),
+            y_max: None,
+            lines: vec![
+                TrendLine {
+                    name: "a".into(),
+                    points: vec![(5.0, 0), (10.0, 1)],
+                },
+                TrendLine {
+                    name: "b".into(),
+                    points: vec![(5.0, 2)],
+                },
+            ],
+        }];
+        let chart = trend_chart(&s, &s.trends[0]).expect("a chart");
+        // b has no mean, so only a's line is drawn.
+        assert_eq!(chart.series.len(), 1);
+        let p = &chart.series[0].points;
+        assert_eq!((p[0].0, p[0].1), (5.0, 2.0));
+        let (lo, hi) = p[0].2.expect("a band");
+        // 2 +/- 1.96 x 0.1
+        assert!((lo - 1.804).abs() < 1e-4 && (hi - 2.196).abs() < 1e-4);
+        assert_eq!(p[1], (10.0, 3.0, Some((3.0, 3.0))));
+        let dir = tempfile::tempdir().expect("tempdir");
+        let written = write_charts(&s, dir.path()).expect("charts");
+        assert!(written.contains(&dir.path().join("held.svg")));
+        assert!(written.contains(&dir.path().join("held.png")));
     }
 
     #[test]

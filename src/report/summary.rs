@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use crate::analysis::stats::wilson_interval;
-use crate::engine::{ExactSolution, IntHistogram, OutputSpec, Tally};
+use crate::engine::{ExactSolution, IntHistogram, OutputSpec, Tally, TrendSpec};
 
 /// One outcome's line.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -90,6 +90,9 @@ pub struct Summary {
     /// The length-of-play histogram `(value, count)`, when the model names one.
     #[serde(skip)]
     pub length_histogram: Option<(MetricRow, Vec<(u32, u64)>)>,
+    /// Charts of metric means over time, from the model's spec.
+    #[serde(skip)]
+    pub trends: Vec<TrendSpec>,
 }
 
 /// Names a summary belongs to.
@@ -160,6 +163,7 @@ impl Summary {
             outcomes,
             metrics,
             length_histogram,
+            trends: spec.trends.clone(),
             stopping_rule: None,
         }
     }
@@ -208,6 +212,7 @@ impl Summary {
             outcomes,
             metrics,
             length_histogram: None,
+            trends: spec.trends.clone(),
             stopping_rule: None,
         }
     }
@@ -368,6 +373,7 @@ mod tests {
             outcomes: vec!["a".into(), "b".into()],
             metrics: vec![metric("won_first"), metric("rounds")],
             length_metric: None,
+            trends: Vec::new(),
         };
         let mut tally = Tally::new(2, 2);
         // 10 trials: won_first is 1 in three of them; rounds reach 2.

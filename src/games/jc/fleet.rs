@@ -1412,6 +1412,7 @@ fn output_spec(setup: &BattleSetup, place: &str, max_rounds: u32) -> OutputSpec 
         outcomes,
         metrics,
         length_metric: Some(METRIC_ROUNDS),
+        trends: Vec::new(),
     }
 }
 

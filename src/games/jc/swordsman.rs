@@ -736,6 +736,7 @@ fn output_spec(bout: &Bout) -> OutputSpec {
         ],
         metrics,
         length_metric: Some(0),
+        trends: Vec::new(),
     }
 }
 

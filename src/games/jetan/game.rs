@@ -365,6 +365,7 @@ fn output_spec(seats: [Player; 2], first: Color, max_plies: u32) -> OutputSpec {
         outcomes,
         metrics,
         length_metric: Some(METRIC_PLIES),
+        trends: Vec::new(),
     }
 }
 

@@ -445,6 +445,7 @@ impl RacesBattle {
                 description: "key attribute (1 speed .. 9 morale)".into(),
             }],
             length_metric: None,
+            trends: Vec::new(),
         };
         RacesBattle {
             sides: [attacker, defender],

@@ -1770,6 +1770,7 @@ fn output_spec(seats: &[Seat], max_turns: u32) -> OutputSpec {
         outcomes,
         metrics,
         length_metric: Some(METRIC_TURNS),
+        trends: Vec::new(),
     }
 }
 

@@ -168,6 +168,7 @@ impl TalismanCombat {
                     description: "winner's score minus loser's (0 in a stand-off)".into(),
                 }],
                 length_metric: None,
+                trends: Vec::new(),
             },
         }
     }

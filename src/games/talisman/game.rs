@@ -1263,6 +1263,7 @@ fn output_spec(rules: &Rules, config: &Config) -> OutputSpec {
         outcomes,
         metrics,
         length_metric: Some(METRIC_ROUNDS),
+        trends: Vec::new(),
     }
 }
 

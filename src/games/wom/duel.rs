@@ -532,6 +532,7 @@ impl WomDuel {
                 ),
             ],
             length_metric: Some(METRIC_ROUNDS),
+            trends: Vec::new(),
         };
         let model = WomDuel {
             spec,

@@ -390,6 +390,7 @@ fn output_spec(duel: &Duel, labels: &[String; 2]) -> OutputSpec {
         outcomes,
         metrics,
         length_metric: Some(METRIC_TURNS),
+        trends: Vec::new(),
     }
 }
 

@@ -516,6 +516,7 @@ impl WomAir {
                 ),
             ],
             length_metric: Some(M_TURNS),
+            trends: Vec::new(),
         };
         let (groups, group_slot) = class_groups(&ships);
         let mut spec = spec;

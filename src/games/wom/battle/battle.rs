@@ -274,6 +274,7 @@ impl WomBattle {
             ],
             metrics,
             length_metric: Some(M_TURNS),
+            trends: Vec::new(),
         };
         WomBattle {
             tables,
