@@ -310,6 +310,177 @@ fn attacking_the_enemy_in_a_neutral_city_hands_the_neutral_to_him() {
     assert_eq!(kaol_fleets, 3);
 }
 
+#[test]
+fn an_enemy_fleet_gets_a_grace_turn_in_a_city_just_influenced() {
+    // [24.28] Helium (fleet and Kantos Kan, 4 points gathered) courts
+    // Gathol against a lone Dusarian fleet: +2 [24.24] makes six, so
+    // Gathol is Helium's at the end of the Diplomacy Phase, and the
+    // Dusarian fleet has the rest of the Turn to leave.
+    use barsoom::games::jc::military::players;
+    let m = load("greedy-vs-greedy");
+    let ctx = m.context();
+    let gathol = city(&m, "gathol");
+    let n = neutral_at(&m, gathol);
+    let kk = commander(&m, "kantos-kan");
+    let mut g = Game::new(&ctx, &mut Dice::for_trial(1, 0));
+    g.turn = 4;
+    g.neutrals[n].influence = [4, 0];
+    push(&mut g, group(0, nation(&m, "helium"), gathol, 9, 1 << kk));
+    push(&mut g, group(1, nation(&m, "dusar"), gathol, 1, 0));
+    let mut dice = Dice::for_trial(2, 0);
+    g.influence(&ctx, n, &mut dice, &mut NoTrace);
+    assert_eq!(g.neutrals[n].influenced_by, 0);
+    assert!(g.in_grace(m.rules(), gathol, 0));
+    assert!(!g.in_grace(m.rules(), gathol, 1));
+    // Nine points against one: greedy would attack, but waits out the
+    // grace Turn; the next Turn it attacks.
+    assert!(!players::attack(
+        &ctx,
+        &g,
+        0,
+        gathol,
+        Target::Enemy,
+        &mut dice
+    ));
+    let mut next = g.clone();
+    next.turn += 1;
+    assert!(!next.in_grace(m.rules(), gathol, 0));
+    assert!(players::attack(
+        &ctx,
+        &next,
+        0,
+        gathol,
+        Target::Enemy,
+        &mut dice
+    ));
+    // Attacking anyway in the grace Turn: Gathol's fleets go over to the
+    // alliance and fight for it. One Heliumite point against nine of
+    // Dusar, who absorb every loss, so Gathol stays with the alliance
+    // (not freed again by [24.42]).
+    let mut g = Game::new(&ctx, &mut Dice::for_trial(1, 0));
+    g.turn = 4;
+    g.neutrals[n].influence = [4, 0];
+    push(&mut g, group(0, nation(&m, "helium"), gathol, 1, 1 << kk));
+    push(&mut g, group(1, nation(&m, "dusar"), gathol, 9, 0));
+    g.influence(&ctx, n, &mut dice, &mut NoTrace);
+    assert!(g.in_grace(m.rules(), gathol, 0));
+    assert_eq!(
+        g.battle_key(&ctx, 0, gathol, Target::Enemy).sides[1].neutral,
+        0
+    );
+    g.combat(&ctx, 0, gathol, Target::Enemy, &mut dice, &mut NoTrace);
+    assert_eq!(g.neutrals[n].influenced_by, 1);
+    assert_eq!(g.stats.grace_joins, 1);
+    assert_eq!(g.stats.breaches, 0, "no breach: Gathol was not neutral");
+    assert!(!g.in_grace(m.rules(), gathol, 0));
+    assert!(g.battle_key(&ctx, 0, gathol, Target::Enemy).sides[1].neutral > 0);
+}
+
+#[test]
+fn fleet_combats_break_off_as_the_players_choose() {
+    // [23.22] Two Heliumite points attack six of Dusar in Zodanga, which
+    // the alliance holds. Helium wants out at once (6 >= 2 x 2); when the
+    // alliance agrees, the combat ends before a round, with no losses and
+    // the city still the alliance's. When it refuses, Helium Reverses until
+    // two in a row end it (the alliance holding the city), unless it is
+    // destroyed first: never an agreed end.
+    use barsoom::games::jc::fleet::{OUT_AGREED, OUT_FIRST_REVERSES, OUT_SECOND_ELIMINATES};
+    use barsoom::games::jc::military::battles::fight;
+    use barsoom::games::jc::military::game::Context;
+    let m = load("greedy-break-off");
+    assert_eq!(m.config().break_off[0].behind_pct, 200);
+    assert!(!m.config().break_off[1].accepts);
+    let mut agreeing = m.config().clone();
+    agreeing.break_off[1].accepts = true;
+    let ctx = Context {
+        rules: m.rules(),
+        config: &agreeing,
+        cache: m.cache(),
+    };
+    let zodanga = city(&m, "zodanga");
+    let mut g = empty_game(&m);
+    g.controller[zodanga] = 1;
+    push(&mut g, group(0, nation(&m, "helium"), zodanga, 2, 0));
+    push(&mut g, group(1, nation(&m, "dusar"), zodanga, 6, 0));
+    g.combat(
+        &ctx,
+        0,
+        zodanga,
+        Target::Enemy,
+        &mut Dice::for_trial(4, 0),
+        &mut NoTrace,
+    );
+    assert_eq!(g.stats.battles, 1);
+    assert_eq!(g.stats.break_offs, 1);
+    assert_eq!(g.stats.combat_losses, [0, 0]);
+    assert_eq!(g.controller[zodanga], 1);
+    assert_eq!(g.own_strength(zodanga, 0), 2);
+    assert_eq!(g.own_strength(zodanga, 1), 6);
+
+    let key = g.battle_key(&m.context(), 0, zodanga, Target::Enemy);
+    assert!(!key.sides[1].break_off.accepts);
+    for t in 0..300 {
+        let r = fight(m.cache(), &m.rules().data, &key, &mut Dice::for_trial(5, t));
+        assert_ne!(r.terminal.outcome, OUT_AGREED, "trial {t}");
+        assert!(
+            matches!(
+                r.terminal.outcome,
+                OUT_FIRST_REVERSES | OUT_SECOND_ELIMINATES
+            ),
+            "trial {t}: {r:?}"
+        );
+    }
+}
+
+#[test]
+fn a_break_off_ratio_out_of_range_is_a_clear_error() {
+    let dir = tempfile::tempdir().expect("tmp");
+    data_copy(dir.path());
+    let s = dir.path().join("military/s.toml");
+    edit(
+        &s,
+        "setup = { greater-helium = 4, lesser-helium = 3 }",
+        "setup = { greater-helium = 4, lesser-helium = 3 }\nbreak_off_behind = 0.5",
+    );
+    common::assert_bad_input(
+        &["validate", s.to_str().expect("utf8")],
+        dir.path(),
+        &[
+            "s.toml",
+            "sides.helium.break_off_behind",
+            "from 1 to 10",
+            "0.5",
+        ],
+    );
+}
+
+#[test]
+fn a_run_charts_the_mean_capitals_held_over_time() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let scenario = common::bundled("jc/military/greedy-vs-greedy.toml");
+    let out = dir.path().join("out");
+    common::barsoom_ok(
+        &[
+            "run",
+            scenario.to_str().expect("utf8"),
+            "-n",
+            "200",
+            "--out",
+            out.to_str().expect("utf8"),
+        ],
+        dir.path(),
+    );
+    for f in ["capitals.svg", "capitals.png"] {
+        assert!(out.join(f).is_file(), "{f}");
+    }
+    let svg = std::fs::read_to_string(out.join("capitals.svg")).expect("svg");
+    assert!(svg.contains("Capitals held over time"));
+    let summary = std::fs::read_to_string(out.join("summary.csv")).expect("csv");
+    for t in [5, 10, 15, 20, 30, 45, 60] {
+        assert!(summary.contains(&format!("capitals_helium_t{t}")), "t{t}");
+    }
+}
+
 // ---------------------------------------------------------------- reinforcements
 
 #[test]
@@ -698,7 +869,7 @@ fn cached_battles_are_jc_fleet_battles_dice_for_dice() {
     let mut g = empty_game(&m);
     push(&mut g, group(0, nation(&m, "helium"), dusar, 6, 1 << jc));
     push(&mut g, group(1, nation(&m, "dusar"), dusar, 5, 1 << nutus));
-    let key = g.battle_key(m.rules(), 0, dusar, Target::Enemy);
+    let key = g.battle_key(&m.context(), 0, dusar, Target::Enemy);
     let data = &m.rules().data;
     let force = |n: &str, s: u8, c: usize| Force {
         label: n.into(),

@@ -17,6 +17,18 @@ use crate::games::jc::fleet_tables::JcData;
 /// "No commander" in a [`BattleKey`].
 pub const NO_COMMANDER: u8 = u8::MAX;
 
+/// A player's choices about breaking off a fleet combat [23.22].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct BreakOff {
+    /// It proposes to break off at the start of a round once the enemy has
+    /// at least this many hundredths of its own strength (0: never). When
+    /// the enemy will not agree it Reverses instead, and two Reverses in a
+    /// row end the combat with the enemy holding the city.
+    pub behind_pct: u16,
+    /// It agrees when the enemy proposes.
+    pub accepts: bool,
+}
+
 /// One side of a combat as `jc.fleet` sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SideKey {
@@ -32,6 +44,8 @@ pub struct SideKey {
     pub neutral: u8,
     /// The neutral's best commander, or [`NO_COMMANDER`].
     pub neutral_leader: u8,
+    /// Its player's break-off choices (an uninfluenced neutral fights on).
+    pub break_off: BreakOff,
 }
 
 /// Everything that makes two combats the same battle: the phasing side is
@@ -108,13 +122,18 @@ fn try_build(data: &JcData, key: &BattleKey) -> Result<Battle, String> {
         holder: None,
         phasing: 0,
     };
-    // Both sides play the minimax maneuver mix and fight on; losses fall
-    // on home fleets first, sparing the neutral [24.43].
-    let policy = SidePolicy {
+    // Both sides play the minimax maneuver mix and break off as their
+    // players choose [23.22]; losses fall on home fleets first, sparing the
+    // neutral [24.43].
+    let policy = |side: &SideKey| SidePolicy {
         maneuver: ManeuverPolicy::Minimax,
+        break_off_behind: (side.break_off.behind_pct > 0)
+            .then(|| f64::from(side.break_off.behind_pct) / 100.0),
+        accept_break_off: side.break_off.accepts,
         ..SidePolicy::default()
     };
-    Battle::new(data, &setup, &[policy, policy], DEFAULT_MAX_ROUNDS)
+    let policies = [policy(&key.sides[0]), policy(&key.sides[1])];
+    Battle::new(data, &setup, &policies, DEFAULT_MAX_ROUNDS)
 }
 
 fn build(data: &JcData, key: &BattleKey) -> Battle {
@@ -137,6 +156,7 @@ pub fn check(data: &JcData) -> Result<(), String> {
         neutral_nation: 0,
         neutral: 0,
         neutral_leader: NO_COMMANDER,
+        break_off: BreakOff::default(),
     };
     try_build(
         data,

@@ -4,14 +4,15 @@
 //! cities, victory [25.3]). Fixed-size arrays only: a game allocates
 //! nothing.
 
-use super::battles::{BattleCache, BattleKey, NO_COMMANDER, SideKey, fight};
+use super::battles::{BattleCache, BattleKey, BreakOff, NO_COMMANDER, SideKey, fight};
 use super::deck::DeckState;
 use super::map::MAX_CITIES;
 use super::players::{self, Policy};
 use super::rules::{MAX_NEUTRALS, MilitaryRules};
 use crate::engine::{Dice, Trace};
 use crate::games::jc::fleet::{
-    OUT_FIRST_ELIMINATES, OUT_FIRST_REVERSES, OUT_SECOND_ELIMINATES, OUT_SECOND_REVERSES,
+    OUT_AGREED, OUT_FIRST_ELIMINATES, OUT_FIRST_REVERSES, OUT_SECOND_ELIMINATES,
+    OUT_SECOND_REVERSES,
 };
 
 /// Most fleet groups on the map at once.
@@ -70,6 +71,10 @@ pub struct NeutralState {
     pub influenced_by: u8,
     /// Players who may never gain Influence Points with it [24.27, 24.43].
     pub barred: [bool; 2],
+    /// The Game-Turn it was influenced with the other player's fleets in
+    /// its city (0: none): through that Turn they may leave unattacked
+    /// [24.28].
+    pub grace_turn: u16,
 }
 
 /// A player's orders for one group in a city.
@@ -121,10 +126,13 @@ pub struct GameConfig {
     /// Policies see every face-down unit (for comparison with the hidden
     /// game [22.26]).
     pub reveal: bool,
+    /// Each player's break-off choices in fleet combat [23.22].
+    pub break_off: [BreakOff; 2],
 }
 
-/// Turns at which capitals held are recorded.
-pub const CHECKPOINTS: [u16; 6] = [5, 10, 15, 20, 25, 30];
+/// Turns after which capitals held are recorded (a game that ended sooner
+/// counts as it ended).
+pub const CHECKPOINTS: [u16; 7] = [5, 10, 15, 20, 30, 45, 60];
 
 /// Counts kept for the outputs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -146,6 +154,11 @@ pub struct GameStats {
     pub neutral_end: [u8; MAX_NEUTRALS],
     /// Times a neutral went over to a player by the breach-of-peace rule.
     pub breaches: u32,
+    /// Fleet combats broken off by agreement [23.22].
+    pub break_offs: u32,
+    /// Times a neutral's fleets went over to the side attacked in its
+    /// grace Turn [24.28].
+    pub grace_joins: u32,
 }
 
 /// How a game ended.
@@ -215,6 +228,7 @@ impl Game {
                 reached: [0; 2],
                 influenced_by: NONE,
                 barred: [false; 2],
+                grace_turn: 0,
             }; MAX_NEUTRALS],
             commander_return: [0; 16],
             deck: DeckState::new(&rules.deck, dice),
@@ -545,6 +559,10 @@ impl Game {
         let totals = st.influence;
         if let Some(p) = winner {
             st.influenced_by = p as u8;
+            // [24.28] the other player's fleets there get this Turn to go.
+            if pres[1 - p].0 {
+                st.grace_turn = self.turn;
+            }
         }
         trace.event("JC 24.2 influence", || {
             format!(
@@ -767,6 +785,7 @@ impl Game {
             neutral_nation: 0,
             neutral: 0,
             neutral_leader: NO_COMMANDER,
+            break_off: BreakOff::default(),
         };
         let mut biggest = 0u8;
         let mut home_cmd = 0u16;
@@ -797,17 +816,26 @@ impl Game {
         key
     }
 
+    /// Whether `city` is a neutral's that `p` influenced this Turn with
+    /// enemy fleets in it, which may leave unattacked until the Turn ends
+    /// [24.28].
+    pub fn in_grace(&self, rules: &MilitaryRules, city: usize, p: usize) -> bool {
+        rules.neutral_in(city).is_some_and(|n| {
+            let st = &self.neutrals[n];
+            usize::from(st.influenced_by) == p && st.grace_turn == self.turn
+        })
+    }
+
     /// The key of a combat `p` would start in `city` against `target`.
-    pub fn battle_key(
-        &self,
-        rules: &MilitaryRules,
-        p: usize,
-        city: usize,
-        target: Target,
-    ) -> BattleKey {
-        let attacker = self.side_key(rules, city, Some(p), p as u8);
+    pub fn battle_key(&self, ctx: &Context, p: usize, city: usize, target: Target) -> BattleKey {
+        let rules = ctx.rules;
+        let mut attacker = self.side_key(rules, city, Some(p), p as u8);
+        attacker.break_off = ctx.config.break_off[p];
         let defender = match target {
-            Target::Enemy => self.side_key(rules, city, Some(1 - p), (1 - p) as u8),
+            Target::Enemy => SideKey {
+                break_off: ctx.config.break_off[1 - p],
+                ..self.side_key(rules, city, Some(1 - p), (1 - p) as u8)
+            },
             Target::Neutral(n) => self.side_key(rules, city, None, n + 2),
         };
         BattleKey {
@@ -827,39 +855,41 @@ impl Game {
         trace: &mut T,
     ) {
         let rules = ctx.rules;
-        // [24.27] breaches of the peace.
-        if let Some(n) = rules.map.cities[city]
-            .neutral
-            .and_then(|nation| rules.neutrals.iter().position(|x| x.nation == nation))
-        {
-            match target {
-                Target::Neutral(_) => self.neutrals[n].barred[p] = true,
-                Target::Enemy => {
-                    self.neutrals[n].barred[p] = true;
-                    if self.neutrals[n].influenced_by == NONE {
-                        self.neutrals[n].influenced_by = (1 - p) as u8;
-                        self.stats.breaches += 1;
-                        trace.event("JC 24.27 breach of the peace", || {
-                            format!(
-                                "{} attacks in {}: the neutral goes over to {}",
-                                rules.sides[p].name,
-                                rules.map.cities[city].name,
-                                rules.sides[1 - p].name
-                            )
-                        });
-                    }
+        // Attacking in a neutral's city [24.27, 24.28].
+        if let Some(n) = rules.neutral_in(city) {
+            if target == Target::Enemy {
+                if self.in_grace(rules, city, p) {
+                    // [24.28] attacked in its grace Turn.
+                    self.stats.grace_joins += 1;
+                    self.neutral_joins_attacked(rules, n, p, city, "JC 24.28 grace broken", trace);
+                } else if self.neutrals[n].influenced_by == NONE {
+                    // [24.27] a breach of the peace.
+                    self.stats.breaches += 1;
+                    self.neutral_joins_attacked(
+                        rules,
+                        n,
+                        p,
+                        city,
+                        "JC 24.27 breach of the peace",
+                        trace,
+                    );
                 }
             }
+            self.neutrals[n].barred[p] = true;
         }
         if let Target::Neutral(n) = target {
             self.neutrals[usize::from(n)].barred[p] = true;
         }
-        let key = self.battle_key(rules, p, city, target);
+        let key = self.battle_key(ctx, p, city, target);
         if key.sides[1].home == 0 && key.sides[1].neutral == 0 {
             return;
         }
         let result = fight(ctx.cache, &rules.data, &key, dice);
         self.stats.battles += 1;
+        if result.terminal.outcome == OUT_AGREED {
+            // [23.22] the city stays with whoever held it.
+            self.stats.break_offs += 1;
+        }
         let t = result.terminal;
         let owners: [(Option<usize>, u8); 2] = [
             (Some(p), p as u8),
@@ -952,6 +982,32 @@ impl Game {
         });
     }
 
+    /// Neutral `n`, whose city `p` attacks in, goes over to the side
+    /// attacked: at once on a breach of the peace [24.27], and when the
+    /// attack falls in the grace Turn of the city's new ally [24.28].
+    fn neutral_joins_attacked<T: Trace>(
+        &mut self,
+        rules: &MilitaryRules,
+        n: usize,
+        p: usize,
+        city: usize,
+        case: &'static str,
+        trace: &mut T,
+    ) {
+        let st = &mut self.neutrals[n];
+        st.influenced_by = (1 - p) as u8;
+        st.grace_turn = 0;
+        trace.event(case, || {
+            format!(
+                "turn {}: {} attacks in {}: the neutral's fleets go over to {}",
+                self.turn,
+                rules.sides[p].name,
+                rules.map.cities[city].name,
+                rules.sides[1 - p].name
+            )
+        });
+    }
+
     /// Removes `n` strength points from the groups in `city` that `of`
     /// selects, in list order; returns the commanders of groups wiped out.
     fn take_losses(&mut self, city: usize, of: impl Fn(&Group) -> bool, mut n: u8) -> u16 {
@@ -977,13 +1033,8 @@ impl Game {
     fn set_controller(&mut self, rules: &MilitaryRules, city: usize, owner: u8) {
         // A neutral's own city stays its own while it fights for the
         // player who took it.
-        let owner = match rules.map.cities[city].neutral {
-            Some(nation) if owner < 2 => rules
-                .neutrals
-                .iter()
-                .position(|x| x.nation == nation)
-                .filter(|n| usize::from(self.neutrals[*n].influenced_by) == usize::from(owner))
-                .map_or(owner, |n| (2 + n) as u8),
+        let owner = match rules.neutral_in(city) {
+            Some(n) if owner < 2 && self.neutrals[n].influenced_by == owner => (2 + n) as u8,
             _ => owner,
         };
         if self.controller[city] != owner {

@@ -26,12 +26,14 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use self::battles::BattleCache;
+use self::battles::{BattleCache, BreakOff};
 use self::game::{CHECKPOINTS, Context, FirstMover, Game, GameConfig, home_nation};
 use self::players::{POLICIES, Policy};
 use self::rules::{MAX_NEUTRALS, MilitaryRules};
 use crate::engine::accumulate::MAX_METRICS;
-use crate::engine::{Dice, MetricSpec, Model, OutputSpec, Trace, TrialResult};
+use crate::engine::{
+    Dice, MetricSpec, Model, OutputSpec, Trace, TrendLine, TrendSpec, TrialResult,
+};
 use crate::games::jc::fleet_tables::id_list;
 use crate::scenario::{ScenarioError, parse_toml, read_text};
 
@@ -59,7 +61,13 @@ struct ScenarioFile {
 struct SideFile {
     policy: String,
     setup: BTreeMap<String, i64>,
+    break_off_behind: Option<f64>,
+    #[serde(default)]
+    accept_break_off: bool,
 }
+
+/// The ratios a break-off threshold may take (enemy strength over own).
+const BREAK_OFF_RANGE: std::ops::RangeInclusive<f64> = 1.0..=10.0;
 
 /// Metric slots.
 pub const METRIC_TURNS: usize = 0;
@@ -67,6 +75,8 @@ pub const METRIC_TURNS: usize = 0;
 pub const METRIC_CAPITALS: usize = 1;
 /// Capitals held at each checkpoint: Helium's, then the alliance's.
 pub const METRIC_CAPITALS_AT: usize = 3;
+/// Counts after the neutral outcomes (storms, battles, losses...).
+const COUNTS: usize = 11;
 /// First neutral-outcome slot (one per neutral).
 pub const METRIC_NEUTRALS: usize = METRIC_CAPITALS_AT + 2 * CHECKPOINTS.len();
 
@@ -193,6 +203,7 @@ fn build_config(
         }
     }
     let mut policies = [Policy::Greedy; 2];
+    let mut break_off = [BreakOff::default(); 2];
     let mut setup: [Vec<(usize, u8)>; 2] = [Vec::new(), Vec::new()];
     for p in 0..2 {
         let side = &rules.sides[p];
@@ -209,6 +220,20 @@ fn build_config(
                 format!("expected one of {POLICIES}, found {:?}", f.policy),
             )
         })?;
+        if let Some(ratio) = f.break_off_behind {
+            if !BREAK_OFF_RANGE.contains(&ratio) {
+                return Err(err(
+                    format!("sides.{id}.break_off_behind"),
+                    format!(
+                        "expected an enemy-to-own strength ratio from {} to {} [23.22], found {ratio}",
+                        BREAK_OFF_RANGE.start(),
+                        BREAK_OFF_RANGE.end()
+                    ),
+                ));
+            }
+            break_off[p].behind_pct = (ratio * 100.0).round() as u16;
+        }
+        break_off[p].accepts = f.accept_break_off;
         let mut total = 0i64;
         for (city_id, strength) in &f.setup {
             let field = format!("sides.{id}.setup.{city_id}");
@@ -275,6 +300,7 @@ fn build_config(
         first,
         turn_limit,
         reveal: file.reveal,
+        break_off,
     })
 }
 
@@ -355,12 +381,43 @@ fn output_spec(rules: &MilitaryRules, config: &GameConfig) -> (OutputSpec, usize
         "breaches",
         "neutrals won by the other side's breach of the peace [24.27]".into(),
     ));
-    const { assert!(MAX_NEUTRALS + 23 <= MAX_METRICS) };
+    metrics.push(metric(
+        "break_offs",
+        "fleet combats broken off by agreement, or by both sides Reversing at once [23.22]".into(),
+    ));
+    metrics.push(metric(
+        "grace_joins",
+        "neutrals whose fleets joined the side attacked in its grace Turn [24.28]".into(),
+    ));
+    const { assert!(1 + 2 + 2 * CHECKPOINTS.len() + MAX_NEUTRALS + COUNTS <= MAX_METRICS) };
+    let capitals = TrendSpec {
+        stem: "capitals".into(),
+        title: "Capitals held over time (mean, 95% interval)".into(),
+        x_label: "after Game-Turn (a game that ended counts as it ended)".into(),
+        y_label: format!("capitals held (of {})", rules.capital_cities.len()),
+        y_max: Some(rules.capital_cities.len() as f64),
+        lines: (0..2)
+            .map(|p| TrendLine {
+                name: names[p].clone(),
+                points: CHECKPOINTS
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| {
+                        (
+                            f64::from(*t),
+                            METRIC_CAPITALS_AT + p * CHECKPOINTS.len() + i,
+                        )
+                    })
+                    .collect(),
+            })
+            .collect(),
+    };
     (
         OutputSpec {
             outcomes,
             metrics,
             length_metric: Some(METRIC_TURNS),
+            trends: vec![capitals],
         },
         counts_at,
     )
@@ -399,6 +456,8 @@ impl Model for JcMilitary {
         put(s.captured[0]);
         put(s.captured[1]);
         put(s.breaches);
+        put(s.break_offs);
+        put(s.grace_joins);
         let base = match end.winner {
             Some(p) => p as u16,
             None => 2,

@@ -13,7 +13,9 @@
 //!   enemy capital it outnumbers, court the nearest neutral not yet won),
 //!   stays to court a neutral it is influencing, attacks when its strength
 //!   estimate (strength, intrinsic defense, half the leadership edge)
-//!   favours it, and never breaks the peace in a neutral's city [24.27].
+//!   favours it, never breaks the peace in a neutral's city [24.27], and
+//!   never attacks enemy fleets in the grace Turn after it influenced their
+//!   city's neutral [24.28].
 //! - `lookahead`: the greedy plan, but each attack and each capital target
 //!   is scored by short Monte Carlo rollouts of the fleet combat it would
 //!   bring (its own dice, seeded from the game's dice, so a game stays
@@ -158,15 +160,16 @@ pub fn attack(
         return dice.coin();
     }
     let rules = ctx.rules;
-    let neutral_city = rules.map.cities[city]
-        .neutral
-        .and_then(|nation| rules.neutrals.iter().position(|x| x.nation == nation));
     match target {
         Target::Enemy => {
-            // Never a breach of the peace [24.27].
-            if let Some(n) = neutral_city
+            // Never a breach of the peace [24.27], nor an attack in the
+            // enemy's grace Turn, which would hand him the neutral [24.28].
+            if let Some(n) = rules.neutral_in(city)
                 && game.neutrals[n].influenced_by == NONE
             {
+                return false;
+            }
+            if game.in_grace(rules, city, p) {
                 return false;
             }
         }
@@ -177,7 +180,7 @@ pub fn attack(
             }
         }
     }
-    let key = seen_key(ctx, game, p, city, game.battle_key(rules, p, city, target));
+    let key = seen_key(ctx, game, p, city, game.battle_key(ctx, p, city, target));
     match policy {
         Policy::Lookahead { rollouts } => rollout_hold(ctx, &key, rollouts, dice) >= 500,
         _ => estimate(ctx, &key, city) > 0,
@@ -231,10 +234,7 @@ pub fn move_order(ctx: &Context, game: &Game, p: usize, i: usize, dice: &mut Dic
     if blocked {
         return MoveOrder::Stay;
     }
-    let neutral_here = rules.map.cities[c]
-        .neutral
-        .and_then(|nation| rules.neutrals.iter().position(|x| x.nation == nation));
-    if let Some(n) = neutral_here {
+    if let Some(n) = rules.neutral_in(c) {
         let st = &game.neutrals[n];
         if st.influenced_by == NONE && !st.barred[p] {
             // Courting it.
@@ -285,7 +285,7 @@ pub fn move_order(ctx: &Context, game: &Game, p: usize, i: usize, dice: &mut Dic
             let good = match ctx.config.policies[p] {
                 Policy::Lookahead { rollouts } if defenders > 0 => {
                     let leader = super::game::best_leader(rules, g.commanders);
-                    let mut key = game.battle_key(rules, p, t, Target::Enemy);
+                    let mut key = game.battle_key(ctx, p, t, Target::Enemy);
                     key.sides[0] = super::battles::SideKey {
                         nation: g.nation,
                         home: movable,
@@ -293,6 +293,7 @@ pub fn move_order(ctx: &Context, game: &Game, p: usize, i: usize, dice: &mut Dic
                         neutral_nation: 0,
                         neutral: 0,
                         neutral_leader: super::battles::NO_COMMANDER,
+                        break_off: ctx.config.break_off[p],
                     };
                     key.sides[1].home = defenders;
                     rollout_hold(ctx, &key, rollouts, dice) >= 500
@@ -303,10 +304,7 @@ pub fn move_order(ctx: &Context, game: &Game, p: usize, i: usize, dice: &mut Dic
                 value = 3000;
             }
         }
-        if let Some(n) = city
-            .neutral
-            .and_then(|nation| rules.neutrals.iter().position(|x| x.nation == nation))
-        {
+        if let Some(n) = rules.neutral_in(t) {
             let st = &game.neutrals[n];
             let courted = game
                 .groups()

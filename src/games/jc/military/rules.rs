@@ -367,6 +367,12 @@ impl MilitaryRules {
         (0..2).find(|p| self.sides[*p].nations.contains(&nation))
     }
 
+    /// The neutral (index into `neutrals`) whose city `city` is, if any.
+    pub fn neutral_in(&self, city: usize) -> Option<usize> {
+        let nation = self.map.cities[city].neutral?;
+        self.neutrals.iter().position(|x| x.nation == nation)
+    }
+
     /// The intrinsic defense a fleet of `nation` gets in `city` [23.4].
     pub fn intrinsic_defense(&self, city: usize, nation: usize) -> u8 {
         match self.map.cities[city].capital {
