@@ -4,23 +4,13 @@
 //!
 //! Run with `cargo bench --bench jetan`.
 
-use std::hint::black_box;
-use std::path::Path;
+mod common;
 
-use barsoom::engine::{Dice, Model, NoTrace};
+use std::hint::black_box;
+
 use barsoom::games::jetan::game::JetanGame;
 use barsoom::games::jetan::position::{Position, Rules};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-
-fn load(name: &str) -> JetanGame {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("scenarios/jetan")
-        .join(name);
-    match JetanGame::load(&path) {
-        Ok((model, _)) => model,
-        Err(e) => panic!("benchmark scenario: {e}"),
-    }
-}
 
 fn perft(c: &mut Criterion) {
     let rules = Rules::book();
@@ -35,23 +25,9 @@ fn perft(c: &mut Criterion) {
 }
 
 fn games(c: &mut Criterion) {
-    for (name, batch) in [
-        ("random-vs-random.toml", 2_000u64),
-        ("greedy-vs-greedy.toml", 200),
-    ] {
-        let model = load(name);
-        let mut group = c.benchmark_group(format!("jetan {}", name.trim_end_matches(".toml")));
-        group.sample_size(10);
-        group.throughput(Throughput::Elements(batch));
-        group.bench_function("games, 1 thread", |b| {
-            b.iter(|| {
-                for i in 0..batch {
-                    let mut d = Dice::for_trial(1, i);
-                    black_box(model.run_trial(&mut d, &mut NoTrace));
-                }
-            })
-        });
-        group.finish();
+    for (name, batch) in [("random-vs-random", 2_000u64), ("greedy-vs-greedy", 200)] {
+        let model = common::load(&format!("jetan/{name}.toml"), JetanGame::load);
+        common::measure(c, &format!("jetan {name}"), "games", &model, batch, None);
     }
 }
 
