@@ -149,6 +149,14 @@ impl Game<'_> {
                         }
                     }
                     _ => {
+                        // A stranger may be visited or passed by [12:1, 13:5].
+                        if kind == CardKind::Stranger && !self.wants_visit_stranger(seat, card, r) {
+                            trace.event("Talisman 13:5", || {
+                                format!("passes by {}", rules.cards[usize::from(card)].name)
+                            });
+                            i += 1;
+                            continue;
+                        }
                         trace.event("Talisman 15:8", || {
                             format!("visits {}", rules.cards[usize::from(card)].name)
                         });
