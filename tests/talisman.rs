@@ -993,3 +993,50 @@ fn rafts_cross_the_storm_river() {
         0
     );
 }
+
+#[test]
+fn a_lost_pack_animal_takes_its_load_with_it() {
+    use barsoom::games::talisman::data::{Effect, Mechanic};
+    // The Monk (encumbrance 2, leadership 2) leads two Mules with a
+    // Mercenary's help [5:10]; a Sword is in hand and three more objects
+    // ride on the Mules (room for four). A Stampede loses the last Mule:
+    // the one left carries two, so the last object packed is lost with it
+    // and discarded, not left on the space [5:11].
+    let (rules, cfg) = (rules(), config(2));
+    let (mut g, ruins) = seat_on(&rules, &cfg, &["Monk", "Merchant"], "Ruins");
+    let (mule, sword, axe) = (
+        card(&rules, "Mule"),
+        card(&rules, "Sword"),
+        card(&rules, "Axe"),
+    );
+    let h = &mut g.players[0].hero;
+    assert!(h.take_follower(&rules, card(&rules, "Mercenary")));
+    assert!(h.take_object(&rules, mule) && h.take_object(&rules, mule + 1));
+    for object in [sword, sword + 1, sword + 2, axe] {
+        assert!(h.take_object(&rules, object));
+    }
+    assert_eq!(
+        (h.carried_len, h.packed_len, h.pack_capacity(&rules)),
+        (1, 3, 4)
+    );
+    let stampede = Effect {
+        mechanic: Mechanic::LosePackAnimal,
+        ..Effect::NOTHING
+    };
+    let mut script = Script::new(&[]);
+    g.apply(
+        0,
+        stampede,
+        Source::None,
+        &mut script,
+        &mut TraceLog::default(),
+    );
+    let h = g.players[0].hero;
+    assert_eq!((h.animals_len, h.packed_len, h.carried_len), (1, 2, 1));
+    assert_eq!(
+        h.packed_list(),
+        [sword + 1, sword + 2],
+        "the Axe went with the Mule"
+    );
+    assert_eq!(g.pile_len[ruins], 0, "lost, not left on the space");
+}

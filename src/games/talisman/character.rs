@@ -429,6 +429,19 @@ impl Hero {
         remove_at(&mut self.packed, &mut self.packed_len, i)
     }
 
+    /// Loses the last pack animal taken; the objects it carried, and what
+    /// it pulled, are lost with it [5:11] (the loads are pooled, so those
+    /// the other animals cannot take over, the last packed first). Each
+    /// lost card goes to `lost`. Returns whether there was an animal.
+    pub fn lose_pack_animal(&mut self, rules: &Rules, mut lost: impl FnMut(u16)) -> bool {
+        if self.animals_len == 0 {
+            return false;
+        }
+        lost(self.drop_animal(usize::from(self.animals_len) - 1));
+        self.enforce_animals(rules, &mut lost);
+        true
+    }
+
     /// Organisation [10:3]: objects riding on pack animals are taken into
     /// the hands or worn where they fit, in the order they were packed.
     pub fn unpack(&mut self, rules: &Rules) {

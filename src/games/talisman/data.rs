@@ -90,6 +90,9 @@ pub enum Mechanic {
     LoseFollower,
     /// Lose the heaviest carried object.
     LoseObject,
+    /// Lose the last pack animal taken, and what it carried or pulled with
+    /// it [5:10-11].
+    LosePackAnimal,
     /// The Sentinel: the stair up to the middle region [11:10-12].
     Sentinel,
     /// The Portal of Power: roll `dice` d6 against Strength or Craft [11:21-24].
@@ -127,6 +130,7 @@ pub const MECHANIC_NAMES: &[(&str, Mechanic)] = &[
     ("roll_table", Mechanic::RollTable),
     ("lose_follower", Mechanic::LoseFollower),
     ("lose_object", Mechanic::LoseObject),
+    ("lose_pack_animal", Mechanic::LosePackAnimal),
     ("sentinel", Mechanic::Sentinel),
     ("portal", Mechanic::Portal),
     ("valley_of_fire", Mechanic::ValleyOfFire),
