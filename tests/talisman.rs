@@ -1,9 +1,11 @@
 //! `talisman.game` and `talisman.combat`: hand-worked rules cases with
 //! scripted dice (experience, limits, encounter order, stand-offs, packs,
 //! the Sentinel and the Portal, turning back, death and the next
-//! character, the ending cards), the exact combat table against Monte
-//! Carlo, every game ending within its limit, determinism across thread
-//! counts, and one-line errors for bad data.
+//! character, the ending cards, strangers passed by, the step from the
+//! Plain of Peril to the Portal, rafts, pack animals and pulled objects),
+//! the exact combat table against Monte Carlo, every game ending within
+//! its limit, determinism across thread counts, and one-line errors for
+//! bad data.
 
 mod common;
 
