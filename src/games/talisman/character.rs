@@ -125,6 +125,29 @@ pub struct Hero {
 
 const EMPTY: u16 = u16::MAX;
 
+/// Drops from the first `len` entries of `list` the cards `alignment` may
+/// not keep [5:2, 7:3], each to `left`.
+fn drop_disallowed(
+    list: &mut [u16],
+    len: &mut u8,
+    rules: &Rules,
+    alignment: Alignment,
+    left: &mut impl FnMut(u16),
+) {
+    let mut i = 0;
+    while i < usize::from(*len) {
+        if rules
+            .item(list[i])
+            .alignment
+            .is_some_and(|a| a != alignment)
+        {
+            left(remove_at(list, len, i));
+        } else {
+            i += 1;
+        }
+    }
+}
+
 /// Removes entry `i` of the first `len` entries of `list`, closing the gap.
 fn remove_at(list: &mut [u16], len: &mut u8, i: usize) -> u16 {
     let r = list[i];
@@ -530,14 +553,14 @@ impl Hero {
     /// leadership [6:6]; and objects and followers of the wrong alignment
     /// [7:3]. Each dropped card goes to `left`.
     pub fn enforce_limits(&mut self, rules: &Rules, mut left: impl FnMut(u16)) {
-        let mut i = 0;
-        while i < usize::from(self.carried_len) {
-            if !self.allowed(rules.item(self.carried[i])) {
-                left(self.drop_carried(i));
-            } else {
-                i += 1;
-            }
-        }
+        let alignment = self.alignment;
+        drop_disallowed(
+            &mut self.carried,
+            &mut self.carried_len,
+            rules,
+            alignment,
+            &mut left,
+        );
         for slot in 0..WORN_SLOTS {
             if self.worn[slot] != EMPTY && !self.allowed(rules.item(self.worn[slot])) {
                 left(self.worn[slot]);
@@ -550,14 +573,13 @@ impl Hero {
                 .unwrap_or(0);
             left(self.drop_carried(heaviest));
         }
-        let mut i = 0;
-        while i < usize::from(self.followers_len) {
-            if !self.allowed(&rules.cards[usize::from(self.followers[i])].item) {
-                left(self.drop_follower(i));
-            } else {
-                i += 1;
-            }
-        }
+        drop_disallowed(
+            &mut self.followers,
+            &mut self.followers_len,
+            rules,
+            alignment,
+            &mut left,
+        );
         while self.followers_len > 0 && self.leadership_used(rules) > self.leadership() {
             let worst = (0..usize::from(self.followers_len))
                 .max_by_key(|&k| {
@@ -569,14 +591,13 @@ impl Hero {
                 .unwrap_or(0);
             left(self.drop_follower(worst));
         }
-        let mut i = 0;
-        while i < usize::from(self.packed_len) {
-            if !self.allowed(rules.item(self.packed[i])) {
-                left(self.drop_packed(i));
-            } else {
-                i += 1;
-            }
-        }
+        drop_disallowed(
+            &mut self.packed,
+            &mut self.packed_len,
+            rules,
+            alignment,
+            &mut left,
+        );
         self.enforce_animals(rules, &mut left);
     }
 
