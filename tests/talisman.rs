@@ -1,9 +1,11 @@
 //! `talisman.game` and `talisman.combat`: hand-worked rules cases with
 //! scripted dice (experience, limits, encounter order, stand-offs, packs,
 //! the Sentinel and the Portal, turning back, death and the next
-//! character, the ending cards), the exact combat table against Monte
-//! Carlo, every game ending within its limit, determinism across thread
-//! counts, and one-line errors for bad data.
+//! character, the ending cards, strangers passed by, the step from the
+//! Plain of Peril to the Portal, rafts, pack animals and pulled objects),
+//! the exact combat table against Monte Carlo, every game ending within
+//! its limit, determinism across thread counts, and one-line errors for
+//! bad data.
 
 mod common;
 
@@ -705,6 +707,30 @@ fn bad_data_gives_one_line_errors() {
             "strength = 40",
             &["characters.toml", "characters[0].strength"],
         ),
+        // A raft that no pack animal pulls [11:19].
+        (
+            "raft",
+            "data/purchases.toml",
+            "raft = true\npulled = 1",
+            "raft = true",
+            &[
+                "purchases.toml",
+                "items[7].pulled",
+                "a raft is a pulled object",
+            ],
+        ),
+        // A river bank that is not on the board.
+        (
+            "river",
+            "data/board.toml",
+            "bank = \"Storm Bank\"",
+            "bank = \"Storm Bench\"",
+            &[
+                "board.toml",
+                "river[21].bank",
+                "no space named \"Storm Bench\"",
+            ],
+        ),
         (
             "provenance",
             "data/endings.toml",
@@ -800,4 +826,219 @@ fn the_breakdown_agrees_with_the_run() {
         .unwrap_or(0.0)
         * 300.0;
     assert!(kills as f64 <= deaths + 1e-9 && kills > 0);
+}
+
+fn purchase(rules: &Rules, name: &str) -> u16 {
+    let i = rules
+        .purchases
+        .iter()
+        .position(|p| p.name == name)
+        .unwrap_or_else(|| panic!("no purchase {name}"));
+    barsoom::games::talisman::character::PURCHASE_BASE + i as u16
+}
+
+#[test]
+fn strangers_may_be_passed_by() {
+    // Strangers "may" be visited [12:1, 13:5]. The sensible player scores
+    // the Witch's table: toad -3, a life -2 (4 lives is not low), nothing
+    // 0, a gold +0.5, Craft +2, a spell +1: -1.5 / 6 < 0, so it passes
+    // by; the Witch stays and no die is rolled. The Healer (heal 1 at 3
+    // lives: +0.5) is visited.
+    let (rules, cfg) = (rules(), config(2));
+    let (g, ruins) = encounter_on_ruins(&rules, &cfg, &["Monk", "Merchant"], &["Witch"], &[]);
+    let h = g.players[0].hero;
+    assert_eq!((h.lives, h.gold, h.craft, h.toad_turns), (4, 1, 3, 0));
+    assert_eq!(g.pile_len[ruins], 1, "the Witch stays on the space [15:8]");
+
+    let (mut g, ruins) = seat_on(&rules, &cfg, &["Monk", "Merchant"], "Ruins");
+    g.players[0].hero.lives = 3;
+    g.place_card(ruins, card(&rules, "Healer"));
+    g.encounter_space(0, &mut Script::new(&[]), &mut TraceLog::default());
+    assert_eq!(g.players[0].hero.lives, 4, "the Healer is visited");
+
+    // The random player tosses a coin (the script's pick is 0: pass by).
+    let mut random = config(2);
+    random.policies[0] = Policy::Random;
+    let (mut g, ruins) = seat_on(&rules, &random, &["Monk", "Merchant"], "Ruins");
+    g.players[0].hero.lives = 3;
+    g.place_card(ruins, card(&rules, "Healer"));
+    g.encounter_space(0, &mut Script::new(&[]), &mut TraceLog::default());
+    assert_eq!(g.players[0].hero.lives, 3, "passed by");
+}
+
+#[test]
+fn from_the_plain_of_peril_a_character_steps_back_to_the_portal() {
+    // [11:25]: on the Plain of Peril without a Talisman (the Valley would
+    // turn it back [11:6]) the sensible player moves to the Portal space
+    // as its move: no lost turn, no die, no Portal to open.
+    let (rules, cfg) = (rules(), config(2));
+    let (mut g, _) = seat_on(&rules, &cfg, &["Troll", "Merchant"], "Plain of Peril");
+    g.turn(0, &mut Script::new(&[]), &mut TraceLog::default());
+    let h = g.players[0].hero;
+    assert_eq!(usize::from(h.space), space(&rules, "Portal of Power"));
+    assert_eq!((h.retreat, h.lost_turns, h.at_portal), (0, 0, false));
+    // The next turn it rolls 2 and moves on in the middle region at once
+    // (to the Temple or the Warlock's Cave, whose tables roll a 3).
+    g.turn(0, &mut Script::new(&[2, 3]), &mut TraceLog::default());
+    assert_eq!(
+        rules.board.spaces[usize::from(g.players[0].hero.space)].region,
+        1
+    );
+
+    // With a Talisman and its lives it goes on inward to the Mines
+    // (whose roll of 3 is harmless).
+    let (mut g, _) = seat_on(&rules, &cfg, &["Troll", "Merchant"], "Plain of Peril");
+    assert!(
+        g.players[0]
+            .hero
+            .take_object(&rules, card(&rules, "Talisman"))
+    );
+    g.turn(0, &mut Script::new(&[3]), &mut TraceLog::default());
+    assert_eq!(usize::from(g.players[0].hero.space), space(&rules, "Mines"));
+}
+
+#[test]
+fn pack_animals_carry_pull_and_slow() {
+    let rules = rules();
+    let (mule, raft, sword) = (
+        card(&rules, "Mule"),
+        card(&rules, "Raft"),
+        card(&rules, "Sword"),
+    );
+    // The Monk (Strength 3: encumbrance 2) alone may lead one pack animal,
+    // not two [5:10].
+    let mut h = Hero::new(&rules, rules.character_index("Monk").expect("Monk"));
+    assert!(h.take_object(&rules, mule));
+    assert!(
+        !h.take_object(&rules, card(&rules, "Mule") + 1),
+        "one person per animal"
+    );
+    // A Sword fills its encumbrance; the next two ride on the Mule, do not
+    // add to Strength [5:6] and do not weigh on it [5:13].
+    assert!(h.take_object(&rules, sword));
+    assert!(h.take_object(&rules, sword + 1));
+    assert!(h.take_object(&rules, card(&rules, "Axe")));
+    assert!(!h.take_object(&rules, sword + 2), "the Mule carries two");
+    assert_eq!((h.carried_len, h.packed_len), (1, 2));
+    assert_eq!((h.total_strength(&rules), h.carried_weight(&rules)), (4, 2));
+    assert!(!h.has_axe(&rules), "an Axe on the Mule cannot be used");
+    // A Mule pulling a Raft carries nothing [11:27]: with two objects on
+    // it the Raft cannot be taken.
+    assert!(!h.take_object(&rules, raft));
+
+    // Without loads the Mule pulls the Raft; its -1 applies to every
+    // movement roll [11:28]. A roll of 1 would move 0: the Raft is left
+    // behind, and a raft left behind is discarded, never left on the
+    // space [11:19].
+    let (cfg,) = (config(2),);
+    let (mut g, storm) = seat_on(&rules, &cfg, &["Monk", "Merchant"], "Storm Bank");
+    let h = &mut g.players[0].hero;
+    assert!(h.take_object(&rules, mule) && h.take_object(&rules, raft));
+    assert_eq!(h.movement_effect(&rules), -1);
+    assert_eq!(g.movement_roll(0, &mut Script::new(&[4])), 3);
+    assert_eq!(g.movement_roll(0, &mut Script::new(&[1])), 1);
+    let h = g.players[0].hero;
+    assert_eq!((h.pulled_len, h.animals_len), (0, 1));
+    assert_eq!(g.pile_len[storm], 0, "the raft is discarded");
+}
+
+#[test]
+fn rafts_cross_the_storm_river() {
+    let (rules, cfg) = (rules(), config(2));
+    let castle = space(&rules, "Castle");
+    // Built [11:16]: the Troll (Strength raised to 7, Craft 1, an Axe:
+    // power 9, the sensible middle threshold) starts its turn in the Woods
+    // (Crags), which faces the Castle: it builds a raft and crosses as its
+    // move, with no die [11:18], and the Castle asks nothing of it.
+    let (mut g, _) = seat_on(&rules, &cfg, &["Troll", "Merchant"], "Woods (Crags)");
+    g.players[0].hero.strength = 7;
+    assert!(g.players[0].hero.take_object(&rules, card(&rules, "Axe")));
+    assert_eq!(
+        rules.board.across_river(space(&rules, "Woods (Crags)")),
+        [castle as u16]
+    );
+    g.turn(0, &mut Script::new(&[]), &mut TraceLog::default());
+    assert_eq!(usize::from(g.players[0].hero.space), castle);
+
+    // Bought [11:17]: a Raft pulled by a Mule crosses only from the turn
+    // after it came. The first turn on the Storm Bank rolls 4, less 1 for
+    // the Raft [11:28]: three spaces round the outer region.
+    let storm = space(&rules, "Storm Bank");
+    let (mut g, _) = seat_on(&rules, &cfg, &["Troll", "Merchant"], "Storm Bank");
+    g.players[0].hero.strength = 8;
+    let h = &mut g.players[0].hero;
+    assert!(h.take_object(&rules, purchase(&rules, "Mule")));
+    assert!(h.take_object(&rules, purchase(&rules, "Raft")));
+    assert!(h.usable_raft(&rules).is_none(), "not on the turn it came");
+    g.turn(0, &mut Script::new(&[4]), &mut TraceLog::default());
+    let at = usize::from(g.players[0].hero.space);
+    assert!(
+        at == rules.board.ring_step(storm, 3, true) || at == rules.board.ring_step(storm, 3, false),
+        "moved 3, at {}",
+        rules.board.spaces[at].name
+    );
+    // Back on the Storm Bank next turn: it rafts to the Fields (Middle)
+    // without a die; the raft is spent [11:19], the Mule stays.
+    place(&mut g, 0, storm);
+    g.turn(0, &mut Script::new(&[]), &mut TraceLog::default());
+    let h = g.players[0].hero;
+    assert_eq!(usize::from(h.space), space(&rules, "Fields (Middle)"));
+    assert_eq!((h.pulled_len, h.animals_len), (0, 1));
+
+    // Below the middle threshold the sensible player keeps to the outer
+    // region: it rolls instead.
+    let (mut g, _) = seat_on(&rules, &cfg, &["Monk", "Merchant"], "Woods (Crags)");
+    assert!(g.players[0].hero.take_object(&rules, card(&rules, "Axe")));
+    g.turn(0, &mut Script::new(&[6]), &mut TraceLog::default());
+    assert_eq!(
+        rules.board.spaces[usize::from(g.players[0].hero.space)].region,
+        0
+    );
+}
+
+#[test]
+fn a_lost_pack_animal_takes_its_load_with_it() {
+    use barsoom::games::talisman::data::{Effect, Mechanic};
+    // The Monk (encumbrance 2, leadership 2) leads two Mules with a
+    // Mercenary's help [5:10]; a Sword is in hand and three more objects
+    // ride on the Mules (room for four). A Stampede loses the last Mule:
+    // the one left carries two, so the last object packed is lost with it
+    // and discarded, not left on the space [5:11].
+    let (rules, cfg) = (rules(), config(2));
+    let (mut g, ruins) = seat_on(&rules, &cfg, &["Monk", "Merchant"], "Ruins");
+    let (mule, sword, axe) = (
+        card(&rules, "Mule"),
+        card(&rules, "Sword"),
+        card(&rules, "Axe"),
+    );
+    let h = &mut g.players[0].hero;
+    assert!(h.take_follower(&rules, card(&rules, "Mercenary")));
+    assert!(h.take_object(&rules, mule) && h.take_object(&rules, mule + 1));
+    for object in [sword, sword + 1, sword + 2, axe] {
+        assert!(h.take_object(&rules, object));
+    }
+    assert_eq!(
+        (h.carried_len, h.packed_len, h.pack_capacity(&rules)),
+        (1, 3, 4)
+    );
+    let stampede = Effect {
+        mechanic: Mechanic::LosePackAnimal,
+        ..Effect::NOTHING
+    };
+    let mut script = Script::new(&[]);
+    g.apply(
+        0,
+        stampede,
+        Source::None,
+        &mut script,
+        &mut TraceLog::default(),
+    );
+    let h = g.players[0].hero;
+    assert_eq!((h.animals_len, h.packed_len, h.carried_len), (1, 2, 1));
+    assert_eq!(
+        h.packed_list(),
+        [sword + 1, sword + 2],
+        "the Axe went with the Mule"
+    );
+    assert_eq!(g.pile_len[ruins], 0, "lost, not left on the space");
 }

@@ -23,6 +23,18 @@ pub struct BoardFile {
     /// Links between spaces of neighbouring regions.
     #[serde(default)]
     pub links: Vec<LinkFile>,
+    /// Where the Storm River may be crossed by raft [11:18].
+    #[serde(default)]
+    pub river: Vec<RiverFile>,
+}
+
+/// A river bank as written: a space next to the Storm River and the
+/// spaces directly opposite it in the next region inward [11:18].
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RiverFile {
+    bank: String,
+    across: Vec<String>,
 }
 
 /// A region as written.
@@ -45,6 +57,9 @@ pub struct SpaceFile {
     #[serde(default)]
     #[allow(dead_code)]
     text: String,
+    /// A Woods or Forest space, where an Axe builds a raft [11:16].
+    #[serde(default)]
+    woods: bool,
 }
 
 /// A link as written.
@@ -85,6 +100,12 @@ pub struct Space {
     pub link: Option<u16>,
     /// The first effect that governs movement (Sentinel, Portal, Valley, Crown).
     pub gate: Option<Effect>,
+    /// A Woods or Forest space: an Axe builds a raft here [11:16].
+    pub woods: bool,
+    /// First space across the Storm River in [`Board::river`] [11:18].
+    pub river_start: u16,
+    /// How many spaces lie directly across the river (0: not on its bank).
+    pub river_len: u8,
 }
 
 /// The compiled board.
@@ -98,6 +119,8 @@ pub struct Board {
     pub effects: Vec<Effect>,
     /// The Crown of Command.
     pub crown: u16,
+    /// Spaces across the Storm River, sliced by each space's range [11:18].
+    pub river: Vec<u16>,
 }
 
 /// The most spaces a board may have (per-game state is fixed-size).
@@ -139,6 +162,14 @@ impl Board {
     /// The first space of a region.
     pub fn region_entry(&self, region: usize) -> usize {
         usize::from(self.regions[region].spaces[0])
+    }
+
+    /// The spaces directly across the Storm River from `space` (empty if
+    /// it is not on the river's bank) [11:18].
+    pub fn across_river(&self, space: usize) -> &[u16] {
+        let s = &self.spaces[space];
+        let start = usize::from(s.river_start);
+        &self.river[start..start + usize::from(s.river_len)]
     }
 
     /// Whether `space` has a gate of this mechanic.
@@ -252,6 +283,9 @@ impl Board {
                 draw,
                 link: None,
                 gate,
+                woods: s.woods,
+                river_start: 0,
+                river_len: 0,
             });
         }
         for (i, r) in regions.iter().enumerate() {
@@ -300,11 +334,13 @@ impl Board {
             spaces[from].link = Some(to as u16);
             spaces[to].link = Some(from as u16);
         }
+        let river = compile_river(path, file, &mut spaces)?;
         let board = Board {
             regions,
             spaces,
             effects,
             crown,
+            river,
         };
         if let Some(stranded) = board.first_space_without_path_to_crown() {
             return Err(err(
@@ -363,4 +399,76 @@ impl Board {
         }
         None
     }
+}
+
+/// Compiles the river banks [11:18]: each bank lists the spaces directly
+/// across in the next region inward, and the crossing works both ways, so
+/// each inward space gets the banks that list it. Returns the flat list
+/// the spaces' ranges index.
+fn compile_river(
+    path: &Path,
+    file: &BoardFile,
+    spaces: &mut [Space],
+) -> Result<Vec<u16>, ScenarioError> {
+    let err = |field: String, message: String| ScenarioError::new(path, field, message);
+    let find = |name: &str, field: String| {
+        spaces
+            .iter()
+            .position(|s| s.name == name)
+            .ok_or_else(|| err(field, format!("no space named {name:?}")))
+    };
+    let mut pairs = Vec::new();
+    for (i, bank) in file.river.iter().enumerate() {
+        let from = find(&bank.bank, format!("river[{i}].bank"))?;
+        if file.river[..i].iter().any(|b| b.bank == bank.bank) {
+            return Err(err(
+                format!("river[{i}].bank"),
+                format!("{:?} appears twice", bank.bank),
+            ));
+        }
+        if bank.across.is_empty() || bank.across.len() > 4 {
+            return Err(err(
+                format!("river[{i}].across"),
+                "expected 1 to 4 spaces across the river".into(),
+            ));
+        }
+        for (j, name) in bank.across.iter().enumerate() {
+            let to = find(name, format!("river[{i}].across[{j}]"))?;
+            if spaces[to].region != spaces[from].region + 1
+                || !file.regions[usize::from(spaces[to].region)]
+                    .layout
+                    .eq("ring")
+                || !file.regions[usize::from(spaces[from].region)]
+                    .layout
+                    .eq("ring")
+            {
+                return Err(err(
+                    format!("river[{i}].across[{j}]"),
+                    "the river runs between two ring regions, from a space to one in the next region inward".into(),
+                ));
+            }
+            pairs.push((from as u16, to as u16));
+        }
+    }
+    let mut river = Vec::new();
+    for (index, space) in spaces.iter_mut().enumerate() {
+        let index = index as u16;
+        let start = river.len();
+        for &(from, to) in &pairs {
+            if from == index {
+                river.push(to);
+            } else if to == index {
+                river.push(from);
+            }
+        }
+        if river.len() - start > 8 {
+            return Err(err(
+                "river".into(),
+                format!("{:?} has more than 8 spaces across the river", space.name),
+            ));
+        }
+        space.river_start = start as u16;
+        space.river_len = (river.len() - start) as u8;
+    }
+    Ok(river)
 }

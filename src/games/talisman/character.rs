@@ -1,7 +1,9 @@
 //! A character in play: counters, lives, gold, experience [1:4, 2:4],
 //! objects within the 4-object and encumbrance limits and the worn slots
 //! [5], followers within leadership [6], spells within the Craft limit
-//! [2:6], alignment [7] and the toad state [19].
+//! [2:6], alignment [7] and the toad state [19]; pack animals with the
+//! objects riding on them and pulled objects such as the raft [5:10-11,
+//! 11:26-28].
 
 use super::data::{Ability, Alignment, CardKind, Item, Rules, Slot};
 
@@ -17,6 +19,12 @@ pub const WORN_SLOTS: usize = 3;
 pub const MAX_FOLLOWERS: usize = 8;
 /// Spells held.
 pub const MAX_HELD_SPELLS: usize = 4;
+/// Pack animals kept (one person each, counting the character, limits them [5:10]).
+pub const MAX_ANIMALS: usize = 4;
+/// Objects riding on pack animals.
+pub const MAX_PACKED: usize = 8;
+/// Pulled objects kept [11:26].
+pub const MAX_PULLED: usize = 2;
 /// Experience for one Strength counter [1:4].
 pub const STRENGTH_EXPERIENCE: i32 = 10;
 /// Experience for one Craft counter [2:4].
@@ -99,9 +107,56 @@ pub struct Hero {
     pub cleared: bool,
     /// Whether it failed to open the Portal and must try again [11:24].
     pub at_portal: bool,
+    /// Pack animals [5:10].
+    pub animals: [u16; MAX_ANIMALS],
+    /// How many pack animals.
+    pub animals_len: u8,
+    /// Objects riding on the pack animals: kept but not usable [5:6].
+    pub packed: [u16; MAX_PACKED],
+    /// How many objects ride on pack animals.
+    pub packed_len: u8,
+    /// Pulled objects (a raft), each pulled by pack animals [11:26-27].
+    pub pulled: [u16; MAX_PULLED],
+    /// How many pulled objects.
+    pub pulled_len: u8,
+    /// A raft came this turn: it crosses from the next turn on [11:17].
+    pub raft_fresh: bool,
 }
 
 const EMPTY: u16 = u16::MAX;
+
+/// Drops from the first `len` entries of `list` the cards `alignment` may
+/// not keep [5:2, 7:3], each to `left`.
+fn drop_disallowed(
+    list: &mut [u16],
+    len: &mut u8,
+    rules: &Rules,
+    alignment: Alignment,
+    left: &mut impl FnMut(u16),
+) {
+    let mut i = 0;
+    while i < usize::from(*len) {
+        if rules
+            .item(list[i])
+            .alignment
+            .is_some_and(|a| a != alignment)
+        {
+            left(remove_at(list, len, i));
+        } else {
+            i += 1;
+        }
+    }
+}
+
+/// Removes entry `i` of the first `len` entries of `list`, closing the gap.
+fn remove_at(list: &mut [u16], len: &mut u8, i: usize) -> u16 {
+    let r = list[i];
+    let n = usize::from(*len);
+    list.copy_within(i + 1..n, i);
+    *len -= 1;
+    list[n - 1] = EMPTY;
+    r
+}
 
 fn slot_index(slot: Slot) -> Option<usize> {
     match slot {
@@ -138,6 +193,13 @@ impl Hero {
             retreat: 0,
             cleared: true,
             at_portal: false,
+            animals: [EMPTY; MAX_ANIMALS],
+            animals_len: 0,
+            packed: [EMPTY; MAX_PACKED],
+            packed_len: 0,
+            pulled: [EMPTY; MAX_PULLED],
+            pulled_len: 0,
+            raft_fresh: false,
         }
     }
 
@@ -249,12 +311,56 @@ impl Hero {
 
     /// Takes an object if the rules let it: its alignment [5:2], a free
     /// worn slot, or room among the 4 carried objects within encumbrance
-    /// [5:3, 5:13]. Toads cannot hold objects [19:2]. Returns whether taken.
+    /// [5:3, 5:13], else a place on a pack animal [5:3]. A pack animal
+    /// needs a person to lead it, counting the character [5:10]; a pulled
+    /// object needs its pack animals free of loads [11:26-27]. Toads
+    /// cannot hold objects [19:2]. Returns whether taken.
     pub fn take_object(&mut self, rules: &Rules, r: u16) -> bool {
         let item = rules.item(r);
         if self.toad_turns > 0 || !self.allowed(item) {
             return false;
         }
+        if item.pack_animal {
+            if usize::from(self.animals_len) >= MAX_ANIMALS || self.animals_len > self.followers_len
+            {
+                return false;
+            }
+            self.animals[usize::from(self.animals_len)] = r;
+            self.animals_len += 1;
+            return true;
+        }
+        if item.pulled > 0 {
+            let pulling = self.animals_pulling(rules) + i32::from(item.pulled);
+            if usize::from(self.pulled_len) >= MAX_PULLED
+                || pulling > i32::from(self.animals_len)
+                || i32::from(self.packed_len) > self.pack_capacity_with(rules, pulling)
+            {
+                return false;
+            }
+            self.pulled[usize::from(self.pulled_len)] = r;
+            self.pulled_len += 1;
+            if item.raft {
+                self.raft_fresh = true;
+            }
+            return true;
+        }
+        if self.hold_in_hands(rules, r) {
+            return true;
+        }
+        if usize::from(self.packed_len) < MAX_PACKED
+            && i32::from(self.packed_len) < self.pack_capacity(rules)
+        {
+            self.packed[usize::from(self.packed_len)] = r;
+            self.packed_len += 1;
+            return true;
+        }
+        false
+    }
+
+    /// Wears an object in its free slot or carries it within the 4-object
+    /// and encumbrance limits [5:3, 5:13]. Returns whether it fits.
+    fn hold_in_hands(&mut self, rules: &Rules, r: u16) -> bool {
+        let item = rules.item(r);
         if let Some(slot) = slot_index(item.slot)
             && self.worn[slot] == EMPTY
         {
@@ -269,6 +375,152 @@ impl Hero {
             return true;
         }
         false
+    }
+
+    /// Pack animals.
+    pub fn animal_list(&self) -> &[u16] {
+        &self.animals[..usize::from(self.animals_len)]
+    }
+
+    /// Objects riding on pack animals.
+    pub fn packed_list(&self) -> &[u16] {
+        &self.packed[..usize::from(self.packed_len)]
+    }
+
+    /// Pulled objects.
+    pub fn pulled_list(&self) -> &[u16] {
+        &self.pulled[..usize::from(self.pulled_len)]
+    }
+
+    /// Pack animals assigned to pulling [11:27].
+    pub fn animals_pulling(&self, rules: &Rules) -> i32 {
+        self.pulled_list()
+            .iter()
+            .map(|&p| i32::from(rules.item(p).pulled))
+            .sum()
+    }
+
+    /// Objects the pack animals can carry: those not pulling carry, the
+    /// roomiest first [5:3, 11:27].
+    pub fn pack_capacity(&self, rules: &Rules) -> i32 {
+        self.pack_capacity_with(rules, self.animals_pulling(rules))
+    }
+
+    fn pack_capacity_with(&self, rules: &Rules, pulling: i32) -> i32 {
+        let mut capacities = [0i32; MAX_ANIMALS];
+        for (c, &a) in capacities.iter_mut().zip(self.animal_list()) {
+            *c = i32::from(rules.item(a).capacity);
+        }
+        let n = usize::from(self.animals_len);
+        capacities[..n].sort_unstable_by(|a, b| b.cmp(a));
+        let carrying = (n as i32 - pulling).max(0) as usize;
+        capacities[..carrying].iter().sum()
+    }
+
+    /// The movement effect of pack animals and pulled objects [11:28].
+    pub fn movement_effect(&self, rules: &Rules) -> i32 {
+        self.animal_list()
+            .iter()
+            .chain(self.pulled_list())
+            .map(|&x| rules.item(x).movement)
+            .sum()
+    }
+
+    /// A raft it may use this turn [11:17]: its index among the pulled objects.
+    pub fn usable_raft(&self, rules: &Rules) -> Option<usize> {
+        if self.raft_fresh || self.toad_turns > 0 {
+            return None;
+        }
+        self.pulled_list().iter().position(|&p| rules.item(p).raft)
+    }
+
+    /// Whether it holds an Axe it can use (not riding on an animal [5:6]).
+    pub fn has_axe(&self, rules: &Rules) -> bool {
+        self.objects().any(|r| rules.item(r).axe)
+    }
+
+    /// Removes pulled object `i`, returning it.
+    pub fn drop_pulled(&mut self, i: usize) -> u16 {
+        remove_at(&mut self.pulled, &mut self.pulled_len, i)
+    }
+
+    fn drop_animal(&mut self, i: usize) -> u16 {
+        remove_at(&mut self.animals, &mut self.animals_len, i)
+    }
+
+    fn drop_packed(&mut self, i: usize) -> u16 {
+        remove_at(&mut self.packed, &mut self.packed_len, i)
+    }
+
+    /// Loses the last pack animal taken; the objects it carried, and what
+    /// it pulled, are lost with it [5:11] (the loads are pooled, so those
+    /// the other animals cannot take over, the last packed first). Each
+    /// lost card goes to `lost`. Returns whether there was an animal.
+    pub fn lose_pack_animal(&mut self, rules: &Rules, mut lost: impl FnMut(u16)) -> bool {
+        if self.animals_len == 0 {
+            return false;
+        }
+        lost(self.drop_animal(usize::from(self.animals_len) - 1));
+        self.enforce_animals(rules, &mut lost);
+        true
+    }
+
+    /// Organisation [10:3]: objects riding on pack animals are taken into
+    /// the hands or worn where they fit, in the order they were packed.
+    pub fn unpack(&mut self, rules: &Rules) {
+        let mut i = 0;
+        while i < usize::from(self.packed_len) {
+            if self.hold_in_hands(rules, self.packed[i]) {
+                self.drop_packed(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// A movement roll of `roll` with the animals' and pulled objects'
+    /// effect [11:28]; while it would be 0 or less, the pulled object or
+    /// pack animal that slows most is left behind (to `left`). Returns the
+    /// spaces to move.
+    pub fn movement_after_effects(
+        &mut self,
+        rules: &Rules,
+        roll: i32,
+        mut left: impl FnMut(u16),
+    ) -> i32 {
+        while roll + self.movement_effect(rules) < 1 {
+            // The slowest of the pulled objects and animals, pulled first on a tie.
+            let pulled = (0..usize::from(self.pulled_len))
+                .map(|k| (rules.item(self.pulled[k]).movement, 0, k))
+                .min();
+            let animal = (0..usize::from(self.animals_len))
+                .map(|k| (rules.item(self.animals[k]).movement, 1, k))
+                .min();
+            match pulled.into_iter().chain(animal).min() {
+                Some((movement, 0, k)) if movement < 0 => left(self.drop_pulled(k)),
+                Some((movement, _, k)) if movement < 0 => {
+                    left(self.drop_animal(k));
+                    self.enforce_animals(rules, &mut left);
+                }
+                _ => break,
+            }
+        }
+        roll + self.movement_effect(rules)
+    }
+
+    /// Pack animals beyond one a person, counting the character [5:10];
+    /// pulled objects their animals can no longer pull [11:26]; objects
+    /// beyond what the animals left carry [5:3]: the last taken go first.
+    fn enforce_animals(&mut self, rules: &Rules, left: &mut impl FnMut(u16)) {
+        while self.animals_len > self.followers_len + 1 {
+            left(self.drop_animal(usize::from(self.animals_len) - 1));
+        }
+        while self.pulled_len > 0 && self.animals_pulling(rules) > i32::from(self.animals_len) {
+            left(self.drop_pulled(usize::from(self.pulled_len) - 1));
+        }
+        while self.packed_len > 0 && i32::from(self.packed_len) > self.pack_capacity(rules) {
+            left(self.drop_packed(usize::from(self.packed_len) - 1));
+        }
     }
 
     /// Takes a follower within the leadership rating [6:6].
@@ -288,22 +540,12 @@ impl Hero {
 
     /// Removes carried object `i`, returning it.
     pub fn drop_carried(&mut self, i: usize) -> u16 {
-        let r = self.carried[i];
-        let len = usize::from(self.carried_len);
-        self.carried.copy_within(i + 1..len, i);
-        self.carried_len -= 1;
-        self.carried[len - 1] = EMPTY;
-        r
+        remove_at(&mut self.carried, &mut self.carried_len, i)
     }
 
     /// Removes follower `i`, returning it.
     pub fn drop_follower(&mut self, i: usize) -> u16 {
-        let f = self.followers[i];
-        let len = usize::from(self.followers_len);
-        self.followers.copy_within(i + 1..len, i);
-        self.followers_len -= 1;
-        self.followers[len - 1] = EMPTY;
-        f
+        remove_at(&mut self.followers, &mut self.followers_len, i)
     }
 
     /// Drops carried objects, heaviest first, until within encumbrance
@@ -311,14 +553,14 @@ impl Hero {
     /// leadership [6:6]; and objects and followers of the wrong alignment
     /// [7:3]. Each dropped card goes to `left`.
     pub fn enforce_limits(&mut self, rules: &Rules, mut left: impl FnMut(u16)) {
-        let mut i = 0;
-        while i < usize::from(self.carried_len) {
-            if !self.allowed(rules.item(self.carried[i])) {
-                left(self.drop_carried(i));
-            } else {
-                i += 1;
-            }
-        }
+        let alignment = self.alignment;
+        drop_disallowed(
+            &mut self.carried,
+            &mut self.carried_len,
+            rules,
+            alignment,
+            &mut left,
+        );
         for slot in 0..WORN_SLOTS {
             if self.worn[slot] != EMPTY && !self.allowed(rules.item(self.worn[slot])) {
                 left(self.worn[slot]);
@@ -331,14 +573,13 @@ impl Hero {
                 .unwrap_or(0);
             left(self.drop_carried(heaviest));
         }
-        let mut i = 0;
-        while i < usize::from(self.followers_len) {
-            if !self.allowed(&rules.cards[usize::from(self.followers[i])].item) {
-                left(self.drop_follower(i));
-            } else {
-                i += 1;
-            }
-        }
+        drop_disallowed(
+            &mut self.followers,
+            &mut self.followers_len,
+            rules,
+            alignment,
+            &mut left,
+        );
         while self.followers_len > 0 && self.leadership_used(rules) > self.leadership() {
             let worst = (0..usize::from(self.followers_len))
                 .max_by_key(|&k| {
@@ -350,6 +591,14 @@ impl Hero {
                 .unwrap_or(0);
             left(self.drop_follower(worst));
         }
+        drop_disallowed(
+            &mut self.packed,
+            &mut self.packed_len,
+            rules,
+            alignment,
+            &mut left,
+        );
+        self.enforce_animals(rules, &mut left);
     }
 
     /// Everything it holds goes to `left` (toads [19:2], death [4:3]).
@@ -365,6 +614,15 @@ impl Hero {
         }
         while self.followers_len > 0 {
             left(self.drop_follower(usize::from(self.followers_len) - 1));
+        }
+        while self.packed_len > 0 {
+            left(self.drop_packed(usize::from(self.packed_len) - 1));
+        }
+        while self.pulled_len > 0 {
+            left(self.drop_pulled(usize::from(self.pulled_len) - 1));
+        }
+        while self.animals_len > 0 {
+            left(self.drop_animal(usize::from(self.animals_len) - 1));
         }
     }
 

@@ -90,6 +90,9 @@ pub enum Mechanic {
     LoseFollower,
     /// Lose the heaviest carried object.
     LoseObject,
+    /// Lose the last pack animal taken, and what it carried or pulled with
+    /// it [5:10-11].
+    LosePackAnimal,
     /// The Sentinel: the stair up to the middle region [11:10-12].
     Sentinel,
     /// The Portal of Power: roll `dice` d6 against Strength or Craft [11:21-24].
@@ -127,6 +130,7 @@ pub const MECHANIC_NAMES: &[(&str, Mechanic)] = &[
     ("roll_table", Mechanic::RollTable),
     ("lose_follower", Mechanic::LoseFollower),
     ("lose_object", Mechanic::LoseObject),
+    ("lose_pack_animal", Mechanic::LosePackAnimal),
     ("sentinel", Mechanic::Sentinel),
     ("portal", Mechanic::Portal),
     ("valley_of_fire", Mechanic::ValleyOfFire),
@@ -367,6 +371,19 @@ pub struct Item {
     pub leadership: i32,
     /// Only characters of this alignment may keep it [5:2, 7:3].
     pub alignment: Option<Alignment>,
+    /// An Axe: in a Woods or Forest space it builds a raft [11:16].
+    pub axe: bool,
+    /// A Raft: crosses the Storm River [11:15-19].
+    pub raft: bool,
+    /// A pulled object: the pack animals it needs (0: not pulled) [11:26].
+    pub pulled: u8,
+    /// A pack animal [5:10]; `capacity` objects ride on it.
+    pub pack_animal: bool,
+    /// Objects a pack animal carries when it is not pulling [5:3, 11:27].
+    pub capacity: u8,
+    /// Added to every movement roll while held (pack animals and pulled
+    /// objects) [11:28].
+    pub movement: i32,
 }
 
 /// One adventure card.
@@ -667,6 +684,18 @@ struct CardFile {
     effects: Vec<EffectFile>,
     #[serde(default)]
     price: i32,
+    #[serde(default)]
+    axe: bool,
+    #[serde(default)]
+    raft: bool,
+    #[serde(default)]
+    pulled: u8,
+    #[serde(default)]
+    pack_animal: bool,
+    #[serde(default)]
+    capacity: u8,
+    #[serde(default)]
+    movement: i32,
 }
 
 fn one() -> u8 {
@@ -764,6 +793,41 @@ fn item_of(file: &Path, field: &str, c: &CardFile) -> Result<Item, ScenarioError
             "expected a save of 0 to 6 and a weight of 0 to 10".into(),
         ));
     }
+    if !(0..=4).contains(&c.pulled) || !(0..=4).contains(&c.capacity) {
+        return Err(err(
+            "pulled",
+            "expected 0 to 4 pack animals pulling and 0 to 4 objects carried".into(),
+        ));
+    }
+    if !(-3..=0).contains(&c.movement) {
+        // A positive movement is an animal ridden [11:29], which the model
+        // does not play; penalties are [11:28].
+        return Err(err(
+            "movement",
+            format!(
+                "expected a movement effect of -3 to 0 (riding animals are not modelled), found {}",
+                c.movement
+            ),
+        ));
+    }
+    if c.raft && c.pulled == 0 {
+        return Err(err(
+            "pulled",
+            "a raft is a pulled object [11:19]: expected the pack animals it needs (1 to 4)".into(),
+        ));
+    }
+    if c.pack_animal && (c.pulled > 0 || slot != Slot::Carried) {
+        return Err(err(
+            "pack_animal",
+            "a pack animal is neither pulled nor worn".into(),
+        ));
+    }
+    if (c.pulled > 0 || c.pack_animal) && !matches!(c.kind.as_str(), "object" | "magic_object") {
+        return Err(err(
+            "kind",
+            "pack animals and pulled objects are objects [5:10, 11:26]".into(),
+        ));
+    }
     Ok(Item {
         strength: c.strength,
         craft: c.craft,
@@ -774,6 +838,12 @@ fn item_of(file: &Path, field: &str, c: &CardFile) -> Result<Item, ScenarioError
         talisman: c.talisman,
         leadership: c.leadership,
         alignment,
+        axe: c.axe,
+        raft: c.raft,
+        pulled: c.pulled,
+        pack_animal: c.pack_animal,
+        capacity: c.capacity,
+        movement: c.movement,
     })
 }
 

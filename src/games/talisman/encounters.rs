@@ -5,6 +5,7 @@
 //! evading [18]; armour saves [16:11]; character-vs-character spoils
 //! [16:6-9]; and every [`Mechanic`] a card or space may name.
 
+use super::character::{MAX_PACKED, MAX_PULLED};
 use super::combat::{Result3, compare, roll};
 use super::data::{Ability, CardKind, Effect, Mechanic};
 use super::game::{Cause, Flow, Game, PILE, Roller, Source};
@@ -149,6 +150,14 @@ impl Game<'_> {
                         }
                     }
                     _ => {
+                        // A stranger may be visited or passed by [12:1, 13:5].
+                        if kind == CardKind::Stranger && !self.wants_visit_stranger(seat, card, r) {
+                            trace.event("Talisman 13:5", || {
+                                format!("passes by {}", rules.cards[usize::from(card)].name)
+                            });
+                            i += 1;
+                            continue;
+                        }
                         trace.event("Talisman 15:8", || {
                             format!("visits {}", rules.cards[usize::from(card)].name)
                         });
@@ -563,6 +572,21 @@ impl Game<'_> {
                 if hero.followers_len > 0 {
                     let f = hero.drop_follower(usize::from(hero.followers_len) - 1);
                     self.discard_card(f);
+                }
+            }
+            Mechanic::LosePackAnimal => {
+                let mut hero = self.players[seat].hero;
+                let mut lost = [0u16; MAX_PACKED + MAX_PULLED + 1];
+                let mut n = 0;
+                hero.lose_pack_animal(rules, |c| {
+                    if n < lost.len() {
+                        lost[n] = c;
+                        n += 1;
+                    }
+                });
+                self.players[seat].hero = hero;
+                for &c in &lost[..n] {
+                    self.discard_card(c);
                 }
             }
             Mechanic::LoseObject => {

@@ -428,6 +428,16 @@ impl<'a> Game<'a> {
         }
     }
 
+    /// Leaves a card a character parts with on a space [5:4, 4:3]; a raft
+    /// is never left behind but discarded [11:19].
+    pub fn leave_card(&mut self, space: usize, card: u16) {
+        if self.rules.item(card).raft {
+            self.discard_card(card);
+        } else {
+            self.place_card(space, card);
+        }
+    }
+
     /// Removes the card at `index` of a space's pile.
     pub fn remove_from_pile(&mut self, space: usize, index: usize) -> u16 {
         let len = usize::from(self.pile_len[space]);
@@ -493,7 +503,7 @@ impl<'a> Game<'a> {
     pub fn enforce_limits(&mut self, seat: usize) {
         let rules = self.rules;
         let space = usize::from(self.players[seat].hero.space);
-        let mut dropped = [0u16; 16];
+        let mut dropped = [0u16; 32];
         let mut n = 0;
         self.players[seat].hero.enforce_limits(rules, |c| {
             if n < dropped.len() {
@@ -502,7 +512,7 @@ impl<'a> Game<'a> {
             }
         });
         for &c in &dropped[..n] {
-            self.place_card(space, c);
+            self.leave_card(space, c);
         }
         self.enforce_spell_limit(seat);
     }
@@ -575,7 +585,7 @@ impl<'a> Game<'a> {
     /// as cards there, its gold as gold there [4:3, 19:1].
     pub(super) fn leave_belongings(&mut self, hero: &mut Hero) {
         let space = usize::from(hero.space);
-        let mut dropped = [0u16; 16];
+        let mut dropped = [0u16; 32];
         let mut n = 0;
         hero.drop_everything(|c| {
             if n < dropped.len() {
@@ -584,7 +594,7 @@ impl<'a> Game<'a> {
             }
         });
         for &c in &dropped[..n] {
-            self.place_card(space, c);
+            self.leave_card(space, c);
         }
         self.space_gold[space] += hero.gold.max(0) as u16;
         hero.gold = 0;
@@ -684,6 +694,8 @@ impl<'a> Game<'a> {
         trace: &mut T,
     ) -> Flow {
         let rules = self.rules;
+        // Organisation [10:3]: objects on pack animals come to hand where they fit.
+        self.players[seat].hero.unpack(rules);
         let hero = self.players[seat].hero;
         // Strength or Craft at 0 costs a life a turn [1:3, 2:3].
         if (hero.strength <= 0 || hero.craft <= 0)
@@ -716,11 +728,116 @@ impl<'a> Game<'a> {
     }
 
     fn end_of_turn(&mut self, seat: usize) {
+        let rules = self.rules;
         let hero = &mut self.players[seat].hero;
         if hero.toad_turns > 0 {
             hero.toad_turns -= 1;
         }
+        // A raft acquired this turn crosses from the next [11:17].
+        hero.raft_fresh = false;
+        // Organisation [10:3].
+        hero.unpack(rules);
         self.enforce_limits(seat);
+    }
+
+    /// Rolls the die for movement and applies the effect of pack animals
+    /// and pulled objects [11:28]; what must be left behind to move at
+    /// least one space stays where the move starts [11:29]. Returns the
+    /// spaces to move.
+    pub fn movement_roll<R: Roller>(&mut self, seat: usize, r: &mut R) -> i32 {
+        let rules = self.rules;
+        let roll = r.d6();
+        let mut hero = self.players[seat].hero;
+        if hero.animals_len == 0 && hero.pulled_len == 0 {
+            return roll;
+        }
+        let space = usize::from(hero.space);
+        let mut left = [0u16;
+            super::character::MAX_ANIMALS
+                + super::character::MAX_PULLED
+                + super::character::MAX_PACKED];
+        let mut n = 0;
+        let spaces = hero.movement_after_effects(rules, roll, |c| {
+            if n < left.len() {
+                left[n] = c;
+                n += 1;
+            }
+        });
+        self.players[seat].hero = hero;
+        for &c in &left[..n] {
+            self.leave_card(space, c);
+        }
+        spaces
+    }
+
+    /// The raft [11:16-18]: on a bank of the Storm River, with a raft held
+    /// since an earlier turn or one built here (a Woods or Forest space and
+    /// an Axe), the character may cross to a space directly across as its
+    /// move, without a die. A used raft is discarded [11:19]. Returns
+    /// whether it crossed.
+    fn raft_crossing<R: Roller, T: Trace>(
+        &mut self,
+        seat: usize,
+        r: &mut R,
+        trace: &mut T,
+    ) -> bool {
+        let rules = self.rules;
+        let board = &rules.board;
+        let hero = self.players[seat].hero;
+        let space = usize::from(hero.space);
+        if hero.toad_turns > 0 || board.spaces[space].river_len == 0 {
+            return false;
+        }
+        let held = hero.usable_raft(rules);
+        let build = held.is_none() && board.spaces[space].woods && hero.has_axe(rules);
+        if held.is_none() && !build {
+            return false;
+        }
+        let Some(dest) = self.choose_raft_crossing(seat, space, r) else {
+            return false;
+        };
+        if let Some(i) = held {
+            let raft = self.players[seat].hero.drop_pulled(i);
+            self.discard_card(raft);
+        }
+        trace.event(
+            if build {
+                "Talisman 11:16"
+            } else {
+                "Talisman 11:18"
+            },
+            || {
+                format!(
+                    "seat {} {} the Storm River from {} to {}",
+                    seat + 1,
+                    if build {
+                        "builds a raft and crosses"
+                    } else {
+                        "rafts across"
+                    },
+                    board.spaces[space].name,
+                    board.spaces[dest].name
+                )
+            },
+        );
+        self.players[seat].hero.space = dest as u16;
+        self.arrive(seat, dest, r, trace);
+        true
+    }
+
+    /// The end of a move on `dest`: the Sentinel's stair or the Portal if
+    /// the character tries them, else the encounter there.
+    fn arrive<R: Roller, T: Trace>(&mut self, seat: usize, dest: usize, r: &mut R, trace: &mut T) {
+        let board = &self.rules.board;
+        if board.gate_is(dest, Mechanic::Sentinel) && self.wants_cross(seat, dest, r) {
+            self.cross_sentinel(seat, dest, r, trace);
+            return;
+        }
+        if board.gate_is(dest, Mechanic::Portal) && self.wants_cross(seat, dest, r) {
+            self.attempt_portal(seat, r, trace);
+            return;
+        }
+        self.encounter(seat, r, trace);
     }
 
     fn movement<R: Roller, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) {
@@ -742,6 +859,9 @@ impl<'a> Game<'a> {
             self.attempt_portal(seat, r, trace);
             return;
         }
+        if self.raft_crossing(seat, r, trace) {
+            return;
+        }
         // Going down the stair from the middle region is a move [11:13].
         if let Some(link) = board.spaces[space].link
             && region > 0
@@ -753,7 +873,11 @@ impl<'a> Game<'a> {
             self.encounter(seat, r, trace);
             return;
         }
-        let roll = if hero.toad_turns > 0 { 1 } else { r.d6() };
+        let roll = if hero.toad_turns > 0 {
+            1
+        } else {
+            self.movement_roll(seat, r)
+        };
         let (a, b) = (
             board.ring_step(space, roll as u32, true),
             board.ring_step(space, roll as u32, false),
@@ -768,16 +892,7 @@ impl<'a> Game<'a> {
             )
         });
         self.players[seat].hero.space = dest as u16;
-        // The Sentinel's stair, or the Portal, on the space the move ends on.
-        if board.gate_is(dest, Mechanic::Sentinel) && self.wants_cross(seat, dest, r) {
-            self.cross_sentinel(seat, dest, r, trace);
-            return;
-        }
-        if board.gate_is(dest, Mechanic::Portal) && self.wants_cross(seat, dest, r) {
-            self.attempt_portal(seat, r, trace);
-            return;
-        }
-        self.encounter(seat, r, trace);
+        self.arrive(seat, dest, r, trace);
     }
 
     /// Fights the Sentinel to climb the stair [11:10-12]: a win or an
@@ -867,7 +982,7 @@ impl<'a> Game<'a> {
                 else {
                     return;
                 };
-                let roll = r.d6() as u32;
+                let roll = self.movement_roll(seat, r) as u32;
                 let portal = usize::from(portal);
                 let options = [
                     board.ring_step(portal, roll, true),
@@ -882,6 +997,24 @@ impl<'a> Game<'a> {
                 return;
             }
             _ => {}
+        }
+        // From the Plain of Peril the character may simply step back to the
+        // Portal space as its move, without opening it or losing a turn
+        // [11:25] (turning back from further in is [11:5]).
+        let plain = board.region_entry(usize::from(board.spaces[space].region));
+        if space == plain
+            && let Some(portal) = board.spaces[space].link
+            && self.wants_leave_plain(seat, r)
+        {
+            let hero = &mut self.players[seat].hero;
+            hero.space = portal;
+            hero.at_portal = false;
+            hero.cleared = true;
+            trace.event("Talisman 11:25", || {
+                format!("seat {} leaves the Plain of Peril for the Portal", seat + 1)
+            });
+            self.encounter(seat, r, trace);
+            return;
         }
         if self.wants_retreat(seat, r) {
             self.turn_back(seat, trace);

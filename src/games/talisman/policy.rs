@@ -156,8 +156,9 @@ impl Game<'_> {
             }
             Some(_) => loop {
                 let hero = self.players[seat].hero;
-                let has_weapon = hero.objects().any(|o| rules.item(o).weapon);
-                let worn = |slot: Slot| hero.objects().any(|o| rules.item(o).slot == slot);
+                let held = || hero.objects().chain(hero.packed_list().iter().copied());
+                let has_weapon = held().any(|o| rules.item(o).weapon);
+                let worn = |slot: Slot| held().any(|o| rules.item(o).slot == slot);
                 let useful = |i: usize| {
                     let it = &rules.purchases[i].item;
                     (it.weapon && !has_weapon) as i32 * 40
@@ -216,6 +217,77 @@ impl Game<'_> {
                 hero.lives <= k.retreat_lives && next != Some(usize::from(self.rules.board.crown))
             }
             None => r.pick(6) == 0,
+        }
+    }
+
+    /// Whether to leave the inner region from the Plain of Peril by the
+    /// Portal [11:25]: the sensible player does at its retreat lives or
+    /// without a Talisman (the Valley of Fire would turn it back [11:6]);
+    /// the random player one time in six.
+    pub fn wants_leave_plain<R: Roller>(&self, seat: usize, r: &mut R) -> bool {
+        let hero = &self.players[seat].hero;
+        match self.knobs(seat) {
+            Some(k) => hero.lives <= k.retreat_lives || !hero.has_talisman(self.rules),
+            None => r.pick(6) == 0,
+        }
+    }
+
+    /// Whether to visit a stranger or pass it by [12:1, 13:5]: the sensible
+    /// player visits when the stranger's effects score at least 0 on
+    /// average by its space scoring (so a stranger more likely to hurt
+    /// than help is refused); the random player tosses a coin.
+    pub fn wants_visit_stranger<R: Roller>(&self, seat: usize, card: u16, r: &mut R) -> bool {
+        match self.knobs(seat) {
+            None => r.pick(2) == 1,
+            Some(k) => {
+                let me = self.snapshot(seat);
+                let value: f64 = self
+                    .rules
+                    .effects_of(usize::from(card))
+                    .iter()
+                    .map(|e| self.effect_value(&me, e, &k))
+                    .sum();
+                value >= 0.0
+            }
+        }
+    }
+
+    /// Where to cross the Storm River by raft from `space`, if at all
+    /// [11:18]: the sensible player crosses inward once its power reaches
+    /// the middle threshold (the raft spares it the Sentinel), to the space
+    /// across that scores best, and never outward; the random player
+    /// crosses half the time, to a random space across.
+    pub fn choose_raft_crossing<R: Roller>(
+        &self,
+        seat: usize,
+        space: usize,
+        r: &mut R,
+    ) -> Option<usize> {
+        let board = &self.rules.board;
+        let across = board.across_river(space);
+        if across.is_empty() {
+            return None;
+        }
+        match self.knobs(seat) {
+            None => (r.pick(2) == 1).then(|| usize::from(across[r.pick(across.len())])),
+            Some(k) => {
+                let inward =
+                    board.spaces[usize::from(across[0])].region > board.spaces[space].region;
+                if !inward || self.power(seat) < k.middle_threshold {
+                    return None;
+                }
+                let me = self.snapshot(seat);
+                let mut best = usize::from(across[0]);
+                let mut best_value = self.space_value(&me, best, &k);
+                for &a in &across[1..] {
+                    let v = self.space_value(&me, usize::from(a), &k);
+                    if v > best_value {
+                        best = usize::from(a);
+                        best_value = v;
+                    }
+                }
+                Some(best)
+            }
         }
     }
 
@@ -373,6 +445,9 @@ impl Game<'_> {
             Mechanic::Shop if me.gold >= 2 => 1.5,
             Mechanic::LoseLives => -f64::from(e.amount) * if low { 6.0 } else { 2.0 },
             Mechanic::LoseTurn => -1.0,
+            Mechanic::LoseStrength | Mechanic::LoseCraft => -2.0 * f64::from(e.amount),
+            Mechanic::GainLives => 3.0 * f64::from(e.amount),
+            Mechanic::LoseGold => -0.5 * f64::from(e.amount),
             Mechanic::GainStrength | Mechanic::GainCraft => 2.0 * f64::from(e.amount),
             Mechanic::GainGold => 0.5 * f64::from(e.amount),
             Mechanic::GainSpells => 1.0,
