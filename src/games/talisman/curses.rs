@@ -180,6 +180,9 @@ impl Hero {
 
     /// The summed amounts of the held curses with this effect (0: none).
     pub fn curse_total(&self, curses: &[Curse], effect: CurseEffect) -> i32 {
+        if self.curses_len == 0 {
+            return 0;
+        }
         self.curses[..usize::from(self.curses_len)]
             .iter()
             .map(|&c| &curses[usize::from(c)])
