@@ -1,10 +1,11 @@
 //! A character in play: counters, lives, gold, experience [1:4, 2:4],
 //! objects within the 4-object and encumbrance limits and the worn slots
 //! [5], followers within leadership [6], spells within the Craft limit
-//! [2:6], alignment [7] and the toad state [19]; pack animals with the
+//! [2:6], alignment [7], the toad state and curses laid on it [19]; pack animals with the
 //! objects riding on them and pulled objects such as the raft [5:10-11,
 //! 11:26-28].
 
+use super::curses::{CurseEffect, MAX_HELD_CURSES, after_penalty};
 use super::data::{Ability, Alignment, CardKind, Item, Rules, Slot};
 
 /// Items above this index are purchase items (index minus this), below it
@@ -99,6 +100,12 @@ pub struct Hero {
     pub spells_len: u8,
     /// Turns left as a toad [19:1].
     pub toad_turns: u8,
+    /// Curse cards laid on it [19].
+    pub curses: [u8; MAX_HELD_CURSES],
+    /// Turns each curse has left to run.
+    pub curse_turns: [u8; MAX_HELD_CURSES],
+    /// How many curses it suffers.
+    pub curses_len: u8,
     /// Turns to lose.
     pub lost_turns: u8,
     /// Turning back [11:5]: 2 = the next turn is lost, 1 = must move out.
@@ -189,6 +196,9 @@ impl Hero {
             spells: [0; MAX_HELD_SPELLS],
             spells_len: 0,
             toad_turns: 0,
+            curses: [0; MAX_HELD_CURSES],
+            curse_turns: [0; MAX_HELD_CURSES],
+            curses_len: 0,
             lost_turns: 0,
             retreat: 0,
             cleared: true,
@@ -253,7 +263,8 @@ impl Hero {
         for &f in self.follower_list() {
             total += rules.cards[usize::from(f)].item.strength;
         }
-        total + best_weapon
+        let penalty = self.curse_total(&rules.curses, CurseEffect::StrengthPenalty);
+        after_penalty(total + best_weapon, penalty)
     }
 
     /// Total Craft [2:5].
@@ -261,6 +272,15 @@ impl Hero {
         if self.toad_turns > 0 {
             return 1;
         }
+        after_penalty(
+            self.craft_apart_from_curses(rules),
+            self.curse_total(&rules.curses, CurseEffect::CraftPenalty),
+        )
+    }
+
+    /// Total Craft as it will be once toad and curses are over [19:3]: the
+    /// measure of the spells it keeps meanwhile [19:5].
+    pub fn craft_apart_from_curses(&self, rules: &Rules) -> i32 {
         let mut total = self.craft;
         for &r in &self.carried[..usize::from(self.carried_len)] {
             total += rules.item(r).craft;

@@ -1,5 +1,5 @@
 //! Talisman data from `scenarios/talisman/data/`: the board, characters,
-//! adventure deck, spells, purchase items and ending cards, read from TOML,
+//! adventure deck, spells, purchase items, ending cards and curses, read from TOML,
 //! checked, and compiled into flat tables the game indexes by number.
 //!
 //! Every card, space and spell effect names one [`Mechanic`] from a fixed
@@ -11,6 +11,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::board::{Board, BoardFile};
+use super::curses::Curse;
 use crate::scenario::{ScenarioError, read_toml};
 
 /// Alignment of a character, or the alignment a card or item asks for [7].
@@ -72,6 +73,8 @@ pub enum Mechanic {
     GainSpells,
     /// Turned into a toad for `amount` turns [19:1].
     Toad,
+    /// Draw a random card from the curse deck [19].
+    DrawCurse,
     /// Change alignment to the effect's `alignment` [7:1].
     SetAlignment,
     /// Combat with a creature of Strength `strength` + `dice` d6 [16:4].
@@ -121,6 +124,7 @@ pub const MECHANIC_NAMES: &[(&str, Mechanic)] = &[
     ("shop", Mechanic::Shop),
     ("gain_spells", Mechanic::GainSpells),
     ("toad", Mechanic::Toad),
+    ("draw_curse", Mechanic::DrawCurse),
     ("set_alignment", Mechanic::SetAlignment),
     ("fight", Mechanic::Fight),
     ("psychic_fight", Mechanic::PsychicFight),
@@ -587,6 +591,8 @@ pub struct Rules {
     pub purchases: Vec<Purchase>,
     /// Ending cards.
     pub endings: Vec<Ending>,
+    /// Curse cards, one entry per physical card [19].
+    pub curses: Vec<Curse>,
 }
 
 impl Rules {
@@ -751,7 +757,7 @@ struct EndingFile {
     craft: i32,
 }
 
-fn check_provenance(file: &Path, provenance: &str) -> Result<(), ScenarioError> {
+pub(super) fn check_provenance(file: &Path, provenance: &str) -> Result<(), ScenarioError> {
     let ok = provenance.starts_with("rules [") || provenance.starts_with("reconstructed: ");
     if ok && provenance.len() > 16 {
         return Ok(());
@@ -1129,6 +1135,7 @@ impl Rules {
                 "expected at least one ending",
             ));
         }
+        let curses = super::curses::load(dir)?;
         let tables = compiler.tables;
         Ok(Rules {
             board,
@@ -1141,6 +1148,7 @@ impl Rules {
             auto_cast_craft,
             purchases,
             endings,
+            curses,
         })
     }
 }

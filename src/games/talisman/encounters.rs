@@ -58,7 +58,7 @@ impl Game<'_> {
             return;
         }
         // Gold left on the space may be taken once its creatures are dealt with [12:1].
-        if self.space_gold[space] > 0 && self.players[seat].hero.toad_turns == 0 {
+        if self.space_gold[space] > 0 && self.players[seat].hero.can_gain_gold(rules) {
             self.players[seat].hero.gold += i32::from(self.space_gold[space]);
             self.space_gold[space] = 0;
         }
@@ -456,7 +456,9 @@ impl Game<'_> {
             | Mechanic::Portal
             | Mechanic::ValleyOfFire
             | Mechanic::Crown => {}
-            Mechanic::GainGold if !toad => self.players[seat].hero.gold += amount,
+            Mechanic::GainGold if self.players[seat].hero.can_gain_gold(rules) => {
+                self.players[seat].hero.gold += amount
+            }
             Mechanic::LoseGold => {
                 let hero = &mut self.players[seat].hero;
                 hero.gold = (hero.gold - amount).max(0);
@@ -495,6 +497,7 @@ impl Game<'_> {
             Mechanic::Shop if !toad => self.shop(seat, r),
             Mechanic::GainSpells => self.draw_spells(seat, amount),
             Mechanic::Toad => self.turn_into_toad(seat, amount.max(1) as u8, trace),
+            Mechanic::DrawCurse => self.draw_curse(seat, r, trace),
             Mechanic::SetAlignment => {
                 if let Some(a) = effect.alignment {
                     self.players[seat].hero.alignment = a;

@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use super::character::Hero;
 use super::combat::Result3;
+use super::curses::{CurseEffect, MAX_CURSES};
 use super::data::{Ability, EndingKind, MAX_CARDS, MAX_SPELLS, Mechanic, Rules};
 use super::policy::{Policy, SensibleKnobs};
 use crate::engine::accumulate::{MAX_METRICS, TrialResult};
@@ -212,6 +213,10 @@ pub struct Game<'a> {
     spell_len: usize,
     spell_discard: [u8; MAX_SPELLS],
     spell_discard_len: usize,
+    /// Curse cards not in play [19] (a draw is a uniform pick).
+    pub(super) curse_deck: [u8; MAX_CURSES],
+    /// How many are in the deck.
+    pub(super) curse_len: usize,
     /// Cards face up on each space.
     pub pile: [[u16; PILE]; SPACES],
     /// How many on each space.
@@ -245,7 +250,7 @@ impl<'a> Game<'a> {
             policy: Policy::Random,
             cast_this_turn: false,
         };
-        Game {
+        let mut game = Game {
             rules,
             config,
             players: [blank; MAX_PLAYERS],
@@ -257,6 +262,8 @@ impl<'a> Game<'a> {
             spell_len: 0,
             spell_discard: [0; MAX_SPELLS],
             spell_discard_len: 0,
+            curse_deck: [0; MAX_CURSES],
+            curse_len: 0,
             pile: [[0; PILE]; SPACES],
             pile_len: [0; SPACES],
             space_gold: [0; SPACES],
@@ -266,7 +273,9 @@ impl<'a> Game<'a> {
             end: None,
             stats: GameStats::default(),
             hops: 0,
-        }
+        };
+        game.fill_curse_deck();
+        game
     }
 
     /// Number of players.
@@ -288,6 +297,8 @@ impl<'a> Game<'a> {
             self.spell_deck[i] = i as u8;
         }
         shuffle(&mut self.spell_deck[..self.spell_len], r);
+        // The curse deck needs no shuffle: every draw is a random pick.
+        self.fill_curse_deck();
         // Character cards: fixed first choices come out of the pack first.
         let n = self.seats();
         let mut pack = [0u8; 32];
@@ -455,7 +466,7 @@ impl<'a> Game<'a> {
                 .rules
                 .spell_limit_for(hero.total_craft(self.rules))
                 .min(super::character::MAX_HELD_SPELLS);
-            if hero.toad_turns > 0 || usize::from(hero.spells_len) >= limit {
+            if !hero.can_use_spells(self.rules) || usize::from(hero.spells_len) >= limit {
                 return;
             }
             if self.spell_len == 0 {
@@ -487,9 +498,11 @@ impl<'a> Game<'a> {
 
     /// Discards spells beyond the Craft limit [2:8].
     pub fn enforce_spell_limit(&mut self, seat: usize) {
+        // Toads and cursed characters keep their spells for when they
+        // are themselves again [19:5].
         let limit = self
             .rules
-            .spell_limit_for(self.players[seat].hero.total_craft(self.rules));
+            .spell_limit_for(self.players[seat].hero.craft_apart_from_curses(self.rules));
         while usize::from(self.players[seat].hero.spells_len) > limit {
             let hero = &mut self.players[seat].hero;
             hero.spells_len -= 1;
@@ -573,6 +586,7 @@ impl<'a> Game<'a> {
         for &s in &hero.spells[..usize::from(hero.spells_len)] {
             self.discard_spell(s);
         }
+        self.return_all_curses(seat);
         let p = &mut self.players[seat];
         p.alive = false;
         if self.crown_reached || p.hand_len == 0 {
@@ -680,6 +694,13 @@ impl<'a> Game<'a> {
             self.end_of_turn(seat);
             return;
         }
+        if hero.cursed(&self.rules.curses, CurseEffect::LoseTurns) {
+            trace.event("Talisman 19", || {
+                format!("seat {} loses the turn to a curse", seat + 1)
+            });
+            self.end_of_turn(seat);
+            return;
+        }
         self.hops = 0;
         self.movement(seat, r, trace);
         if self.players[seat].alive {
@@ -712,6 +733,7 @@ impl<'a> Game<'a> {
         }
         if let Some(n) = hero.ability(rules, Ability::Trade)
             && r.d6() >= n
+            && hero.can_gain_gold(rules)
         {
             self.players[seat].hero.gold += 1;
         }
@@ -733,6 +755,8 @@ impl<'a> Game<'a> {
         if hero.toad_turns > 0 {
             hero.toad_turns -= 1;
         }
+        self.tick_curses(seat);
+        let hero = &mut self.players[seat].hero;
         // A raft acquired this turn crosses from the next [11:17].
         hero.raft_fresh = false;
         // Organisation [10:3].
@@ -873,7 +897,7 @@ impl<'a> Game<'a> {
             self.encounter(seat, r, trace);
             return;
         }
-        let roll = if hero.toad_turns > 0 {
+        let roll = if hero.toad_turns > 0 || hero.cursed(&rules.curses, CurseEffect::OneSpace) {
             1
         } else {
             self.movement_roll(seat, r)

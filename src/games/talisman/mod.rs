@@ -6,6 +6,7 @@
 //! - `board`: regions, spaces, links, the path-to-the-Crown check;
 //! - `character`: a character's counters, inventory and limits;
 //! - `combat`: combat and psychic combat, the exact table, `talisman.combat`;
+//! - `curses`: the curse deck, its effects and their durations [19];
 //! - `encounters`: spaces, cards, creatures, characters, effects;
 //! - `spells`: casting, blunders and when the players cast;
 //! - `policy`: the `sensible` and `random` players;
@@ -15,6 +16,7 @@
 pub mod board;
 pub mod character;
 pub mod combat;
+pub mod curses;
 pub mod data;
 pub mod encounters;
 pub mod game;

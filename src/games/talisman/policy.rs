@@ -461,6 +461,7 @@ impl Game<'_> {
             Mechanic::Fight => fight_value(me, e.strength + 7 * i32::from(e.dice) / 2, false),
             Mechanic::PsychicFight => fight_value(me, e.craft + 7 * i32::from(e.dice) / 2, true),
             Mechanic::Toad => -3.0,
+            Mechanic::DrawCurse => -2.0,
             Mechanic::RollTable => {
                 let start = usize::from(e.table);
                 rules.tables[start..start + 6]

@@ -14,7 +14,7 @@ impl Game<'_> {
     fn held_spell(&self, seat: usize, effect: SpellEffect) -> Option<usize> {
         let rules = self.rules;
         let h = &self.players[seat].hero;
-        if h.toad_turns > 0 || self.players[seat].cast_this_turn {
+        if !h.can_use_spells(rules) || self.players[seat].cast_this_turn {
             return None;
         }
         (0..usize::from(h.spells_len))
@@ -72,7 +72,7 @@ impl Game<'_> {
     ) {
         let rules = self.rules;
         let h = self.players[seat].hero;
-        if h.spells_len == 0 || h.toad_turns > 0 {
+        if h.spells_len == 0 || !h.can_use_spells(rules) {
             return;
         }
         match self.players[seat].policy {
@@ -132,7 +132,9 @@ impl Game<'_> {
         }
         match effect {
             SpellEffect::Heal => self.players[seat].hero.heal(amount),
-            SpellEffect::Riches => self.players[seat].hero.gold += amount,
+            SpellEffect::Riches if self.players[seat].hero.can_gain_gold(rules) => {
+                self.players[seat].hero.gold += amount
+            }
             SpellEffect::ToadRival => {
                 if let Some(t) = self.rival_to_toad(seat) {
                     self.turn_into_toad(t, 3, trace);
