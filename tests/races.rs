@@ -20,6 +20,7 @@ use barsoom::games::races::data::RacesData;
 use barsoom::games::races::game::{
     Ending, Game, RacesGame, command_dice, command_points, initiative_order, recruits, roll_terrain,
 };
+use barsoom::games::races::map::{HexMap, NO_HEX, NO_HEXES, set_insert};
 use common::barsoom;
 
 const SPEED: u8 = 0;
@@ -818,4 +819,71 @@ fn the_greedy_player_takes_a_key_location_and_holds_it() {
     assert_eq!(g.settlement_bonus(0)[usize::from(NUMBERS)], 1);
     g.movement_phase(0, &mut script(&[9]), &mut NoTrace);
     assert_eq!(g.stack(1), [green], "it holds the farms");
+}
+
+#[test]
+fn the_bitboard_neighbours_are_the_neighbour_lists() {
+    // Each hex alone spreads to exactly its listed neighbours, and a set
+    // spreads to the union of its members' lists, on maps of every width
+    // parity, one-column and one-row maps, and maps across word boundaries.
+    for (width, height) in [
+        (1, 1),
+        (1, 5),
+        (5, 1),
+        (2, 2),
+        (7, 3),
+        (14, 10),
+        (23, 17),
+        (24, 24),
+    ] {
+        let map = HexMap::new(width, height);
+        let listed = |h: u16| {
+            let mut set = NO_HEXES;
+            for nb in map.neighbours[usize::from(h)] {
+                if nb != NO_HEX {
+                    set_insert(&mut set, nb);
+                }
+            }
+            set
+        };
+        let mut every_third = NO_HEXES;
+        let mut union = NO_HEXES;
+        for h in 0..map.hexes() as u16 {
+            let mut alone = NO_HEXES;
+            set_insert(&mut alone, h);
+            assert_eq!(
+                map.spread_any(&alone),
+                listed(h),
+                "{width}x{height} hex {h}"
+            );
+            if h % 3 == 0 {
+                set_insert(&mut every_third, h);
+                for (u, l) in union.iter_mut().zip(listed(h)) {
+                    *u |= l;
+                }
+            }
+        }
+        assert_eq!(map.spread_any(&every_third), union, "{width}x{height}");
+    }
+}
+
+#[test]
+fn a_flood_stays_inside_the_passable_hexes() {
+    // A 5x3 map whose middle column is a wall: from the west half the
+    // flood fills the two west columns and nothing east of the wall.
+    // Hexes are row * 5 + col.
+    let map = HexMap::new(5, 3);
+    let mut passable = NO_HEXES;
+    for h in 0..15u16 {
+        if h % 5 != 2 {
+            set_insert(&mut passable, h);
+        }
+    }
+    let mut from = NO_HEXES;
+    set_insert(&mut from, 0);
+    let mut west = NO_HEXES;
+    for h in [0, 1, 5, 6, 10, 11] {
+        set_insert(&mut west, h);
+    }
+    assert_eq!(map.flood(&from, &passable), west);
 }

@@ -18,7 +18,10 @@ use super::battle::{
     Odds, Verdict, attribute_probabilities, choose_leader, fight, odds, roll_attribute, scores,
 };
 use super::data::{ATTRIBUTES, Face, Profile, RacesData, id_list};
-use super::map::{HexMap, MAX_HEXES, MAX_SIDE, NO_HEX, ZONE_NAMES};
+use super::map::{
+    ForWords, HexMap, HexSet, MAX_HEXES, MAX_SIDE, NO_HEX, NO_HEXES, ZONE_NAMES, set_contains,
+    set_insert, set_remove,
+};
 use crate::engine::accumulate::MAX_METRICS;
 use crate::engine::{Dice, MetricSpec, Model, OutputSpec, Trace, TrialResult};
 use crate::scenario::{ScenarioError, parse_toml, read_text};
@@ -42,7 +45,6 @@ pub const MAX_TURNS: u32 = 10_000;
 /// What the greedy player adds to a step that takes a key location it
 /// does not hold, on top of the hexes gained toward its targets.
 const TAKE_KEY_VALUE: i32 = 4;
-
 /// Metric: turns played.
 pub const METRIC_TURNS: usize = 0;
 /// Metric: battles fought.
@@ -285,14 +287,28 @@ pub struct Game<'m> {
     charge: [u8; MAX_HEXES],
     mark: [u32; MAX_HEXES],
     stamp: u32,
+    /// Steps from the moving greedy player's targets ([`u8::MAX`]: not
+    /// reached), see [`Game::target_distances`].
     dist: [u8; MAX_HEXES],
-    queue: [u16; MAX_HEXES],
+    /// Hexes a unit may stand in: passable terrain, and any hex a unit has
+    /// stood in (a zone with no passable hex deploys onto impassable ones).
+    passable: HexSet,
+    /// The key locations (settlements).
+    key_set: HexSet,
+    /// The hexes connected to a key location through passable hexes (set
+    /// once at the end of set-up: nobody moves into impassable hexes).
+    key_region: HexSet,
+    /// Each player's stacks' hexes.
+    occupied: [HexSet; MAX_PLAYERS],
     warbands: [Warband; MAX_WARBANDS],
     n_warbands: usize,
     leaders: [Leader; MAX_LEADERS],
     n_leaders: usize,
     keys: [u16; MAX_HEXES],
     n_keys: usize,
+    /// The key locations whose all-units bonus is not zero.
+    bonus_keys: [u16; MAX_HEXES],
+    n_bonus_keys: usize,
     alive: [u32; MAX_PLAYERS],
     leaders_alive: [u32; MAX_PLAYERS],
     bonus: [Profile; MAX_PLAYERS],
@@ -318,14 +334,19 @@ impl<'m> Game<'m> {
             charge: [NONE; MAX_HEXES],
             mark: [0; MAX_HEXES],
             stamp: 0,
-            dist: [0; MAX_HEXES],
-            queue: [0; MAX_HEXES],
+            dist: [u8::MAX; MAX_HEXES],
+            passable: NO_HEXES,
+            key_set: NO_HEXES,
+            key_region: NO_HEXES,
+            occupied: [NO_HEXES; MAX_PLAYERS],
             warbands: [NO_WARBAND; MAX_WARBANDS],
             n_warbands: 0,
             leaders: [NO_LEADER; MAX_LEADERS],
             n_leaders: 0,
             keys: [0; MAX_HEXES],
             n_keys: 0,
+            bonus_keys: [0; MAX_HEXES],
+            n_bonus_keys: 0,
             alive: [0; MAX_PLAYERS],
             leaders_alive: [0; MAX_PLAYERS],
             bonus: [[0; ATTRIBUTES]; MAX_PLAYERS],
@@ -405,7 +426,7 @@ impl<'m> Game<'m> {
 
     #[inline]
     fn is_key(&self, h: u16) -> bool {
-        self.rule(h).settlement
+        set_contains(&self.key_set, h)
     }
 
     #[inline]
@@ -414,16 +435,6 @@ impl<'m> Game<'m> {
             let c = self.cell[usize::from(n)];
             c == NONE || c == p
         }
-    }
-
-    fn stack_len(&self, h: u16) -> usize {
-        let mut n = 0;
-        let mut w = self.top[usize::from(h)];
-        while w != NONE {
-            n += 1;
-            w = self.warbands[usize::from(w)].below;
-        }
-        n
     }
 
     fn leaders_in(&self, h: u16, out: &mut [u8; MAX_LEADERS]) -> usize {
@@ -465,7 +476,7 @@ impl<'m> Game<'m> {
     /// occupies; unoccupied ones are neutral [Settlement Type Table].
     fn refresh_bonuses(&mut self) {
         self.bonus = [[0; ATTRIBUTES]; MAX_PLAYERS];
-        for k in &self.keys[..self.n_keys] {
+        for k in &self.bonus_keys[..self.n_bonus_keys] {
             let o = self.owner(*k);
             if o != NONE {
                 let add = self.rule(*k).all_units;
@@ -506,6 +517,11 @@ impl<'m> Game<'m> {
     }
 
     fn push_top(&mut self, h: u16, w: u8) {
+        set_insert(&mut self.passable, h);
+        set_insert(
+            &mut self.occupied[usize::from(self.warbands[usize::from(w)].owner)],
+            h,
+        );
         self.warbands[usize::from(w)].below = self.top[usize::from(h)];
         self.warbands[usize::from(w)].hex = h;
         self.top[usize::from(h)] = w;
@@ -513,6 +529,11 @@ impl<'m> Game<'m> {
     }
 
     fn push_bottom(&mut self, h: u16, w: u8) {
+        set_insert(&mut self.passable, h);
+        set_insert(
+            &mut self.occupied[usize::from(self.warbands[usize::from(w)].owner)],
+            h,
+        );
         self.warbands[usize::from(w)].hex = h;
         self.warbands[usize::from(w)].below = NONE;
         let mut cur = self.top[usize::from(h)];
@@ -534,6 +555,10 @@ impl<'m> Game<'m> {
             self.top[h] = below;
             if below == NONE {
                 self.cell[h] = NONE;
+                set_remove(
+                    &mut self.occupied[usize::from(self.warbands[usize::from(w)].owner)],
+                    h as u16,
+                );
             }
         } else {
             let mut cur = self.top[h];
@@ -548,11 +573,18 @@ impl<'m> Game<'m> {
     }
 
     /// Moves warband `w` one hex to `to`; the leaders riding with it go too
-    /// [Movement Phase].
+    /// [Movement Phase]. A key location it leaves empty or takes changes
+    /// the all-units bonuses at once.
     fn step(&mut self, w: u8, to: u16) {
+        let from = self.warbands[usize::from(w)].hex;
+        let takes = self.top[usize::from(to)] == NONE && self.is_key(to);
         self.unlink(w);
+        let leaves = self.top[usize::from(from)] == NONE && self.is_key(from);
         self.push_top(to, w);
         self.warbands[usize::from(w)].moved += 1;
+        if takes || leaves {
+            self.refresh_bonuses();
+        }
     }
 
     /// Destroys warband `w`. Its leaders join the new top of the stack, or
@@ -623,9 +655,17 @@ impl<'m> Game<'m> {
             self.terrain[h] = t;
             self.detail[h] = detail;
             self.cell[h] = if rule.impassable { IMPASSABLE } else { NONE };
+            if !rule.impassable {
+                set_insert(&mut self.passable, h as u16);
+            }
             if rule.settlement {
                 self.keys[self.n_keys] = h as u16;
                 self.n_keys += 1;
+                set_insert(&mut self.key_set, h as u16);
+                if rule.all_units.iter().any(|b| *b != 0) {
+                    self.bonus_keys[self.n_bonus_keys] = h as u16;
+                    self.n_bonus_keys += 1;
+                }
             }
         }
         for (p, seat) in m.seats.iter().enumerate() {
@@ -648,6 +688,7 @@ impl<'m> Game<'m> {
             }
             self.deploy_zone(p, seat, dice);
         }
+        self.key_region = m.map.flood(&self.key_set, &self.passable);
         self.refresh_bonuses();
     }
 
@@ -802,19 +843,25 @@ impl<'m> Game<'m> {
             Player::Random => self.random_moves(p, cp, dice),
             Player::Greedy { .. } => self.greedy_moves(p, cp),
         }
-        self.refresh_bonuses();
         self.order_stacks(p, dice);
+    }
+
+    /// Player `p`'s live warbands into `out`, in slot order; returns how
+    /// many.
+    fn warbands_of_player(&self, p: u8, out: &mut [u8; MAX_WARBANDS]) -> usize {
+        let mut n = 0;
+        for (i, w) in self.warbands[..self.n_warbands].iter().enumerate() {
+            if w.alive && w.owner == p {
+                out[n] = i as u8;
+                n += 1;
+            }
+        }
+        n
     }
 
     fn random_moves<R: Roller>(&mut self, p: u8, mut cp: u32, dice: &mut R) {
         let mut cand = [0u8; MAX_WARBANDS];
-        let mut k = 0;
-        for (i, w) in self.warbands[..self.n_warbands].iter().enumerate() {
-            if w.alive && w.owner == p {
-                cand[k] = i as u8;
-                k += 1;
-            }
-        }
+        let mut k = self.warbands_of_player(p, &mut cand);
         while cp > 0 && k > 0 {
             let i = (dice.die(k as u32) - 1) as usize;
             let w = cand[i];
@@ -841,94 +888,181 @@ impl<'m> Game<'m> {
     }
 
     /// Steps to each hex from player `p`'s targets (key locations it does
-    /// not hold, enemy stacks) through hexes it may enter. The search stops
-    /// once every hex of `p`'s stacks has been expanded: greedy steps only
-    /// go down the distances, and every hex they can reach or look at is
-    /// set by then.
+    /// not hold, enemy stacks) through hexes it may enter, into `dist`
+    /// (saturating at 254; [`u8::MAX`] where not reached). The search runs
+    /// level by level on bitboards of the whole map and stops one level
+    /// after the last of `p`'s stacks is reached: greedy steps only go down
+    /// the distances, and every hex they can reach or look at is set by
+    /// then (the distances of `p`'s stacks and of every hex next to them).
     fn target_distances(&mut self, p: u8) {
-        let n = self.m.map.hexes();
-        let (mut head, mut tail) = (0, 0);
-        self.dist[..n].fill(u8::MAX);
-        let own = self.next_stamp();
-        let mut remaining = 0;
-        for w in &self.warbands[..self.n_warbands] {
-            if w.alive && w.owner == p && self.mark[usize::from(w.hex)] != own {
-                self.mark[usize::from(w.hex)] = own;
-                remaining += 1;
+        struct Search<'g, 'm>(&'g mut Game<'m>, u8);
+        impl ForWords for Search<'_, '_> {
+            type Out = ();
+            fn run<const N: usize>(self) {
+                self.0.target_distances_in::<N>(self.1);
             }
         }
-        for i in 0..self.n_keys {
-            let k = self.keys[i];
-            if self.owner(k) != p {
-                self.dist[usize::from(k)] = 0;
-                self.queue[tail] = k;
-                tail += 1;
-            }
-        }
-        for w in &self.warbands[..self.n_warbands] {
-            if w.alive && w.owner != p && self.dist[usize::from(w.hex)] != 0 {
-                self.dist[usize::from(w.hex)] = 0;
-                self.queue[tail] = w.hex;
-                tail += 1;
-            }
-        }
-        while head < tail && remaining > 0 {
-            let h = self.queue[head];
-            head += 1;
-            if self.mark[usize::from(h)] == own {
-                remaining -= 1;
-            }
-            let d = self.dist[usize::from(h)];
-            for nb in self.m.map.neighbours[usize::from(h)] {
-                if nb != NO_HEX && self.dist[usize::from(nb)] == u8::MAX && self.can_enter(p, nb) {
-                    self.dist[usize::from(nb)] = d.saturating_add(1).min(u8::MAX - 1);
-                    self.queue[tail] = nb;
-                    tail += 1;
+        let map = &self.m.map;
+        map.with_words(Search(self, p));
+    }
+
+    /// [`Game::target_distances`] on a map of `N` bitboard words.
+    fn target_distances_in<const N: usize>(&mut self, p: u8) {
+        let map = &self.m.map;
+        let own = self.occupied[usize::from(p)];
+        let mut enemy = NO_HEXES;
+        for (q, occupied) in self.occupied[..self.m.seats.len()].iter().enumerate() {
+            if q != usize::from(p) {
+                for i in 0..N {
+                    enemy[i] |= occupied[i];
                 }
             }
         }
+        self.dist[..map.hexes()].fill(u8::MAX);
+        let (mut frontier, mut reached, mut open) = (NO_HEXES, NO_HEXES, NO_HEXES);
+        // The stacks the search must reach: when every enemy stands in the
+        // region connected to key locations, so does every target, and
+        // stacks outside it are never reached (no need to search on for
+        // them).
+        let mut sought = own;
+        let mut enemy_outside = 0;
+        for i in 0..N {
+            // Key locations held by `p` are exactly those under its stacks.
+            frontier[i] = (self.key_set[i] & !own[i]) | enemy[i];
+            reached[i] = frontier[i];
+            open[i] = self.passable[i] & !enemy[i];
+            enemy_outside |= enemy[i] & !self.key_region[i];
+        }
+        if enemy_outside == 0 {
+            for (s, r) in sought.iter_mut().zip(&self.key_region).take(N) {
+                *s &= r;
+            }
+        }
+        let mut level = 0u32;
+        let mut last = false;
+        loop {
+            let d = level.min(u32::from(u8::MAX) - 1) as u8;
+            let (mut any, mut own_left) = (0, 0);
+            for i in 0..N {
+                let mut bits = frontier[i];
+                any |= bits;
+                while bits != 0 {
+                    self.dist[i * 64 + bits.trailing_zeros() as usize] = d;
+                    bits &= bits - 1;
+                }
+                own_left |= sought[i] & !reached[i];
+            }
+            if any == 0 || last {
+                break;
+            }
+            last = own_left == 0;
+            let next = map.spread::<N>(&frontier);
+            for i in 0..N {
+                frontier[i] = next[i] & open[i] & !reached[i];
+                reached[i] |= frontier[i];
+            }
+            level += 1;
+        }
+    }
+
+    /// The greedy step of warband `w` of player `p`: the step that gains
+    /// most toward a target or takes a key location, as (value, hex), or
+    /// value 0 when no step gains (or it must stay: it has moved its most,
+    /// or it alone holds a key location).
+    fn greedy_step(&self, p: u8, w: u8) -> (i32, u16) {
+        let wb = self.warbands[usize::from(w)];
+        let h = wb.hex;
+        if wb.moved >= self.m.max_move
+            || (self.is_key(h)
+                && self.warbands[usize::from(self.top[usize::from(h)])].below == NONE)
+        {
+            return (0, NO_HEX);
+        }
+        let here = i32::from(self.dist[usize::from(h)]);
+        let mut best = (0, NO_HEX);
+        for nb in self.m.map.neighbours[usize::from(h)] {
+            if !self.can_enter(p, nb) {
+                continue;
+            }
+            let mut value = here - i32::from(self.dist[usize::from(nb)]);
+            if self.is_key(nb) && self.owner(nb) != p {
+                value += TAKE_KEY_VALUE;
+            }
+            if value > best.0 {
+                best = (value, nb);
+            }
+        }
+        best
     }
 
     /// Greedy movement: each command point goes to the single step that
-    /// gains most toward a target or takes a key location, never leaving a
-    /// held key location empty; points with no gainful step are left
-    /// unspent (they cannot be saved anyway).
+    /// gains most toward a target or takes a key location (the first such
+    /// warband in slot order, its first such step), never leaving a held
+    /// key location empty; points with no gainful step are left unspent
+    /// (they cannot be saved anyway). Each warband's best step is kept and
+    /// worked out again only when something it depends on changes: its own
+    /// stack or hex after a step, everything after a key location is taken
+    /// (the distances change).
     fn greedy_moves(&mut self, p: u8, mut cp: u32) {
         if cp == 0 {
             return;
         }
         self.target_distances(p);
+        let mut own = [0u8; MAX_WARBANDS];
+        let n_own = self.warbands_of_player(p, &mut own);
+        let own = &own[..n_own];
+        // Each warband's place in `own`.
+        let mut slot = [0u8; MAX_WARBANDS];
+        for (j, w) in own.iter().enumerate() {
+            slot[usize::from(*w)] = j as u8;
+        }
+        // Each warband's best step: its value and where to.
+        let mut value = [0i32; MAX_WARBANDS];
+        let mut dest = [0u16; MAX_WARBANDS];
+        for (j, w) in own.iter().enumerate() {
+            (value[j], dest[j]) = self.greedy_step(p, *w);
+        }
         while cp > 0 {
-            let mut best: Option<(i32, u8, u16)> = None;
-            for i in 0..self.n_warbands {
-                let wb = self.warbands[i];
-                if !wb.alive || wb.owner != p || wb.moved >= self.m.max_move {
-                    continue;
-                }
-                let h = wb.hex;
-                if self.is_key(h) && self.stack_len(h) == 1 {
-                    continue;
-                }
-                let here = i32::from(self.dist[usize::from(h)]);
-                for nb in self.m.map.neighbours[usize::from(h)] {
-                    if !self.can_enter(p, nb) {
-                        continue;
-                    }
-                    let mut value = here - i32::from(self.dist[usize::from(nb)]);
-                    if self.is_key(nb) && self.owner(nb) != p {
-                        value += TAKE_KEY_VALUE;
-                    }
-                    if value > 0 && best.is_none_or(|(v, _, _)| value > v) {
-                        best = Some((value, i as u8, nb));
-                    }
+            let mut pick: Option<(i32, usize)> = None;
+            for (j, v) in value[..n_own].iter().enumerate() {
+                if *v > 0 && pick.is_none_or(|(b, _)| *v > b) {
+                    pick = Some((*v, j));
                 }
             }
-            let Some((_, w, to)) = best else { break };
+            let Some((_, j)) = pick else { break };
+            let (w, to) = (own[j], dest[j]);
+            let from = self.warbands[usize::from(w)].hex;
             let took_key = self.is_key(to) && self.owner(to) != p;
             self.step(w, to);
             cp -= 1;
-            if took_key && cp > 0 {
+            if cp == 0 {
+                break;
+            }
+            if took_key {
+                // The key location is no longer a target: new distances,
+                // and every warband looks again.
                 self.target_distances(p);
+                for (j, v) in own.iter().enumerate() {
+                    (value[j], dest[j]) = self.greedy_step(p, *v);
+                }
+                continue;
+            }
+            // Without a key location taken, the distances and the hexes
+            // `p` may enter are as they were; only the stepping warband
+            // and, on a key location, the other warbands of the two
+            // stacks (one may now be left alone there, or no longer be)
+            // can have another best step.
+            (value[j], dest[j]) = self.greedy_step(p, w);
+            for h in [from, to] {
+                if !self.is_key(h) {
+                    continue;
+                }
+                let mut v = self.top[usize::from(h)];
+                while v != NONE {
+                    let i = usize::from(slot[usize::from(v)]);
+                    (value[i], dest[i]) = self.greedy_step(p, v);
+                    v = self.warbands[usize::from(v)].below;
+                }
             }
         }
     }
@@ -940,8 +1074,9 @@ impl<'m> Game<'m> {
     fn order_stacks<R: Roller>(&mut self, p: u8, dice: &mut R) {
         let mut hexes = [0u16; MAX_WARBANDS];
         let n = self.stacks_of(p, &mut hexes);
+        let mut members = [0u8; MAX_WARBANDS];
+        let mut keys = [0f64; MAX_WARBANDS];
         for &h in &hexes[..n] {
-            let mut members = [0u8; MAX_WARBANDS];
             let mut k = 0;
             let mut w = self.top[usize::from(h)];
             while w != NONE {
@@ -958,7 +1093,6 @@ impl<'m> Game<'m> {
                     members.swap(0, i);
                 }
                 Player::Greedy { .. } => {
-                    let mut keys = [0f64; MAX_WARBANDS];
                     for (key, w) in keys.iter_mut().zip(&members[..k]) {
                         *key = self.order_value(*w);
                     }
@@ -1125,7 +1259,6 @@ impl<'m> Game<'m> {
         trace: &mut T,
     ) -> Option<Ending> {
         self.phase += 1;
-        self.refresh_bonuses();
         let mut hexes = [0u16; MAX_WARBANDS];
         let n = self.stacks_of(p, &mut hexes);
         for &h in &hexes[..n] {

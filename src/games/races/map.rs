@@ -9,6 +9,43 @@ pub const MAX_SIDE: usize = 24;
 pub const MAX_HEXES: usize = MAX_SIDE * MAX_SIDE;
 /// Marks "no hex" in a neighbour list.
 pub const NO_HEX: u16 = u16::MAX;
+/// 64-bit words in a [`HexSet`] of the largest map.
+pub const SET_WORDS: usize = MAX_HEXES.div_ceil(64);
+
+/// A set of hexes as a bitboard: bit `h % 64` of word `h / 64` is hex `h`.
+/// Only the map's first [`HexMap::words`] words are ever set.
+pub type HexSet = [u64; SET_WORDS];
+
+/// The empty [`HexSet`].
+pub const NO_HEXES: HexSet = [0; SET_WORDS];
+
+/// Adds hex `h` to `set`.
+#[inline]
+pub fn set_insert(set: &mut HexSet, h: u16) {
+    set[usize::from(h) / 64] |= 1 << (h % 64);
+}
+
+/// Takes hex `h` out of `set`.
+#[inline]
+pub fn set_remove(set: &mut HexSet, h: u16) {
+    set[usize::from(h) / 64] &= !(1 << (h % 64));
+}
+
+/// Work on bitboards of a map's size: [`HexMap::with_words`] calls `run`
+/// with `N` set to the map's [`HexMap::words`], so loops over the words
+/// have a length known when compiling.
+pub trait ForWords {
+    /// What the work returns.
+    type Out;
+    /// Does the work on bitboards of `N` words.
+    fn run<const N: usize>(self) -> Self::Out;
+}
+
+/// Whether `set` holds hex `h`.
+#[inline]
+pub fn set_contains(set: &HexSet, h: u16) -> bool {
+    set[usize::from(h) / 64] >> (h % 64) & 1 != 0
+}
 
 /// A deployment zone: one edge (sides) or one corner [Scenario Setup].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,6 +89,20 @@ pub struct HexMap {
     pub height: usize,
     /// Up to six neighbours per hex, [`NO_HEX`] where the map ends.
     pub neighbours: Vec<[u16; 6]>,
+    /// Words of a [`HexSet`] this map uses.
+    pub words: usize,
+    /// Every hex of the map.
+    all: HexSet,
+    /// Hexes with a neighbour to the east (not in the last column).
+    has_east: HexSet,
+    /// Hexes with a neighbour to the west (not in the first column).
+    has_west: HexSet,
+    /// Hexes of even rows with a west neighbour: their diagonal
+    /// neighbours lean left.
+    even_with_west: HexSet,
+    /// Hexes of odd rows with an east neighbour: their diagonal neighbours
+    /// lean right.
+    odd_with_east: HexSet,
 }
 
 impl HexMap {
@@ -80,11 +131,127 @@ impl HexMap {
                 neighbours.push(list);
             }
         }
+        let (mut all, mut has_east, mut has_west) = (NO_HEXES, NO_HEXES, NO_HEXES);
+        let (mut even_with_west, mut odd_with_east) = (NO_HEXES, NO_HEXES);
+        for row in 0..height {
+            for col in 0..width {
+                let h = (row * width + col) as u16;
+                set_insert(&mut all, h);
+                if col + 1 < width {
+                    set_insert(&mut has_east, h);
+                    if row % 2 == 1 {
+                        set_insert(&mut odd_with_east, h);
+                    }
+                }
+                if col > 0 {
+                    set_insert(&mut has_west, h);
+                    if row % 2 == 0 {
+                        set_insert(&mut even_with_west, h);
+                    }
+                }
+            }
+        }
         HexMap {
             width,
             height,
             neighbours,
+            words: (width * height).div_ceil(64),
+            all,
+            has_east,
+            has_west,
+            even_with_west,
+            odd_with_east,
         }
+    }
+
+    /// Runs `work` with the map's word count as its `N`.
+    #[inline]
+    pub fn with_words<F: ForWords>(&self, work: F) -> F::Out {
+        match self.words {
+            1 => work.run::<1>(),
+            2 => work.run::<2>(),
+            3 => work.run::<3>(),
+            4 => work.run::<4>(),
+            5 => work.run::<5>(),
+            6 => work.run::<6>(),
+            7 => work.run::<7>(),
+            8 => work.run::<8>(),
+            _ => work.run::<9>(),
+        }
+    }
+
+    /// [`HexMap::spread`] for any map size.
+    pub fn spread_any(&self, from: &HexSet) -> HexSet {
+        struct Spread<'a>(&'a HexMap, &'a HexSet);
+        impl ForWords for Spread<'_> {
+            type Out = HexSet;
+            fn run<const N: usize>(self) -> HexSet {
+                self.0.spread::<N>(self.1)
+            }
+        }
+        self.with_words(Spread(self, from))
+    }
+
+    /// The hexes of `passable` connected to `from` through `passable`
+    /// hexes (`from` included).
+    pub fn flood(&self, from: &HexSet, passable: &HexSet) -> HexSet {
+        struct Flood<'a>(&'a HexMap, &'a HexSet, &'a HexSet);
+        impl ForWords for Flood<'_> {
+            type Out = HexSet;
+            fn run<const N: usize>(self) -> HexSet {
+                let (mut reached, mut frontier) = (*self.1, *self.1);
+                loop {
+                    let next = self.0.spread::<N>(&frontier);
+                    let mut any = 0;
+                    for i in 0..N {
+                        frontier[i] = next[i] & self.2[i] & !reached[i];
+                        reached[i] |= frontier[i];
+                        any |= frontier[i];
+                    }
+                    if any == 0 {
+                        return reached;
+                    }
+                }
+            }
+        }
+        self.with_words(Flood(self, from, passable))
+    }
+
+    /// The hexes next to any hex of `from` (the six directions of
+    /// [`HexMap::new`]'s neighbour lists as bitboard shifts), on the map.
+    /// `N` is [`HexMap::words`]; only those words are read and written.
+    #[inline(always)]
+    pub fn spread<const N: usize>(&self, from: &HexSet) -> HexSet {
+        let w = self.width as u32;
+        let mut east = [0u64; N];
+        let mut west = [0u64; N];
+        let mut left = [0u64; N];
+        let mut right = [0u64; N];
+        let mut all = [0u64; N];
+        for i in 0..N {
+            all[i] = from[i];
+            east[i] = from[i] & self.has_east[i];
+            west[i] = from[i] & self.has_west[i];
+            left[i] = from[i] & self.even_with_west[i];
+            right[i] = from[i] & self.odd_with_east[i];
+        }
+        let mut out = NO_HEXES;
+        for (i, word) in out.iter_mut().enumerate().take(N) {
+            // Same column one row down (+w) and up (-w); east (+1) and
+            // west (-1); an even row's lower-left (+w-1) and upper-left
+            // (-w-1); an odd row's lower-right (+w+1) and upper-right
+            // (-w+1).
+            *word = (shift_up(&all, i, w)
+                | shift_down(&all, i, w)
+                | shift_up(&east, i, 1)
+                | shift_down(&west, i, 1)
+                | shift_up(&left, i, w - 1)
+                | shift_down(&left, i, w + 1)
+                | shift_up(&right, i, w + 1)
+                | shift_down(&right, i, w - 1))
+                & self.all[i];
+        }
+        out
     }
 
     /// Number of hexes.
@@ -144,4 +311,26 @@ impl HexMap {
             })
             .collect()
     }
+}
+
+/// Word `i` of the bitboard `x` with every bit moved `s` places up (to
+/// higher hexes), `s` below 64.
+#[inline(always)]
+fn shift_up<const N: usize>(x: &[u64; N], i: usize, s: u32) -> u64 {
+    if s == 0 {
+        return x[i];
+    }
+    let carry = if i > 0 { x[i - 1] >> (64 - s) } else { 0 };
+    (x[i] << s) | carry
+}
+
+/// Word `i` of the bitboard `x` with every bit moved `s` places down (to
+/// lower hexes), `s` below 64.
+#[inline(always)]
+fn shift_down<const N: usize>(x: &[u64; N], i: usize, s: u32) -> u64 {
+    if s == 0 {
+        return x[i];
+    }
+    let carry = if i + 1 < N { x[i + 1] << (64 - s) } else { 0 };
+    (x[i] >> s) | carry
 }
