@@ -10,8 +10,8 @@
 //! when one side has no conscious fighter left [4.0 H, 7.21].
 
 use super::geometry::{
-    COUNTER, Display, FRONT_ARC, HERO_ARC, HERO_BEHIND, OTHER_BEHIND, PositionSet, Reach,
-    STEPS_PER_MOVEMENT, WARRIOR_ARC, adjacent, facing_letter, in_arc, is_behind,
+    COUNTER, Display, DisplayKind, FRONT_ARC, HERO_ARC, HERO_BEHIND, OTHER_BEHIND, PositionSet,
+    Reach, STEPS_PER_MOVEMENT, WARRIOR_ARC, adjacent, facing_letter, in_arc, is_behind,
 };
 use super::melee::{Blow, Conditions, Fate, MeleeRules, apply_blow};
 use super::policy::{Action, Policy};
@@ -24,6 +24,8 @@ pub const MAX_FIGHTERS: usize = 16;
 /// One character in a duel.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Fighter {
+    /// Roster id.
+    pub id: String,
     /// Name for traces.
     pub name: String,
     /// Class.
@@ -50,6 +52,7 @@ impl Fighter {
     /// A fighter from a roster character.
     pub fn new(c: &Character, side: u8, start: (i16, i16), facing: u8) -> Self {
         Fighter {
+            id: c.id.clone(),
             name: c.name.clone(),
             class: c.class,
             movement: c.movement,
@@ -137,6 +140,11 @@ pub struct State {
     pub kills: [u8; MAX_FIGHTERS],
     /// Whether any melee has happened yet [7.21].
     pub melee_joined: bool,
+    /// The tactical turn being played (1 first).
+    pub turn: u32,
+    /// Who may enter the restricted boxes [5.57]: 0 no one yet, 1 the first
+    /// side, 2 the second.
+    pub restricted: u8,
 }
 
 impl State {
@@ -198,6 +206,8 @@ impl Duel {
             used_extra: [false; MAX_FIGHTERS],
             kills: [0; MAX_FIGHTERS],
             melee_joined: false,
+            turn: 0,
+            restricted: 0,
         };
         for (i, f) in self.fighters.iter().enumerate() {
             s.pos[i] = f.start;
@@ -234,7 +244,7 @@ impl Duel {
         let c = Conditions {
             behind,
             moved,
-            obstructed: false,
+            obstructed: self.display.obstructed(at, s.pos[t]),
             carrying: false,
             unarmed: fa.unarmed,
         };
@@ -408,20 +418,88 @@ impl Duel {
             }
         }
         let jumps = self.fighters[a].movement.jumps() && movements >= 2;
-        Reach::compute(
+        Reach::compute_for(
             &self.display,
             s.pos[a],
             i16::from(movements) * STEPS_PER_MOVEMENT,
             &others[..k],
             jumps,
+            s.restricted == self.fighters[a].side + 1,
         )
     }
 
-    /// Whether a move of `a` to `to` keeps to [7.21]: on the open display no
-    /// one moves away from the enemy until melee is first joined.
+    /// Whether a move of `a` to `to` keeps to [7.21, 7.22]: on the open
+    /// and street displays no one moves away from the enemy until melee is
+    /// first joined.
     #[inline]
     pub fn keeps_closing(&self, s: &State, a: usize, to: (i16, i16)) -> bool {
-        s.melee_joined || self.gap_to_enemy(s, a, to) <= self.gap_to_enemy(s, a, s.pos[a])
+        s.melee_joined
+            || !self.display.kind.no_retreat_before_melee()
+            || self.gap_to_enemy(s, a, to) <= self.gap_to_enemy(s, a, s.pos[a])
+    }
+
+    /// The special display rules after `a` moved from `from` to where he
+    /// now stands [5.5]: the first move next to a restricted box after the
+    /// first turn opens those boxes to the other side for good [5.57]; a
+    /// character other than a hero who steps from one flier onto the other
+    /// falls to his death on 1-3 [5.52] (a jump is a hero's, [5.53]).
+    /// Returns whether he fell.
+    pub fn after_move<T: Trace>(
+        &self,
+        s: &mut State,
+        a: usize,
+        from: (i16, i16),
+        jumped: bool,
+        dice: &mut Dice,
+        trace: &mut T,
+    ) -> bool {
+        let to = s.pos[a];
+        let side = self.fighters[a].side;
+        if self.display.has_restricted
+            && s.restricted == 0
+            && s.turn > 1
+            && self.display.near_restricted(to.0, to.1)
+        {
+            s.restricted = (1 - side) + 1;
+            trace.event("JC 5.57 restricted boxes", || {
+                format!(
+                    "{} moves next to a restricted box: only side {} may enter them from now on",
+                    self.fighters[a].name,
+                    2 - side
+                )
+            });
+        }
+        if self.display.kind != DisplayKind::Flier
+            || jumped
+            || self.fighters[a].class == Class::Hero
+        {
+            return false;
+        }
+        let (before, after) = (
+            self.display.decks(from.0, from.1),
+            self.display.decks(to.0, to.1),
+        );
+        if before == 0 || after & !before == 0 {
+            return false;
+        }
+        let roll = dice.d10();
+        let fell = roll <= 3;
+        trace.event("JC 5.52 crossing between fliers", || {
+            format!(
+                "{} crosses to the other flier: rolls {roll}{}",
+                self.fighters[a].name,
+                if fell {
+                    ", falls to his death"
+                } else {
+                    ", safe"
+                }
+            )
+        });
+        if fell {
+            s.level[a] = 0;
+            s.status[a] = Status::Dead;
+        }
+        fell
     }
 
     /// The order fighters act in this turn [5.0 PROCEDURE]: alertness A
@@ -485,7 +563,7 @@ impl Duel {
     }
 
     /// Carries out `action` of fighter `a`: move and face, then melee.
-    /// Returns whether a melee ended the duel.
+    /// Returns whether it ended the duel (a melee, or a fall [5.52]).
     pub fn perform<T: Trace>(
         &self,
         s: &mut State,
@@ -518,6 +596,9 @@ impl Duel {
         }
         s.pos[a] = action.to;
         s.facing[a] = action.facing;
+        if action.to != from && self.after_move(s, a, from, action.jumped, dice, trace) {
+            return !self.side_standing(s, self.fighters[a].side);
+        }
         let Some(t) = action.target else {
             return false;
         };
@@ -583,9 +664,11 @@ impl Duel {
         let mut s = self.start();
         let mut order = [0u8; MAX_FIGHTERS];
         let mut deciding = None;
+        let mut over = false;
         let mut turns = 0;
         'turns: while turns < self.max_turns {
             turns += 1;
+            s.turn = turns;
             let k = self.initiative(&s, dice, trace, &mut order);
             for &i in &order[..k] {
                 let a = usize::from(i);
@@ -594,7 +677,9 @@ impl Duel {
                 }
                 let action = policies[usize::from(self.fighters[a].side)].choose(self, &s, a, dice);
                 if self.perform(&mut s, a, action, dice, trace) {
-                    deciding = Some(i);
+                    over = true;
+                    // A blow decides it; a fall [5.52] has no striker.
+                    deciding = s.fighting(a).then_some(i);
                     break 'turns;
                 }
             }
@@ -619,7 +704,7 @@ impl Duel {
                 Status::Dead => {}
             }
         }
-        if deciding.is_some() {
+        if over {
             result.winner = Some(if self.side_standing(&s, 0) { 0 } else { 1 });
         }
         trace.event("JC 4.0 H turn indication", || match result.winner {
