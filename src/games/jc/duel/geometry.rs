@@ -347,10 +347,17 @@ pub struct Display {
     /// other counters, the steps to a box are the larger of the row and
     /// column distances).
     pub wall_free: bool,
+    /// Whether no wall or sky box lies anywhere: the plain distance is then
+    /// a fair guide to closing with the enemy.
+    pub open_ground: bool,
     /// Whether melee may be obstructed anywhere (doorways, decks, ramps).
     obstacles: bool,
     /// Whether there is a restricted box [5.57].
     pub has_restricted: bool,
+    /// Per box, the room or corridor it lies in (boxes joined side to side
+    /// without a wall, doorway or sky between them), numbered from 1; 0 for
+    /// walls, doorways and sky [6.13, 6.23].
+    regions: Vec<u16>,
 }
 
 /// Largest display side in boxes.
@@ -539,13 +546,17 @@ impl Display {
         let wall_free = !cells
             .iter()
             .any(|c| matches!(c, Cell::Wall | Cell::Sky | Cell::Restricted));
+        let open_ground = !cells.iter().any(|c| matches!(c, Cell::Wall | Cell::Sky));
         let obstacles = cells.iter().any(|c| match c {
             Cell::Door | Cell::Ramp(_) => true,
             Cell::Area(i) => areas[usize::from(*i)].deck != 0,
             _ => false,
         });
         let has_restricted = cells.contains(&Cell::Restricted);
+        let regions = Self::regions_of(&cells, width, height);
         Ok(Display {
+            regions,
+            open_ground,
             wall_free,
             obstacles,
             has_restricted,
@@ -706,6 +717,117 @@ impl Display {
             }
         }
         features
+    }
+
+    /// Numbers the rooms and corridors: flood fill over the boxes that are
+    /// not walls, doorways or sky.
+    fn regions_of(cells: &[Cell], width: usize, height: usize) -> Vec<u16> {
+        let inside = |i: usize| !matches!(cells[i], Cell::Wall | Cell::Door | Cell::Sky);
+        let mut regions = vec![0u16; cells.len()];
+        let mut next = 0u16;
+        let mut stack = Vec::new();
+        for seed in 0..cells.len() {
+            if regions[seed] != 0 || !inside(seed) {
+                continue;
+            }
+            next += 1;
+            regions[seed] = next;
+            stack.push(seed);
+            while let Some(i) = stack.pop() {
+                let (x, y) = (i % width, i / width);
+                let mut visit = |j: usize| {
+                    if regions[j] == 0 && inside(j) {
+                        regions[j] = next;
+                        stack.push(j);
+                    }
+                };
+                if x > 0 {
+                    visit(i - 1);
+                }
+                if x + 1 < width {
+                    visit(i + 1);
+                }
+                if y > 0 {
+                    visit(i - width);
+                }
+                if y + 1 < height {
+                    visit(i + width);
+                }
+            }
+        }
+        regions
+    }
+
+    /// The room or corridor of a counter at `(x, y)`: that of its central
+    /// boxes (of any of its boxes if those are all in a doorway); 0 if none.
+    pub fn region_of(&self, x: i16, y: i16) -> u16 {
+        let w = self.width as usize;
+        let at = |i: i16, j: i16| self.regions[(y + j) as usize * w + (x + i) as usize];
+        if !self.open(x, y) {
+            return 0;
+        }
+        [(1, 1), (2, 1), (1, 2), (2, 2)]
+            .into_iter()
+            .chain((0..COUNTER).flat_map(|j| (0..COUNTER).map(move |i| (i, j))))
+            .map(|(i, j)| at(i, j))
+            .find(|&r| r != 0)
+            .unwrap_or(0)
+    }
+
+    /// Where a counter at `from` has a line of discovery to [6.22]: every
+    /// top-left box a counter could reach from `from` by straight moves
+    /// (ignoring other counters) turning at most one corner or crossing at
+    /// most one doorway, not both. A corner is a change of direction; a
+    /// doorway is crossed on stepping onto a doorway box from off one. The
+    /// rule reads the same both ways, so the table serves either end.
+    pub fn discovery_lines(&self, from: (i16, i16)) -> Vec<bool> {
+        const START: usize = 4;
+        let (w, h) = (self.width as usize, self.height as usize);
+        let mut line = vec![false; w * h];
+        if !self.open(from.0, from.1) {
+            return line;
+        }
+        let mut best = vec![u8::MAX; w * h * 5];
+        let mut queue = std::collections::VecDeque::new();
+        let start = from.1 as usize * w + from.0 as usize;
+        best[start * 5 + START] = 0;
+        queue.push_back((start, START, 0u8));
+        while let Some((p, dir, cost)) = queue.pop_front() {
+            if best[p * 5 + dir] < cost {
+                continue;
+            }
+            line[p] = true;
+            let (x, y) = ((p % w) as i16, (p / w) as i16);
+            let in_door = self.features(x, y) & F_DOOR != 0;
+            for d in 0..4u8 {
+                let (dx, dy) = from_frame(0, -1, d);
+                let (nx, ny) = (x + dx, y + dy);
+                if !self.open(nx, ny) {
+                    continue;
+                }
+                let corner = u8::from(dir != START && dir != usize::from(d));
+                let door = u8::from(!in_door && self.features(nx, ny) & F_DOOR != 0);
+                let c = cost + corner + door;
+                let q = ny as usize * w + nx as usize;
+                let k = q * 5 + usize::from(d);
+                if c <= 1 && c < best[k] {
+                    best[k] = c;
+                    if c == cost {
+                        queue.push_front((q, usize::from(d), c));
+                    } else {
+                        queue.push_back((q, usize::from(d), c));
+                    }
+                }
+            }
+        }
+        line
+    }
+
+    /// The index of top-left box `(x, y)` in a [`Display::discovery_lines`]
+    /// table.
+    #[inline]
+    pub fn index(&self, x: i16, y: i16) -> usize {
+        y as usize * self.width as usize + x as usize
     }
 
     /// The box at `(x, y)`.

@@ -174,15 +174,6 @@ impl JcDuel {
             DEFAULT_MAX_TURNS,
             100_000,
         )?;
-        if !display.kind.starts_discovered() && file.discovered != Some(true) {
-            return Err(err(
-                "discovered".into(),
-                format!(
-                    "expected discovered = true on the {} display (a duel where no conditions of surprise exist [6.0]): the pre-discovery and discovery sub-sequences [4.0 A-E] are not modelled",
-                    display.name
-                ),
-            ));
-        }
         for (i, area) in display.areas.iter().enumerate() {
             if let Some(h) = area
                 .holds
@@ -398,11 +389,26 @@ impl JcDuel {
         if display.kind == DisplayKind::House {
             check_house_set_up(path, &display, &fighters)?;
         }
+        // House and palace duels start undiscovered unless the scenario
+        // states that no conditions of surprise exist [6.0].
+        let surprise = !display.kind.starts_discovered() && file.discovered != Some(true);
+        let lines = fighters
+            .iter()
+            .map(|f| {
+                if surprise && f.side == 1 {
+                    display.discovery_lines(f.start)
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect();
         let duel = Duel {
             display,
             fighters,
             rules: data.rules,
             max_turns,
+            surprise,
+            lines,
         };
         let spec = output_spec(&duel, &labels);
         Ok(JcDuel {
@@ -552,6 +558,12 @@ fn output_spec(duel: &Duel, labels: &[String; 2]) -> OutputSpec {
             format!("{} (character {}): kills and knock-outs", f.name, i + 1),
         ));
     }
+    if duel.surprise {
+        metrics.push(metric(
+            "discovered_in",
+            "the turn the attackers were discovered for good [6.3]; 0 never".into(),
+        ));
+    }
     debug_assert!(metrics.len() <= MAX_METRICS);
     OutputSpec {
         outcomes,
@@ -573,6 +585,8 @@ pub fn trial_result(r: &DuelResult, fighters: usize) -> TrialResult {
     for i in 0..fighters {
         metrics[METRIC_KILLS + i] = u32::from(r.kills[i]);
     }
+    // Read only when the duel needs discovery (the spec then lists it).
+    metrics[METRIC_KILLS + fighters] = r.discovered_in;
     TrialResult {
         outcome: match r.winner {
             Some(0) => OUT_FIRST_WINS,
