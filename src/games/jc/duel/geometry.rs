@@ -174,17 +174,28 @@ pub fn is_behind(behind: PositionSet, dx: i16, dy: i16, facing: u8) -> bool {
     }
 }
 
-/// What a box of a display is.
+/// What a box of a display is [5.1, 5.5].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cell {
     /// Open floor.
     Floor,
     /// A wall: no counter may overlap it [5.16].
     Wall,
-    /// An open door [5.16].
+    /// A doorway, always open [5.16]; melee through it is at −1 [7.34].
     Door,
-    /// Shaded set-up area of the first or second side [7.21].
-    Setup(u8),
+    /// Off the decks of the flier display: no counter may stand over it
+    /// [5.18]; John Carter, Carthoris and Vad Varo may jump across it [5.53].
+    Sky,
+    /// The shaded area between grappled fliers [5.52].
+    Gap,
+    /// A restricted movement box of the open display [5.57].
+    Restricted,
+    /// A ramp box whose arrow points in this facing; melee against the
+    /// arrow (up the ramp) is at −1 [7.34].
+    Ramp(u8),
+    /// Floor of the declared area with this index (set-up area, exit,
+    /// deck, room) [7.2].
+    Area(u8),
 }
 
 #[derive(Deserialize)]
@@ -194,6 +205,26 @@ struct RawDisplay {
     provenance: String,
     kind: String,
     rows: Vec<String>,
+    #[serde(default)]
+    areas: Vec<RawArea>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawArea {
+    mark: String,
+    name: String,
+    side: Option<i64>,
+    #[serde(default)]
+    entrance: bool,
+    #[serde(default)]
+    exit: bool,
+    deck: Option<i64>,
+    #[serde(default)]
+    room: bool,
+    #[serde(default)]
+    holds: Vec<String>,
+    capacity: Option<i64>,
 }
 
 /// The kind of display, which sets the set-up rules [7.21-7.25].
@@ -202,7 +233,92 @@ pub enum DisplayKind {
     /// Open or arena: both sides in their shaded areas, discovered, to the
     /// death, no moving away before melee is joined [7.21].
     Open,
+    /// A street: the entering side at one end, the other side at least 20
+    /// boxes from both ends, discovered, no moving away before melee is
+    /// joined [7.22].
+    Street,
+    /// Two grappled fliers: each side on its own deck, discovered, to the
+    /// death [7.23]; crossing between them may end in a fall [5.52].
+    Flier,
+    /// A house: two entrances, defenders in and outside rooms [7.24].
+    House,
+    /// A palace: gates, tower, throne room, dungeon, shaded areas [7.25].
+    Palace,
 }
+
+impl DisplayKind {
+    /// Whether no character may move away from the enemy until melee is
+    /// first joined [7.21, 7.22].
+    pub fn no_retreat_before_melee(self) -> bool {
+        matches!(self, DisplayKind::Open | DisplayKind::Street)
+    }
+
+    /// Whether duels on it start discovered [7.21-7.23]; house and palace
+    /// duels need discovery [7.24, 7.25, 6.0].
+    pub fn starts_discovered(self) -> bool {
+        matches!(
+            self,
+            DisplayKind::Open | DisplayKind::Street | DisplayKind::Flier
+        )
+    }
+}
+
+/// A named part of a display: a set-up area, an exit, a flier deck or a
+/// room [7.2, 5.5].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Area {
+    /// The letter that marks its boxes in the rows.
+    pub mark: char,
+    /// Its name (scenarios pick an entrance by name).
+    pub name: String,
+    /// The side (0 or 1) that sets up here, if it is a set-up area.
+    pub side: Option<u8>,
+    /// Whether it is an entrance the entering side chooses among (one end
+    /// of the street, a house entrance, a palace gate) [7.22-7.25].
+    pub entrance: bool,
+    /// Whether its boxes lead off the display [5.18].
+    pub exit: bool,
+    /// Flier deck 1 or 2, or 0 [5.52, 7.34].
+    pub deck: u8,
+    /// Whether it lies inside a room [7.24, 6.23].
+    pub room: bool,
+    /// Classes or character ids set up here by default; empty: any.
+    pub holds: Vec<String>,
+    /// Most characters set up here by default [7.25: warriors in pairs].
+    pub capacity: Option<usize>,
+    /// Its 4×4 set-up squares (top-left boxes), nearest the middle of the
+    /// display first.
+    pub squares: Vec<(i16, i16)>,
+}
+
+impl Area {
+    /// Whether a character of this class name and id sets up here by
+    /// default.
+    pub fn holds(&self, class: &str, id: &str) -> bool {
+        self.holds.is_empty() || self.holds.iter().any(|h| h == class || h == id)
+    }
+}
+
+/// Per top-left box: the counter there covers no wall or sky box.
+const F_OPEN: u16 = 1;
+/// The counter covers no wall box (sky allowed: a jump may cross it).
+const F_JUMP_OPEN: u16 = 1 << 1;
+/// The counter covers a restricted box [5.57].
+const F_RESTRICTED: u16 = 1 << 2;
+/// The counter covers or touches a restricted box [5.57].
+const F_NEAR_RESTRICTED: u16 = 1 << 3;
+/// The counter covers a doorway box [7.34].
+const F_DOOR: u16 = 1 << 4;
+/// The counter covers an exit box [5.18].
+const F_EXIT: u16 = 1 << 5;
+/// The counter covers deck-1 boxes; the next bit deck 2 [5.52].
+const F_DECK1: u16 = 1 << 6;
+/// Both deck bits.
+const F_DECKS: u16 = 3 << 6;
+/// The counter lies wholly inside room boxes [7.24, 6.23].
+const F_ROOM: u16 = 1 << 8;
+/// First of four bits: covers a ramp box whose arrow points N, E, S, W.
+const RAMP_SHIFT: u16 = 9;
 
 /// A tactical display.
 #[derive(Debug, Clone, PartialEq)]
@@ -216,20 +332,39 @@ pub struct Display {
     /// Height in boxes.
     pub height: i16,
     cells: Vec<Cell>,
-    /// Whether a counter may stand with its top-left box here (inside the
-    /// display and over no wall), row-major.
-    open: Vec<bool>,
-    /// Per side, the 4×4 set-up squares wholly inside its shaded area,
-    /// nearest the middle of the display first.
+    /// Per top-left box (row-major), what a counter there covers and
+    /// touches (`F_*` bits).
+    features: Vec<u16>,
+    /// Prefix sums over top-left boxes of those a counter may not always
+    /// stand on (a wall, sky or restricted box): `(width + 1) * (height + 1)`.
+    blocked_sums: Vec<u32>,
+    /// The declared areas ('a' and 'b' are the set-up areas of the two
+    /// sides unless declared otherwise).
+    pub areas: Vec<Area>,
+    /// Per side, the set-up squares of all its areas, area by area.
     pub setup: [Vec<(i16, i16)>; 2],
-    /// Whether the display has no wall at all (then, away from other
-    /// counters, the steps to a box are the larger of the row and column
-    /// distances).
+    /// Whether no wall, sky or restricted box lies anywhere (then, away from
+    /// other counters, the steps to a box are the larger of the row and
+    /// column distances).
     pub wall_free: bool,
+    /// Whether no wall or sky box lies anywhere: the plain distance is then
+    /// a fair guide to closing with the enemy.
+    pub open_ground: bool,
+    /// Whether melee may be obstructed anywhere (doorways, decks, ramps).
+    obstacles: bool,
+    /// Whether there is a restricted box [5.57].
+    pub has_restricted: bool,
+    /// Per box, the room or corridor it lies in (boxes joined side to side
+    /// without a wall, doorway or sky between them), numbered from 1; 0 for
+    /// walls, doorways and sky [6.13, 6.23].
+    regions: Vec<u16>,
 }
 
 /// Largest display side in boxes.
 pub const MAX_DISPLAY: usize = 200;
+
+/// Marks reserved for terrain.
+const TERRAIN_MARKS: &str = ".#+ ~r^>v<";
 
 impl Display {
     /// Loads and checks a display file.
@@ -244,15 +379,20 @@ impl Display {
         }
         let kind = match raw.kind.as_str() {
             "open" => DisplayKind::Open,
+            "street" => DisplayKind::Street,
+            "flier" => DisplayKind::Flier,
+            "house" => DisplayKind::House,
+            "palace" => DisplayKind::Palace,
             other => {
                 return Err(err(
                     "kind",
                     format!(
-                        "expected \"open\" (the only display kind modelled so far), found {other:?}"
+                        "expected \"open\", \"street\", \"flier\", \"house\" or \"palace\", found {other:?}"
                     ),
                 ));
             }
         };
+        let mut areas = Self::load_areas(&raw.areas, &err)?;
         let height = raw.rows.len();
         let width = raw.rows.first().map_or(0, |r| r.chars().count());
         if !(COUNTER as usize..=MAX_DISPLAY).contains(&height)
@@ -277,69 +417,417 @@ impl Display {
                 ));
             }
             for (c, ch) in row.chars().enumerate() {
-                cells.push(match ch {
+                let cell = match ch {
                     '.' => Cell::Floor,
                     '#' => Cell::Wall,
                     '+' => Cell::Door,
-                    'a' => Cell::Setup(0),
-                    'b' => Cell::Setup(1),
-                    other => {
-                        return Err(err(
-                            &format!("rows[{r}]"),
-                            format!(
-                                "expected '.', '#', '+', 'a' or 'b' for each box, found {other:?} at column {c}"
-                            ),
-                        ));
-                    }
-                });
+                    ' ' => Cell::Sky,
+                    '~' => Cell::Gap,
+                    'r' => Cell::Restricted,
+                    '^' => Cell::Ramp(NORTH),
+                    '>' => Cell::Ramp(EAST),
+                    'v' => Cell::Ramp(SOUTH),
+                    '<' => Cell::Ramp(WEST),
+                    other => match areas.iter().position(|a| a.mark == other) {
+                        Some(i) => Cell::Area(i as u8),
+                        None if other == 'a' || other == 'b' => {
+                            // The default set-up areas of the open display.
+                            let side = u8::from(other == 'b');
+                            areas.push(Area {
+                                mark: other,
+                                name: format!("set-up area of side {}", side + 1),
+                                side: Some(side),
+                                entrance: false,
+                                exit: false,
+                                deck: 0,
+                                room: false,
+                                holds: Vec::new(),
+                                capacity: None,
+                                squares: Vec::new(),
+                            });
+                            Cell::Area((areas.len() - 1) as u8)
+                        }
+                        None => {
+                            return Err(err(
+                                &format!("rows[{r}]"),
+                                format!(
+                                    "expected terrain ('.', '#', '+', ' ', '~', 'r', '^', '>', 'v', '<') or the mark of an area in `areas` for each box, found {other:?} at column {c}"
+                                ),
+                            ));
+                        }
+                    },
+                };
+                if matches!(cell, Cell::Sky | Cell::Gap) && kind != DisplayKind::Flier {
+                    return Err(err(
+                        &format!("rows[{r}]"),
+                        format!(
+                            "expected sky (' ') and the gap between fliers ('~') only on a flier display, found {ch:?} at column {c}"
+                        ),
+                    ));
+                }
+                cells.push(cell);
             }
         }
         let (w, h) = (width as i16, height as i16);
         let cell = |x: i16, y: i16| cells[(y as usize) * width + x as usize];
-        let mut open = vec![false; width * height];
-        for y in 0..=h - COUNTER {
-            for x in 0..=w - COUNTER {
-                open[(y as usize) * width + x as usize] =
-                    (0..COUNTER).all(|j| (0..COUNTER).all(|i| cell(x + i, y + j) != Cell::Wall));
-            }
-        }
-        let mut setup: [Vec<(i16, i16)>; 2] = Default::default();
-        for (side, squares) in setup.iter_mut().enumerate() {
-            for y in (0..=h - COUNTER).step_by(COUNTER as usize) {
-                for x in (0..=w - COUNTER).step_by(COUNTER as usize) {
-                    if (0..COUNTER).all(|j| {
-                        (0..COUNTER).all(|i| cell(x + i, y + j) == Cell::Setup(side as u8))
-                    }) {
-                        squares.push((x, y));
+        for (i, area) in areas.iter().enumerate() {
+            let mut present = false;
+            let mut on_edge = false;
+            for y in 0..h {
+                for x in 0..w {
+                    if cell(x, y) == Cell::Area(i as u8) {
+                        present = true;
+                        on_edge |= x == 0 || y == 0 || x == w - 1 || y == h - 1;
                     }
                 }
             }
-            let (cx, cy) = (w - COUNTER, h - COUNTER);
-            // The front row (nearest the middle of the display) first, and
-            // in a row the squares nearest the middle column.
-            squares.sort_by_key(|&(x, y)| ((2 * y - cy).abs(), (2 * x - cx).abs(), y, x));
-            if squares.is_empty() {
+            if !present {
                 return Err(err(
-                    "rows",
+                    &format!("areas[{i}].mark"),
                     format!(
-                        "expected a 4x4 set-up square of side {} ('{}'), found none",
-                        side + 1,
-                        if side == 0 { 'a' } else { 'b' }
+                        "expected the mark {:?} somewhere in the rows, found none",
+                        area.mark
+                    ),
+                ));
+            }
+            if area.exit && !on_edge {
+                return Err(err(
+                    &format!("areas[{i}].exit"),
+                    format!(
+                        "expected an exit ({}) to reach the edge of the display [5.18], found it inside",
+                        area.name
                     ),
                 ));
             }
         }
-        let wall_free = !cells.contains(&Cell::Wall);
+        if kind == DisplayKind::Flier {
+            for deck in 1..=2u8 {
+                if !areas.iter().any(|a| a.deck == deck) {
+                    return Err(err(
+                        "areas",
+                        format!(
+                            "expected an area with deck = {deck} on a flier display [7.23], found none"
+                        ),
+                    ));
+                }
+            }
+        }
+        let features = Self::features_of(&cells, w, h, &areas);
+        let blocked = |f: u16| f & F_OPEN == 0 || f & F_RESTRICTED != 0;
+        let mut blocked_sums = vec![0u32; (width + 1) * (height + 1)];
+        for y in 0..height {
+            for x in 0..width {
+                let here = u32::from(blocked(features[y * width + x]));
+                blocked_sums[(y + 1) * (width + 1) + x + 1] = here
+                    + blocked_sums[y * (width + 1) + x + 1]
+                    + blocked_sums[(y + 1) * (width + 1) + x]
+                    - blocked_sums[y * (width + 1) + x];
+            }
+        }
+        let mut setup: [Vec<(i16, i16)>; 2] = Default::default();
+        for (i, area) in areas.iter_mut().enumerate() {
+            area.squares = Self::squares_of(|x, y| cell(x, y) == Cell::Area(i as u8), w, h);
+            if let Some(side) = area.side {
+                setup[usize::from(side)].extend_from_slice(&area.squares);
+            }
+        }
+        for (side, squares) in setup.iter().enumerate() {
+            if squares.is_empty() {
+                return Err(err(
+                    "rows",
+                    format!(
+                        "expected a 4x4 set-up square of side {} (an area with side = {}, or 'a'/'b'), found none",
+                        side + 1,
+                        side + 1
+                    ),
+                ));
+            }
+        }
+        let wall_free = !cells
+            .iter()
+            .any(|c| matches!(c, Cell::Wall | Cell::Sky | Cell::Restricted));
+        let open_ground = !cells.iter().any(|c| matches!(c, Cell::Wall | Cell::Sky));
+        let obstacles = cells.iter().any(|c| match c {
+            Cell::Door | Cell::Ramp(_) => true,
+            Cell::Area(i) => areas[usize::from(*i)].deck != 0,
+            _ => false,
+        });
+        let has_restricted = cells.contains(&Cell::Restricted);
+        let regions = Self::regions_of(&cells, width, height);
         Ok(Display {
+            regions,
+            open_ground,
             wall_free,
+            obstacles,
+            has_restricted,
             name: raw.name,
             kind,
             width: w,
             height: h,
             cells,
-            open,
+            features,
+            blocked_sums,
+            areas,
             setup,
         })
+    }
+
+    /// Checks the declared areas.
+    fn load_areas(
+        raw: &[RawArea],
+        err: &impl Fn(&str, String) -> ScenarioError,
+    ) -> Result<Vec<Area>, ScenarioError> {
+        let mut areas: Vec<Area> = Vec::new();
+        for (i, a) in raw.iter().enumerate() {
+            let field = |f: &str| format!("areas[{i}].{f}");
+            let mut chars = a.mark.chars();
+            let mark = match (chars.next(), chars.next()) {
+                (Some(c), None) if !TERRAIN_MARKS.contains(c) && !c.is_whitespace() => c,
+                _ => {
+                    return Err(err(
+                        &field("mark"),
+                        format!(
+                            "expected one character other than the terrain marks {TERRAIN_MARKS:?}, found {:?}",
+                            a.mark
+                        ),
+                    ));
+                }
+            };
+            if areas.iter().any(|b| b.mark == mark) {
+                return Err(err(
+                    &field("mark"),
+                    format!("expected each area to have its own mark, found {mark:?} twice"),
+                ));
+            }
+            let side = match a.side {
+                None => None,
+                Some(s @ 1..=2) => Some(s as u8 - 1),
+                Some(s) => {
+                    return Err(err(
+                        &field("side"),
+                        format!("expected 1 or 2 (the side that sets up here), found {s}"),
+                    ));
+                }
+            };
+            let deck = match a.deck {
+                None => 0,
+                Some(d @ 1..=2) => d as u8,
+                Some(d) => {
+                    return Err(err(
+                        &field("deck"),
+                        format!("expected flier deck 1 or 2, found {d}"),
+                    ));
+                }
+            };
+            let capacity = match a.capacity {
+                None => None,
+                Some(c @ 1..=64) => Some(c as usize),
+                Some(c) => {
+                    return Err(err(
+                        &field("capacity"),
+                        format!("expected 1 to 64 characters, found {c}"),
+                    ));
+                }
+            };
+            areas.push(Area {
+                mark,
+                name: a.name.clone(),
+                side,
+                entrance: a.entrance,
+                exit: a.exit,
+                deck,
+                room: a.room,
+                holds: a.holds.clone(),
+                capacity,
+                squares: Vec::new(),
+            });
+        }
+        Ok(areas)
+    }
+
+    /// Non-overlapping 4×4 squares wholly inside the boxes `inside`,
+    /// packed row by row, nearest the middle of the display first.
+    fn squares_of(inside: impl Fn(i16, i16) -> bool, w: i16, h: i16) -> Vec<(i16, i16)> {
+        let mut squares: Vec<(i16, i16)> = Vec::new();
+        for y in 0..=h - COUNTER {
+            for x in 0..=w - COUNTER {
+                let whole = (0..COUNTER).all(|j| (0..COUNTER).all(|i| inside(x + i, y + j)));
+                let clear = !squares
+                    .iter()
+                    .any(|&(sx, sy)| (sx - x).abs() < COUNTER && (sy - y).abs() < COUNTER);
+                if whole && clear {
+                    squares.push((x, y));
+                }
+            }
+        }
+        let (cx, cy) = (w - COUNTER, h - COUNTER);
+        // The front row (nearest the middle of the display) first, and in a
+        // row the squares nearest the middle column.
+        squares.sort_by_key(|&(x, y)| ((2 * y - cy).abs(), (2 * x - cx).abs(), y, x));
+        squares
+    }
+
+    /// What a counter at each top-left box covers and touches.
+    fn features_of(cells: &[Cell], w: i16, h: i16, areas: &[Area]) -> Vec<u16> {
+        let cell = |x: i16, y: i16| cells[(y as usize) * w as usize + x as usize];
+        let mut features = vec![0u16; cells.len()];
+        for y in 0..=h - COUNTER {
+            for x in 0..=w - COUNTER {
+                let mut f = F_OPEN | F_JUMP_OPEN | F_ROOM;
+                for j in 0..COUNTER {
+                    for i in 0..COUNTER {
+                        match cell(x + i, y + j) {
+                            Cell::Wall => f &= !(F_OPEN | F_JUMP_OPEN),
+                            Cell::Sky => f &= !F_OPEN,
+                            Cell::Restricted => f |= F_RESTRICTED,
+                            Cell::Door => f |= F_DOOR,
+                            Cell::Ramp(d) => f |= 1 << (RAMP_SHIFT + u16::from(d)),
+                            _ => {}
+                        }
+                        match cell(x + i, y + j) {
+                            Cell::Area(k) => {
+                                let area = &areas[usize::from(k)];
+                                if area.exit {
+                                    f |= F_EXIT;
+                                }
+                                if area.deck != 0 {
+                                    f |= F_DECK1 << (area.deck - 1);
+                                }
+                                if !area.room {
+                                    f &= !F_ROOM;
+                                }
+                            }
+                            _ => f &= !F_ROOM,
+                        }
+                    }
+                }
+                // Touching: any box of the ring around the counter.
+                for j in -1..=COUNTER {
+                    for i in -1..=COUNTER {
+                        let (bx, by) = (x + i, y + j);
+                        if (0..w).contains(&bx)
+                            && (0..h).contains(&by)
+                            && cell(bx, by) == Cell::Restricted
+                        {
+                            f |= F_NEAR_RESTRICTED;
+                        }
+                    }
+                }
+                features[(y as usize) * w as usize + x as usize] = f;
+            }
+        }
+        features
+    }
+
+    /// Numbers the rooms and corridors: flood fill over the boxes that are
+    /// not walls, doorways or sky.
+    fn regions_of(cells: &[Cell], width: usize, height: usize) -> Vec<u16> {
+        let inside = |i: usize| !matches!(cells[i], Cell::Wall | Cell::Door | Cell::Sky);
+        let mut regions = vec![0u16; cells.len()];
+        let mut next = 0u16;
+        let mut stack = Vec::new();
+        for seed in 0..cells.len() {
+            if regions[seed] != 0 || !inside(seed) {
+                continue;
+            }
+            next += 1;
+            regions[seed] = next;
+            stack.push(seed);
+            while let Some(i) = stack.pop() {
+                let (x, y) = (i % width, i / width);
+                let mut visit = |j: usize| {
+                    if regions[j] == 0 && inside(j) {
+                        regions[j] = next;
+                        stack.push(j);
+                    }
+                };
+                if x > 0 {
+                    visit(i - 1);
+                }
+                if x + 1 < width {
+                    visit(i + 1);
+                }
+                if y > 0 {
+                    visit(i - width);
+                }
+                if y + 1 < height {
+                    visit(i + width);
+                }
+            }
+        }
+        regions
+    }
+
+    /// The room or corridor of a counter at `(x, y)`: that of its central
+    /// boxes (of any of its boxes if those are all in a doorway); 0 if none.
+    pub fn region_of(&self, x: i16, y: i16) -> u16 {
+        let w = self.width as usize;
+        let at = |i: i16, j: i16| self.regions[(y + j) as usize * w + (x + i) as usize];
+        if !self.open(x, y) {
+            return 0;
+        }
+        [(1, 1), (2, 1), (1, 2), (2, 2)]
+            .into_iter()
+            .chain((0..COUNTER).flat_map(|j| (0..COUNTER).map(move |i| (i, j))))
+            .map(|(i, j)| at(i, j))
+            .find(|&r| r != 0)
+            .unwrap_or(0)
+    }
+
+    /// Where a counter at `from` has a line of discovery to [6.22]: every
+    /// top-left box a counter could reach from `from` by straight moves
+    /// (ignoring other counters) turning at most one corner or crossing at
+    /// most one doorway, not both. A corner is a change of direction; a
+    /// doorway is crossed on stepping onto a doorway box from off one. The
+    /// rule reads the same both ways, so the table serves either end.
+    pub fn discovery_lines(&self, from: (i16, i16)) -> Vec<bool> {
+        const START: usize = 4;
+        let (w, h) = (self.width as usize, self.height as usize);
+        let mut line = vec![false; w * h];
+        if !self.open(from.0, from.1) {
+            return line;
+        }
+        let mut best = vec![u8::MAX; w * h * 5];
+        let mut queue = std::collections::VecDeque::new();
+        let start = from.1 as usize * w + from.0 as usize;
+        best[start * 5 + START] = 0;
+        queue.push_back((start, START, 0u8));
+        while let Some((p, dir, cost)) = queue.pop_front() {
+            if best[p * 5 + dir] < cost {
+                continue;
+            }
+            line[p] = true;
+            let (x, y) = ((p % w) as i16, (p / w) as i16);
+            let in_door = self.features(x, y) & F_DOOR != 0;
+            for d in 0..4u8 {
+                let (dx, dy) = from_frame(0, -1, d);
+                let (nx, ny) = (x + dx, y + dy);
+                if !self.open(nx, ny) {
+                    continue;
+                }
+                let corner = u8::from(dir != START && dir != usize::from(d));
+                let door = u8::from(!in_door && self.features(nx, ny) & F_DOOR != 0);
+                let c = cost + corner + door;
+                let q = ny as usize * w + nx as usize;
+                let k = q * 5 + usize::from(d);
+                if c <= 1 && c < best[k] {
+                    best[k] = c;
+                    if c == cost {
+                        queue.push_front((q, usize::from(d), c));
+                    } else {
+                        queue.push_back((q, usize::from(d), c));
+                    }
+                }
+            }
+        }
+        line
+    }
+
+    /// The index of top-left box `(x, y)` in a [`Display::discovery_lines`]
+    /// table.
+    #[inline]
+    pub fn index(&self, x: i16, y: i16) -> usize {
+        y as usize * self.width as usize + x as usize
     }
 
     /// The box at `(x, y)`.
@@ -347,14 +835,110 @@ impl Display {
         self.cells[(y as usize) * self.width as usize + x as usize]
     }
 
-    /// Whether a counter may stand with its top-left box at `(x, y)`.
+    /// What a counter with its top-left box at `(x, y)` covers (0 off the
+    /// display).
+    #[inline]
+    fn features(&self, x: i16, y: i16) -> u16 {
+        if x >= 0 && y >= 0 && x <= self.width - COUNTER && y <= self.height - COUNTER {
+            self.features[(y as usize) * self.width as usize + x as usize]
+        } else {
+            0
+        }
+    }
+
+    /// Whether a counter may stand with its top-left box at `(x, y)`
+    /// (inside the display, over no wall or sky box).
     #[inline]
     pub fn open(&self, x: i16, y: i16) -> bool {
-        x >= 0
-            && y >= 0
-            && x <= self.width - COUNTER
-            && y <= self.height - COUNTER
-            && self.open[(y as usize) * self.width as usize + x as usize]
+        self.features(x, y) & F_OPEN != 0
+    }
+
+    /// Whether a counter of a side with (`restricted_ok`) or without access
+    /// to the restricted boxes [5.57] may stand at `(x, y)`.
+    #[inline]
+    pub fn open_for(&self, x: i16, y: i16, restricted_ok: bool) -> bool {
+        let f = self.features(x, y);
+        f & F_OPEN != 0 && (restricted_ok || f & F_RESTRICTED == 0)
+    }
+
+    /// Whether a jump may pass a counter through `(x, y)`: no wall, and
+    /// sky allowed [5.53].
+    #[inline]
+    fn jump_open(&self, x: i16, y: i16) -> bool {
+        self.features(x, y) & F_JUMP_OPEN != 0
+    }
+
+    /// Whether a counter at `(x, y)` covers or touches a restricted box
+    /// [5.57].
+    #[inline]
+    pub fn near_restricted(&self, x: i16, y: i16) -> bool {
+        self.features(x, y) & F_NEAR_RESTRICTED != 0
+    }
+
+    /// Whether a counter at `(x, y)` covers an exit box [5.18].
+    #[inline]
+    pub fn on_exit(&self, x: i16, y: i16) -> bool {
+        self.features(x, y) & F_EXIT != 0
+    }
+
+    /// Whether a counter at `(x, y)` lies wholly inside a room [7.24].
+    #[inline]
+    pub fn in_room(&self, x: i16, y: i16) -> bool {
+        self.features(x, y) & F_ROOM != 0
+    }
+
+    /// The flier decks (bit 0 deck 1, bit 1 deck 2) a counter at `(x, y)`
+    /// covers [5.52].
+    #[inline]
+    pub fn decks(&self, x: i16, y: i16) -> u8 {
+        ((self.features(x, y) & F_DECKS) >> 6) as u8
+    }
+
+    /// Whether a melee from `attacker` on `target` (top-left boxes) is
+    /// through a doorway, deck to deck, or up a ramp [7.34]: a counter
+    /// standing in a doorway (our walls are a box thick, so the two touch
+    /// the doorway only when one of them stands in it); counters on
+    /// different decks; or either on a ramp with the blow struck against
+    /// its arrow.
+    #[inline]
+    pub fn obstructed(&self, attacker: (i16, i16), target: (i16, i16)) -> bool {
+        if !self.obstacles {
+            return false;
+        }
+        let fa = self.features(attacker.0, attacker.1);
+        let ft = self.features(target.0, target.1);
+        if (fa | ft) & F_DOOR != 0 {
+            return true;
+        }
+        let (da, dt) = (fa & F_DECKS, ft & F_DECKS);
+        if da != 0 && dt != 0 && da & dt == 0 {
+            return true;
+        }
+        let ramps = ((fa | ft) >> RAMP_SHIFT) & 0xF;
+        let (dx, dy) = (target.0 - attacker.0, target.1 - attacker.1);
+        (0..4u8).any(|d| {
+            let (ax, ay) = from_frame(0, -1, d);
+            ramps & (1 << d) != 0 && dx * ax + dy * ay < 0
+        })
+    }
+
+    /// Whether no top-left box in `x0..=x1`, `y0..=y1` (clamped to the
+    /// display) is blocked by a wall, sky or restricted box.
+    #[inline]
+    fn clear(&self, x0: i16, y0: i16, x1: i16, y1: i16) -> bool {
+        if self.wall_free {
+            return true;
+        }
+        let (x0, y0) = (x0.max(0) as usize, y0.max(0) as usize);
+        let x1 = x1.min(self.width - COUNTER);
+        let y1 = y1.min(self.height - COUNTER);
+        if x1 < 0 || y1 < 0 || x1 < x0 as i16 || y1 < y0 as i16 {
+            return true;
+        }
+        let (x1, y1) = (x1 as usize + 1, y1 as usize + 1);
+        let w = self.width as usize + 1;
+        let s = &self.blocked_sums;
+        s[y1 * w + x1] + s[y0 * w + x0] == s[y0 * w + x1] + s[y1 * w + x0]
     }
 }
 
@@ -394,13 +978,28 @@ impl Reach {
 
     /// Computes the reach of a counter at `origin` allowed `steps` steps;
     /// `others` are the top-left boxes of every other counter on the
-    /// display; `jumps` whether it may pass over them.
+    /// display; `jumps` whether it may pass over them. Restricted boxes
+    /// [5.57] are out of bounds.
     pub fn compute(
         display: &Display,
         origin: (i16, i16),
         steps: i16,
         others: &[(i16, i16)],
         jumps: bool,
+    ) -> Self {
+        Self::compute_for(display, origin, steps, others, jumps, false)
+    }
+
+    /// [`Reach::compute`] for a side that may (`restricted_ok`) or may not
+    /// enter the restricted boxes [5.57]. A jump may also cross the sky
+    /// between fliers [5.53].
+    pub fn compute_for(
+        display: &Display,
+        origin: (i16, i16),
+        steps: i16,
+        others: &[(i16, i16)],
+        jumps: bool,
+        restricted_ok: bool,
     ) -> Self {
         let radius = steps.clamp(0, MAX_RADIUS);
         let bounds = (display.width - COUNTER, display.height - COUNTER);
@@ -409,7 +1008,12 @@ impl Reach {
         let near = |&(ox, oy): &(i16, i16)| {
             (ox - origin.0).abs() < radius + COUNTER && (oy - origin.1).abs() < radius + COUNTER
         };
-        let plain = display.wall_free && !others.iter().any(near);
+        let plain = display.clear(
+            origin.0 - radius,
+            origin.1 - radius,
+            origin.0 + radius,
+            origin.1 + radius,
+        ) && !others.iter().any(near);
         let mut reach = Reach {
             origin,
             radius,
@@ -426,7 +1030,7 @@ impl Reach {
         for dy in -radius..=radius {
             for dx in -radius..=radius {
                 let i = ((dy + MAX_RADIUS) as usize) * WINDOW + (dx + MAX_RADIUS) as usize;
-                passable[i] = display.open(origin.0 + dx, origin.1 + dy);
+                passable[i] = display.open_for(origin.0 + dx, origin.1 + dy, restricted_ok);
             }
         }
         reach.free = passable;
@@ -449,7 +1053,18 @@ impl Reach {
             bfs(&reach.free, start, radius, &mut reach.walk);
         }
         if jumps {
-            bfs(&passable, start, radius, &mut reach.jump);
+            // A jump passes over counters and the sky [5.34, 5.53], but not
+            // walls or forbidden restricted boxes.
+            let mut over = passable;
+            for dy in -radius..=radius {
+                for dx in -radius..=radius {
+                    let (x, y) = (origin.0 + dx, origin.1 + dy);
+                    let i = ((dy + MAX_RADIUS) as usize) * WINDOW + (dx + MAX_RADIUS) as usize;
+                    over[i] |= display.jump_open(x, y)
+                        && (restricted_ok || display.features(x, y) & F_RESTRICTED == 0);
+                }
+            }
+            bfs(&over, start, radius, &mut reach.jump);
         }
         reach.walk[start] = 0;
         reach.free[start] = true;

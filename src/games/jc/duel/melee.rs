@@ -63,6 +63,10 @@ pub struct MeleeRules {
     pub ten_six_from: i32,
     /// The second roll the 10/6 rule asks for.
     pub ten_six_second: u32,
+    /// The Discovery Matrices [6.4]: `[0]` In Room, `[1]` Outside Room,
+    /// indexed by the discovering (defending) character's alertness and the
+    /// nearest attacker's (A = 0): a d10 at most this discovers [6.24].
+    pub discovery: [[[u8; 3]; 3]; 2],
 }
 
 /// A class's slot in [`MeleeRules::kill`].
@@ -85,6 +89,15 @@ struct RawRules {
     modifiers: RawModifiers,
     kill: RawKill,
     ten_six: RawTenSix,
+    discovery: RawDiscovery,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDiscovery {
+    provenance: String,
+    in_room: Vec<Vec<i64>>,
+    outside_room: Vec<Vec<i64>>,
 }
 
 #[derive(Deserialize)]
@@ -128,6 +141,7 @@ impl MeleeRules {
             ("modifiers.provenance", &raw.modifiers.provenance),
             ("kill.provenance", &raw.kill.provenance),
             ("ten_six.provenance", &raw.ten_six.provenance),
+            ("discovery.provenance", &raw.discovery.provenance),
         ] {
             if text.trim().is_empty() {
                 return Err(err(
@@ -175,7 +189,35 @@ impl MeleeRules {
                 ),
             ));
         }
+        let mut discovery = [[[0u8; 3]; 3]; 2];
+        for (m, (name, rows)) in [
+            ("in_room", &raw.discovery.in_room),
+            ("outside_room", &raw.discovery.outside_room),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let field = format!("discovery.{name}");
+            if rows.len() != 3 || rows.iter().any(|r| r.len() != 3) {
+                return Err(err(
+                    &field,
+                    "expected 3 rows (defender alertness A, B, C) of 3 numbers (attacker alertness A, B, C)".into(),
+                ));
+            }
+            for (d, row) in rows.iter().enumerate() {
+                for (a, &v) in row.iter().enumerate() {
+                    if !(0..=10).contains(&v) {
+                        return Err(err(
+                            &format!("{field}[{d}][{a}]"),
+                            format!("expected a d10 number 0 to 10, found {v}"),
+                        ));
+                    }
+                    discovery[m][d][a] = v as u8;
+                }
+            }
+        }
         Ok(MeleeRules {
+            discovery,
             behind: modifier("modifiers.behind", m.behind)?,
             moved: modifier("modifiers.moved", m.moved)?,
             obstructed: modifier("modifiers.obstructed", m.obstructed)?,

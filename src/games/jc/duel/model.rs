@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::geometry::{Display, NORTH, SOUTH, parse_facing};
+use super::geometry::{Area, Display, DisplayKind, EAST, NORTH, SOUTH, WEST, parse_facing};
 use super::melee::MeleeRules;
 use super::policy::Policy;
 use super::roster::Roster;
@@ -46,6 +46,9 @@ struct DuelFile {
     data: Option<String>,
     display: String,
     max_turns: Option<i64>,
+    /// States that no conditions of surprise exist [6.0 general rule], so a
+    /// house or palace duel starts discovered.
+    discovered: Option<bool>,
     sides: Vec<SideFile>,
 }
 
@@ -54,6 +57,8 @@ struct DuelFile {
 struct SideFile {
     label: Option<String>,
     policy: Option<String>,
+    /// The entrance (an exit area's name) the side sets up at [7.22-7.25].
+    entrance: Option<String>,
     characters: Vec<EntryFile>,
 }
 
@@ -169,17 +174,22 @@ impl JcDuel {
             DEFAULT_MAX_TURNS,
             100_000,
         )?;
-        // The side whose set-up area lies higher up faces south, the other
-        // north: each faces the enemy's end [7.21].
-        let mean_row = |side: usize| {
-            let squares = &display.setup[side];
-            squares.iter().map(|s| i64::from(s.1)).sum::<i64>() / squares.len() as i64
-        };
-        let default_facing = if mean_row(0) <= mean_row(1) {
-            [SOUTH, NORTH]
-        } else {
-            [NORTH, SOUTH]
-        };
+        for (i, area) in display.areas.iter().enumerate() {
+            if let Some(h) = area
+                .holds
+                .iter()
+                .find(|h| super::roster::Class::parse(h).is_none() && data.roster.get(h).is_none())
+            {
+                return Err(err(
+                    format!("display {}: areas[{i}].holds", display.name),
+                    format!(
+                        "expected a class (hero, villain, minor, personage, warrior, beast) or a roster id, found {h:?}"
+                    ),
+                ));
+            }
+        }
+        let mut used = vec![0usize; display.areas.len()];
+        let mut facing_given: Vec<bool> = Vec::new();
         let mut fighters: Vec<Fighter> = Vec::new();
         let mut policies = [Policy::Aggressive; 2];
         let mut labels: [String; 2] = Default::default();
@@ -201,7 +211,8 @@ impl JcDuel {
                 ));
             }
             let mut names: Vec<String> = Vec::new();
-            let mut slot = 0usize;
+            let candidates = set_up_areas(&display, s, side.entrance.as_deref())
+                .map_err(|m| err(field("entrance"), m))?;
             for (e, entry) in side.characters.iter().enumerate() {
                 let efield = |f: &str| format!("sides[{s}].characters[{e}]{f}");
                 let (id, count, at, facing, unarmed) = match entry {
@@ -240,13 +251,13 @@ impl JcDuel {
                     ));
                 }
                 let facing = match facing {
-                    None => default_facing[s],
-                    Some(f) => parse_facing(f).ok_or_else(|| {
+                    None => None,
+                    Some(f) => Some(parse_facing(f).ok_or_else(|| {
                         err(
                             efield(".facing"),
                             format!("expected N, E, S or W, found {f:?}"),
                         )
-                    })?,
+                    })?),
                 };
                 for _ in 0..count {
                     if fighters.len() == MAX_FIGHTERS {
@@ -271,23 +282,51 @@ impl JcDuel {
                             }
                             (x, y)
                         }
-                        None => loop {
-                            let Some(&square) = display.setup[s].get(slot) else {
+                        None => {
+                            let class = character.class.name();
+                            let mut found = None;
+                            'areas: for &k in &candidates {
+                                let area = &display.areas[k];
+                                if !area.holds(class, &character.id)
+                                    || area.capacity.is_some_and(|c| used[k] >= c)
+                                {
+                                    continue;
+                                }
+                                for &square in &area.squares {
+                                    if !fighters.iter().any(|f| overlaps(f.start, square)) {
+                                        found = Some((k, square));
+                                        break 'areas;
+                                    }
+                                }
+                            }
+                            let Some((k, square)) = found else {
+                                let takes: Vec<&Area> = candidates
+                                    .iter()
+                                    .map(|&k| &display.areas[k])
+                                    .filter(|a| a.holds(class, &character.id))
+                                    .collect();
+                                let room: usize = takes
+                                    .iter()
+                                    .map(|a| a.capacity.unwrap_or(usize::MAX).min(a.squares.len()))
+                                    .sum();
                                 return Err(err(
                                     field("characters"),
                                     format!(
-                                        "expected at most {} characters for the set-up area of side {} of {} [7.21], found more",
-                                        display.setup[s].len(),
+                                        "expected at most {room} characters like {} ({class}) for the set-up areas of side {} of {} that take them ({}) [7.2], found more",
+                                        character.name,
                                         s + 1,
-                                        display.name
+                                        display.name,
+                                        takes
+                                            .iter()
+                                            .map(|a| a.name.as_str())
+                                            .collect::<Vec<_>>()
+                                            .join(", ")
                                     ),
                                 ));
                             };
-                            slot += 1;
-                            if !fighters.iter().any(|f| overlaps(f.start, square)) {
-                                break square;
-                            }
-                        },
+                            used[k] += 1;
+                            square
+                        }
                     };
                     if let Some(other) = fighters.iter().find(|f| overlaps(f.start, start)) {
                         return Err(err(
@@ -298,7 +337,9 @@ impl JcDuel {
                             ),
                         ));
                     }
-                    let mut fighter = Fighter::new(character, s as u8, start, facing);
+                    let mut fighter =
+                        Fighter::new(character, s as u8, start, facing.unwrap_or(NORTH));
+                    facing_given.push(facing.is_some());
                     fighter.unarmed = unarmed;
                     fighters.push(fighter);
                 }
@@ -322,11 +363,52 @@ impl JcDuel {
                 "expected each side to have at least one character with combat values".into(),
             ));
         }
+        // Unless told otherwise, each side faces the other along the axis
+        // on which the two sides' counters lie further apart [7.21].
+        let mean = |side: u8| {
+            let mine: Vec<_> = fighters.iter().filter(|f| f.side == side).collect();
+            let n = mine.len().max(1) as i64;
+            (
+                mine.iter().map(|f| i64::from(f.start.0)).sum::<i64>() / n,
+                mine.iter().map(|f| i64::from(f.start.1)).sum::<i64>() / n,
+            )
+        };
+        let ((x0, y0), (x1, y1)) = (mean(0), mean(1));
+        let default_facing = if (x1 - x0).abs() > (y1 - y0).abs() {
+            if x0 <= x1 { [EAST, WEST] } else { [WEST, EAST] }
+        } else if y0 <= y1 {
+            [SOUTH, NORTH]
+        } else {
+            [NORTH, SOUTH]
+        };
+        for (f, given) in fighters.iter_mut().zip(&facing_given) {
+            if !given {
+                f.facing = default_facing[usize::from(f.side)];
+            }
+        }
+        if display.kind == DisplayKind::House {
+            check_house_set_up(path, &display, &fighters)?;
+        }
+        // House and palace duels start undiscovered unless the scenario
+        // states that no conditions of surprise exist [6.0].
+        let surprise = !display.kind.starts_discovered() && file.discovered != Some(true);
+        let lines = fighters
+            .iter()
+            .map(|f| {
+                if surprise && f.side == 1 {
+                    display.discovery_lines(f.start)
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect();
         let duel = Duel {
             display,
             fighters,
             rules: data.rules,
             max_turns,
+            surprise,
+            lines,
         };
         let spec = output_spec(&duel, &labels);
         Ok(JcDuel {
@@ -335,6 +417,97 @@ impl JcDuel {
             spec,
         })
     }
+}
+
+/// The areas where side `side` sets up by default, in order: the chosen
+/// entrance (the first of the side's entrances if none is named)
+/// and every set-up area of the side that is not an entrance [7.22-7.25].
+fn set_up_areas(
+    display: &Display,
+    side: usize,
+    entrance: Option<&str>,
+) -> Result<Vec<usize>, String> {
+    let own = |a: &Area| a.side == Some(side as u8);
+    let entrances: Vec<usize> = (0..display.areas.len())
+        .filter(|&k| own(&display.areas[k]) && display.areas[k].entrance)
+        .collect();
+    let chosen = match entrance {
+        None => entrances.first().copied(),
+        Some(name) => Some(
+            entrances
+                .iter()
+                .copied()
+                .find(|&k| display.areas[k].name == name)
+                .ok_or_else(|| {
+                    format!(
+                        "expected an entrance of side {} on {}: {}, found {name:?}",
+                        side + 1,
+                        display.name,
+                        if entrances.is_empty() {
+                            "none (this display has none for the side)".to_string()
+                        } else {
+                            entrances
+                                .iter()
+                                .map(|&k| format!("{:?}", display.areas[k].name))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        }
+                    )
+                })?,
+        ),
+    };
+    Ok(chosen
+        .into_iter()
+        .chain(
+            (0..display.areas.len())
+                .filter(|&k| own(&display.areas[k]) && !display.areas[k].entrance),
+        )
+        .collect())
+}
+
+/// The house set-up [7.24]: the defender's villains and personages in a
+/// room, and at least half (rounded down) of his other characters outside
+/// the rooms.
+fn check_house_set_up(
+    path: &Path,
+    display: &Display,
+    fighters: &[Fighter],
+) -> Result<(), ScenarioError> {
+    use super::roster::Class;
+    let mut others = 0;
+    let mut outside = 0;
+    for f in fighters.iter().filter(|f| f.side == 1) {
+        let in_room = display.in_room(f.start.0, f.start.1);
+        if matches!(f.class, Class::Villain | Class::Personage) {
+            if !in_room {
+                return Err(ScenarioError::new(
+                    path,
+                    "sides[1].characters",
+                    format!(
+                        "expected {} ({}) set up in a room of {} [7.24], found him outside",
+                        f.name,
+                        f.class.name(),
+                        display.name
+                    ),
+                ));
+            }
+        } else {
+            others += 1;
+            outside += usize::from(!in_room);
+        }
+    }
+    if outside < others / 2 {
+        return Err(ScenarioError::new(
+            path,
+            "sides[1].characters",
+            format!(
+                "expected at least {} of the defender's {others} other characters outside a room of {} [7.24], found {outside}",
+                others / 2,
+                display.name
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Whether two counters at these top-left boxes overlap.
@@ -385,6 +558,12 @@ fn output_spec(duel: &Duel, labels: &[String; 2]) -> OutputSpec {
             format!("{} (character {}): kills and knock-outs", f.name, i + 1),
         ));
     }
+    if duel.surprise {
+        metrics.push(metric(
+            "discovered_in",
+            "the turn the attackers were discovered for good [6.3]; 0 never".into(),
+        ));
+    }
     debug_assert!(metrics.len() <= MAX_METRICS);
     OutputSpec {
         outcomes,
@@ -407,6 +586,8 @@ pub fn trial_result(r: &DuelResult, fighters: usize) -> TrialResult {
     for i in 0..fighters {
         metrics[METRIC_KILLS + i] = u32::from(r.kills[i]);
     }
+    // Read only when the duel needs discovery (the spec then lists it).
+    metrics[METRIC_KILLS + fighters] = r.discovered_in;
     TrialResult {
         outcome: match r.winner {
             Some(0) => OUT_FIRST_WINS,

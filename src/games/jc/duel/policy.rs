@@ -13,8 +13,11 @@
 //! - `random`: a uniform legal destination and facing, then a uniform choice
 //!   among the targets in arc and not attacking at all; the floor of play.
 
-use super::geometry::{EAST, NORTH, Reach, SOUTH, WEST, in_arc};
-use super::sequence::{Attack, Duel, MAX_FIGHTERS, State};
+use std::cell::RefCell;
+
+use super::geometry::COUNTER;
+use super::geometry::{EAST, NORTH, Reach, SOUTH, WEST, in_arc, offset_of_position};
+use super::sequence::{Attack, Duel, MAX_FIGHTERS, State, Status};
 use crate::engine::Dice;
 
 /// A side's policy.
@@ -139,17 +142,112 @@ fn facing_towards(at: (i16, i16), to: (i16, i16)) -> u8 {
     }
 }
 
+thread_local! {
+    /// Scratch for [`walking_distances`]: the distance field, the queue and
+    /// the boxes other counters block.
+    static FIELD: RefCell<(Vec<u16>, Vec<u32>, Vec<bool>)> =
+        const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
+}
+
+/// Fills `dist` (one entry per top-left box, row-major) with the steps a
+/// counter needs from each box to stand next to a conscious enemy of `a`,
+/// walking round walls and the other counters as they stand now (the
+/// unconscious too); `u16::MAX` where none is reachable.
+fn walking_distances(
+    duel: &Duel,
+    s: &State,
+    a: usize,
+    (dist, queue, blocked): (&mut Vec<u16>, &mut Vec<u32>, &mut Vec<bool>),
+) {
+    let d = &duel.display;
+    let w = d.width as usize;
+    dist.clear();
+    dist.resize(w * d.height as usize, u16::MAX);
+    queue.clear();
+    blocked.clear();
+    blocked.resize(w * d.height as usize, false);
+    for o in 0..s.n {
+        if o == a || s.status[o] == Status::Dead {
+            continue;
+        }
+        for y in s.pos[o].1 - COUNTER + 1..s.pos[o].1 + COUNTER {
+            for x in s.pos[o].0 - COUNTER + 1..s.pos[o].0 + COUNTER {
+                if d.open(x, y) {
+                    blocked[d.index(x, y)] = true;
+                }
+            }
+        }
+    }
+    let allowed = s.restricted == duel.fighters[a].side + 1;
+    let passable = |x: i16, y: i16| d.open_for(x, y, allowed) && !blocked[d.index(x, y)];
+    for t in 0..s.n {
+        if !duel.may_target(s, a, t) {
+            continue;
+        }
+        for n in 1..=8u8 {
+            let (ox, oy) = offset_of_position(n, s.facing[t]);
+            let (x, y) = (s.pos[t].0 + ox, s.pos[t].1 + oy);
+            if passable(x, y) && dist[d.index(x, y)] != 0 {
+                dist[d.index(x, y)] = 0;
+                queue.push(d.index(x, y) as u32);
+            }
+        }
+    }
+    let mut head = 0;
+    while head < queue.len() {
+        let i = queue[head] as usize;
+        head += 1;
+        let (x, y) = ((i % w) as i16, (i / w) as i16);
+        for (dx, dy) in KING {
+            let (nx, ny) = (x + dx, y + dy);
+            if passable(nx, ny) && dist[d.index(nx, ny)] == u16::MAX {
+                dist[d.index(nx, ny)] = dist[i] + 1;
+                queue.push(d.index(nx, ny) as u32);
+            }
+        }
+    }
+}
+
+/// The eight one-box steps.
+const KING: [(i16, i16); 8] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];
+
 /// Moves as close as possible to the nearest enemy and faces him, with
-/// the reach of his `movements`.
+/// the reach of his `movements`: by the plain distance on a display
+/// without walls, by walking distance round the walls otherwise.
 fn close_in(duel: &Duel, s: &State, a: usize, movements: u8, reach: &Reach) -> Action {
     let jumps = duel.fighters[a].movement.jumps() && movements >= 2;
     let mut best = (duel.gap_to_enemy(s, a, s.pos[a]), s.pos[a], false);
-    reach.for_each(movements * 4, jumps, |x, y, jumped| {
-        let gap = duel.gap_to_enemy(s, a, (x, y));
-        if gap < best.0 {
-            best = (gap, (x, y), jumped);
-        }
-    });
+    if duel.display.open_ground {
+        reach.for_each(movements * 4, jumps, |x, y, jumped| {
+            let gap = duel.gap_to_enemy(s, a, (x, y));
+            if gap < best.0 {
+                best = (gap, (x, y), jumped);
+            }
+        });
+    } else {
+        FIELD.with(|field| {
+            let (dist, queue, blocked) = &mut *field.borrow_mut();
+            walking_distances(duel, s, a, (&mut *dist, queue, blocked));
+            let index = |(x, y): (i16, i16)| duel.display.index(x, y);
+            let mut steps = dist[index(s.pos[a])];
+            reach.for_each(movements * 4, jumps, |x, y, jumped| {
+                let here = dist[index((x, y))];
+                if here < steps && duel.keeps_closing(s, a, (x, y)) {
+                    steps = here;
+                    best = (0, (x, y), jumped);
+                }
+            });
+        });
+    }
     let (_, to, jumped) = best;
     let facing = duel
         .nearest_enemy(s, a, to)

@@ -36,7 +36,8 @@ pub enum Class {
 }
 
 impl Class {
-    fn parse(text: &str) -> Option<Self> {
+    /// Parses a class name as written in the roster.
+    pub fn parse(text: &str) -> Option<Self> {
         Some(match text {
             "hero" => Class::Hero,
             "villain" => Class::Villain,

@@ -10,8 +10,8 @@
 //! when one side has no conscious fighter left [4.0 H, 7.21].
 
 use super::geometry::{
-    COUNTER, Display, FRONT_ARC, HERO_ARC, HERO_BEHIND, OTHER_BEHIND, PositionSet, Reach,
-    STEPS_PER_MOVEMENT, WARRIOR_ARC, adjacent, facing_letter, in_arc, is_behind,
+    COUNTER, Display, DisplayKind, FRONT_ARC, HERO_ARC, HERO_BEHIND, OTHER_BEHIND, PositionSet,
+    Reach, STEPS_PER_MOVEMENT, WARRIOR_ARC, adjacent, facing_letter, in_arc, is_behind,
 };
 use super::melee::{Blow, Conditions, Fate, MeleeRules, apply_blow};
 use super::policy::{Action, Policy};
@@ -24,6 +24,8 @@ pub const MAX_FIGHTERS: usize = 16;
 /// One character in a duel.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Fighter {
+    /// Roster id.
+    pub id: String,
     /// Name for traces.
     pub name: String,
     /// Class.
@@ -50,6 +52,7 @@ impl Fighter {
     /// A fighter from a roster character.
     pub fn new(c: &Character, side: u8, start: (i16, i16), facing: u8) -> Self {
         Fighter {
+            id: c.id.clone(),
             name: c.name.clone(),
             class: c.class,
             movement: c.movement,
@@ -103,6 +106,13 @@ pub struct Duel {
     pub rules: MeleeRules,
     /// Turn limit; a duel still going is undecided.
     pub max_turns: u32,
+    /// Whether the first side (the attacker) must be discovered before the
+    /// defender acts [6.0, 7.24, 7.25].
+    pub surprise: bool,
+    /// Per fighter of the second side when `surprise`: the top-left boxes
+    /// he has a line of discovery to from where he set up [6.22] (he cannot
+    /// move before discovery); empty otherwise.
+    pub lines: Vec<Vec<bool>>,
 }
 
 /// A fighter's condition.
@@ -137,6 +147,16 @@ pub struct State {
     pub kills: [u8; MAX_FIGHTERS],
     /// Whether any melee has happened yet [7.21].
     pub melee_joined: bool,
+    /// The tactical turn being played (1 first).
+    pub turn: u32,
+    /// Who may enter the restricted boxes [5.57]: 0 no one yet, 1 the first
+    /// side, 2 the second.
+    pub restricted: u8,
+    /// Whether the attackers have been discovered [6.0].
+    pub discovered: bool,
+    /// Defenders who have discovered the attackers and not yet passed the
+    /// word (bit per fighter) [6.3].
+    pub discoverers: u32,
 }
 
 impl State {
@@ -164,6 +184,9 @@ pub struct DuelResult {
     pub kills: [u8; MAX_FIGHTERS],
     /// The fighter whose blow ended the duel.
     pub deciding_blow: Option<u8>,
+    /// The turn in which the attackers were discovered for good; 0 if the
+    /// duel started discovered or they never were.
+    pub discovered_in: u32,
 }
 
 /// A melee option: a target, where to stand and face, and what it is worth.
@@ -198,6 +221,10 @@ impl Duel {
             used_extra: [false; MAX_FIGHTERS],
             kills: [0; MAX_FIGHTERS],
             melee_joined: false,
+            turn: 0,
+            restricted: 0,
+            discovered: !self.surprise,
+            discoverers: 0,
         };
         for (i, f) in self.fighters.iter().enumerate() {
             s.pos[i] = f.start;
@@ -234,7 +261,7 @@ impl Duel {
         let c = Conditions {
             behind,
             moved,
-            obstructed: false,
+            obstructed: self.display.obstructed(at, s.pos[t]),
             carrying: false,
             unarmed: fa.unarmed,
         };
@@ -408,20 +435,88 @@ impl Duel {
             }
         }
         let jumps = self.fighters[a].movement.jumps() && movements >= 2;
-        Reach::compute(
+        Reach::compute_for(
             &self.display,
             s.pos[a],
             i16::from(movements) * STEPS_PER_MOVEMENT,
             &others[..k],
             jumps,
+            s.restricted == self.fighters[a].side + 1,
         )
     }
 
-    /// Whether a move of `a` to `to` keeps to [7.21]: on the open display no
-    /// one moves away from the enemy until melee is first joined.
+    /// Whether a move of `a` to `to` keeps to [7.21, 7.22]: on the open
+    /// and street displays no one moves away from the enemy until melee is
+    /// first joined.
     #[inline]
     pub fn keeps_closing(&self, s: &State, a: usize, to: (i16, i16)) -> bool {
-        s.melee_joined || self.gap_to_enemy(s, a, to) <= self.gap_to_enemy(s, a, s.pos[a])
+        s.melee_joined
+            || !self.display.kind.no_retreat_before_melee()
+            || self.gap_to_enemy(s, a, to) <= self.gap_to_enemy(s, a, s.pos[a])
+    }
+
+    /// The special display rules after `a` moved from `from` to where he
+    /// now stands [5.5]: the first move next to a restricted box after the
+    /// first turn opens those boxes to the other side for good [5.57]; a
+    /// character other than a hero who steps from one flier onto the other
+    /// falls to his death on 1-3 [5.52] (a jump is a hero's, [5.53]).
+    /// Returns whether he fell.
+    pub fn after_move<T: Trace>(
+        &self,
+        s: &mut State,
+        a: usize,
+        from: (i16, i16),
+        jumped: bool,
+        dice: &mut Dice,
+        trace: &mut T,
+    ) -> bool {
+        let to = s.pos[a];
+        let side = self.fighters[a].side;
+        if self.display.has_restricted
+            && s.restricted == 0
+            && s.turn > 1
+            && self.display.near_restricted(to.0, to.1)
+        {
+            s.restricted = (1 - side) + 1;
+            trace.event("JC 5.57 restricted boxes", || {
+                format!(
+                    "{} moves next to a restricted box: only side {} may enter them from now on",
+                    self.fighters[a].name,
+                    2 - side
+                )
+            });
+        }
+        if self.display.kind != DisplayKind::Flier
+            || jumped
+            || self.fighters[a].class == Class::Hero
+        {
+            return false;
+        }
+        let (before, after) = (
+            self.display.decks(from.0, from.1),
+            self.display.decks(to.0, to.1),
+        );
+        if before == 0 || after & !before == 0 {
+            return false;
+        }
+        let roll = dice.d10();
+        let fell = roll <= 3;
+        trace.event("JC 5.52 crossing between fliers", || {
+            format!(
+                "{} crosses to the other flier: rolls {roll}{}",
+                self.fighters[a].name,
+                if fell {
+                    ", falls to his death"
+                } else {
+                    ", safe"
+                }
+            )
+        });
+        if fell {
+            s.level[a] = 0;
+            s.status[a] = Status::Dead;
+        }
+        fell
     }
 
     /// The order fighters act in this turn [5.0 PROCEDURE]: alertness A
@@ -485,7 +580,7 @@ impl Duel {
     }
 
     /// Carries out `action` of fighter `a`: move and face, then melee.
-    /// Returns whether a melee ended the duel.
+    /// Returns whether it ended the duel (a melee, or a fall [5.52]).
     pub fn perform<T: Trace>(
         &self,
         s: &mut State,
@@ -518,6 +613,9 @@ impl Duel {
         }
         s.pos[a] = action.to;
         s.facing[a] = action.facing;
+        if action.to != from && self.after_move(s, a, from, action.jumped, dice, trace) {
+            return !self.side_standing(s, self.fighters[a].side);
+        }
         let Some(t) = action.target else {
             return false;
         };
@@ -570,7 +668,211 @@ impl Duel {
                 s.kills[a] += 1;
             }
         }
+        if !s.discovered && self.fighters[a].side == 0 {
+            self.discovered_by_melee(s, t, trace);
+        }
         !self.side_standing(s, self.fighters[t].side)
+    }
+
+    /// Marks `d` as having discovered the attackers, with the case.
+    fn discovers<T: Trace>(&self, s: &mut State, d: usize, case: &'static str, trace: &mut T) {
+        if s.fighting(d)
+            && self.fighters[d].class != Class::Personage
+            && s.discoverers & (1 << d) == 0
+        {
+            s.discoverers |= 1 << d;
+            trace.event(case, || {
+                format!("{} discovers the attackers", self.fighters[d].name)
+            });
+        }
+    }
+
+    /// Discovery by melee [6.11, 6.13]: a defender struck and not killed
+    /// discovers the attackers; one killed is heard by any other defender
+    /// within eight boxes in the same room or corridor.
+    fn discovered_by_melee<T: Trace>(&self, s: &mut State, t: usize, trace: &mut T) {
+        if s.status[t] == Status::Dead {
+            let room = self.display.region_of(s.pos[t].0, s.pos[t].1);
+            for d in 0..s.n {
+                if d != t
+                    && self.fighters[d].side == 1
+                    && gap(s.pos[d], s.pos[t]) <= 8
+                    && room != 0
+                    && self.display.region_of(s.pos[d].0, s.pos[d].1) == room
+                {
+                    self.discovers(s, d, "JC 6.13 discovery", trace);
+                }
+            }
+        } else {
+            self.discovers(s, t, "JC 6.11 discovery", trace);
+        }
+    }
+
+    /// Discovery by nearness [6.12]: an attacker within four boxes of a
+    /// defender (after his action) is discovered by him.
+    fn discovered_by_nearness<T: Trace>(&self, s: &mut State, a: usize, trace: &mut T) {
+        if !s.fighting(a) {
+            return;
+        }
+        for d in 0..s.n {
+            if self.fighters[d].side == 1 && gap(s.pos[d], s.pos[a]) <= 4 {
+                self.discovers(s, d, "JC 6.12 discovery", trace);
+            }
+        }
+    }
+
+    /// The number a discovery check by defender `d` against the nearest
+    /// attacker must not exceed [6.23, 6.24], if `d` has a line of
+    /// discovery to an attacker [6.22]: the In Room matrix when that
+    /// attacker is in the same room or corridor, else Outside Room.
+    pub fn discovery_number(&self, s: &State, d: usize) -> Option<u8> {
+        let lines = self.lines.get(d).filter(|l| !l.is_empty())?;
+        let mut nearest: Option<usize> = None;
+        let mut any_line = false;
+        for a in 0..s.n {
+            if self.fighters[a].side != 0 || !s.fighting(a) {
+                continue;
+            }
+            any_line |= lines[self.display.index(s.pos[a].0, s.pos[a].1)];
+            if nearest.is_none_or(|n| gap(s.pos[a], s.pos[d]) < gap(s.pos[n], s.pos[d])) {
+                nearest = Some(a);
+            }
+        }
+        let a = nearest.filter(|_| any_line)?;
+        let same = self.display.region_of(s.pos[a].0, s.pos[a].1);
+        let matrix =
+            usize::from(same == 0 || same != self.display.region_of(s.pos[d].0, s.pos[d].1));
+        let (ad, aa) = (
+            self.fighters[d].at(s.level[d]).alertness,
+            self.fighters[a].at(s.level[a]).alertness,
+        );
+        Some(self.rules.discovery[matrix][usize::from(ad.min(2))][usize::from(aa.min(2))])
+    }
+
+    /// The Discovery Check Phase [4.0 B, 6.21-6.24]: the defender picks
+    /// the eligible character with the best chance and rolls once.
+    pub fn discovery_check<T: Trace>(&self, s: &mut State, dice: &mut Dice, trace: &mut T) {
+        let mut best: Option<(u8, usize)> = None;
+        for d in 0..s.n {
+            if self.fighters[d].side != 1
+                || !s.fighting(d)
+                || self.fighters[d].class == Class::Personage
+            {
+                continue;
+            }
+            if let Some(n) = self.discovery_number(s, d)
+                && best.is_none_or(|(b, _)| n > b)
+            {
+                best = Some((n, d));
+            }
+        }
+        let Some((need, d)) = best else {
+            return;
+        };
+        let roll = dice.d10();
+        trace.event("JC 6.24 discovery check", || {
+            format!(
+                "{} needs {need} or less, rolls {roll}{}",
+                self.fighters[d].name,
+                if u32::from(need) >= roll {
+                    ": discovered"
+                } else {
+                    ""
+                }
+            )
+        });
+        if u32::from(need) >= roll {
+            s.discoverers |= 1 << d;
+        }
+    }
+
+    /// One fighter's action through its policy; whether it ended the duel,
+    /// and for an attacker before discovery, discovery by nearness.
+    fn act<T: Trace>(
+        &self,
+        s: &mut State,
+        a: usize,
+        policies: &[Policy; 2],
+        dice: &mut Dice,
+        trace: &mut T,
+    ) -> bool {
+        let action = policies[usize::from(self.fighters[a].side)].choose(self, s, a, dice);
+        let over = self.perform(s, a, action, dice, trace);
+        if !s.discovered && self.fighters[a].side == 0 {
+            self.discovered_by_nearness(s, a, trace);
+        }
+        over
+    }
+
+    /// Every fighter of `side` on his feet (personages apart) acts once, in
+    /// scenario order; those of `only` if given. Whether the duel ended,
+    /// and who acted last.
+    fn side_acts<T: Trace>(
+        &self,
+        s: &mut State,
+        side: u8,
+        only: Option<u32>,
+        policies: &[Policy; 2],
+        dice: &mut Dice,
+        trace: &mut T,
+    ) -> Option<usize> {
+        for a in 0..s.n {
+            if self.fighters[a].side != side
+                || !s.fighting(a)
+                || self.fighters[a].class == Class::Personage
+                || only.is_some_and(|m| m & (1 << a) == 0)
+            {
+                continue;
+            }
+            if self.act(s, a, policies, dice, trace) {
+                return Some(a);
+            }
+        }
+        None
+    }
+
+    /// The pre-discovery and discovery sub-sequences of one tactical turn
+    /// [4.0 A-E]: the attackers act (A); the defender checks for discovery
+    /// if no one has discovered them yet (B); once discovered the attackers
+    /// act again (C, D: each moves and strikes) and the discoverers act
+    /// (E). Discovery holds if a discoverer is still on his feet [6.31];
+    /// if all are dead the word never got out and play goes back to A
+    /// [6.32]. Returns the fighter whose action ended the duel, if one did.
+    fn surprise_turn<T: Trace>(
+        &self,
+        s: &mut State,
+        policies: &[Policy; 2],
+        dice: &mut Dice,
+        trace: &mut T,
+    ) -> Option<usize> {
+        if let Some(a) = self.side_acts(s, 0, None, policies, dice, trace) {
+            return Some(a);
+        }
+        if s.discoverers == 0 {
+            self.discovery_check(s, dice, trace);
+        }
+        if s.discoverers == 0 {
+            return None;
+        }
+        if let Some(a) = self.side_acts(s, 0, None, policies, dice, trace) {
+            return Some(a);
+        }
+        if let Some(d) = self.side_acts(s, 1, Some(s.discoverers), policies, dice, trace) {
+            return Some(d);
+        }
+        let alive = (0..s.n).any(|d| s.discoverers & (1 << d) != 0 && s.fighting(d));
+        if alive {
+            s.discovered = true;
+            trace.event("JC 6.31 discovery", || {
+                "the alarm is raised: every defender may act".into()
+            });
+        } else {
+            trace.event("JC 6.32 discovery averted", || {
+                "every discoverer fell before raising the alarm".into()
+            });
+        }
+        s.discoverers = 0;
+        None
     }
 
     /// Fights the duel once with `policies` (one per side) and `dice`.
@@ -583,9 +885,23 @@ impl Duel {
         let mut s = self.start();
         let mut order = [0u8; MAX_FIGHTERS];
         let mut deciding = None;
+        let mut over = false;
+        let mut discovered_in = 0;
         let mut turns = 0;
         'turns: while turns < self.max_turns {
             turns += 1;
+            s.turn = turns;
+            if !s.discovered {
+                if let Some(a) = self.surprise_turn(&mut s, policies, dice, trace) {
+                    over = true;
+                    deciding = s.fighting(a).then_some(a as u8);
+                    break 'turns;
+                }
+                if s.discovered {
+                    discovered_in = turns;
+                }
+                continue;
+            }
             let k = self.initiative(&s, dice, trace, &mut order);
             for &i in &order[..k] {
                 let a = usize::from(i);
@@ -594,7 +910,9 @@ impl Duel {
                 }
                 let action = policies[usize::from(self.fighters[a].side)].choose(self, &s, a, dice);
                 if self.perform(&mut s, a, action, dice, trace) {
-                    deciding = Some(i);
+                    over = true;
+                    // A blow decides it; a fall [5.52] has no striker.
+                    deciding = s.fighting(a).then_some(i);
                     break 'turns;
                 }
             }
@@ -607,6 +925,7 @@ impl Duel {
             heroes_unconscious: [0; 2],
             kills: s.kills,
             deciding_blow: deciding,
+            discovered_in,
         };
         for (i, f) in self.fighters.iter().enumerate() {
             let side = usize::from(f.side);
@@ -619,7 +938,7 @@ impl Duel {
                 Status::Dead => {}
             }
         }
-        if deciding.is_some() {
+        if over {
             result.winner = Some(if self.side_standing(&s, 0) { 0 } else { 1 });
         }
         trace.event("JC 4.0 H turn indication", || match result.winner {
@@ -635,6 +954,13 @@ impl Duel {
         let (dx, dy) = super::geometry::from_frame(0, -COUNTER * n, facing);
         (at.0 + dx, at.1 + dy)
     }
+}
+
+/// The distance in boxes between two counters' top-left boxes, less the
+/// counter: boxes of open ground between them (0 when touching).
+#[inline]
+fn gap(a: (i16, i16), b: (i16, i16)) -> i16 {
+    ((a.0 - b.0).abs().max((a.1 - b.1).abs()) - COUNTER).max(0)
 }
 
 /// Fights `duel` once with `policies` and `dice`: the entry point for
