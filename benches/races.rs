@@ -5,39 +5,11 @@
 //!
 //! Run with `cargo bench --bench races`.
 
-use std::hint::black_box;
-use std::path::Path;
+mod common;
 
-use barsoom::engine::{Dice, Model, NoTrace, RunConfig, run};
 use barsoom::games::races::battle::RacesBattle;
 use barsoom::games::races::game::RacesGame;
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-
-fn scenario(relative: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("scenarios/races")
-        .join(relative)
-}
-
-fn measure<M: Model + Send>(c: &mut Criterion, group: &str, unit: &str, model: &M, batch: u64) {
-    let mut group = c.benchmark_group(group);
-    group.sample_size(10);
-    group.throughput(Throughput::Elements(batch));
-    group.bench_function(format!("{unit}, 1 thread"), |b| {
-        b.iter(|| {
-            for i in 0..batch {
-                let mut d = Dice::for_trial(1, i);
-                black_box(model.run_trial(&mut d, &mut NoTrace));
-            }
-        })
-    });
-    let parallel = batch * 4;
-    group.throughput(Throughput::Elements(parallel));
-    group.bench_function(format!("{unit}, all threads (runner)"), |b| {
-        b.iter(|| black_box(run(model, &RunConfig::new(1, parallel), None)))
-    });
-    group.finish();
-}
+use criterion::{Criterion, criterion_group, criterion_main};
 
 fn games(c: &mut Criterion) {
     for (name, batch) in [
@@ -45,22 +17,27 @@ fn games(c: &mut Criterion) {
         ("two-player-random", 1_000),
         ("four-player", 2_000),
     ] {
-        let model = match RacesGame::load(&scenario(&format!("game/{name}.toml"))) {
-            Ok((m, _)) => m,
-            Err(e) => panic!("benchmark scenario: {e}"),
-        };
-        measure(c, &format!("races.game {name}"), "games", &model, batch);
+        let model = common::load(&format!("races/game/{name}.toml"), RacesGame::load);
+        common::measure(
+            c,
+            &format!("races.game {name}"),
+            "games",
+            &model,
+            batch,
+            Some(batch * 4),
+        );
     }
-    let battle = match RacesBattle::load(&scenario("battle/red-storms-fortified-green.toml")) {
-        Ok((m, _)) => m,
-        Err(e) => panic!("benchmark scenario: {e}"),
-    };
-    measure(
+    let battle = common::load(
+        "races/battle/red-storms-fortified-green.toml",
+        RacesBattle::load,
+    );
+    common::measure(
         c,
         "races.battle red-storms-fortified-green",
         "battles",
         &battle,
         1_000_000,
+        Some(4_000_000),
     );
 }
 
