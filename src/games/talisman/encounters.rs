@@ -113,9 +113,6 @@ impl Game<'_> {
             if self.apply_card_effects(seat, card, r, trace) == Flow::EndTurn {
                 return Flow::EndTurn;
             }
-            if usize::from(self.players[seat].hero.space) != space {
-                return Flow::EndTurn;
-            }
         }
         // Enemies, then spirits: single creatures fight as one, packs one at a time.
         for psychic in [false, true] {
@@ -164,9 +161,6 @@ impl Game<'_> {
                         if self.apply_card_effects(seat, card, r, trace) == Flow::EndTurn {
                             return Flow::EndTurn;
                         }
-                        if usize::from(self.players[seat].hero.space) != space {
-                            return Flow::EndTurn;
-                        }
                     }
                 }
                 i += 1;
@@ -175,6 +169,9 @@ impl Game<'_> {
         Flow::Continue
     }
 
+    /// Applies a card's effects in order; the encounters end
+    /// ([`Flow::EndTurn`]) when one ends the turn, kills the character or
+    /// moves it off the space it met the card on.
     fn apply_card_effects<R: Roller, T: Trace>(
         &mut self,
         seat: usize,
@@ -183,6 +180,7 @@ impl Game<'_> {
         trace: &mut T,
     ) -> Flow {
         let rules = self.rules;
+        let space = self.players[seat].hero.space;
         for &effect in rules.effects_of(usize::from(card)) {
             if !self.players[seat].alive {
                 return Flow::EndTurn;
@@ -191,7 +189,8 @@ impl Game<'_> {
                 return Flow::EndTurn;
             }
         }
-        if self.players[seat].alive {
+        let player = &self.players[seat];
+        if player.alive && player.hero.space == space {
             Flow::Continue
         } else {
             Flow::EndTurn
