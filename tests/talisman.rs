@@ -1224,3 +1224,52 @@ fn each_curse_does_what_it_says() {
         assert_eq!(g.space_gold[ruins], if cursed { 3 } else { 0 });
     }
 }
+
+#[test]
+fn a_beggared_victor_takes_no_gold_from_another_character() {
+    let rules = rules();
+    let cfg = config(2);
+    let beggary = curse(&rules, "Beggary");
+    // [16:9]: the Warrior (Strength 4, best of two dice: 6, 6) beats the
+    // Merchant (Strength 3, die 1), who carries nothing, has 4 lives and
+    // 1 gold. Uncursed, the sensible victor takes the gold; under Beggary
+    // gold is nothing to it, so it takes a life instead.
+    for (cursed, victor_gold, loser_gold, loser_lives) in [(false, 2, 0, 4), (true, 1, 1, 3)] {
+        let mut log = TraceLog::default();
+        let mut g = game_with(&rules, &cfg, &["Warrior", "Merchant"]);
+        if cursed {
+            assert!(g.lay_curse(0, beggary, &mut log));
+        }
+        let mut script = Script::new(&[6, 6, 1]);
+        g.character_combat(0, 1, &mut script, &mut log);
+        assert!(script.used_all());
+        let (v, l) = (g.players[0].hero, g.players[1].hero);
+        assert_eq!(
+            (v.gold, l.gold, l.lives),
+            (victor_gold, loser_gold, loser_lives),
+            "cursed: {cursed}"
+        );
+    }
+    // [13:3]: the Thief steals the Merchant's gold without a fight; under
+    // Beggary it cannot gain gold, so it fights (die 6 against 1) and,
+    // winning, takes a life.
+    for (cursed, dice, thief_gold, merchant) in
+        [(false, &[][..], 2, (0, 4)), (true, &[6, 1][..], 1, (1, 3))]
+    {
+        let mut log = TraceLog::default();
+        let mut g = game_with(&rules, &cfg, &["Thief", "Merchant"]);
+        if cursed {
+            assert!(g.lay_curse(0, beggary, &mut log));
+        }
+        assert_eq!(g.can_steal_from(0, 1), !cursed);
+        let mut script = Script::new(dice);
+        g.meet_character(0, 1, &mut script, &mut log);
+        assert!(script.used_all());
+        let (t, m) = (g.players[0].hero, g.players[1].hero);
+        assert_eq!(
+            (t.gold, (m.gold, m.lives)),
+            (thief_gold, merchant),
+            "cursed: {cursed}"
+        );
+    }
+}

@@ -626,6 +626,16 @@ impl Game<'_> {
         });
     }
 
+    /// Whether `seat` can steal a gold from `target` [13:3]: it has the
+    /// ability, the target has gold, and it may gain gold (not a toad, not
+    /// under a `no_gold` curse).
+    pub fn can_steal_from(&self, seat: usize, target: usize) -> bool {
+        let thief = &self.players[seat].hero;
+        thief.ability(self.rules, Ability::Steal).is_some()
+            && self.players[target].hero.gold > 0
+            && thief.can_gain_gold(self.rules)
+    }
+
     /// Meets another character [13:3]: steals if it can and prefers to,
     /// else attacks.
     pub fn meet_character<R: Roller, T: Trace>(
@@ -635,13 +645,7 @@ impl Game<'_> {
         r: &mut R,
         trace: &mut T,
     ) {
-        let rules = self.rules;
-        if self.players[seat]
-            .hero
-            .ability(rules, Ability::Steal)
-            .is_some()
-            && self.players[target].hero.gold > 0
-        {
+        if self.can_steal_from(seat, target) {
             self.players[target].hero.gold -= 1;
             self.players[seat].hero.gold += 1;
             trace.event("Talisman 13:3", || {
@@ -733,7 +737,7 @@ impl Game<'_> {
                     return;
                 }
             }
-            if l.gold > 0 {
+            if l.gold > 0 && self.players[victor].hero.can_gain_gold(rules) {
                 self.players[loser].hero.gold -= 1;
                 self.players[victor].hero.gold += 1;
                 trace.event("Talisman 16:9", || "takes a gold".into());

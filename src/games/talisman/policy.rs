@@ -335,22 +335,22 @@ impl Game<'_> {
                     .iter()
                     .map(|&s| (s, self.win_chance(seat, score(seat) - score(s), psychic)))
                     .fold((0, -1.0), |acc, x| if x.1 > acc.1 { x } else { acc });
-                let thief = self.players[seat]
-                    .hero
-                    .ability(rules, Ability::Steal)
-                    .is_some()
-                    && self.players[best].hero.gold > 0;
-                (thief || chance >= k.attack_above).then_some(best)
+                (self.can_steal_from(seat, best) || chance >= k.attack_above).then_some(best)
             }
         }
     }
 
     /// The victor takes a life rather than goods [16:9]: the sensible
-    /// player does when that kills or the loser has nothing worth taking.
+    /// player does when that kills or the loser has nothing worth taking
+    /// (no object, and no gold it may gain).
     pub fn wants_life_as_spoils<R: Roller>(&self, victor: usize, loser: usize, r: &mut R) -> bool {
         let l = &self.players[loser].hero;
         match self.knobs(victor) {
-            Some(_) => l.lives <= 1 || (l.carried_len == 0 && l.gold == 0),
+            Some(_) => {
+                let gold_worth_taking =
+                    l.gold > 0 && self.players[victor].hero.can_gain_gold(self.rules);
+                l.lives <= 1 || (l.carried_len == 0 && !gold_worth_taking)
+            }
             None => r.pick(2) == 1,
         }
     }
