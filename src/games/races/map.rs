@@ -31,6 +31,51 @@ pub fn set_remove(set: &mut HexSet, h: u16) {
     set[usize::from(h) / 64] &= !(1 << (h % 64));
 }
 
+/// The hexes of `set`, lowest first.
+#[inline]
+pub fn set_hexes(set: &HexSet) -> SetHexes {
+    SetHexes { set: *set, word: 0 }
+}
+
+/// Iterator of [`set_hexes`].
+pub struct SetHexes {
+    set: HexSet,
+    word: usize,
+}
+
+impl Iterator for SetHexes {
+    type Item = u16;
+
+    #[inline]
+    fn next(&mut self) -> Option<u16> {
+        while self.word < SET_WORDS {
+            let bits = self.set[self.word];
+            if bits != 0 {
+                self.set[self.word] = bits & (bits - 1);
+                return Some((self.word * 64) as u16 + bits.trailing_zeros() as u16);
+            }
+            self.word += 1;
+        }
+        None
+    }
+}
+
+/// How many hexes `set` holds.
+#[inline]
+pub fn set_len(set: &HexSet) -> u32 {
+    set.iter().map(|w| w.count_ones()).sum()
+}
+
+/// The hexes in both `a` and `b`.
+#[inline]
+pub fn set_and(a: &HexSet, b: &HexSet) -> HexSet {
+    let mut out = *a;
+    for (o, w) in out.iter_mut().zip(b) {
+        *o &= w;
+    }
+    out
+}
+
 /// Work on bitboards of a map's size: [`HexMap::with_words`] calls `run`
 /// with `N` set to the map's [`HexMap::words`], so loops over the words
 /// have a length known when compiling.
