@@ -20,8 +20,8 @@ use super::battle::{
 };
 use super::data::{ATTRIBUTES, Face, Profile, RacesData, id_list};
 use super::map::{
-    ForWords, HexMap, HexSet, MAX_HEXES, MAX_SIDE, NO_HEX, NO_HEXES, ZONE_NAMES, set_and,
-    set_contains, set_hexes, set_insert, set_len, set_remove,
+    ForWords, HexMap, HexSet, MAX_HEXES, MAX_SIDE, NO_HEX, NO_HEXES, SET_WORDS, ZONE_NAMES,
+    set_and, set_contains, set_hexes, set_insert, set_len, set_remove,
 };
 use crate::engine::accumulate::MAX_METRICS;
 use crate::engine::{Dice, MetricSpec, Model, OutputSpec, Trace, TrialResult};
@@ -279,13 +279,30 @@ pub enum Ending {
     Unfinished,
 }
 
+/// Where the greedy player's breadth-first search from its targets stands
+/// ([`Game::start_search`], [`Game::distance`]).
+struct Search {
+    /// The player moving.
+    player: u8,
+    /// The last level searched, and its hexes.
+    level: usize,
+    frontier: HexSet,
+    /// Every hex searched so far.
+    reached: HexSet,
+    /// The hexes the player may enter: passable, no enemy in them.
+    open: HexSet,
+    /// Hexes the search never reaches.
+    never: HexSet,
+}
+
 /// A game's per-hex and per-warband arrays and buffers: boxed, and kept
 /// from one trial to the next on each thread (see [`RacesGame`]'s
 /// `run_trial`), so that a trial neither allocates nor clears them. Each
 /// is written before it is read: set-up writes every hex of the map (and
 /// [`Game::with_board`] empties the stacks), warband slots are written as
-/// they are taken, and the leader in charge and the stack marks are only
-/// read with the phase and stamp that wrote them.
+/// they are taken, a leader in charge is only read in the battle phase
+/// that fixed it, and the greedy player's distances and levels only as
+/// far as its search has written them.
 pub struct Board {
     terrain: [u8; MAX_HEXES],
     /// City race or ruins attribute.
@@ -302,16 +319,16 @@ pub struct Board {
     /// The battle phase now (phases count on from game to game; 0 marks
     /// "never fixed" in `charge_phase`).
     phase: u32,
-    mark: [u32; MAX_HEXES],
-    stamp: u32,
     /// Steps from the moving greedy player's targets to the hexes of its
     /// stacks and the hexes its warbands have stepped into since (no other
     /// hex is kept up to date): [`FAR`] for that far or more, [`u8::MAX`]
     /// for not reached; see [`Game::target_distances`].
     dist: [u8; MAX_HEXES],
     /// The levels of the moving greedy player's search (`levels[d]` up to
-    /// the level of its farthest stack).
+    /// the level searched so far).
     levels: Levels,
+    /// Where that search stands.
+    search: Search,
     warbands: [Warband; MAX_WARBANDS],
     /// One stack's warbands and their order values (`order_stacks`).
     members: [u8; MAX_WARBANDS],
@@ -329,10 +346,16 @@ impl Board {
             charge_phase: [0; MAX_HEXES],
             charge: [NONE; MAX_HEXES],
             phase: 0,
-            mark: [0; MAX_HEXES],
-            stamp: 0,
             dist: [u8::MAX; MAX_HEXES],
             levels: [NO_HEXES; LEVELS],
+            search: Search {
+                player: 0,
+                level: 0,
+                frontier: NO_HEXES,
+                reached: NO_HEXES,
+                open: NO_HEXES,
+                never: NO_HEXES,
+            },
             warbands: [NO_WARBAND; MAX_WARBANDS],
             members: [0; MAX_WARBANDS],
             order_keys: [0.0; MAX_WARBANDS],
@@ -374,6 +397,8 @@ pub struct Game<'m> {
     key_region: HexSet,
     /// Each player's stacks' hexes.
     occupied: [HexSet; MAX_PLAYERS],
+    /// The hexes whose stack is one warband.
+    single: HexSet,
     n_warbands: usize,
     leaders: [Leader; MAX_LEADERS],
     n_leaders: usize,
@@ -414,6 +439,7 @@ impl<'m> Game<'m> {
             key_set: NO_HEXES,
             key_region: NO_HEXES,
             occupied: [NO_HEXES; MAX_PLAYERS],
+            single: NO_HEXES,
             n_warbands: 0,
             leaders: [NO_LEADER; MAX_LEADERS],
             n_leaders: 0,
@@ -600,6 +626,16 @@ impl<'m> Game<'m> {
         Some(slot as u8)
     }
 
+    /// Notes whether the stack in `h` is now one warband alone.
+    fn note_single(&mut self, h: u16) {
+        let top = self.b.top[usize::from(h)];
+        if top != NONE && self.b.warbands[usize::from(top)].below == NONE {
+            set_insert(&mut self.single, h);
+        } else {
+            set_remove(&mut self.single, h);
+        }
+    }
+
     fn push_top(&mut self, h: u16, w: u8) {
         set_insert(&mut self.passable, h);
         set_insert(
@@ -610,6 +646,7 @@ impl<'m> Game<'m> {
         self.b.warbands[usize::from(w)].hex = h;
         self.b.top[usize::from(h)] = w;
         self.b.cell[usize::from(h)] = self.b.warbands[usize::from(w)].owner;
+        self.note_single(h);
     }
 
     fn push_bottom(&mut self, h: u16, w: u8) {
@@ -624,12 +661,13 @@ impl<'m> Game<'m> {
         if cur == NONE {
             self.b.top[usize::from(h)] = w;
             self.b.cell[usize::from(h)] = self.b.warbands[usize::from(w)].owner;
-            return;
+        } else {
+            while self.b.warbands[usize::from(cur)].below != NONE {
+                cur = self.b.warbands[usize::from(cur)].below;
+            }
+            self.b.warbands[usize::from(cur)].below = w;
         }
-        while self.b.warbands[usize::from(cur)].below != NONE {
-            cur = self.b.warbands[usize::from(cur)].below;
-        }
-        self.b.warbands[usize::from(cur)].below = w;
+        self.note_single(h);
     }
 
     fn unlink(&mut self, w: u8) {
@@ -654,6 +692,7 @@ impl<'m> Game<'m> {
             }
         }
         self.b.warbands[usize::from(w)].below = NONE;
+        self.note_single(h as u16);
     }
 
     /// Moves warband `w` one hex to `to`; the leaders riding with it go too
@@ -709,26 +748,27 @@ impl<'m> Game<'m> {
         }
     }
 
-    fn next_stamp(&mut self) -> u32 {
-        if self.b.stamp == u32::MAX {
-            self.b.mark.fill(0);
-            self.b.stamp = 0;
-        }
-        self.b.stamp += 1;
-        self.b.stamp
-    }
-
-    /// The hexes of player `p`'s stacks, in hex order of their first
-    /// warband slot.
-    fn stacks_of(&mut self, p: u8, out: &mut [u16; MAX_WARBANDS]) -> usize {
-        let s = self.next_stamp();
+    /// The hexes of player `p`'s stacks in `among`, in the order of their
+    /// first (lowest) warband slot.
+    fn stacks_of(&self, p: u8, among: &HexSet, out: &mut [u16; MAX_WARBANDS]) -> usize {
+        let mut first = [0u8; MAX_WARBANDS];
         let mut n = 0;
-        for w in &self.b.warbands[..self.n_warbands] {
-            if w.alive && w.owner == p && self.b.mark[usize::from(w.hex)] != s {
-                self.b.mark[usize::from(w.hex)] = s;
-                out[n] = w.hex;
-                n += 1;
+        for h in set_hexes(&set_and(among, &self.occupied[usize::from(p)])) {
+            let mut slot = NONE;
+            let mut w = self.b.top[usize::from(h)];
+            while w != NONE {
+                slot = slot.min(w);
+                w = self.b.warbands[usize::from(w)].below;
             }
+            let mut i = n;
+            while i > 0 && first[i - 1] > slot {
+                first[i] = first[i - 1];
+                out[i] = out[i - 1];
+                i -= 1;
+            }
+            first[i] = slot;
+            out[i] = h;
+            n += 1;
         }
         n
     }
@@ -988,90 +1028,125 @@ impl<'m> Game<'m> {
         }
     }
 
-    /// Steps from player `p`'s targets (key locations it does not hold,
-    /// enemy stacks) through hexes it may enter, as the levels of a
-    /// breadth-first search on bitboards of the whole map (`levels`), and
-    /// for the hexes of `p`'s stacks in `dist`. The search stops at the
-    /// level of the last of `p`'s stacks: a greedy step only goes from a
-    /// hex to one a level nearer.
-    fn target_distances(&mut self, p: u8) {
-        struct Search<'g, 'm>(&'g mut Game<'m>, u8);
-        impl ForWords for Search<'_, '_> {
+    /// Starts the greedy player `p`'s breadth-first search of the steps
+    /// from its targets (key locations it does not hold, enemy stacks)
+    /// through hexes it may enter, on bitboards of the whole map: level 0
+    /// here, the next levels as [`Game::distance`] needs them (a pick
+    /// needs the distances of only some of `p`'s stacks, and the search
+    /// goes only as far as the farthest of those).
+    fn start_search(&mut self, p: u8) {
+        struct Start<'g, 'm>(&'g mut Game<'m>, u8);
+        impl ForWords for Start<'_, '_> {
             type Out = ();
             fn run<const N: usize>(self) {
-                self.0.target_distances_in::<N>(self.1);
+                self.0.start_search_in::<N>(self.1);
             }
         }
         let map = &self.m.map;
-        map.with_words(Search(self, p));
+        map.with_words(Start(self, p));
     }
 
-    /// [`Game::target_distances`] on a map of `N` bitboard words.
-    fn target_distances_in<const N: usize>(&mut self, p: u8) {
-        let map = &self.m.map;
+    /// [`Game::start_search`] on a map of `N` bitboard words.
+    fn start_search_in<const N: usize>(&mut self, p: u8) {
+        let m = self.m;
         let own = self.occupied[usize::from(p)];
         let enemy = self.enemy_hexes(p);
-        let (mut frontier, mut reached, mut open) = (NO_HEXES, NO_HEXES, NO_HEXES);
-        // The stacks the search must reach: when every enemy stands in the
-        // region connected to key locations, so does every target, and
-        // stacks outside it are never reached (no need to search on for
-        // them).
-        let mut sought = own;
+        let search = &mut self.b.search;
+        search.player = p;
+        search.level = 0;
         let mut enemy_outside = 0;
         for i in 0..N {
             // Key locations held by `p` are exactly those under its stacks.
-            frontier[i] = (self.key_set[i] & !own[i]) | enemy[i];
-            reached[i] = frontier[i];
-            open[i] = self.passable[i] & !enemy[i];
-            self.open_keys[i] = self.key_set[i] & !own[i] & open[i];
+            search.frontier[i] = (self.key_set[i] & !own[i]) | enemy[i];
+            search.reached[i] = search.frontier[i];
+            search.open[i] = self.passable[i] & !enemy[i];
+            self.open_keys[i] = self.key_set[i] & !own[i] & search.open[i];
             enemy_outside |= enemy[i] & !self.key_region[i];
+            // When every enemy stands in the region connected to key
+            // locations, so does every target, and no hex outside it is
+            // ever reached.
+            search.never[i] = !self.key_region[i];
         }
-        if enemy_outside == 0 {
-            for (s, r) in sought.iter_mut().zip(&self.key_region).take(N) {
-                *s &= r;
+        if enemy_outside != 0 {
+            search.never = NO_HEXES;
+        }
+        self.b.levels[0][..N].copy_from_slice(&search.frontier[..N]);
+        self.near_open_keys = m.map.spread::<N>(&self.open_keys);
+    }
+
+    /// The greedy player's steps from its targets to `h`, a hex of one of
+    /// its stacks, searching on as far as needed: [`FAR`] for that far or
+    /// more, [`u8::MAX`] for never. Each level searched is kept in
+    /// `levels`, and the distance of each of its stacks reached in `dist`.
+    fn distance(&mut self, h: u16) -> u8 {
+        struct SearchTo<'g, 'm>(&'g mut Game<'m>, u16);
+        impl ForWords for SearchTo<'_, '_> {
+            type Out = u8;
+            fn run<const N: usize>(self) -> u8 {
+                self.0.distance_in::<N>(self.1)
             }
         }
-        self.near_open_keys = map.spread::<N>(&self.open_keys);
-        let mut level = 0usize;
+        if set_contains(&self.b.search.reached, h) {
+            return self.b.dist[usize::from(h)];
+        }
+        if set_contains(&self.b.search.never, h) {
+            return u8::MAX;
+        }
+        let map = &self.m.map;
+        map.with_words(SearchTo(self, h))
+    }
+
+    /// [`Game::distance`] on a map of `N` bitboard words.
+    fn distance_in<const N: usize>(&mut self, h: u16) -> u8 {
+        let m = self.m;
+        let map = &m.map;
+        let own = self.occupied[usize::from(self.b.search.player)];
+        let search = &mut self.b.search;
         loop {
-            if level < LEVELS {
-                self.b.levels[level][..N].copy_from_slice(&frontier[..N]);
-            }
-            let d = level.min(usize::from(FAR)) as u8;
-            let (mut any, mut own_left) = (0, 0);
+            let next = map.spread::<N>(&search.frontier);
+            let mut any = 0;
             for i in 0..N {
-                any |= frontier[i];
-                let mut hit = frontier[i] & own[i];
+                search.frontier[i] = next[i] & search.open[i] & !search.reached[i];
+                search.reached[i] |= search.frontier[i];
+                any |= search.frontier[i];
+            }
+            if any == 0 {
+                return u8::MAX;
+            }
+            search.level += 1;
+            if search.level < LEVELS {
+                self.b.levels[search.level][..N].copy_from_slice(&search.frontier[..N]);
+            }
+            let d = search.level.min(usize::from(FAR)) as u8;
+            for i in 0..N {
+                let mut hit = search.frontier[i] & own[i];
                 while hit != 0 {
                     self.b.dist[i * 64 + hit.trailing_zeros() as usize] = d;
                     hit &= hit - 1;
                 }
-                own_left |= sought[i] & !reached[i];
             }
-            if any == 0 || own_left == 0 {
-                break;
-            }
-            let next = map.spread::<N>(&frontier);
-            for i in 0..N {
-                frontier[i] = next[i] & open[i] & !reached[i];
-                reached[i] |= frontier[i];
-            }
-            level += 1;
-        }
-        // Stacks the search did not reach (outside the key region).
-        for i in 0..N {
-            let mut missed = own[i] & !reached[i];
-            while missed != 0 {
-                self.b.dist[i * 64 + missed.trailing_zeros() as usize] = u8::MAX;
-                missed &= missed - 1;
+            if set_contains(&search.frontier, h) {
+                return d;
             }
         }
+    }
+
+    /// Whether a stack of player `p` stands next to a key location nobody
+    /// holds without holding one alone (then one of its warbands may take
+    /// it, if it has not moved its most).
+    fn may_take(&self, p: u8) -> bool {
+        (0..SET_WORDS).any(|i| {
+            self.occupied[usize::from(p)][i]
+                & self.near_open_keys[i]
+                & !(self.single[i] & self.key_set[i])
+                != 0
+        })
     }
 
     /// Whether the stack in `h` is one warband alone on a key location
     /// (which the greedy player never leaves empty).
     fn alone_on_key(&self, h: u16) -> bool {
-        self.is_key(h) && self.b.warbands[usize::from(self.b.top[usize::from(h)])].below == NONE
+        set_contains(&self.single, h) && self.is_key(h)
     }
 
     /// The greedy player's next step among its warbands `own` (in slot
@@ -1085,7 +1160,7 @@ impl<'m> Game<'m> {
     /// other hex searched is open.
     /// Without `takes` the caller knows no warband can take a key
     /// location, and the first warband that can step is the pick.
-    fn greedy_pick(&self, own: &[u8], takes: bool) -> Option<(usize, u8, u16)> {
+    fn greedy_pick(&mut self, own: &[u8], takes: bool) -> Option<(usize, u8, u16)> {
         let mut walk = None;
         for (j, &w) in own.iter().enumerate() {
             let wb = self.b.warbands[usize::from(w)];
@@ -1094,12 +1169,11 @@ impl<'m> Game<'m> {
             }
             let h = wb.hex;
             let near_key = takes && set_contains(&self.near_open_keys, h);
-            let d = self.b.dist[usize::from(h)];
-            let walks = walk.is_none() && (2..=FAR).contains(&d);
-            if !(near_key || walks) || self.alone_on_key(h) {
+            if !near_key && walk.is_some() || self.alone_on_key(h) {
                 continue;
             }
-            let neighbours = &self.m.map.neighbours[usize::from(h)];
+            let m = self.m;
+            let neighbours = &m.map.neighbours[usize::from(h)];
             let first_in = |set: &HexSet| {
                 neighbours
                     .iter()
@@ -1109,7 +1183,13 @@ impl<'m> Game<'m> {
             if near_key && let Some(to) = first_in(&self.open_keys) {
                 return Some((j, w, to));
             }
-            if walks && let Some(to) = first_in(&self.b.levels[usize::from(d - 1)]) {
+            if walk.is_some() {
+                continue;
+            }
+            let d = self.distance(h);
+            if (2..=FAR).contains(&d)
+                && let Some(to) = first_in(&self.b.levels[usize::from(d - 1)])
+            {
                 walk = Some((j, w, to));
                 if !takes {
                     break;
@@ -1136,12 +1216,12 @@ impl<'m> Game<'m> {
         if cp == 0 {
             return;
         }
-        self.target_distances(p);
+        self.start_search(p);
         let mut own = [0u8; MAX_WARBANDS];
         let n_own = self.warbands_of_player(p, &mut own);
         // No warband before `start` can step; `takes`: one may take a key
         // location.
-        let (mut start, mut takes) = (0, true);
+        let (mut start, mut takes) = (0, self.may_take(p));
         while cp > 0 {
             let Some((j, w, to)) = self.greedy_pick(&own[start..n_own], takes) else {
                 break;
@@ -1152,9 +1232,9 @@ impl<'m> Game<'m> {
             cp -= 1;
             if takes_key {
                 if cp > 0 {
-                    self.target_distances(p);
+                    self.start_search(p);
                 }
-                (start, takes) = (0, true);
+                (start, takes) = (0, self.may_take(p));
             } else {
                 self.b.dist[usize::from(to)] = self.b.dist[usize::from(from)] - 1;
                 start += j;
@@ -1172,12 +1252,13 @@ impl<'m> Game<'m> {
     /// by putting a random warband on top.
     fn order_stacks<R: Roller>(&mut self, p: u8, dice: &mut R) {
         let mut hexes = [0u16; MAX_WARBANDS];
-        let n = self.stacks_of(p, &mut hexes);
+        let mut stacked = self.occupied[usize::from(p)];
+        for (s, single) in stacked.iter_mut().zip(&self.single) {
+            *s &= !single;
+        }
+        let n = self.stacks_of(p, &stacked, &mut hexes);
         for &h in &hexes[..n] {
             let top = self.b.top[usize::from(h)];
-            if self.b.warbands[usize::from(top)].below == NONE {
-                continue;
-            }
             let mut k = 0;
             let mut w = top;
             while w != NONE {
@@ -1362,15 +1443,12 @@ impl<'m> Game<'m> {
         trace: &mut T,
     ) -> Option<Ending> {
         self.b.next_phase();
-        let mut hexes = [0u16; MAX_WARBANDS];
-        let n = self.stacks_of(p, &mut hexes);
         // Only stacks next to an enemy now can attack in this phase
         // (enemy stacks only disappear in it).
         let near_enemy = self.m.map.spread_any(&self.enemy_hexes(p));
+        let mut hexes = [0u16; MAX_WARBANDS];
+        let n = self.stacks_of(p, &near_enemy, &mut hexes);
         for &h in &hexes[..n] {
-            if !set_contains(&near_enemy, h) {
-                continue;
-            }
             loop {
                 let w = self.b.top[usize::from(h)];
                 if w == NONE || self.b.warbands[usize::from(w)].attacked {
