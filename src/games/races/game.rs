@@ -20,8 +20,8 @@ use super::battle::{
 };
 use super::data::{ATTRIBUTES, Face, Profile, RacesData, id_list};
 use super::map::{
-    ForWords, HexMap, HexSet, MAX_HEXES, MAX_SIDE, NO_HEX, NO_HEXES, SET_WORDS, ZONE_NAMES,
-    set_and, set_contains, set_hexes, set_insert, set_len, set_remove,
+    ForWords, HexMap, HexSet, MAX_HEXES, MAX_SIDE, NO_HEX, NO_HEXES, ZONE_NAMES, set_and,
+    set_contains, set_hexes, set_insert, set_len, set_remove,
 };
 use crate::engine::accumulate::MAX_METRICS;
 use crate::engine::{Dice, MetricSpec, Model, OutputSpec, Trace, TrialResult};
@@ -118,6 +118,8 @@ struct TerrainRule {
     ruins: i8,
     in_hex: Profile,
     all_units: Profile,
+    /// `all_units` is not all zero.
+    bonus: bool,
 }
 
 /// `races.game`: a scenario compiled for play.
@@ -126,7 +128,9 @@ pub struct RacesGame {
     map: HexMap,
     terrain: Vec<TerrainRule>,
     terrain_names: Vec<String>,
-    tables: Vec<Vec<Face>>,
+    /// The terrain tables flattened ([`flat_terrain_table`]): one draw
+    /// per hex.
+    hex_draw: Vec<u8>,
     /// Fixed map: terrain and detail per hex ([`NONE`] detail is rolled).
     fixed: Option<Vec<(u8, u8)>>,
     kinds: Vec<Profile>,
@@ -217,6 +221,28 @@ pub fn roll_terrain<R: Roller>(tables: &[Vec<Face>], dice: &mut R) -> usize {
             Face::Terrain(t) => return t,
         }
     }
+}
+
+/// Faces read off the decimal digits of one number, lowest first: the
+/// number drawn once per hex, read as its chained d10 rolls.
+struct Digits(u32);
+
+impl Roller for Digits {
+    fn die(&mut self, sides: u32) -> u32 {
+        let face = self.0 % sides + 1;
+        self.0 /= sides;
+        face
+    }
+}
+
+/// The chained d10 terrain tables flattened: the terrain for each of the
+/// `10^chain` equally likely outcomes of one draw, the outcome's digits
+/// (lowest first) read as the faces [`roll_terrain`] rolls. Each face
+/// sequence of length `n` takes `10^(chain - n)` outcomes, its chance.
+pub fn flat_terrain_table(tables: &[Vec<Face>], chain: usize) -> Vec<u8> {
+    (0..10u32.pow(chain as u32))
+        .map(|x| roll_terrain(tables, &mut Digits(x)) as u8)
+        .collect()
 }
 
 /// Whether a city's recruiting roll `face` raises a warband [Initiative
@@ -575,7 +601,10 @@ impl<'m> Game<'m> {
     fn refresh_bonuses(&mut self) {
         self.bonus = [[0; ATTRIBUTES]; MAX_PLAYERS];
         for p in 0..self.m.seats.len() {
-            for k in set_hexes(&set_and(&self.bonus_key_set, &self.occupied[p])) {
+            for k in set_hexes(
+                &set_and(&self.bonus_key_set, &self.occupied[p]),
+                self.m.map.words,
+            ) {
                 let add = self.rule(k).all_units;
                 for (b, a) in self.bonus[p].iter_mut().zip(add) {
                     *b += a;
@@ -753,7 +782,10 @@ impl<'m> Game<'m> {
     fn stacks_of(&self, p: u8, among: &HexSet, out: &mut [u16; MAX_WARBANDS]) -> usize {
         let mut first = [0u8; MAX_WARBANDS];
         let mut n = 0;
-        for h in set_hexes(&set_and(among, &self.occupied[usize::from(p)])) {
+        for h in set_hexes(
+            &set_and(among, &self.occupied[usize::from(p)]),
+            self.m.map.words,
+        ) {
             let mut slot = NONE;
             let mut w = self.b.top[usize::from(h)];
             while w != NONE {
@@ -782,7 +814,10 @@ impl<'m> Game<'m> {
         for h in 0..m.map.hexes() {
             let (t, detail) = match &m.fixed {
                 Some(fixed) => fixed[h],
-                None => (roll_terrain(&m.tables, dice) as u8, NONE),
+                None => {
+                    let outcome = dice.die(m.hex_draw.len() as u32) - 1;
+                    (m.hex_draw[outcome as usize], NONE)
+                }
             };
             let rule = &m.terrain[usize::from(t)];
             let detail = if detail != NONE {
@@ -806,7 +841,7 @@ impl<'m> Game<'m> {
                 if rule.city {
                     set_insert(&mut self.city_set, h as u16);
                 }
-                if rule.all_units.iter().any(|b| *b != 0) {
+                if rule.bonus {
                     set_insert(&mut self.bonus_key_set, h as u16);
                 }
             }
@@ -945,7 +980,10 @@ impl<'m> Game<'m> {
     pub fn recruit<R: Roller, T: Trace>(&mut self, p: u8, dice: &mut R, trace: &mut T) {
         // In hex order; a recruit joins a stack already there, so the set
         // of cities held does not change meanwhile.
-        for k in set_hexes(&set_and(&self.city_set, &self.occupied[usize::from(p)])) {
+        for k in set_hexes(
+            &set_and(&self.city_set, &self.occupied[usize::from(p)]),
+            self.m.map.words,
+        ) {
             let face = dice.die(10);
             if recruits(face, self.m.recruit_face) {
                 // Basic warbands come first among the kinds, by race.
@@ -1135,7 +1173,7 @@ impl<'m> Game<'m> {
     /// holds without holding one alone (then one of its warbands may take
     /// it, if it has not moved its most).
     fn may_take(&self, p: u8) -> bool {
-        (0..SET_WORDS).any(|i| {
+        (0..self.m.map.words).any(|i| {
             self.occupied[usize::from(p)][i]
                 & self.near_open_keys[i]
                 & !(self.single[i] & self.key_set[i])
@@ -1943,10 +1981,18 @@ impl RacesGame {
                     ruins: t.ruins,
                     in_hex: t.in_hex,
                     all_units: t.all_units,
+                    bonus: t.all_units.iter().any(|b| *b != 0),
                 })
                 .collect(),
             terrain_names: data.terrain.iter().map(|t| t.id.clone()).collect(),
-            tables: data.tables.iter().map(|t| t.faces.clone()).collect(),
+            hex_draw: flat_terrain_table(
+                &data
+                    .tables
+                    .iter()
+                    .map(|t| t.faces.clone())
+                    .collect::<Vec<_>>(),
+                data.hex_chain,
+            ),
             fixed,
             kinds: data.kinds.iter().map(|k| k.values).collect(),
             kind_names: data.kinds.iter().map(|k| k.name.clone()).collect(),

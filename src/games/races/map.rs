@@ -31,16 +31,22 @@ pub fn set_remove(set: &mut HexSet, h: u16) {
     set[usize::from(h) / 64] &= !(1 << (h % 64));
 }
 
-/// The hexes of `set`, lowest first.
+/// The hexes of `set` in its first `words` words (a map's
+/// [`HexMap::words`]), lowest first.
 #[inline]
-pub fn set_hexes(set: &HexSet) -> SetHexes {
-    SetHexes { set: *set, word: 0 }
+pub fn set_hexes(set: &HexSet, words: usize) -> SetHexes {
+    SetHexes {
+        set: *set,
+        word: 0,
+        words: words.min(SET_WORDS),
+    }
 }
 
 /// Iterator of [`set_hexes`].
 pub struct SetHexes {
     set: HexSet,
     word: usize,
+    words: usize,
 }
 
 impl Iterator for SetHexes {
@@ -48,7 +54,7 @@ impl Iterator for SetHexes {
 
     #[inline]
     fn next(&mut self) -> Option<u16> {
-        while self.word < SET_WORDS {
+        while self.word < self.words {
             let bits = self.set[self.word];
             if bits != 0 {
                 self.set[self.word] = bits & (bits - 1);
