@@ -686,7 +686,7 @@ fn bad_set_ups_get_one_line_and_exit_code_two() {
     // t5): a hex's draw would have 100,000 outcomes.
     std::fs::copy(data_dir().join("variants.toml"), data.join("variants.toml")).expect("copy");
     let terrain = std::fs::read_to_string(data_dir().join("terrain.toml")).expect("read");
-    let barren = vec!["\"barren\""; 9].join(", ");
+    let barren = ["\"barren\""; 9].join(", ");
     let chained = terrain.replacen("\"city\", \"ruins\"]", "\"city\", \"roll:t4\"]", 1)
         + &format!(
             "\n[tables.t4]\ndie = 10\nfaces = [\"roll:t5\", {barren}]\n[tables.t5]\ndie = 10\nfaces = [\"barren\", {barren}]\n"

@@ -1143,10 +1143,13 @@ impl<'m> Game<'m> {
         loop {
             let next = map.spread::<N>(&search.frontier);
             let mut any = 0;
-            for i in 0..N {
-                search.frontier[i] = next[i] & search.open[i] & !search.reached[i];
-                search.reached[i] |= search.frontier[i];
-                any |= search.frontier[i];
+            let words = search.frontier.iter_mut().zip(search.reached.iter_mut());
+            for ((frontier, reached), (next, open)) in
+                words.zip(next.iter().zip(&search.open)).take(N)
+            {
+                *frontier = next & open & !*reached;
+                *reached |= *frontier;
+                any |= *frontier;
             }
             if any == 0 {
                 return u8::MAX;
@@ -1156,8 +1159,8 @@ impl<'m> Game<'m> {
                 self.b.levels[search.level][..N].copy_from_slice(&search.frontier[..N]);
             }
             let d = search.level.min(usize::from(FAR)) as u8;
-            for i in 0..N {
-                let mut hit = search.frontier[i] & own[i];
+            for (i, (frontier, own)) in search.frontier.iter().zip(&own).enumerate().take(N) {
+                let mut hit = frontier & own;
                 while hit != 0 {
                     self.b.dist[i * 64 + hit.trailing_zeros() as usize] = d;
                     hit &= hit - 1;
