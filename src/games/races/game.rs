@@ -359,10 +359,21 @@ pub struct Board {
     /// One stack's warbands and their order values (`order_stacks`).
     members: [u8; MAX_WARBANDS],
     order_keys: [f64; MAX_WARBANDS],
+    /// The moving player's live warbands in slot order (`movement_phase`;
+    /// the random player strikes them off as they run out of moves).
+    own: [u8; MAX_WARBANDS],
+    /// Stack hexes in the order of their first warband slot, and those
+    /// slots ([`Game::stacks_of`]).
+    stack_hexes: [u16; MAX_WARBANDS],
+    stack_first: [u8; MAX_WARBANDS],
+    /// A seat's free deployment hexes and the warbands it has placed
+    /// (`deploy_zone`).
+    free: [u16; MAX_HEXES],
+    placed: [u8; MAX_WARBANDS],
 }
 
 impl Board {
-    /// A new board, boxed (it is about 36 KiB).
+    /// A new board, boxed (it is about 38 KiB).
     pub fn new() -> Box<Self> {
         Box::new(Board {
             terrain: [0; MAX_HEXES],
@@ -385,6 +396,11 @@ impl Board {
             warbands: [NO_WARBAND; MAX_WARBANDS],
             members: [0; MAX_WARBANDS],
             order_keys: [0.0; MAX_WARBANDS],
+            own: [0; MAX_WARBANDS],
+            stack_hexes: [0; MAX_WARBANDS],
+            stack_first: [0; MAX_WARBANDS],
+            free: [0; MAX_HEXES],
+            placed: [0; MAX_WARBANDS],
         })
     }
 
@@ -778,28 +794,29 @@ impl<'m> Game<'m> {
     }
 
     /// The hexes of player `p`'s stacks in `among`, in the order of their
-    /// first (lowest) warband slot.
-    fn stacks_of(&self, p: u8, among: &HexSet, out: &mut [u16; MAX_WARBANDS]) -> usize {
-        let mut first = [0u8; MAX_WARBANDS];
+    /// first (lowest) warband slot, into the board's `stack_hexes`; returns
+    /// how many.
+    fn stacks_of(&mut self, p: u8, among: &HexSet) -> usize {
+        let b = &mut *self.b;
         let mut n = 0;
         for h in set_hexes(
             &set_and(among, &self.occupied[usize::from(p)]),
             self.m.map.words,
         ) {
             let mut slot = NONE;
-            let mut w = self.b.top[usize::from(h)];
+            let mut w = b.top[usize::from(h)];
             while w != NONE {
                 slot = slot.min(w);
-                w = self.b.warbands[usize::from(w)].below;
+                w = b.warbands[usize::from(w)].below;
             }
             let mut i = n;
-            while i > 0 && first[i - 1] > slot {
-                first[i] = first[i - 1];
-                out[i] = out[i - 1];
+            while i > 0 && b.stack_first[i - 1] > slot {
+                b.stack_first[i] = b.stack_first[i - 1];
+                b.stack_hexes[i] = b.stack_hexes[i - 1];
                 i -= 1;
             }
-            first[i] = slot;
-            out[i] = h;
+            b.stack_first[i] = slot;
+            b.stack_hexes[i] = h;
             n += 1;
         }
         n
@@ -889,11 +906,10 @@ impl<'m> Game<'m> {
         if seat.warbands.is_empty() {
             return;
         }
-        let mut free = [0u16; MAX_HEXES];
         let mut n_free = 0;
         for h in &seat.zone {
             if !self.rule(*h).impassable && self.b.top[usize::from(*h)] == NONE {
-                free[n_free] = *h;
+                self.b.free[n_free] = *h;
                 n_free += 1;
             }
         }
@@ -901,33 +917,32 @@ impl<'m> Game<'m> {
             // A rolled zone with no passable hex (chance 0.3^zone size):
             // the forces stand in it regardless.
             for h in &seat.zone {
-                free[n_free] = *h;
+                self.b.free[n_free] = *h;
                 n_free += 1;
             }
         }
-        let mut placed = [0u8; MAX_WARBANDS];
         let mut n_placed = 0;
         for kind in &seat.warbands {
             let h = if n_free > 0 {
                 let i = (dice.die(n_free as u32) - 1) as usize;
-                let h = free[i];
-                free[i] = free[n_free - 1];
+                let h = self.b.free[i];
+                self.b.free[i] = self.b.free[n_free - 1];
                 n_free -= 1;
                 h
             } else {
                 let i = (dice.die(n_placed as u32) - 1) as usize;
-                self.b.warbands[usize::from(placed[i])].hex
+                self.b.warbands[usize::from(self.b.placed[i])].hex
             };
             if let Some(w) = self.new_warband(*kind, p, h) {
                 self.push_top(h, w);
-                placed[n_placed] = w;
+                self.b.placed[n_placed] = w;
                 n_placed += 1;
             }
         }
         for _ in 0..seat.leaders {
             let attribute = roll_attribute(dice, &self.m.random_attribute) as u8;
             let i = (dice.die(n_placed as u32) - 1) as usize;
-            self.add_leader(p, attribute, placed[i]);
+            self.add_leader(p, attribute, self.b.placed[i]);
         }
     }
 
@@ -1002,10 +1017,18 @@ impl<'m> Game<'m> {
     /// order for the battle phase [Movement Phase], [Battle Phase].
     pub fn movement_phase<R: Roller, T: Trace>(&mut self, p: u8, dice: &mut R, trace: &mut T) {
         let pi = usize::from(p);
-        for w in &mut self.b.warbands[..self.n_warbands] {
+        // Fresh moves and attacks for `p`'s warbands, and its live ones
+        // listed (in slot order) for the moves.
+        let b = &mut *self.b;
+        let mut n_own = 0;
+        for (i, w) in b.warbands[..self.n_warbands].iter_mut().enumerate() {
             if w.owner == p {
                 w.moved = 0;
                 w.attacked = false;
+                if w.alive {
+                    b.own[n_own] = i as u8;
+                    n_own += 1;
+                }
             }
         }
         let units = self.alive[pi] + self.leaders_alive[pi];
@@ -1019,31 +1042,19 @@ impl<'m> Game<'m> {
             format!("player {p}: {units} units, {cp} command points")
         });
         match self.m.seats[pi].player {
-            Player::Random => self.random_moves(p, cp, dice),
-            Player::Greedy { .. } => self.greedy_moves(p, cp),
+            Player::Random => self.random_moves(p, n_own, cp, dice),
+            Player::Greedy { .. } => self.greedy_moves(p, n_own, cp),
         }
         self.order_stacks(p, dice);
     }
 
-    /// Player `p`'s live warbands into `out`, in slot order; returns how
-    /// many.
-    fn warbands_of_player(&self, p: u8, out: &mut [u8; MAX_WARBANDS]) -> usize {
-        let mut n = 0;
-        for (i, w) in self.b.warbands[..self.n_warbands].iter().enumerate() {
-            if w.alive && w.owner == p {
-                out[n] = i as u8;
-                n += 1;
-            }
-        }
-        n
-    }
-
-    fn random_moves<R: Roller>(&mut self, p: u8, mut cp: u32, dice: &mut R) {
-        let mut cand = [0u8; MAX_WARBANDS];
-        let mut k = self.warbands_of_player(p, &mut cand);
+    /// Random movement: a random warband of the `k` listed in the board's
+    /// `own` steps to a random hex it may enter; one that cannot is struck
+    /// off the list.
+    fn random_moves<R: Roller>(&mut self, p: u8, mut k: usize, mut cp: u32, dice: &mut R) {
         while cp > 0 && k > 0 {
             let i = (dice.die(k as u32) - 1) as usize;
-            let w = cand[i];
+            let w = self.b.own[i];
             let wb = self.b.warbands[usize::from(w)];
             let mut legal = [NO_HEX; 6];
             let mut n = 0;
@@ -1056,7 +1067,7 @@ impl<'m> Game<'m> {
                 }
             }
             if n == 0 {
-                cand[i] = cand[k - 1];
+                self.b.own[i] = self.b.own[k - 1];
                 k -= 1;
                 continue;
             }
@@ -1088,7 +1099,14 @@ impl<'m> Game<'m> {
     fn start_search_in<const N: usize>(&mut self, p: u8) {
         let m = self.m;
         let own = self.occupied[usize::from(p)];
-        let enemy = self.enemy_hexes(p);
+        let mut enemy = [0u64; N];
+        for (q, occupied) in self.occupied[..m.seats.len()].iter().enumerate() {
+            if q != usize::from(p) {
+                for (e, o) in enemy.iter_mut().zip(occupied) {
+                    *e |= o;
+                }
+            }
+        }
         let search = &mut self.b.search;
         search.player = p;
         search.level = 0;
@@ -1106,7 +1124,7 @@ impl<'m> Game<'m> {
             search.never[i] = !self.key_region[i];
         }
         if enemy_outside != 0 {
-            search.never = NO_HEXES;
+            search.never[..N].fill(0);
         }
         self.b.levels[0][..N].copy_from_slice(&search.frontier[..N]);
         self.near_open_keys = m.map.spread::<N>(&self.open_keys);
@@ -1116,16 +1134,23 @@ impl<'m> Game<'m> {
     /// its stacks, searching on as far as needed: [`FAR`] for that far or
     /// more, [`u8::MAX`] for never. Each level searched is kept in
     /// `levels`, and the distance of each of its stacks reached in `dist`.
+    #[inline]
     fn distance(&mut self, h: u16) -> u8 {
+        if set_contains(&self.b.search.reached, h) {
+            return self.b.dist[usize::from(h)];
+        }
+        self.search_to(h)
+    }
+
+    /// [`Game::distance`] of a hex the search has not reached yet.
+    #[inline(never)]
+    fn search_to(&mut self, h: u16) -> u8 {
         struct SearchTo<'g, 'm>(&'g mut Game<'m>, u16);
         impl ForWords for SearchTo<'_, '_> {
             type Out = u8;
             fn run<const N: usize>(self) -> u8 {
                 self.0.distance_in::<N>(self.1)
             }
-        }
-        if set_contains(&self.b.search.reached, h) {
-            return self.b.dist[usize::from(h)];
         }
         if set_contains(&self.b.search.never, h) {
             return u8::MAX;
@@ -1190,8 +1215,9 @@ impl<'m> Game<'m> {
         set_contains(&self.single, h) && self.is_key(h)
     }
 
-    /// The greedy player's next step among its warbands `own` (in slot
-    /// order), as (place in `own`, warband, hex): the step worth most, the
+    /// The greedy player's next step among its warbands listed in the
+    /// board's `own` (in slot order) from place `start` to `end`, as (place
+    /// after `start`, warband, hex): the step worth most, the
     /// first such warband and its first such neighbour. A step onto a key
     /// location nobody holds (one of the player's targets) is worth most;
     /// then a step to a hex one level nearer its targets; no other step
@@ -1201,9 +1227,10 @@ impl<'m> Game<'m> {
     /// other hex searched is open.
     /// Without `takes` the caller knows no warband can take a key
     /// location, and the first warband that can step is the pick.
-    fn greedy_pick(&mut self, own: &[u8], takes: bool) -> Option<(usize, u8, u16)> {
+    fn greedy_pick(&mut self, start: usize, end: usize, takes: bool) -> Option<(usize, u8, u16)> {
         let mut walk = None;
-        for (j, &w) in own.iter().enumerate() {
+        for j in 0..end - start {
+            let w = self.b.own[start + j];
             let wb = self.b.warbands[usize::from(w)];
             if wb.moved >= self.m.max_move {
                 continue;
@@ -1253,18 +1280,16 @@ impl<'m> Game<'m> {
     /// stand next to a key location nobody holds, and on a key location it
     /// may have joined one warband alone there (which may then move). Only
     /// the walker's hex and the stacks it left and joined change.
-    fn greedy_moves(&mut self, p: u8, mut cp: u32) {
+    fn greedy_moves(&mut self, p: u8, n_own: usize, mut cp: u32) {
         if cp == 0 {
             return;
         }
         self.start_search(p);
-        let mut own = [0u8; MAX_WARBANDS];
-        let n_own = self.warbands_of_player(p, &mut own);
         // No warband before `start` can step; `takes`: one may take a key
         // location.
         let (mut start, mut takes) = (0, self.may_take(p));
         while cp > 0 {
-            let Some((j, w, to)) = self.greedy_pick(&own[start..n_own], takes) else {
+            let Some((j, w, to)) = self.greedy_pick(start, n_own, takes) else {
                 break;
             };
             let from = self.b.warbands[usize::from(w)].hex;
@@ -1292,13 +1317,13 @@ impl<'m> Game<'m> {
     /// stacks next to it (its general strength if none), the random player
     /// by putting a random warband on top.
     fn order_stacks<R: Roller>(&mut self, p: u8, dice: &mut R) {
-        let mut hexes = [0u16; MAX_WARBANDS];
         let mut stacked = self.occupied[usize::from(p)];
         for (s, single) in stacked.iter_mut().zip(&self.single) {
             *s &= !single;
         }
-        let n = self.stacks_of(p, &stacked, &mut hexes);
-        for &h in &hexes[..n] {
+        let n = self.stacks_of(p, &stacked);
+        for i in 0..n {
+            let h = self.b.stack_hexes[i];
             let top = self.b.top[usize::from(h)];
             let mut k = 0;
             let mut w = top;
@@ -1487,9 +1512,9 @@ impl<'m> Game<'m> {
         // Only stacks next to an enemy now can attack in this phase
         // (enemy stacks only disappear in it).
         let near_enemy = self.m.map.spread_any(&self.enemy_hexes(p));
-        let mut hexes = [0u16; MAX_WARBANDS];
-        let n = self.stacks_of(p, &near_enemy, &mut hexes);
-        for &h in &hexes[..n] {
+        let n = self.stacks_of(p, &near_enemy);
+        for i in 0..n {
+            let h = self.b.stack_hexes[i];
             loop {
                 let w = self.b.top[usize::from(h)];
                 if w == NONE || self.b.warbands[usize::from(w)].attacked {
@@ -1556,13 +1581,14 @@ impl<'m> Game<'m> {
             return None;
         }
         let need = (self.m.hold as usize).min(self.n_keys);
+        let (n, words) = (self.m.seats.len(), self.m.map.words);
         let mut held = [0usize; MAX_PLAYERS];
-        for (h, occupied) in held.iter_mut().zip(&self.occupied) {
-            *h = set_len(&set_and(&self.key_set, occupied)) as usize;
+        for (h, occupied) in held.iter_mut().zip(&self.occupied).take(n) {
+            *h = set_len(&set_and(&self.key_set, occupied), words) as usize;
         }
         let mut winner = None;
-        for p in 0..self.m.seats.len() {
-            let most = (0..self.m.seats.len()).all(|q| q == p || held[q] < held[p]);
+        for p in 0..n {
+            let most = (0..n).all(|q| q == p || held[q] < held[p]);
             if held[p] >= need && most {
                 self.hold_streak[p] += 1;
                 if self.hold_streak[p] >= self.m.hold_turns {

@@ -66,10 +66,14 @@ impl Iterator for SetHexes {
     }
 }
 
-/// How many hexes `set` holds.
+/// How many hexes `set` holds in its first `words` words (a map's
+/// [`HexMap::words`]).
 #[inline]
-pub fn set_len(set: &HexSet) -> u32 {
-    set.iter().map(|w| w.count_ones()).sum()
+pub fn set_len(set: &HexSet, words: usize) -> u32 {
+    set[..words.min(SET_WORDS)]
+        .iter()
+        .map(|w| w.count_ones())
+        .sum()
 }
 
 /// The hexes in both `a` and `b`.
