@@ -16,9 +16,10 @@ use barsoom::games::races::Roller;
 use barsoom::games::races::battle::{
     BonusMatrix, RacesBattle, Verdict, attribute_probabilities, fight, odds, roll_attribute,
 };
-use barsoom::games::races::data::RacesData;
+use barsoom::games::races::data::{Face, RacesData};
 use barsoom::games::races::game::{
-    Ending, Game, RacesGame, command_dice, command_points, initiative_order, recruits, roll_terrain,
+    Ending, Game, RacesGame, command_dice, command_points, flat_terrain_table, hexes_per_draw,
+    initiative_order, recruits, roll_terrain,
 };
 use barsoom::games::races::map::{HexMap, NO_HEX, NO_HEXES, set_insert};
 use common::barsoom;
@@ -169,6 +170,91 @@ fn terrain_tables_read_face_by_face() {
     assert_eq!((fort.in_hex[4], fort.in_hex[5]), (5, 2));
     let factory = &d.terrain[d.terrain_index("vehicle-factory").expect("factory")];
     assert_eq!((factory.all_units[0], factory.all_units[4]), (1, 1));
+}
+
+#[test]
+fn one_draw_from_the_flattened_terrain_tables_has_the_chained_chances_exactly() {
+    let d = data();
+    let tables: Vec<_> = d.tables.iter().map(|t| t.faces.clone()).collect();
+    // hex -> beneficial -> settlement: three tables, 1,000 outcomes.
+    assert_eq!(d.hex_chain, 3);
+    let flat = flat_terrain_table(&tables, d.hex_chain);
+    assert_eq!(flat.len(), 1000);
+    // Each terrain's chance walking the tables face by face (a sequence
+    // of n faces has chance 10^-n), in thousandths.
+    fn walk(tables: &[Vec<Face>], table: usize, weight: u32, out: &mut [u32]) {
+        for face in &tables[table] {
+            match face {
+                Face::Terrain(t) => out[*t] += weight / 10,
+                Face::Roll(next) => walk(tables, *next, weight / 10, out),
+            }
+        }
+    }
+    let mut chained = vec![0; d.terrain.len()];
+    walk(&tables, 0, 1000, &mut chained);
+    let mut drawn = vec![0; d.terrain.len()];
+    for t in &flat {
+        drawn[usize::from(*t)] += 1;
+    }
+    assert_eq!(drawn, chained);
+    // By hand: barren and impassable 3/10 each; each beneficial terrain
+    // 3/10 x 1/10; each settlement face 1/10 x 1/10 from the hex table
+    // plus 3/10 x 1/10 x 1/10 from the beneficial table (farms has two).
+    let count = |id: &str| drawn[d.terrain_index(id).expect("terrain")];
+    assert_eq!(count("barren"), 300);
+    assert_eq!(count("impassable"), 300);
+    assert_eq!(count("hills"), 30);
+    assert_eq!(count("city"), 13);
+    assert_eq!(count("ruins"), 13);
+    assert_eq!(count("farms"), 26);
+    // Outcome x reads its digits, lowest first, as the faces: 9 is hex
+    // face 10 then settlement face 1 (fortifications); 416 is hex face
+    // 7, beneficial face 2 (forest).
+    assert_eq!(
+        usize::from(flat[9]),
+        d.terrain_index("fortifications").expect("fort")
+    );
+    assert_eq!(
+        usize::from(flat[416]),
+        d.terrain_index("forest").expect("forest")
+    );
+}
+
+#[test]
+fn a_rolled_map_draws_three_hexes_at_once_each_with_the_flattened_chances() {
+    // 1,000 outcomes per hex: one draw below 10^9 gives three hexes their
+    // outcomes (10^12 would pass a 32-bit die).
+    assert_eq!(hexes_per_draw(1000), 3);
+    assert_eq!(hexes_per_draw(10), 9);
+    assert_eq!(hexes_per_draw(10_000), 2);
+    let d = data();
+    let m = game("two-player");
+    let barren = d.terrain_index("barren").expect("barren");
+    // Barren has chance 3/10 on every hex, and two neighbouring hexes (of
+    // one draw or of two) are both barren with chance 9/100.
+    let (maps, hexes) = (4000u16, m.map().hexes() as u16);
+    let (mut single, mut pairs) = (0u32, 0u32);
+    for i in 0..maps {
+        let mut g = Game::new(&m);
+        g.setup(&mut barsoom::engine::Dice::for_trial(9, u64::from(i)));
+        for h in 0..hexes {
+            let here = g.terrain_at(h) == barren;
+            single += u32::from(here);
+            if h + 1 < hexes {
+                pairs += u32::from(here && g.terrain_at(h + 1) == barren);
+            }
+        }
+    }
+    // Within five binomial standard errors (overlapping pairs spread a
+    // little wider; a digit read twice or skipped would be far off).
+    let near = |count: u32, n: u32, p: f64| {
+        let (n, count) = (f64::from(n), f64::from(count));
+        (count - n * p).abs() < 5.0 * (n * p * (1.0 - p)).sqrt()
+    };
+    let n = u32::from(maps) * u32::from(hexes);
+    assert!(near(single, n, 0.3), "{single} barren hexes of {n}");
+    let n = u32::from(maps) * u32::from(hexes - 1);
+    assert!(near(pairs, n, 0.09), "{pairs} barren pairs of {n}");
 }
 
 #[test]
@@ -633,6 +719,21 @@ fn bad_set_ups_get_one_line_and_exit_code_two() {
     )
     .expect("write");
     rejects(&battle, &["variants.red-giants.race", "\"martian\""]);
+    // Terrain tables chained five deep (hex, beneficial, settlement, t4,
+    // t5): a hex's draw would have 100,000 outcomes.
+    std::fs::copy(data_dir().join("variants.toml"), data.join("variants.toml")).expect("copy");
+    let terrain = std::fs::read_to_string(data_dir().join("terrain.toml")).expect("read");
+    let barren = ["\"barren\""; 9].join(", ");
+    let chained = terrain.replacen("\"city\", \"ruins\"]", "\"city\", \"roll:t4\"]", 1)
+        + &format!(
+            "\n[tables.t4]\ndie = 10\nfaces = [\"roll:t5\", {barren}]\n[tables.t5]\ndie = 10\nfaces = [\"barren\", {barren}]\n"
+        );
+    assert_ne!(chained, terrain);
+    std::fs::write(data.join("terrain.toml"), chained).expect("write");
+    rejects(
+        &battle,
+        &["terrain.toml", "tables", "at most 4 tables", "found 5"],
+    );
 }
 
 #[test]

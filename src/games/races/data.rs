@@ -67,6 +67,11 @@ pub struct Terrain {
     pub ruins: i8,
 }
 
+/// The most terrain tables one hex's roll may read: a hex's terrain is
+/// drawn in one go from the chained d10 tables flattened, `10^chain`
+/// equally likely outcomes.
+pub const MAX_HEX_CHAIN: usize = 4;
+
 /// A face of a terrain table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Face {
@@ -128,6 +133,9 @@ pub struct RacesData {
     pub terrain: Vec<Terrain>,
     /// Terrain tables; index 0 is the hex table rolled first.
     pub tables: Vec<TerrainTable>,
+    /// The most tables one hex's roll reads (the hex table and those it
+    /// sends on to), at most [`MAX_HEX_CHAIN`].
+    pub hex_chain: usize,
     /// Turn-sequence numbers.
     pub rules: Rules,
 }
@@ -252,6 +260,7 @@ impl RacesData {
             race_table,
             terrain: Vec::new(),
             tables: Vec::new(),
+            hex_chain: 1,
             rules,
         };
         need_provenance(&variants_file, "provenance", &raw_variants.provenance)?;
@@ -594,6 +603,26 @@ impl RacesData {
                 faces.push(f);
             }
             self.tables[t].faces = faces;
+        }
+        // The most tables one hex's roll reads: each table's longest chain,
+        // from the last (a table sends on only to later ones).
+        let mut chain = vec![1; self.tables.len()];
+        for t in (0..self.tables.len()).rev() {
+            for face in &self.tables[t].faces {
+                if let Face::Roll(j) = face {
+                    chain[t] = chain[t].max(1 + chain[*j]);
+                }
+            }
+        }
+        self.hex_chain = chain[0];
+        if self.hex_chain > MAX_HEX_CHAIN {
+            return Err(err(
+                "tables".into(),
+                format!(
+                    "expected `roll:` chains of at most {MAX_HEX_CHAIN} tables from the hex table (a hex's terrain is drawn in one go from the tables flattened), found {}",
+                    self.hex_chain
+                ),
+            ));
         }
         Ok(())
     }

@@ -9,6 +9,7 @@
 //! The whole game state is fixed-size arrays in [`Game`], built on the
 //! stack per trial: nothing is allocated in the trial loop.
 
+use std::cell::Cell;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -19,8 +20,8 @@ use super::battle::{
 };
 use super::data::{ATTRIBUTES, Face, Profile, RacesData, id_list};
 use super::map::{
-    ForWords, HexMap, HexSet, MAX_HEXES, MAX_SIDE, NO_HEX, NO_HEXES, ZONE_NAMES, set_contains,
-    set_insert, set_remove,
+    ForWords, HexMap, HexSet, MAX_HEXES, MAX_SIDE, NO_HEX, NO_HEXES, ZONE_NAMES, set_and,
+    set_contains, set_hexes, set_insert, set_len, set_remove,
 };
 use crate::engine::accumulate::MAX_METRICS;
 use crate::engine::{Dice, MetricSpec, Model, OutputSpec, Trace, TrialResult};
@@ -42,9 +43,17 @@ const IMPASSABLE: u8 = NONE - 1;
 pub const MAX_START_WARBANDS: usize = 160;
 /// Longest game a scenario may ask for.
 pub const MAX_TURNS: u32 = 10_000;
-/// What the greedy player adds to a step that takes a key location it
-/// does not hold, on top of the hexes gained toward its targets.
-const TAKE_KEY_VALUE: i32 = 4;
+/// The distance the greedy player's search gives every hex at least this
+/// far from its targets (distances are bytes; [`u8::MAX`] is "not
+/// reached").
+const FAR: u8 = u8::MAX - 1;
+/// Levels of the greedy player's search kept as bitboards: the exact
+/// levels below [`FAR`], the only ones a step is looked up in.
+const LEVELS: usize = FAR as usize;
+
+/// The greedy player's search levels: bitboard `d` holds the hexes `d`
+/// steps from its targets.
+type Levels = [HexSet; LEVELS];
 /// Metric: turns played.
 pub const METRIC_TURNS: usize = 0;
 /// Metric: battles fought.
@@ -109,6 +118,8 @@ struct TerrainRule {
     ruins: i8,
     in_hex: Profile,
     all_units: Profile,
+    /// `all_units` is not all zero.
+    bonus: bool,
 }
 
 /// `races.game`: a scenario compiled for play.
@@ -117,7 +128,14 @@ pub struct RacesGame {
     map: HexMap,
     terrain: Vec<TerrainRule>,
     terrain_names: Vec<String>,
-    tables: Vec<Vec<Face>>,
+    /// The terrain tables flattened ([`flat_terrain_table`]): one outcome
+    /// per hex.
+    hex_draw: Vec<u8>,
+    /// Hexes whose outcomes come from one draw ([`hexes_per_draw`]).
+    hexes_per_draw: u32,
+    /// What that draw is drawn below: `hex_draw.len()` to the power
+    /// `hexes_per_draw`.
+    hex_bundle: u32,
     /// Fixed map: terrain and detail per hex ([`NONE`] detail is rolled).
     fixed: Option<Vec<(u8, u8)>>,
     kinds: Vec<Profile>,
@@ -210,6 +228,38 @@ pub fn roll_terrain<R: Roller>(tables: &[Vec<Face>], dice: &mut R) -> usize {
     }
 }
 
+/// Faces read off the decimal digits of one number, lowest first: the
+/// number drawn once per hex, read as its chained d10 rolls.
+struct Digits(u32);
+
+impl Roller for Digits {
+    fn die(&mut self, sides: u32) -> u32 {
+        let face = self.0 % sides + 1;
+        self.0 /= sides;
+        face
+    }
+}
+
+/// The chained d10 terrain tables flattened: the terrain for each of the
+/// `10^chain` equally likely outcomes of one draw, the outcome's digits
+/// (lowest first) read as the faces [`roll_terrain`] rolls. Each face
+/// sequence of length `n` takes `10^(chain - n)` outcomes, its chance.
+pub fn flat_terrain_table(tables: &[Vec<Face>], chain: usize) -> Vec<u8> {
+    (0..10u32.pow(chain as u32))
+        .map(|x| roll_terrain(tables, &mut Digits(x)) as u8)
+        .collect()
+}
+
+/// How many equally likely outcomes of `outcomes` each one draw of a
+/// 32-bit die covers: the most `k` with `outcomes^k` a die's sides.
+pub fn hexes_per_draw(outcomes: u32) -> u32 {
+    let mut k = 1;
+    while outcomes > 1 && u64::from(outcomes).pow(k + 1) <= u64::from(u32::MAX) {
+        k += 1;
+    }
+    k
+}
+
 /// Whether a city's recruiting roll `face` raises a warband [Initiative
 /// Phase].
 pub fn recruits(face: u32, recruit_face: u32) -> bool {
@@ -270,9 +320,31 @@ pub enum Ending {
     Unfinished,
 }
 
-/// One game in progress: every array has a fixed size.
-pub struct Game<'m> {
-    m: &'m RacesGame,
+/// Where the greedy player's breadth-first search from its targets stands
+/// ([`Game::start_search`], [`Game::distance`]).
+struct Search {
+    /// The player moving.
+    player: u8,
+    /// The last level searched, and its hexes.
+    level: usize,
+    frontier: HexSet,
+    /// Every hex searched so far.
+    reached: HexSet,
+    /// The hexes the player may enter: passable, no enemy in them.
+    open: HexSet,
+    /// Hexes the search never reaches.
+    never: HexSet,
+}
+
+/// A game's per-hex and per-warband arrays and buffers: boxed, and kept
+/// from one trial to the next on each thread (see [`RacesGame`]'s
+/// `run_trial`), so that a trial neither allocates nor clears them. Each
+/// is written before it is read: set-up writes every hex of the map (and
+/// [`Game::with_board`] empties the stacks), warband slots are written as
+/// they are taken, a leader in charge is only read in the battle phase
+/// that fixed it, and the greedy player's distances and levels only as
+/// far as its search has written them.
+pub struct Board {
     terrain: [u8; MAX_HEXES],
     /// City race or ruins attribute.
     detail: [u8; MAX_HEXES],
@@ -285,11 +357,93 @@ pub struct Game<'m> {
     charge_phase: [u32; MAX_HEXES],
     /// Special attribute of the leader in charge ([`NONE`]: no leader).
     charge: [u8; MAX_HEXES],
-    mark: [u32; MAX_HEXES],
-    stamp: u32,
-    /// Steps from the moving greedy player's targets ([`u8::MAX`]: not
-    /// reached), see [`Game::target_distances`].
+    /// The battle phase now (phases count on from game to game; 0 marks
+    /// "never fixed" in `charge_phase`).
+    phase: u32,
+    /// Steps from the moving greedy player's targets to the hexes of its
+    /// stacks and the hexes its warbands have stepped into since (no other
+    /// hex is kept up to date): [`FAR`] for that far or more, [`u8::MAX`]
+    /// for not reached; see [`Game::target_distances`].
     dist: [u8; MAX_HEXES],
+    /// The levels of the moving greedy player's search (`levels[d]` up to
+    /// the level searched so far).
+    levels: Levels,
+    /// Where that search stands.
+    search: Search,
+    warbands: [Warband; MAX_WARBANDS],
+    /// One stack's warbands and their order values (`order_stacks`).
+    members: [u8; MAX_WARBANDS],
+    order_keys: [f64; MAX_WARBANDS],
+    /// The moving player's live warbands in slot order (`movement_phase`;
+    /// the random player strikes them off as they run out of moves).
+    own: [u8; MAX_WARBANDS],
+    /// Stack hexes in the order of their first warband slot, and those
+    /// slots ([`Game::stacks_of`]).
+    stack_hexes: [u16; MAX_WARBANDS],
+    stack_first: [u8; MAX_WARBANDS],
+    /// A seat's free deployment hexes and the warbands it has placed
+    /// (`deploy_zone`).
+    free: [u16; MAX_HEXES],
+    placed: [u8; MAX_WARBANDS],
+}
+
+impl Board {
+    /// A new board, boxed (it is about 38 KiB).
+    pub fn new() -> Box<Self> {
+        Box::new(Board {
+            terrain: [0; MAX_HEXES],
+            detail: [NONE; MAX_HEXES],
+            top: [NONE; MAX_HEXES],
+            cell: [NONE; MAX_HEXES],
+            charge_phase: [0; MAX_HEXES],
+            charge: [NONE; MAX_HEXES],
+            phase: 0,
+            dist: [u8::MAX; MAX_HEXES],
+            levels: [NO_HEXES; LEVELS],
+            search: Search {
+                player: 0,
+                level: 0,
+                frontier: NO_HEXES,
+                reached: NO_HEXES,
+                open: NO_HEXES,
+                never: NO_HEXES,
+            },
+            warbands: [NO_WARBAND; MAX_WARBANDS],
+            members: [0; MAX_WARBANDS],
+            order_keys: [0.0; MAX_WARBANDS],
+            own: [0; MAX_WARBANDS],
+            stack_hexes: [0; MAX_WARBANDS],
+            stack_first: [0; MAX_WARBANDS],
+            free: [0; MAX_HEXES],
+            placed: [0; MAX_WARBANDS],
+        })
+    }
+
+    /// Starts a new battle phase (or game): leaders in charge fixed before
+    /// are no longer.
+    fn next_phase(&mut self) {
+        if self.phase == u32::MAX {
+            self.charge_phase.fill(0);
+            self.phase = 0;
+        }
+        self.phase += 1;
+    }
+}
+
+thread_local! {
+    /// The board of the last game played on this thread.
+    static SPARE_BOARD: Cell<Option<Box<Board>>> = const { Cell::new(None) };
+}
+
+/// One game in progress: every array has a fixed size.
+pub struct Game<'m> {
+    m: &'m RacesGame,
+    b: Box<Board>,
+    /// The key locations the moving greedy player may take: held by
+    /// nobody, passable.
+    open_keys: HexSet,
+    /// The hexes next to one of `open_keys`.
+    near_open_keys: HexSet,
     /// Hexes a unit may stand in: passable terrain, and any hex a unit has
     /// stood in (a zone with no passable hex deploys onto impassable ones).
     passable: HexSet,
@@ -300,20 +454,21 @@ pub struct Game<'m> {
     key_region: HexSet,
     /// Each player's stacks' hexes.
     occupied: [HexSet; MAX_PLAYERS],
-    warbands: [Warband; MAX_WARBANDS],
+    /// The hexes whose stack is one warband.
+    single: HexSet,
     n_warbands: usize,
     leaders: [Leader; MAX_LEADERS],
     n_leaders: usize,
-    keys: [u16; MAX_HEXES],
+    /// How many key locations the map has.
     n_keys: usize,
+    /// The cities (key locations that recruit).
+    city_set: HexSet,
     /// The key locations whose all-units bonus is not zero.
-    bonus_keys: [u16; MAX_HEXES],
-    n_bonus_keys: usize,
+    bonus_key_set: HexSet,
     alive: [u32; MAX_PLAYERS],
     leaders_alive: [u32; MAX_PLAYERS],
     bonus: [Profile; MAX_PLAYERS],
     hold_streak: [u32; MAX_PLAYERS],
-    phase: u32,
     /// Turns begun.
     pub turn: u32,
     /// Battles fought.
@@ -324,35 +479,34 @@ pub struct Game<'m> {
 impl<'m> Game<'m> {
     /// An empty board for `m`'s scenario.
     pub fn new(m: &'m RacesGame) -> Self {
+        Self::with_board(m, Board::new())
+    }
+
+    /// An empty board for `m`'s scenario on `b`, a board of any earlier
+    /// game.
+    pub fn with_board(m: &'m RacesGame, mut b: Box<Board>) -> Self {
+        b.top[..m.map.hexes()].fill(NONE);
+        b.next_phase();
         Game {
             m,
-            terrain: [0; MAX_HEXES],
-            detail: [NONE; MAX_HEXES],
-            top: [NONE; MAX_HEXES],
-            cell: [NONE; MAX_HEXES],
-            charge_phase: [0; MAX_HEXES],
-            charge: [NONE; MAX_HEXES],
-            mark: [0; MAX_HEXES],
-            stamp: 0,
-            dist: [u8::MAX; MAX_HEXES],
+            b,
+            open_keys: NO_HEXES,
+            near_open_keys: NO_HEXES,
             passable: NO_HEXES,
             key_set: NO_HEXES,
             key_region: NO_HEXES,
             occupied: [NO_HEXES; MAX_PLAYERS],
-            warbands: [NO_WARBAND; MAX_WARBANDS],
+            single: NO_HEXES,
             n_warbands: 0,
             leaders: [NO_LEADER; MAX_LEADERS],
             n_leaders: 0,
-            keys: [0; MAX_HEXES],
             n_keys: 0,
-            bonus_keys: [0; MAX_HEXES],
-            n_bonus_keys: 0,
+            city_set: NO_HEXES,
+            bonus_key_set: NO_HEXES,
             alive: [0; MAX_PLAYERS],
             leaders_alive: [0; MAX_PLAYERS],
             bonus: [[0; ATTRIBUTES]; MAX_PLAYERS],
             hold_streak: [0; MAX_PLAYERS],
-            // Phase 0 marks "never fixed" in `charge_phase`.
-            phase: 1,
             turn: 0,
             battles: 0,
             first_mover: NONE,
@@ -363,13 +517,13 @@ impl<'m> Game<'m> {
 
     /// The terrain index of hex `h`.
     pub fn terrain_at(&self, h: u16) -> usize {
-        usize::from(self.terrain[usize::from(h)])
+        usize::from(self.b.terrain[usize::from(h)])
     }
 
     /// The player whose stack is in `h`, or [`NONE`].
     #[inline]
     pub fn owner(&self, h: u16) -> u8 {
-        match self.cell[usize::from(h)] {
+        match self.b.cell[usize::from(h)] {
             IMPASSABLE => NONE,
             p => p,
         }
@@ -377,7 +531,7 @@ impl<'m> Game<'m> {
 
     /// The top warband of `h` (a warband id), or [`NONE`].
     pub fn top(&self, h: u16) -> u8 {
-        self.top[usize::from(h)]
+        self.b.top[usize::from(h)]
     }
 
     /// The leader in charge of `h`'s stack in this battle phase, if one
@@ -389,10 +543,10 @@ impl<'m> Game<'m> {
     /// Warband kinds in `h`, top first (for tests and traces).
     pub fn stack(&self, h: u16) -> Vec<u8> {
         let mut out = Vec::new();
-        let mut w = self.top[usize::from(h)];
+        let mut w = self.b.top[usize::from(h)];
         while w != NONE {
-            out.push(self.warbands[usize::from(w)].kind);
-            w = self.warbands[usize::from(w)].below;
+            out.push(self.b.warbands[usize::from(w)].kind);
+            w = self.b.warbands[usize::from(w)].below;
         }
         out
     }
@@ -421,7 +575,7 @@ impl<'m> Game<'m> {
 
     #[inline]
     fn rule(&self, h: u16) -> &TerrainRule {
-        &self.m.terrain[usize::from(self.terrain[usize::from(h)])]
+        &self.m.terrain[usize::from(self.b.terrain[usize::from(h)])]
     }
 
     #[inline]
@@ -432,7 +586,7 @@ impl<'m> Game<'m> {
     #[inline]
     fn can_enter(&self, p: u8, n: u16) -> bool {
         n != NO_HEX && {
-            let c = self.cell[usize::from(n)];
+            let c = self.b.cell[usize::from(n)];
             c == NONE || c == p
         }
     }
@@ -440,7 +594,7 @@ impl<'m> Game<'m> {
     fn leaders_in(&self, h: u16, out: &mut [u8; MAX_LEADERS]) -> usize {
         let mut n = 0;
         for l in &self.leaders[..self.n_leaders] {
-            if l.alive && self.warbands[usize::from(l.warband)].hex == h {
+            if l.alive && self.b.warbands[usize::from(l.warband)].hex == h {
                 out[n] = l.attribute;
                 n += 1;
             }
@@ -454,7 +608,7 @@ impl<'m> Game<'m> {
         let rule = self.rule(h);
         let mut b = rule.in_hex;
         if rule.ruins != 0 {
-            let a = usize::from(self.detail[usize::from(h)]);
+            let a = usize::from(self.b.detail[usize::from(h)]);
             b[a] += rule.ruins;
         }
         b
@@ -462,7 +616,7 @@ impl<'m> Game<'m> {
 
     /// Warband `w`'s scores with `leader` in charge of its stack.
     pub fn warband_scores(&self, w: u8, leader: Option<u8>) -> Profile {
-        let wb = &self.warbands[usize::from(w)];
+        let wb = &self.b.warbands[usize::from(w)];
         scores(
             &self.m.kinds[usize::from(wb.kind)],
             &self.hex_bonus(wb.hex),
@@ -472,19 +626,35 @@ impl<'m> Game<'m> {
         )
     }
 
-    /// Recomputes each player's all-units bonus from the settlements it
-    /// occupies; unoccupied ones are neutral [Settlement Type Table].
+    /// Works out each player's all-units bonus from the settlements it
+    /// occupies; unoccupied ones are neutral [Settlement Type Table]. Kept
+    /// up to date from then on as key locations are taken and left.
     fn refresh_bonuses(&mut self) {
         self.bonus = [[0; ATTRIBUTES]; MAX_PLAYERS];
-        for k in &self.bonus_keys[..self.n_bonus_keys] {
-            let o = self.owner(*k);
-            if o != NONE {
-                let add = self.rule(*k).all_units;
-                for (b, a) in self.bonus[usize::from(o)].iter_mut().zip(add) {
+        for p in 0..self.m.seats.len() {
+            for k in set_hexes(
+                &set_and(&self.bonus_key_set, &self.occupied[p]),
+                self.m.map.words,
+            ) {
+                let add = self.rule(k).all_units;
+                for (b, a) in self.bonus[p].iter_mut().zip(add) {
                     *b += a;
                 }
             }
         }
+    }
+
+    /// The hexes of every other player's stacks.
+    fn enemy_hexes(&self, p: u8) -> HexSet {
+        let mut enemy = NO_HEXES;
+        for (q, occupied) in self.occupied[..self.m.seats.len()].iter().enumerate() {
+            if q != usize::from(p) {
+                for (e, o) in enemy.iter_mut().zip(occupied) {
+                    *e |= o;
+                }
+            }
+        }
+        enemy
     }
 
     fn players_left(&self) -> usize {
@@ -501,9 +671,9 @@ impl<'m> Game<'m> {
             self.n_warbands += 1;
             self.n_warbands - 1
         } else {
-            self.warbands.iter().position(|w| !w.alive)?
+            self.b.warbands.iter().position(|w| !w.alive)?
         };
-        self.warbands[slot] = Warband {
+        self.b.warbands[slot] = Warband {
             kind,
             owner,
             hex,
@@ -516,86 +686,113 @@ impl<'m> Game<'m> {
         Some(slot as u8)
     }
 
+    /// Notes whether the stack in `h` is now one warband alone.
+    fn note_single(&mut self, h: u16) {
+        let top = self.b.top[usize::from(h)];
+        if top != NONE && self.b.warbands[usize::from(top)].below == NONE {
+            set_insert(&mut self.single, h);
+        } else {
+            set_remove(&mut self.single, h);
+        }
+    }
+
     fn push_top(&mut self, h: u16, w: u8) {
         set_insert(&mut self.passable, h);
         set_insert(
-            &mut self.occupied[usize::from(self.warbands[usize::from(w)].owner)],
+            &mut self.occupied[usize::from(self.b.warbands[usize::from(w)].owner)],
             h,
         );
-        self.warbands[usize::from(w)].below = self.top[usize::from(h)];
-        self.warbands[usize::from(w)].hex = h;
-        self.top[usize::from(h)] = w;
-        self.cell[usize::from(h)] = self.warbands[usize::from(w)].owner;
+        self.b.warbands[usize::from(w)].below = self.b.top[usize::from(h)];
+        self.b.warbands[usize::from(w)].hex = h;
+        self.b.top[usize::from(h)] = w;
+        self.b.cell[usize::from(h)] = self.b.warbands[usize::from(w)].owner;
+        self.note_single(h);
     }
 
     fn push_bottom(&mut self, h: u16, w: u8) {
         set_insert(&mut self.passable, h);
         set_insert(
-            &mut self.occupied[usize::from(self.warbands[usize::from(w)].owner)],
+            &mut self.occupied[usize::from(self.b.warbands[usize::from(w)].owner)],
             h,
         );
-        self.warbands[usize::from(w)].hex = h;
-        self.warbands[usize::from(w)].below = NONE;
-        let mut cur = self.top[usize::from(h)];
+        self.b.warbands[usize::from(w)].hex = h;
+        self.b.warbands[usize::from(w)].below = NONE;
+        let mut cur = self.b.top[usize::from(h)];
         if cur == NONE {
-            self.top[usize::from(h)] = w;
-            self.cell[usize::from(h)] = self.warbands[usize::from(w)].owner;
-            return;
+            self.b.top[usize::from(h)] = w;
+            self.b.cell[usize::from(h)] = self.b.warbands[usize::from(w)].owner;
+        } else {
+            while self.b.warbands[usize::from(cur)].below != NONE {
+                cur = self.b.warbands[usize::from(cur)].below;
+            }
+            self.b.warbands[usize::from(cur)].below = w;
         }
-        while self.warbands[usize::from(cur)].below != NONE {
-            cur = self.warbands[usize::from(cur)].below;
-        }
-        self.warbands[usize::from(cur)].below = w;
+        self.note_single(h);
     }
 
     fn unlink(&mut self, w: u8) {
-        let h = usize::from(self.warbands[usize::from(w)].hex);
-        let below = self.warbands[usize::from(w)].below;
-        if self.top[h] == w {
-            self.top[h] = below;
+        let h = usize::from(self.b.warbands[usize::from(w)].hex);
+        let below = self.b.warbands[usize::from(w)].below;
+        if self.b.top[h] == w {
+            self.b.top[h] = below;
             if below == NONE {
-                self.cell[h] = NONE;
+                self.b.cell[h] = NONE;
                 set_remove(
-                    &mut self.occupied[usize::from(self.warbands[usize::from(w)].owner)],
+                    &mut self.occupied[usize::from(self.b.warbands[usize::from(w)].owner)],
                     h as u16,
                 );
             }
         } else {
-            let mut cur = self.top[h];
-            while cur != NONE && self.warbands[usize::from(cur)].below != w {
-                cur = self.warbands[usize::from(cur)].below;
+            let mut cur = self.b.top[h];
+            while cur != NONE && self.b.warbands[usize::from(cur)].below != w {
+                cur = self.b.warbands[usize::from(cur)].below;
             }
             if cur != NONE {
-                self.warbands[usize::from(cur)].below = below;
+                self.b.warbands[usize::from(cur)].below = below;
             }
         }
-        self.warbands[usize::from(w)].below = NONE;
+        self.b.warbands[usize::from(w)].below = NONE;
+        self.note_single(h as u16);
     }
 
     /// Moves warband `w` one hex to `to`; the leaders riding with it go too
     /// [Movement Phase]. A key location it leaves empty or takes changes
     /// the all-units bonuses at once.
     fn step(&mut self, w: u8, to: u16) {
-        let from = self.warbands[usize::from(w)].hex;
-        let takes = self.top[usize::from(to)] == NONE && self.is_key(to);
+        let from = self.b.warbands[usize::from(w)].hex;
+        let takes = self.b.top[usize::from(to)] == NONE && self.is_key(to);
         self.unlink(w);
-        let leaves = self.top[usize::from(from)] == NONE && self.is_key(from);
+        let leaves = self.b.top[usize::from(from)] == NONE && self.is_key(from);
         self.push_top(to, w);
-        self.warbands[usize::from(w)].moved += 1;
-        if takes || leaves {
-            self.refresh_bonuses();
+        self.b.warbands[usize::from(w)].moved += 1;
+        let owner = self.b.warbands[usize::from(w)].owner;
+        if takes {
+            self.add_settlement_bonus(owner, to, 1);
+        }
+        if leaves {
+            self.add_settlement_bonus(owner, from, -1);
+        }
+    }
+
+    /// Adds (`sign` 1) or takes away (-1) the all-units bonus of key
+    /// location `k` to player `p`'s, as `p` takes or loses it [Settlement
+    /// Type Table].
+    fn add_settlement_bonus(&mut self, p: u8, k: u16, sign: i8) {
+        let add = self.rule(k).all_units;
+        for (b, a) in self.bonus[usize::from(p)].iter_mut().zip(add) {
+            *b += sign * a;
         }
     }
 
     /// Destroys warband `w`. Its leaders join the new top of the stack, or
     /// die with the stack when none is left [Leaders].
     fn destroy(&mut self, w: u8) {
-        let h = self.warbands[usize::from(w)].hex;
-        let owner = usize::from(self.warbands[usize::from(w)].owner);
+        let h = self.b.warbands[usize::from(w)].hex;
+        let owner = usize::from(self.b.warbands[usize::from(w)].owner);
         self.unlink(w);
-        self.warbands[usize::from(w)].alive = false;
+        self.b.warbands[usize::from(w)].alive = false;
         self.alive[owner] -= 1;
-        let new_top = self.top[usize::from(h)];
+        let new_top = self.b.top[usize::from(h)];
         for l in &mut self.leaders[..self.n_leaders] {
             if l.alive && l.warband == w {
                 if new_top == NONE {
@@ -607,26 +804,35 @@ impl<'m> Game<'m> {
             }
         }
         if new_top == NONE && self.is_key(h) {
-            self.refresh_bonuses();
+            self.add_settlement_bonus(owner as u8, h, -1);
         }
     }
 
-    fn next_stamp(&mut self) -> u32 {
-        self.stamp += 1;
-        self.stamp
-    }
-
-    /// The hexes of player `p`'s stacks, in hex order of their first
-    /// warband slot.
-    fn stacks_of(&mut self, p: u8, out: &mut [u16; MAX_WARBANDS]) -> usize {
-        let s = self.next_stamp();
+    /// The hexes of player `p`'s stacks in `among`, in the order of their
+    /// first (lowest) warband slot, into the board's `stack_hexes`; returns
+    /// how many.
+    fn stacks_of(&mut self, p: u8, among: &HexSet) -> usize {
+        let b = &mut *self.b;
         let mut n = 0;
-        for w in &self.warbands[..self.n_warbands] {
-            if w.alive && w.owner == p && self.mark[usize::from(w.hex)] != s {
-                self.mark[usize::from(w.hex)] = s;
-                out[n] = w.hex;
-                n += 1;
+        for h in set_hexes(
+            &set_and(among, &self.occupied[usize::from(p)]),
+            self.m.map.words,
+        ) {
+            let mut slot = NONE;
+            let mut w = b.top[usize::from(h)];
+            while w != NONE {
+                slot = slot.min(w);
+                w = b.warbands[usize::from(w)].below;
             }
+            let mut i = n;
+            while i > 0 && b.stack_first[i - 1] > slot {
+                b.stack_first[i] = b.stack_first[i - 1];
+                b.stack_hexes[i] = b.stack_hexes[i - 1];
+                i -= 1;
+            }
+            b.stack_first[i] = slot;
+            b.stack_hexes[i] = h;
+            n += 1;
         }
         n
     }
@@ -637,10 +843,24 @@ impl<'m> Game<'m> {
     /// Setup]. Leaders' special attributes are rolled here [Leaders].
     pub fn setup<R: Roller>(&mut self, dice: &mut R) {
         let m = self.m;
+        // A rolled map draws a number below `hex_bundle` for each
+        // `hexes_per_draw` hexes: its base-`outcomes` digits, lowest first,
+        // are their outcomes, each uniform and independent of the others.
+        let outcomes = m.hex_draw.len() as u32;
+        let (mut bundle, mut left) = (0, 0);
         for h in 0..m.map.hexes() {
             let (t, detail) = match &m.fixed {
                 Some(fixed) => fixed[h],
-                None => (roll_terrain(&m.tables, dice) as u8, NONE),
+                None => {
+                    if left == 0 {
+                        bundle = dice.die(m.hex_bundle) - 1;
+                        left = m.hexes_per_draw;
+                    }
+                    let outcome = bundle % outcomes;
+                    bundle /= outcomes;
+                    left -= 1;
+                    (m.hex_draw[outcome as usize], NONE)
+                }
             };
             let rule = &m.terrain[usize::from(t)];
             let detail = if detail != NONE {
@@ -652,19 +872,20 @@ impl<'m> Game<'m> {
             } else {
                 NONE
             };
-            self.terrain[h] = t;
-            self.detail[h] = detail;
-            self.cell[h] = if rule.impassable { IMPASSABLE } else { NONE };
+            self.b.terrain[h] = t;
+            self.b.detail[h] = detail;
+            self.b.cell[h] = if rule.impassable { IMPASSABLE } else { NONE };
             if !rule.impassable {
                 set_insert(&mut self.passable, h as u16);
             }
             if rule.settlement {
-                self.keys[self.n_keys] = h as u16;
                 self.n_keys += 1;
                 set_insert(&mut self.key_set, h as u16);
-                if rule.all_units.iter().any(|b| *b != 0) {
-                    self.bonus_keys[self.n_bonus_keys] = h as u16;
-                    self.n_bonus_keys += 1;
+                if rule.city {
+                    set_insert(&mut self.city_set, h as u16);
+                }
+                if rule.bonus {
+                    set_insert(&mut self.bonus_key_set, h as u16);
                 }
             }
         }
@@ -711,11 +932,10 @@ impl<'m> Game<'m> {
         if seat.warbands.is_empty() {
             return;
         }
-        let mut free = [0u16; MAX_HEXES];
         let mut n_free = 0;
         for h in &seat.zone {
-            if !self.rule(*h).impassable && self.top[usize::from(*h)] == NONE {
-                free[n_free] = *h;
+            if !self.rule(*h).impassable && self.b.top[usize::from(*h)] == NONE {
+                self.b.free[n_free] = *h;
                 n_free += 1;
             }
         }
@@ -723,33 +943,32 @@ impl<'m> Game<'m> {
             // A rolled zone with no passable hex (chance 0.3^zone size):
             // the forces stand in it regardless.
             for h in &seat.zone {
-                free[n_free] = *h;
+                self.b.free[n_free] = *h;
                 n_free += 1;
             }
         }
-        let mut placed = [0u8; MAX_WARBANDS];
         let mut n_placed = 0;
         for kind in &seat.warbands {
             let h = if n_free > 0 {
                 let i = (dice.die(n_free as u32) - 1) as usize;
-                let h = free[i];
-                free[i] = free[n_free - 1];
+                let h = self.b.free[i];
+                self.b.free[i] = self.b.free[n_free - 1];
                 n_free -= 1;
                 h
             } else {
                 let i = (dice.die(n_placed as u32) - 1) as usize;
-                self.warbands[usize::from(placed[i])].hex
+                self.b.warbands[usize::from(self.b.placed[i])].hex
             };
             if let Some(w) = self.new_warband(*kind, p, h) {
                 self.push_top(h, w);
-                placed[n_placed] = w;
+                self.b.placed[n_placed] = w;
                 n_placed += 1;
             }
         }
         for _ in 0..seat.leaders {
             let attribute = roll_attribute(dice, &self.m.random_attribute) as u8;
             let i = (dice.die(n_placed as u32) - 1) as usize;
-            self.add_leader(p, attribute, placed[i]);
+            self.add_leader(p, attribute, self.b.placed[i]);
         }
     }
 
@@ -800,15 +1019,16 @@ impl<'m> Game<'m> {
     /// fresh warband of the city's race at the bottom of its stack
     /// [Initiative Phase].
     pub fn recruit<R: Roller, T: Trace>(&mut self, p: u8, dice: &mut R, trace: &mut T) {
-        for i in 0..self.n_keys {
-            let k = self.keys[i];
-            if !self.rule(k).city || self.owner(k) != p {
-                continue;
-            }
+        // In hex order; a recruit joins a stack already there, so the set
+        // of cities held does not change meanwhile.
+        for k in set_hexes(
+            &set_and(&self.city_set, &self.occupied[usize::from(p)]),
+            self.m.map.words,
+        ) {
             let face = dice.die(10);
             if recruits(face, self.m.recruit_face) {
                 // Basic warbands come first among the kinds, by race.
-                let kind = self.detail[usize::from(k)];
+                let kind = self.b.detail[usize::from(k)];
                 if let Some(w) = self.new_warband(kind, p, k) {
                     self.push_bottom(k, w);
                     trace.event("six races [Initiative Phase]", || {
@@ -823,10 +1043,18 @@ impl<'m> Game<'m> {
     /// order for the battle phase [Movement Phase], [Battle Phase].
     pub fn movement_phase<R: Roller, T: Trace>(&mut self, p: u8, dice: &mut R, trace: &mut T) {
         let pi = usize::from(p);
-        for w in &mut self.warbands[..self.n_warbands] {
+        // Fresh moves and attacks for `p`'s warbands, and its live ones
+        // listed (in slot order) for the moves.
+        let b = &mut *self.b;
+        let mut n_own = 0;
+        for (i, w) in b.warbands[..self.n_warbands].iter_mut().enumerate() {
             if w.owner == p {
                 w.moved = 0;
                 w.attacked = false;
+                if w.alive {
+                    b.own[n_own] = i as u8;
+                    n_own += 1;
+                }
             }
         }
         let units = self.alive[pi] + self.leaders_alive[pi];
@@ -840,32 +1068,20 @@ impl<'m> Game<'m> {
             format!("player {p}: {units} units, {cp} command points")
         });
         match self.m.seats[pi].player {
-            Player::Random => self.random_moves(p, cp, dice),
-            Player::Greedy { .. } => self.greedy_moves(p, cp),
+            Player::Random => self.random_moves(p, n_own, cp, dice),
+            Player::Greedy { .. } => self.greedy_moves(p, n_own, cp),
         }
         self.order_stacks(p, dice);
     }
 
-    /// Player `p`'s live warbands into `out`, in slot order; returns how
-    /// many.
-    fn warbands_of_player(&self, p: u8, out: &mut [u8; MAX_WARBANDS]) -> usize {
-        let mut n = 0;
-        for (i, w) in self.warbands[..self.n_warbands].iter().enumerate() {
-            if w.alive && w.owner == p {
-                out[n] = i as u8;
-                n += 1;
-            }
-        }
-        n
-    }
-
-    fn random_moves<R: Roller>(&mut self, p: u8, mut cp: u32, dice: &mut R) {
-        let mut cand = [0u8; MAX_WARBANDS];
-        let mut k = self.warbands_of_player(p, &mut cand);
+    /// Random movement: a random warband of the `k` listed in the board's
+    /// `own` steps to a random hex it may enter; one that cannot is struck
+    /// off the list.
+    fn random_moves<R: Roller>(&mut self, p: u8, mut k: usize, mut cp: u32, dice: &mut R) {
         while cp > 0 && k > 0 {
             let i = (dice.die(k as u32) - 1) as usize;
-            let w = cand[i];
-            let wb = self.warbands[usize::from(w)];
+            let w = self.b.own[i];
+            let wb = self.b.warbands[usize::from(w)];
             let mut legal = [NO_HEX; 6];
             let mut n = 0;
             if wb.moved < self.m.max_move {
@@ -877,7 +1093,7 @@ impl<'m> Game<'m> {
                 }
             }
             if n == 0 {
-                cand[i] = cand[k - 1];
+                self.b.own[i] = self.b.own[k - 1];
                 k -= 1;
                 continue;
             }
@@ -887,181 +1103,236 @@ impl<'m> Game<'m> {
         }
     }
 
-    /// Steps to each hex from player `p`'s targets (key locations it does
-    /// not hold, enemy stacks) through hexes it may enter, into `dist`
-    /// (saturating at 254; [`u8::MAX`] where not reached). The search runs
-    /// level by level on bitboards of the whole map and stops one level
-    /// after the last of `p`'s stacks is reached: greedy steps only go down
-    /// the distances, and every hex they can reach or look at is set by
-    /// then (the distances of `p`'s stacks and of every hex next to them).
-    fn target_distances(&mut self, p: u8) {
-        struct Search<'g, 'm>(&'g mut Game<'m>, u8);
-        impl ForWords for Search<'_, '_> {
+    /// Starts the greedy player `p`'s breadth-first search of the steps
+    /// from its targets (key locations it does not hold, enemy stacks)
+    /// through hexes it may enter, on bitboards of the whole map: level 0
+    /// here, the next levels as [`Game::distance`] needs them (a pick
+    /// needs the distances of only some of `p`'s stacks, and the search
+    /// goes only as far as the farthest of those).
+    fn start_search(&mut self, p: u8) {
+        struct Start<'g, 'm>(&'g mut Game<'m>, u8);
+        impl ForWords for Start<'_, '_> {
             type Out = ();
             fn run<const N: usize>(self) {
-                self.0.target_distances_in::<N>(self.1);
+                self.0.start_search_in::<N>(self.1);
             }
         }
         let map = &self.m.map;
-        map.with_words(Search(self, p));
+        map.with_words(Start(self, p));
     }
 
-    /// [`Game::target_distances`] on a map of `N` bitboard words.
-    fn target_distances_in<const N: usize>(&mut self, p: u8) {
-        let map = &self.m.map;
+    /// [`Game::start_search`] on a map of `N` bitboard words.
+    fn start_search_in<const N: usize>(&mut self, p: u8) {
+        let m = self.m;
         let own = self.occupied[usize::from(p)];
-        let mut enemy = NO_HEXES;
-        for (q, occupied) in self.occupied[..self.m.seats.len()].iter().enumerate() {
+        let mut enemy = [0u64; N];
+        for (q, occupied) in self.occupied[..m.seats.len()].iter().enumerate() {
             if q != usize::from(p) {
-                for i in 0..N {
-                    enemy[i] |= occupied[i];
+                for (e, o) in enemy.iter_mut().zip(occupied) {
+                    *e |= o;
                 }
             }
         }
-        self.dist[..map.hexes()].fill(u8::MAX);
-        let (mut frontier, mut reached, mut open) = (NO_HEXES, NO_HEXES, NO_HEXES);
-        // The stacks the search must reach: when every enemy stands in the
-        // region connected to key locations, so does every target, and
-        // stacks outside it are never reached (no need to search on for
-        // them).
-        let mut sought = own;
+        let search = &mut self.b.search;
+        search.player = p;
+        search.level = 0;
         let mut enemy_outside = 0;
         for i in 0..N {
             // Key locations held by `p` are exactly those under its stacks.
-            frontier[i] = (self.key_set[i] & !own[i]) | enemy[i];
-            reached[i] = frontier[i];
-            open[i] = self.passable[i] & !enemy[i];
+            search.frontier[i] = (self.key_set[i] & !own[i]) | enemy[i];
+            search.reached[i] = search.frontier[i];
+            search.open[i] = self.passable[i] & !enemy[i];
+            self.open_keys[i] = self.key_set[i] & !own[i] & search.open[i];
             enemy_outside |= enemy[i] & !self.key_region[i];
+            // When every enemy stands in the region connected to key
+            // locations, so does every target, and no hex outside it is
+            // ever reached.
+            search.never[i] = !self.key_region[i];
         }
-        if enemy_outside == 0 {
-            for (s, r) in sought.iter_mut().zip(&self.key_region).take(N) {
-                *s &= r;
+        if enemy_outside != 0 {
+            search.never[..N].fill(0);
+        }
+        self.b.levels[0][..N].copy_from_slice(&search.frontier[..N]);
+        self.near_open_keys = m.map.spread::<N>(&self.open_keys);
+    }
+
+    /// The greedy player's steps from its targets to `h`, a hex of one of
+    /// its stacks, searching on as far as needed: [`FAR`] for that far or
+    /// more, [`u8::MAX`] for never. Each level searched is kept in
+    /// `levels`, and the distance of each of its stacks reached in `dist`.
+    #[inline]
+    fn distance(&mut self, h: u16) -> u8 {
+        if set_contains(&self.b.search.reached, h) {
+            return self.b.dist[usize::from(h)];
+        }
+        self.search_to(h)
+    }
+
+    /// [`Game::distance`] of a hex the search has not reached yet.
+    #[inline(never)]
+    fn search_to(&mut self, h: u16) -> u8 {
+        struct SearchTo<'g, 'm>(&'g mut Game<'m>, u16);
+        impl ForWords for SearchTo<'_, '_> {
+            type Out = u8;
+            fn run<const N: usize>(self) -> u8 {
+                self.0.distance_in::<N>(self.1)
             }
         }
-        let mut level = 0u32;
-        let mut last = false;
+        if set_contains(&self.b.search.never, h) {
+            return u8::MAX;
+        }
+        let map = &self.m.map;
+        map.with_words(SearchTo(self, h))
+    }
+
+    /// [`Game::distance`] on a map of `N` bitboard words.
+    fn distance_in<const N: usize>(&mut self, h: u16) -> u8 {
+        let m = self.m;
+        let map = &m.map;
+        let own = self.occupied[usize::from(self.b.search.player)];
+        let search = &mut self.b.search;
         loop {
-            let d = level.min(u32::from(u8::MAX) - 1) as u8;
-            let (mut any, mut own_left) = (0, 0);
-            for i in 0..N {
-                let mut bits = frontier[i];
-                any |= bits;
-                while bits != 0 {
-                    self.dist[i * 64 + bits.trailing_zeros() as usize] = d;
-                    bits &= bits - 1;
+            let next = map.spread::<N>(&search.frontier);
+            let mut any = 0;
+            let words = search.frontier.iter_mut().zip(search.reached.iter_mut());
+            for ((frontier, reached), (next, open)) in
+                words.zip(next.iter().zip(&search.open)).take(N)
+            {
+                *frontier = next & open & !*reached;
+                *reached |= *frontier;
+                any |= *frontier;
+            }
+            if any == 0 {
+                return u8::MAX;
+            }
+            search.level += 1;
+            if search.level < LEVELS {
+                self.b.levels[search.level][..N].copy_from_slice(&search.frontier[..N]);
+            }
+            let d = search.level.min(usize::from(FAR)) as u8;
+            for (i, (frontier, own)) in search.frontier.iter().zip(&own).enumerate().take(N) {
+                let mut hit = frontier & own;
+                while hit != 0 {
+                    self.b.dist[i * 64 + hit.trailing_zeros() as usize] = d;
+                    hit &= hit - 1;
                 }
-                own_left |= sought[i] & !reached[i];
             }
-            if any == 0 || last {
-                break;
+            if set_contains(&search.frontier, h) {
+                return d;
             }
-            last = own_left == 0;
-            let next = map.spread::<N>(&frontier);
-            for i in 0..N {
-                frontier[i] = next[i] & open[i] & !reached[i];
-                reached[i] |= frontier[i];
-            }
-            level += 1;
         }
     }
 
-    /// The greedy step of warband `w` of player `p`: the step that gains
-    /// most toward a target or takes a key location, as (value, hex), or
-    /// value 0 when no step gains (or it must stay: it has moved its most,
-    /// or it alone holds a key location).
-    fn greedy_step(&self, p: u8, w: u8) -> (i32, u16) {
-        let wb = self.warbands[usize::from(w)];
-        let h = wb.hex;
-        if wb.moved >= self.m.max_move
-            || (self.is_key(h)
-                && self.warbands[usize::from(self.top[usize::from(h)])].below == NONE)
-        {
-            return (0, NO_HEX);
-        }
-        let here = i32::from(self.dist[usize::from(h)]);
-        let mut best = (0, NO_HEX);
-        for nb in self.m.map.neighbours[usize::from(h)] {
-            if !self.can_enter(p, nb) {
+    /// Whether a stack of player `p` stands next to a key location nobody
+    /// holds without holding one alone (then one of its warbands may take
+    /// it, if it has not moved its most).
+    fn may_take(&self, p: u8) -> bool {
+        (0..self.m.map.words).any(|i| {
+            self.occupied[usize::from(p)][i]
+                & self.near_open_keys[i]
+                & !(self.single[i] & self.key_set[i])
+                != 0
+        })
+    }
+
+    /// Whether the stack in `h` is one warband alone on a key location
+    /// (which the greedy player never leaves empty).
+    fn alone_on_key(&self, h: u16) -> bool {
+        set_contains(&self.single, h) && self.is_key(h)
+    }
+
+    /// The greedy player's next step among its warbands listed in the
+    /// board's `own` (in slot order) from place `start` to `end`, as (place
+    /// after `start`, warband, hex): the step worth most, the
+    /// first such warband and its first such neighbour. A step onto a key
+    /// location nobody holds (one of the player's targets) is worth most;
+    /// then a step to a hex one level nearer its targets; no other step
+    /// gains. A warband that has moved its most, or alone holds a key
+    /// location, stays. Every hex a level nearer than the warband's is one
+    /// the player may enter: it is a target only at level 0, and every
+    /// other hex searched is open.
+    /// Without `takes` the caller knows no warband can take a key
+    /// location, and the first warband that can step is the pick.
+    fn greedy_pick(&mut self, start: usize, end: usize, takes: bool) -> Option<(usize, u8, u16)> {
+        let mut walk = None;
+        for j in 0..end - start {
+            let w = self.b.own[start + j];
+            let wb = self.b.warbands[usize::from(w)];
+            if wb.moved >= self.m.max_move {
                 continue;
             }
-            let mut value = here - i32::from(self.dist[usize::from(nb)]);
-            if self.is_key(nb) && self.owner(nb) != p {
-                value += TAKE_KEY_VALUE;
+            let h = wb.hex;
+            let near_key = takes && set_contains(&self.near_open_keys, h);
+            if !near_key && walk.is_some() || self.alone_on_key(h) {
+                continue;
             }
-            if value > best.0 {
-                best = (value, nb);
+            let m = self.m;
+            let neighbours = &m.map.neighbours[usize::from(h)];
+            let first_in = |set: &HexSet| {
+                neighbours
+                    .iter()
+                    .copied()
+                    .find(|nb| *nb != NO_HEX && set_contains(set, *nb))
+            };
+            if near_key && let Some(to) = first_in(&self.open_keys) {
+                return Some((j, w, to));
+            }
+            if walk.is_some() {
+                continue;
+            }
+            let d = self.distance(h);
+            if (2..=FAR).contains(&d)
+                && let Some(to) = first_in(&self.b.levels[usize::from(d - 1)])
+            {
+                walk = Some((j, w, to));
+                if !takes {
+                    break;
+                }
             }
         }
-        best
+        walk
     }
 
-    /// Greedy movement: each command point goes to the single step that
-    /// gains most toward a target or takes a key location (the first such
-    /// warband in slot order, its first such step), never leaving a held
-    /// key location empty; points with no gainful step are left unspent
-    /// (they cannot be saved anyway). Each warband's best step is kept and
-    /// worked out again only when something it depends on changes: its own
-    /// stack or hex after a step, everything after a key location is taken
-    /// (the distances change).
-    fn greedy_moves(&mut self, p: u8, mut cp: u32) {
+    /// Greedy movement: each command point goes to the step
+    /// [`Game::greedy_pick`] finds, so a warband walks on while it gains,
+    /// never leaving a held key location empty; points with no gainful step
+    /// are left unspent (they cannot be saved anyway). The distances are
+    /// searched again after a key location is taken (it is no longer a
+    /// target); any other step takes the warband one level nearer.
+    ///
+    /// A pick looks only as far as it must. After a walk (a step that
+    /// takes no key location) no warband can take one, and none before the
+    /// walker can step, unless the step changed that: the walker may now
+    /// stand next to a key location nobody holds, and on a key location it
+    /// may have joined one warband alone there (which may then move). Only
+    /// the walker's hex and the stacks it left and joined change.
+    fn greedy_moves(&mut self, p: u8, n_own: usize, mut cp: u32) {
         if cp == 0 {
             return;
         }
-        self.target_distances(p);
-        let mut own = [0u8; MAX_WARBANDS];
-        let n_own = self.warbands_of_player(p, &mut own);
-        let own = &own[..n_own];
-        // Each warband's place in `own`.
-        let mut slot = [0u8; MAX_WARBANDS];
-        for (j, w) in own.iter().enumerate() {
-            slot[usize::from(*w)] = j as u8;
-        }
-        // Each warband's best step: its value and where to.
-        let mut value = [0i32; MAX_WARBANDS];
-        let mut dest = [0u16; MAX_WARBANDS];
-        for (j, w) in own.iter().enumerate() {
-            (value[j], dest[j]) = self.greedy_step(p, *w);
-        }
+        self.start_search(p);
+        // No warband before `start` can step; `takes`: one may take a key
+        // location.
+        let (mut start, mut takes) = (0, self.may_take(p));
         while cp > 0 {
-            let mut pick: Option<(i32, usize)> = None;
-            for (j, v) in value[..n_own].iter().enumerate() {
-                if *v > 0 && pick.is_none_or(|(b, _)| *v > b) {
-                    pick = Some((*v, j));
-                }
-            }
-            let Some((_, j)) = pick else { break };
-            let (w, to) = (own[j], dest[j]);
-            let from = self.warbands[usize::from(w)].hex;
-            let took_key = self.is_key(to) && self.owner(to) != p;
+            let Some((j, w, to)) = self.greedy_pick(start, n_own, takes) else {
+                break;
+            };
+            let from = self.b.warbands[usize::from(w)].hex;
+            let takes_key = set_contains(&self.open_keys, to);
             self.step(w, to);
             cp -= 1;
-            if cp == 0 {
-                break;
-            }
-            if took_key {
-                // The key location is no longer a target: new distances,
-                // and every warband looks again.
-                self.target_distances(p);
-                for (j, v) in own.iter().enumerate() {
-                    (value[j], dest[j]) = self.greedy_step(p, *v);
+            if takes_key {
+                if cp > 0 {
+                    self.start_search(p);
                 }
-                continue;
-            }
-            // Without a key location taken, the distances and the hexes
-            // `p` may enter are as they were; only the stepping warband
-            // and, on a key location, the other warbands of the two
-            // stacks (one may now be left alone there, or no longer be)
-            // can have another best step.
-            (value[j], dest[j]) = self.greedy_step(p, w);
-            for h in [from, to] {
-                if !self.is_key(h) {
-                    continue;
-                }
-                let mut v = self.top[usize::from(h)];
-                while v != NONE {
-                    let i = usize::from(slot[usize::from(v)]);
-                    (value[i], dest[i]) = self.greedy_step(p, v);
-                    v = self.warbands[usize::from(v)].below;
+                (start, takes) = (0, self.may_take(p));
+            } else {
+                self.b.dist[usize::from(to)] = self.b.dist[usize::from(from)] - 1;
+                start += j;
+                takes = set_contains(&self.near_open_keys, to);
+                if self.is_key(to) {
+                    start = 0;
                 }
             }
         }
@@ -1072,43 +1343,48 @@ impl<'m> Game<'m> {
     /// stacks next to it (its general strength if none), the random player
     /// by putting a random warband on top.
     fn order_stacks<R: Roller>(&mut self, p: u8, dice: &mut R) {
-        let mut hexes = [0u16; MAX_WARBANDS];
-        let n = self.stacks_of(p, &mut hexes);
-        let mut members = [0u8; MAX_WARBANDS];
-        let mut keys = [0f64; MAX_WARBANDS];
-        for &h in &hexes[..n] {
+        let mut stacked = self.occupied[usize::from(p)];
+        for (s, single) in stacked.iter_mut().zip(&self.single) {
+            *s &= !single;
+        }
+        let n = self.stacks_of(p, &stacked);
+        for i in 0..n {
+            let h = self.b.stack_hexes[i];
+            let top = self.b.top[usize::from(h)];
             let mut k = 0;
-            let mut w = self.top[usize::from(h)];
+            let mut w = top;
             while w != NONE {
-                members[k] = w;
+                self.b.members[k] = w;
                 k += 1;
-                w = self.warbands[usize::from(w)].below;
-            }
-            if k < 2 {
-                continue;
+                w = self.b.warbands[usize::from(w)].below;
             }
             match self.m.seats[usize::from(p)].player {
                 Player::Random => {
                     let i = (dice.die(k as u32) - 1) as usize;
-                    members.swap(0, i);
+                    self.b.members.swap(0, i);
                 }
                 Player::Greedy { .. } => {
-                    for (key, w) in keys.iter_mut().zip(&members[..k]) {
-                        *key = self.order_value(*w);
+                    for i in 0..k {
+                        self.b.order_keys[i] = self.order_value(self.b.members[i]);
                     }
-                    sort_by_keys_descending(&mut keys[..k], &mut members[..k]);
+                    let b = &mut *self.b;
+                    sort_by_keys_descending(&mut b.order_keys[..k], &mut b.members[..k]);
                 }
             }
-            self.top[usize::from(h)] = members[0];
+            self.b.top[usize::from(h)] = self.b.members[0];
             for i in 0..k {
-                self.warbands[usize::from(members[i])].below =
-                    if i + 1 < k { members[i + 1] } else { NONE };
+                let next = if i + 1 < k {
+                    self.b.members[i + 1]
+                } else {
+                    NONE
+                };
+                self.b.warbands[usize::from(self.b.members[i])].below = next;
             }
         }
     }
 
     fn order_value(&self, w: u8) -> f64 {
-        let wb = self.warbands[usize::from(w)];
+        let wb = self.b.warbands[usize::from(w)];
         let mine = self.warband_scores(w, None);
         let mut best: Option<f64> = None;
         for nb in self.m.map.neighbours[usize::from(wb.hex)] {
@@ -1117,7 +1393,7 @@ impl<'m> Game<'m> {
             }
             let o = self.owner(nb);
             if o != NONE && o != wb.owner {
-                let theirs = self.warband_scores(self.top[usize::from(nb)], None);
+                let theirs = self.warband_scores(self.b.top[usize::from(nb)], None);
                 let edge = odds(&mine, &theirs, &self.m.weights).edge();
                 best = Some(best.map_or(edge, |b: f64| b.max(edge)));
             }
@@ -1128,8 +1404,8 @@ impl<'m> Game<'m> {
     // ------------------------------------------------------------ battle
 
     fn fixed_charge(&self, h: u16) -> Option<Option<u8>> {
-        (self.charge_phase[usize::from(h)] == self.phase).then(|| {
-            match self.charge[usize::from(h)] {
+        (self.b.charge_phase[usize::from(h)] == self.b.phase).then(|| {
+            match self.b.charge[usize::from(h)] {
                 NONE => None,
                 a => Some(a),
             }
@@ -1153,9 +1429,9 @@ impl<'m> Game<'m> {
         }
         let n_theirs = self.leaders_in(enemy, &mut theirs);
         choose_leader(
-            &self.warband_scores(self.top[usize::from(h)], None),
+            &self.warband_scores(self.b.top[usize::from(h)], None),
             &own[..n_own],
-            &self.warband_scores(self.top[usize::from(enemy)], None),
+            &self.warband_scores(self.b.top[usize::from(enemy)], None),
             &theirs[..n_theirs],
             enemy_fixed,
             as_attacker,
@@ -1186,8 +1462,8 @@ impl<'m> Game<'m> {
                 (n > 0).then(|| own[(dice.die(n as u32) - 1) as usize])
             }
         };
-        self.charge_phase[usize::from(h)] = self.phase;
-        self.charge[usize::from(h)] = choice.unwrap_or(NONE);
+        self.b.charge_phase[usize::from(h)] = self.b.phase;
+        self.b.charge[usize::from(h)] = choice.unwrap_or(NONE);
         choice
     }
 
@@ -1202,8 +1478,8 @@ impl<'m> Game<'m> {
             .fixed_charge(target)
             .unwrap_or_else(|| self.greedy_charge(target, h, false, Some(a)));
         odds(
-            &self.warband_scores(self.top[usize::from(h)], a),
-            &self.warband_scores(self.top[usize::from(target)], d),
+            &self.warband_scores(self.b.top[usize::from(h)], a),
+            &self.warband_scores(self.b.top[usize::from(target)], d),
             &self.m.weights,
         )
     }
@@ -1217,7 +1493,7 @@ impl<'m> Game<'m> {
         dice: &mut R,
         trace: &mut T,
     ) -> Verdict {
-        let (a, d) = (self.top[usize::from(h)], self.top[usize::from(target)]);
+        let (a, d) = (self.b.top[usize::from(h)], self.b.top[usize::from(target)]);
         let la = self.decide_charge(h, target, true, dice);
         let ld = self.decide_charge(target, h, false, dice);
         let sa = self.warband_scores(a, la);
@@ -1225,13 +1501,13 @@ impl<'m> Game<'m> {
         let key = roll_attribute(dice, &self.m.random_attribute);
         let verdict = fight(&sa, &sd, key);
         self.battles += 1;
-        self.warbands[usize::from(a)].attacked = true;
+        self.b.warbands[usize::from(a)].attacked = true;
         trace.event("six races [Battle Phase]", || {
             let m = self.m;
             format!(
                 "{} (hex {h}) attacks {} (hex {target}): {} {} against {}: {verdict:?}",
-                m.kind_names[usize::from(self.warbands[usize::from(a)].kind)],
-                m.kind_names[usize::from(self.warbands[usize::from(d)].kind)],
+                m.kind_names[usize::from(self.b.warbands[usize::from(a)].kind)],
+                m.kind_names[usize::from(self.b.warbands[usize::from(d)].kind)],
                 m.attribute_names[key],
                 sa[key],
                 sd[key]
@@ -1258,13 +1534,16 @@ impl<'m> Game<'m> {
         dice: &mut R,
         trace: &mut T,
     ) -> Option<Ending> {
-        self.phase += 1;
-        let mut hexes = [0u16; MAX_WARBANDS];
-        let n = self.stacks_of(p, &mut hexes);
-        for &h in &hexes[..n] {
+        self.b.next_phase();
+        // Only stacks next to an enemy now can attack in this phase
+        // (enemy stacks only disappear in it).
+        let near_enemy = self.m.map.spread_any(&self.enemy_hexes(p));
+        let n = self.stacks_of(p, &near_enemy);
+        for i in 0..n {
+            let h = self.b.stack_hexes[i];
             loop {
-                let w = self.top[usize::from(h)];
-                if w == NONE || self.warbands[usize::from(w)].attacked {
+                let w = self.b.top[usize::from(h)];
+                if w == NONE || self.b.warbands[usize::from(w)].attacked {
                     break;
                 }
                 let mut targets = [NO_HEX; 6];
@@ -1328,16 +1607,14 @@ impl<'m> Game<'m> {
             return None;
         }
         let need = (self.m.hold as usize).min(self.n_keys);
+        let (n, words) = (self.m.seats.len(), self.m.map.words);
         let mut held = [0usize; MAX_PLAYERS];
-        for k in &self.keys[..self.n_keys] {
-            let o = self.owner(*k);
-            if o != NONE {
-                held[usize::from(o)] += 1;
-            }
+        for (h, occupied) in held.iter_mut().zip(&self.occupied).take(n) {
+            *h = set_len(&set_and(&self.key_set, occupied), words) as usize;
         }
         let mut winner = None;
-        for p in 0..self.m.seats.len() {
-            let most = (0..self.m.seats.len()).all(|q| q == p || held[q] < held[p]);
+        for p in 0..n {
+            let most = (0..n).all(|q| q == p || held[q] < held[p]);
             if held[p] >= need && most {
                 self.hold_streak[p] += 1;
                 if self.hold_streak[p] >= self.m.hold_turns {
@@ -1747,6 +2024,15 @@ impl RacesGame {
             })
             .collect();
         let spec = output_spec(&seats, file.max_turns as u32);
+        let hex_draw = flat_terrain_table(
+            &data
+                .tables
+                .iter()
+                .map(|t| t.faces.clone())
+                .collect::<Vec<_>>(),
+            data.hex_chain,
+        );
+        let hexes_per_draw = hexes_per_draw(hex_draw.len() as u32);
         Ok(RacesGame {
             map,
             terrain: data
@@ -1759,10 +2045,13 @@ impl RacesGame {
                     ruins: t.ruins,
                     in_hex: t.in_hex,
                     all_units: t.all_units,
+                    bonus: t.all_units.iter().any(|b| *b != 0),
                 })
                 .collect(),
             terrain_names: data.terrain.iter().map(|t| t.id.clone()).collect(),
-            tables: data.tables.iter().map(|t| t.faces.clone()).collect(),
+            hex_bundle: (hex_draw.len() as u32).pow(hexes_per_draw),
+            hexes_per_draw,
+            hex_draw,
             fixed,
             kinds: data.kinds.iter().map(|k| k.values).collect(),
             kind_names: data.kinds.iter().map(|k| k.name.clone()).collect(),
@@ -1913,8 +2202,11 @@ impl Model for RacesGame {
     }
 
     fn run_trial<T: Trace>(&self, dice: &mut Dice, trace: &mut T) -> TrialResult {
-        let mut game = Game::new(self);
+        let board = SPARE_BOARD.take().unwrap_or_else(Board::new);
+        let mut game = Game::with_board(self, board);
         let ending = game.play(dice, trace);
-        game.result(ending)
+        let result = game.result(ending);
+        SPARE_BOARD.set(Some(game.b));
+        result
     }
 }

@@ -31,6 +31,61 @@ pub fn set_remove(set: &mut HexSet, h: u16) {
     set[usize::from(h) / 64] &= !(1 << (h % 64));
 }
 
+/// The hexes of `set` in its first `words` words (a map's
+/// [`HexMap::words`]), lowest first.
+#[inline]
+pub fn set_hexes(set: &HexSet, words: usize) -> SetHexes {
+    SetHexes {
+        set: *set,
+        word: 0,
+        words: words.min(SET_WORDS),
+    }
+}
+
+/// Iterator of [`set_hexes`].
+pub struct SetHexes {
+    set: HexSet,
+    word: usize,
+    words: usize,
+}
+
+impl Iterator for SetHexes {
+    type Item = u16;
+
+    #[inline]
+    fn next(&mut self) -> Option<u16> {
+        while self.word < self.words {
+            let bits = self.set[self.word];
+            if bits != 0 {
+                self.set[self.word] = bits & (bits - 1);
+                return Some((self.word * 64) as u16 + bits.trailing_zeros() as u16);
+            }
+            self.word += 1;
+        }
+        None
+    }
+}
+
+/// How many hexes `set` holds in its first `words` words (a map's
+/// [`HexMap::words`]).
+#[inline]
+pub fn set_len(set: &HexSet, words: usize) -> u32 {
+    set[..words.min(SET_WORDS)]
+        .iter()
+        .map(|w| w.count_ones())
+        .sum()
+}
+
+/// The hexes in both `a` and `b`.
+#[inline]
+pub fn set_and(a: &HexSet, b: &HexSet) -> HexSet {
+    let mut out = *a;
+    for (o, w) in out.iter_mut().zip(b) {
+        *o &= w;
+    }
+    out
+}
+
 /// Work on bitboards of a map's size: [`HexMap::with_words`] calls `run`
 /// with `N` set to the map's [`HexMap::words`], so loops over the words
 /// have a length known when compiling.
@@ -97,12 +152,10 @@ pub struct HexMap {
     has_east: HexSet,
     /// Hexes with a neighbour to the west (not in the first column).
     has_west: HexSet,
-    /// Hexes of even rows with a west neighbour: their diagonal
-    /// neighbours lean left.
-    even_with_west: HexSet,
-    /// Hexes of odd rows with an east neighbour: their diagonal neighbours
-    /// lean right.
-    odd_with_east: HexSet,
+    /// Hexes of even rows: their diagonal neighbours lean left.
+    even_rows: HexSet,
+    /// Hexes of odd rows: their diagonal neighbours lean right.
+    odd_rows: HexSet,
 }
 
 impl HexMap {
@@ -132,22 +185,24 @@ impl HexMap {
             }
         }
         let (mut all, mut has_east, mut has_west) = (NO_HEXES, NO_HEXES, NO_HEXES);
-        let (mut even_with_west, mut odd_with_east) = (NO_HEXES, NO_HEXES);
+        let (mut even_rows, mut odd_rows) = (NO_HEXES, NO_HEXES);
         for row in 0..height {
             for col in 0..width {
                 let h = (row * width + col) as u16;
                 set_insert(&mut all, h);
+                set_insert(
+                    if row % 2 == 0 {
+                        &mut even_rows
+                    } else {
+                        &mut odd_rows
+                    },
+                    h,
+                );
                 if col + 1 < width {
                     set_insert(&mut has_east, h);
-                    if row % 2 == 1 {
-                        set_insert(&mut odd_with_east, h);
-                    }
                 }
                 if col > 0 {
                     set_insert(&mut has_west, h);
-                    if row % 2 == 0 {
-                        set_insert(&mut even_with_west, h);
-                    }
                 }
             }
         }
@@ -159,8 +214,8 @@ impl HexMap {
             all,
             has_east,
             has_west,
-            even_with_west,
-            odd_with_east,
+            even_rows,
+            odd_rows,
         }
     }
 
@@ -220,36 +275,34 @@ impl HexMap {
     /// The hexes next to any hex of `from` (the six directions of
     /// [`HexMap::new`]'s neighbour lists as bitboard shifts), on the map.
     /// `N` is [`HexMap::words`]; only those words are read and written.
+    ///
+    /// The east and west neighbours are `from` moved one bit either way
+    /// (where the row goes on). The diagonal neighbours of an even row
+    /// are the hex itself and its west neighbour one row up or down, those
+    /// of an odd row the hex and its east neighbour; so the hexes, their
+    /// even rows' west neighbours and their odd rows' east neighbours,
+    /// moved a row (`width` bits) up and down, give the four diagonals and
+    /// the two hexes straight above and below in one go.
     #[inline(always)]
     pub fn spread<const N: usize>(&self, from: &HexSet) -> HexSet {
         let w = self.width as u32;
         let mut east = [0u64; N];
         let mut west = [0u64; N];
-        let mut left = [0u64; N];
-        let mut right = [0u64; N];
-        let mut all = [0u64; N];
         for i in 0..N {
-            all[i] = from[i];
             east[i] = from[i] & self.has_east[i];
             west[i] = from[i] & self.has_west[i];
-            left[i] = from[i] & self.even_with_west[i];
-            right[i] = from[i] & self.odd_with_east[i];
+        }
+        let mut side = [0u64; N];
+        let mut rows = [0u64; N];
+        for i in 0..N {
+            let e = shift_up(&east, i, 1);
+            let wst = shift_down(&west, i, 1);
+            side[i] = e | wst;
+            rows[i] = from[i] | (wst & self.even_rows[i]) | (e & self.odd_rows[i]);
         }
         let mut out = NO_HEXES;
         for (i, word) in out.iter_mut().enumerate().take(N) {
-            // Same column one row down (+w) and up (-w); east (+1) and
-            // west (-1); an even row's lower-left (+w-1) and upper-left
-            // (-w-1); an odd row's lower-right (+w+1) and upper-right
-            // (-w+1).
-            *word = (shift_up(&all, i, w)
-                | shift_down(&all, i, w)
-                | shift_up(&east, i, 1)
-                | shift_down(&west, i, 1)
-                | shift_up(&left, i, w - 1)
-                | shift_down(&left, i, w + 1)
-                | shift_up(&right, i, w + 1)
-                | shift_down(&right, i, w - 1))
-                & self.all[i];
+            *word = (side[i] | shift_up(&rows, i, w) | shift_down(&rows, i, w)) & self.all[i];
         }
         out
     }
@@ -314,23 +367,17 @@ impl HexMap {
 }
 
 /// Word `i` of the bitboard `x` with every bit moved `s` places up (to
-/// higher hexes), `s` below 64.
+/// higher hexes), `s` in 1..64.
 #[inline(always)]
 fn shift_up<const N: usize>(x: &[u64; N], i: usize, s: u32) -> u64 {
-    if s == 0 {
-        return x[i];
-    }
     let carry = if i > 0 { x[i - 1] >> (64 - s) } else { 0 };
     (x[i] << s) | carry
 }
 
 /// Word `i` of the bitboard `x` with every bit moved `s` places down (to
-/// lower hexes), `s` below 64.
+/// lower hexes), `s` in 1..64.
 #[inline(always)]
 fn shift_down<const N: usize>(x: &[u64; N], i: usize, s: u32) -> u64 {
-    if s == 0 {
-        return x[i];
-    }
     let carry = if i + 1 < N { x[i + 1] << (64 - s) } else { 0 };
     (x[i] >> s) | carry
 }
