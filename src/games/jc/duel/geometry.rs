@@ -196,6 +196,15 @@ pub enum Cell {
     /// Floor of the declared area with this index (set-up area, exit,
     /// deck, room) [7.2].
     Area(u8),
+    /// The door of the dungeon: shut, like a wall, until a hero opens it
+    /// [5.16, 5.55]; then a doorway.
+    Locked,
+    /// A wall box with manacles: a prisoner in the dungeon is chained with
+    /// his counter touching one [5.55].
+    Manacles,
+    /// A secret passageway box: a wall to all but a side that may use the
+    /// passages [5.54].
+    Secret,
 }
 
 #[derive(Deserialize)]
@@ -225,6 +234,18 @@ struct RawArea {
     #[serde(default)]
     holds: Vec<String>,
     capacity: Option<i64>,
+    exit_sides: Option<Vec<i64>>,
+    #[serde(default)]
+    entrants_leave_elsewhere: bool,
+    wait: Option<i64>,
+    #[serde(default)]
+    staging: bool,
+    #[serde(default)]
+    dungeon: bool,
+    #[serde(default)]
+    throne: bool,
+    #[serde(default)]
+    secret: bool,
 }
 
 /// The kind of display, which sets the set-up rules [7.21-7.25].
@@ -286,6 +307,25 @@ pub struct Area {
     pub holds: Vec<String>,
     /// Most characters set up here by default [7.25: warriors in pairs].
     pub capacity: Option<usize>,
+    /// For an exit: bit `s` set when side `s` may leave by it [5.18,
+    /// 7.22, 7.24].
+    pub exit_sides: u8,
+    /// For an exit that is also an entrance: the side that came in by it
+    /// must leave by another [7.22, 7.24].
+    pub entrants_leave_elsewhere: bool,
+    /// For an exit: tactical turns a character must spend on it, not next to
+    /// an enemy, before he is gone (the tower's moored fliers [5.56]); 0:
+    /// he leaves as he reaches it.
+    pub wait: u8,
+    /// The flier staging area, in play only for an acquisition [5.51].
+    pub staging: bool,
+    /// The dungeon [5.55].
+    pub dungeon: bool,
+    /// The throne room: a disguised attacker entering it is unmasked
+    /// [6.25].
+    pub throne: bool,
+    /// Its boxes belong to a secret passageway [5.54].
+    pub secret: bool,
     /// Its 4×4 set-up squares (top-left boxes), nearest the middle of the
     /// display first.
     pub squares: Vec<(i16, i16)>,
@@ -319,6 +359,8 @@ const F_DECKS: u16 = 3 << 6;
 const F_ROOM: u16 = 1 << 8;
 /// First of four bits: covers a ramp box whose arrow points N, E, S, W.
 const RAMP_SHIFT: u16 = 9;
+/// The counter covers a box of the flier staging area [5.51, 7.34].
+const F_STAGING: u16 = 1 << 13;
 
 /// A tactical display.
 #[derive(Debug, Clone, PartialEq)]
@@ -358,13 +400,33 @@ pub struct Display {
     /// without a wall, doorway or sky between them), numbered from 1; 0 for
     /// walls, doorways and sky [6.13, 6.23].
     regions: Vec<u16>,
+    /// Per region, whether it is a room (its boxes lie in a room area)
+    /// rather than a corridor [6.23].
+    region_rooms: Vec<bool>,
+    /// The boxes as drawn, before `openings` [5.51, 5.54, 5.55].
+    drawn: Vec<Cell>,
+    /// Which doors, passageways and staging area are open.
+    openings: Openings,
+}
+
+/// What is open on a display: the dungeon door once a hero has opened it
+/// [5.55], the secret passageways to the side that may use them [5.54],
+/// the flier staging area in an acquisition [5.51].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Openings {
+    /// The dungeon door is open.
+    pub dungeon_door: bool,
+    /// The secret passageways may be walked.
+    pub secret_passages: bool,
+    /// The staging area is ground to stand on (else sky).
+    pub staging_area: bool,
 }
 
 /// Largest display side in boxes.
 pub const MAX_DISPLAY: usize = 200;
 
 /// Marks reserved for terrain.
-const TERRAIN_MARKS: &str = ".#+ ~r^>v<";
+const TERRAIN_MARKS: &str = ".#+ ~r^>v<=%:";
 
 impl Display {
     /// Loads and checks a display file.
@@ -428,6 +490,9 @@ impl Display {
                     '>' => Cell::Ramp(EAST),
                     'v' => Cell::Ramp(SOUTH),
                     '<' => Cell::Ramp(WEST),
+                    '=' => Cell::Locked,
+                    '%' => Cell::Manacles,
+                    ':' => Cell::Secret,
                     other => match areas.iter().position(|a| a.mark == other) {
                         Some(i) => Cell::Area(i as u8),
                         None if other == 'a' || other == 'b' => {
@@ -443,6 +508,13 @@ impl Display {
                                 room: false,
                                 holds: Vec::new(),
                                 capacity: None,
+                                exit_sides: 0,
+                                entrants_leave_elsewhere: false,
+                                wait: 0,
+                                staging: false,
+                                dungeon: false,
+                                throne: false,
+                                secret: false,
                                 squares: Vec::new(),
                             });
                             Cell::Area((areas.len() - 1) as u8)
@@ -451,7 +523,7 @@ impl Display {
                             return Err(err(
                                 &format!("rows[{r}]"),
                                 format!(
-                                    "expected terrain ('.', '#', '+', ' ', '~', 'r', '^', '>', 'v', '<') or the mark of an area in `areas` for each box, found {other:?} at column {c}"
+                                    "expected terrain ('.', '#', '+', ' ', '~', 'r', '^', '>', 'v', '<', '=', '%', ':') or the mark of an area in `areas` for each box, found {other:?} at column {c}"
                                 ),
                             ));
                         }
@@ -499,6 +571,42 @@ impl Display {
                     ),
                 ));
             }
+            if area.exit && matches!(kind, DisplayKind::Open | DisplayKind::Flier) {
+                return Err(err(
+                    &format!("areas[{i}].exit"),
+                    format!(
+                        "expected no exit on the {} display: no one escapes the open display or a flier [5.18], found {}",
+                        raw.kind, area.name
+                    ),
+                ));
+            }
+            if area.staging && (kind != DisplayKind::Flier || area.side.is_none()) {
+                return Err(err(
+                    &format!("areas[{i}].staging"),
+                    format!(
+                        "expected the staging area ({}) on a flier display with the side that sets up there [5.51, 7.23]",
+                        area.name
+                    ),
+                ));
+            }
+            if area.dungeon && !cells.contains(&Cell::Locked) {
+                return Err(err(
+                    &format!("areas[{i}].dungeon"),
+                    format!(
+                        "expected the dungeon ({}) to have a door ('=' boxes) that a hero must open [5.55], found none",
+                        area.name
+                    ),
+                ));
+            }
+            if area.dungeon && !cells.contains(&Cell::Manacles) {
+                return Err(err(
+                    &format!("areas[{i}].dungeon"),
+                    format!(
+                        "expected manacles ('%' wall boxes) in the dungeon ({}) to chain prisoners to [5.55], found none",
+                        area.name
+                    ),
+                ));
+            }
         }
         if kind == DisplayKind::Flier {
             for deck in 1..=2u8 {
@@ -512,6 +620,118 @@ impl Display {
                 }
             }
         }
+        if cells.contains(&Cell::Secret) && !areas.iter().any(|a| a.secret && a.exit) {
+            return Err(err(
+                "areas",
+                "expected a secret passageway (':' boxes) to end in an exit area with secret = true [5.54], found none".into(),
+            ));
+        }
+        for a in &mut areas {
+            if a.exit && a.exit_sides == 0 {
+                a.exit_sides = 0b11;
+            }
+        }
+        let display = Self::assemble(raw.name, kind, w, h, cells, areas, Openings::default());
+        for (side, squares) in display.setup.iter().enumerate() {
+            if squares.is_empty() {
+                return Err(err(
+                    "rows",
+                    format!(
+                        "expected a 4x4 set-up square of side {} (an area with side = {}, or 'a'/'b'), found none",
+                        side + 1,
+                        side + 1
+                    ),
+                ));
+            }
+        }
+        Ok(display)
+    }
+
+    /// The same display with the dungeon door, the secret passageways and
+    /// the staging area open or closed as `openings` says [5.51, 5.54,
+    /// 5.55].
+    pub fn with_openings(&self, openings: Openings) -> Display {
+        Self::assemble(
+            self.name.clone(),
+            self.kind,
+            self.width,
+            self.height,
+            self.drawn.clone(),
+            self.areas.clone(),
+            openings,
+        )
+    }
+
+    /// The same display with sky wherever `f` holds for the box as drawn
+    /// (Woola's flier [19.13]).
+    pub fn with_sky_where(&self, f: impl Fn(Cell) -> bool) -> Display {
+        Self::assemble(
+            self.name.clone(),
+            self.kind,
+            self.width,
+            self.height,
+            self.drawn
+                .iter()
+                .map(|&c| if f(c) { Cell::Sky } else { c })
+                .collect(),
+            self.areas.clone(),
+            self.openings,
+        )
+    }
+
+    /// What the doors, passageways and staging area are now.
+    pub fn openings(&self) -> Openings {
+        self.openings
+    }
+
+    /// Whether the display has a dungeon door or secret passageways, whose
+    /// state changes where counters may go.
+    pub fn has_openings(&self) -> bool {
+        self.drawn
+            .iter()
+            .any(|c| matches!(c, Cell::Locked | Cell::Secret))
+            || self.areas.iter().any(|a| a.secret)
+    }
+
+    /// The box as it plays under `openings`: a shut door is a wall, an
+    /// open one a doorway; a secret passageway is a wall unless open; the
+    /// staging area is sky unless in play.
+    fn effective(cell: Cell, areas: &[Area], openings: Openings) -> Cell {
+        match cell {
+            Cell::Locked if openings.dungeon_door => Cell::Door,
+            Cell::Secret if openings.secret_passages => Cell::Floor,
+            Cell::Secret => Cell::Wall,
+            Cell::Area(k) => {
+                let area = &areas[usize::from(k)];
+                if area.secret && !openings.secret_passages {
+                    Cell::Wall
+                } else if area.staging && !openings.staging_area {
+                    Cell::Sky
+                } else {
+                    cell
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// Everything derived from the boxes: features, prefix sums, set-up
+    /// squares, regions.
+    fn assemble(
+        name: String,
+        kind: DisplayKind,
+        w: i16,
+        h: i16,
+        drawn: Vec<Cell>,
+        mut areas: Vec<Area>,
+        openings: Openings,
+    ) -> Display {
+        let (width, height) = (w as usize, h as usize);
+        let cells: Vec<Cell> = drawn
+            .iter()
+            .map(|&c| Self::effective(c, &areas, openings))
+            .collect();
+        let cell = |x: i16, y: i16| cells[(y as usize) * width + x as usize];
         let features = Self::features_of(&cells, w, h, &areas);
         let blocked = |f: u16| f & F_OPEN == 0 || f & F_RESTRICTED != 0;
         let mut blocked_sums = vec![0u32; (width + 1) * (height + 1)];
@@ -531,45 +751,51 @@ impl Display {
                 setup[usize::from(side)].extend_from_slice(&area.squares);
             }
         }
-        for (side, squares) in setup.iter().enumerate() {
-            if squares.is_empty() {
-                return Err(err(
-                    "rows",
-                    format!(
-                        "expected a 4x4 set-up square of side {} (an area with side = {}, or 'a'/'b'), found none",
-                        side + 1,
-                        side + 1
-                    ),
-                ));
-            }
-        }
-        let wall_free = !cells
+        let wall_free = !cells.iter().any(|c| {
+            matches!(
+                c,
+                Cell::Wall | Cell::Sky | Cell::Restricted | Cell::Locked | Cell::Manacles
+            )
+        });
+        let open_ground = !cells
             .iter()
-            .any(|c| matches!(c, Cell::Wall | Cell::Sky | Cell::Restricted));
-        let open_ground = !cells.iter().any(|c| matches!(c, Cell::Wall | Cell::Sky));
+            .any(|c| matches!(c, Cell::Wall | Cell::Sky | Cell::Locked | Cell::Manacles));
         let obstacles = cells.iter().any(|c| match c {
             Cell::Door | Cell::Ramp(_) => true,
-            Cell::Area(i) => areas[usize::from(*i)].deck != 0,
+            Cell::Area(i) => areas[usize::from(*i)].deck != 0 || areas[usize::from(*i)].staging,
             _ => false,
         });
         let has_restricted = cells.contains(&Cell::Restricted);
         let regions = Self::regions_of(&cells, width, height);
-        Ok(Display {
+        let mut region_rooms =
+            vec![false; usize::from(regions.iter().copied().max().unwrap_or(0)) + 1];
+        for (i, c) in cells.iter().enumerate() {
+            if let Cell::Area(k) = c
+                && areas[usize::from(*k)].room
+            {
+                region_rooms[usize::from(regions[i])] = true;
+            }
+        }
+        region_rooms[0] = false;
+        Display {
             regions,
+            region_rooms,
             open_ground,
             wall_free,
             obstacles,
             has_restricted,
-            name: raw.name,
+            name,
             kind,
             width: w,
             height: h,
             cells,
+            drawn,
+            openings,
             features,
             blocked_sums,
             areas,
             setup,
-        })
+        }
     }
 
     /// Checks the declared areas.
@@ -629,6 +855,28 @@ impl Display {
                     ));
                 }
             };
+            let mut exit_sides = 0u8;
+            for &s in a.exit_sides.iter().flatten() {
+                if !(1..=2).contains(&s) || !a.exit {
+                    return Err(err(
+                        &field("exit_sides"),
+                        format!(
+                            "expected sides 1 and/or 2 on an exit area (exit = true), found {s}"
+                        ),
+                    ));
+                }
+                exit_sides |= 1 << (s - 1);
+            }
+            let wait = match a.wait {
+                None => 0,
+                Some(t @ 0..=9) if a.exit => t as u8,
+                Some(t) => {
+                    return Err(err(
+                        &field("wait"),
+                        format!("expected 0 to 9 turns on an exit area (exit = true), found {t}"),
+                    ));
+                }
+            };
             areas.push(Area {
                 mark,
                 name: a.name.clone(),
@@ -639,6 +887,13 @@ impl Display {
                 room: a.room,
                 holds: a.holds.clone(),
                 capacity,
+                exit_sides,
+                entrants_leave_elsewhere: a.entrants_leave_elsewhere,
+                wait,
+                staging: a.staging,
+                dungeon: a.dungeon,
+                throne: a.throne,
+                secret: a.secret,
                 squares: Vec::new(),
             });
         }
@@ -677,7 +932,8 @@ impl Display {
                 for j in 0..COUNTER {
                     for i in 0..COUNTER {
                         match cell(x + i, y + j) {
-                            Cell::Wall => f &= !(F_OPEN | F_JUMP_OPEN),
+                            Cell::Wall | Cell::Manacles => f &= !(F_OPEN | F_JUMP_OPEN),
+                            Cell::Locked => f = (f & !(F_OPEN | F_JUMP_OPEN)) | F_DOOR,
                             Cell::Sky => f &= !F_OPEN,
                             Cell::Restricted => f |= F_RESTRICTED,
                             Cell::Door => f |= F_DOOR,
@@ -692,6 +948,9 @@ impl Display {
                                 }
                                 if area.deck != 0 {
                                     f |= F_DECK1 << (area.deck - 1);
+                                }
+                                if area.staging {
+                                    f |= F_STAGING;
                                 }
                                 if !area.room {
                                     f &= !F_ROOM;
@@ -722,7 +981,12 @@ impl Display {
     /// Numbers the rooms and corridors: flood fill over the boxes that are
     /// not walls, doorways or sky.
     fn regions_of(cells: &[Cell], width: usize, height: usize) -> Vec<u16> {
-        let inside = |i: usize| !matches!(cells[i], Cell::Wall | Cell::Door | Cell::Sky);
+        let inside = |i: usize| {
+            !matches!(
+                cells[i],
+                Cell::Wall | Cell::Door | Cell::Sky | Cell::Locked | Cell::Manacles | Cell::Secret
+            )
+        };
         let mut regions = vec![0u16; cells.len()];
         let mut next = 0u16;
         let mut stack = Vec::new();
@@ -895,7 +1159,8 @@ impl Display {
     }
 
     /// Whether a melee from `attacker` on `target` (top-left boxes) is
-    /// through a doorway, deck to deck, or up a ramp [7.34]: a counter
+    /// through a doorway, deck to deck, between the staging area and a
+    /// flier, or up a ramp [7.34]: a counter
     /// standing in a doorway (our walls are a box thick, so the two touch
     /// the doorway only when one of them stands in it); counters on
     /// different decks; or either on a ramp with the blow struck against
@@ -914,12 +1179,140 @@ impl Display {
         if da != 0 && dt != 0 && da & dt == 0 {
             return true;
         }
+        // From the staging area into a flier or back [7.34].
+        if (fa ^ ft) & F_STAGING != 0 && (da | dt) != 0 {
+            return true;
+        }
         let ramps = ((fa | ft) >> RAMP_SHIFT) & 0xF;
         let (dx, dy) = (target.0 - attacker.0, target.1 - attacker.1);
         (0..4u8).any(|d| {
             let (ax, ay) = from_frame(0, -1, d);
             ramps & (1 << d) != 0 && dx * ax + dy * ay < 0
         })
+    }
+
+    /// The areas whose boxes (as drawn) a counter at `(x, y)` covers, as a
+    /// bit set by area index (the first 32 areas).
+    pub fn areas_under(&self, x: i16, y: i16) -> u32 {
+        let mut set = 0u32;
+        if !(0..=self.width - COUNTER).contains(&x) || !(0..=self.height - COUNTER).contains(&y) {
+            return set;
+        }
+        for j in 0..COUNTER {
+            for i in 0..COUNTER {
+                if let Cell::Area(k) = self.drawn[self.index(x + i, y + j)]
+                    && k < 32
+                {
+                    set |= 1 << k;
+                }
+            }
+        }
+        set
+    }
+
+    /// Whether a counter at `(x, y)` touches (covers or borders) a box
+    /// for which `f` holds: the door of the dungeon, manacles [5.55].
+    pub fn touches(&self, x: i16, y: i16, f: impl Fn(Cell) -> bool) -> bool {
+        (-1..=COUNTER).any(|j| {
+            (-1..=COUNTER).any(|i| {
+                let (bx, by) = (x + i, y + j);
+                (0..self.width).contains(&bx)
+                    && (0..self.height).contains(&by)
+                    && f(self.drawn[by as usize * self.width as usize + bx as usize])
+            })
+        })
+    }
+
+    /// Whether a counter at `(x, y)` covers a box, as drawn, for which `f`
+    /// holds (a secret passageway box [5.54]).
+    pub fn covers_drawn(&self, x: i16, y: i16, f: impl Fn(Cell) -> bool) -> bool {
+        (0..COUNTER).any(|j| {
+            (0..COUNTER).any(|i| {
+                let (bx, by) = (x + i, y + j);
+                (0..self.width).contains(&bx)
+                    && (0..self.height).contains(&by)
+                    && f(self.drawn[by as usize * self.width as usize + bx as usize])
+            })
+        })
+    }
+
+    /// Whether a counter at `(x, y)` covers a box of the staging area
+    /// [5.51].
+    #[inline]
+    pub fn in_staging(&self, x: i16, y: i16) -> bool {
+        self.features(x, y) & F_STAGING != 0
+    }
+
+    /// Whether region `r` (from [`Display::region_of`]) is a room rather
+    /// than a corridor [6.23].
+    pub fn is_room(&self, r: u16) -> bool {
+        self.region_rooms
+            .get(usize::from(r))
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// Whether a straight line from the middle of a counter at `a` to the
+    /// middle of one at `b` crosses no wall, doorway or sky box [6.23]
+    /// (sampled at a quarter of a box).
+    pub fn straight_line(&self, a: (i16, i16), b: (i16, i16)) -> bool {
+        let (dx, dy) = (i32::from(b.0 - a.0), i32::from(b.1 - a.1));
+        let n = 4 * dx.abs().max(dy.abs()).max(1);
+        (0..=n).all(|k| {
+            // The middle of the counter is the corner shared by its four
+            // central boxes: (x + 2, y + 2) in box units; sample in quarters.
+            let qx = 4 * (i32::from(a.0) + 2) + 4 * dx * k / n;
+            let qy = 4 * (i32::from(a.1) + 2) + 4 * dy * k / n;
+            [(qx, qy), (qx - 1, qy - 1)].into_iter().all(|(px, py)| {
+                let (bx, by) = ((px / 4) as i16, (py / 4) as i16);
+                (0..self.width).contains(&bx)
+                    && (0..self.height).contains(&by)
+                    && self.regions[self.index(bx, by)] != 0
+            })
+        })
+    }
+
+    /// Walking steps (one-box steps straight or diagonal, round walls,
+    /// ignoring other counters) from every top-left box to the nearest one
+    /// where `goal` holds; `u16::MAX` where none can be reached. Used to
+    /// steer towards exits, the dungeon door and prisoners.
+    pub fn distance_field(&self, goal: impl Fn(i16, i16) -> bool) -> Vec<u16> {
+        let mut dist = Vec::new();
+        self.distance_field_into(goal, &mut dist, &mut Vec::new());
+        dist
+    }
+
+    /// [`Display::distance_field`] into reused buffers (`queue` is
+    /// scratch).
+    pub fn distance_field_into(
+        &self,
+        goal: impl Fn(i16, i16) -> bool,
+        dist: &mut Vec<u16>,
+        queue: &mut Vec<(i16, i16)>,
+    ) {
+        let (w, h) = (self.width, self.height);
+        dist.clear();
+        dist.resize(w as usize * h as usize, u16::MAX);
+        queue.clear();
+        for y in 0..h {
+            for x in 0..w {
+                if self.open(x, y) && goal(x, y) {
+                    dist[self.index(x, y)] = 0;
+                    queue.push((x, y));
+                }
+            }
+        }
+        let mut head = 0;
+        while let Some(&(x, y)) = queue.get(head) {
+            head += 1;
+            let d = dist[self.index(x, y)] + 1;
+            for (nx, ny) in (-1..=1).flat_map(|j| (-1..=1).map(move |i| (x + i, y + j))) {
+                if self.open(nx, ny) && dist[self.index(nx, ny)] == u16::MAX {
+                    dist[self.index(nx, ny)] = d;
+                    queue.push((nx, ny));
+                }
+            }
+        }
     }
 
     /// Whether no top-left box in `x0..=x1`, `y0..=y1` (clamped to the
