@@ -10,16 +10,17 @@
 //!   is held, it leaves as a side whose goal is `escape` does.
 //! - A side leaving (`escape`, or a finished `rescue`): a fighter beside an
 //!   unconscious comrade picks him up [5.41]; the comrade nearest one who is
-//!   not beside him walks over; the rest fight while a freed prisoner of
-//!   the side is still on the display, then walk to the nearest exit the
-//!   side may use and leave [5.18], waiting out a turn where the exit asks
+//!   not beside him walks over; the rest walk towards the nearest exit the
+//!   side may use but leave by it [5.18] only once no freed prisoner of the
+//!   side is left on the display, waiting out a turn where the exit asks
 //!   for it [5.56]. Freed prisoners and carriers head out at once.
 //! - Kar Komak materialises his phantoms and Ghek holds the strongest enemy
 //!   at their first chance once the attackers are discovered, never when
 //!   engaged [19.43].
 //!
 //! `aggressive` strikes first when it has an attack (except a carrier or a
-//! fighter on his way out); `patient` does the errand first; `random` picks
+//! fighter on his way out); `patient` does the errand first unless an enemy
+//! is beside him (then it defends itself as it always does); `random` picks
 //! uniformly between its ordinary random action and each special action
 //! open to it (leaving by the exit it stands on, picking up a character
 //! beside it, a power).
@@ -39,6 +40,8 @@ enum Plan {
     Fight,
     /// Leave by an exit, walking there first.
     HeadOut,
+    /// Walk with freed prisoners towards the exit, not leaving before them.
+    Escort,
     /// Work at the dungeon, walking there first.
     Work,
     /// Pick up the unconscious comrade beside him.
@@ -88,7 +91,7 @@ fn plan(duel: &Duel, s: &State, a: usize) -> Plan {
             && s.x.freed & (1 << i) != 0
             && matches!(s.status[i], Status::Fighting | Status::Bystander)
     });
-    if waiting { Plan::Fight } else { Plan::HeadOut }
+    if waiting { Plan::Escort } else { Plan::HeadOut }
 }
 
 /// Whether `c` could carry someone: on his feet, not carrying, not a
@@ -156,10 +159,12 @@ fn steer(
     })
 }
 
-/// Fighter `a` walks towards (or leaves by) an exit his side may use.
-fn head_out(duel: &Duel, s: &State, a: usize) -> Option<Action> {
+/// Fighter `a` walks towards (or, if `leave`, leaves by) an exit his side
+/// may use.
+fn head_out(duel: &Duel, s: &State, a: usize, leave: bool) -> Option<Action> {
+    let task = if leave { Task::Leave } else { Task::None };
     if duel.exit_at(a, s.pos[a]).is_some() {
-        return Some(Action::stay(s, a, Task::Leave));
+        return Some(Action::stay(s, a, task));
     }
     let field = &duel.fields(s, a)?.exits[usize::from(duel.fighters[a].side)];
     let index = |x: i16, y: i16| duel.display.index(x, y);
@@ -169,7 +174,7 @@ fn head_out(duel: &Duel, s: &State, a: usize) -> Option<Action> {
         a,
         |x, y| field[index(x, y)],
         |x, y| duel.exit_at(a, (x, y)).is_some(),
-        Task::Leave,
+        task,
     )
 }
 
@@ -230,7 +235,8 @@ fn fetch(duel: &Duel, s: &State, a: usize, u: usize) -> Option<Action> {
 fn carry_out(duel: &Duel, s: &State, a: usize, plan: Plan) -> Option<Action> {
     match plan {
         Plan::Fight => None,
-        Plan::HeadOut => head_out(duel, s, a),
+        Plan::HeadOut => head_out(duel, s, a, true),
+        Plan::Escort => head_out(duel, s, a, false),
         Plan::Work => work(duel, s, a),
         Plan::PickUp(u) => Some(Action::stay(s, a, Task::PickUp(u as u8))),
         Plan::Fetch(u) => fetch(duel, s, a, u),
@@ -273,10 +279,7 @@ pub fn aggressive(duel: &Duel, s: &State, a: usize) -> Option<Action> {
     if plan == Plan::Fight {
         return None;
     }
-    let urgent = s.carrying[a] != 0
-        || matches!(plan, Plan::PickUp(_))
-        || (plan == Plan::HeadOut && duel.exit_at(a, s.pos[a]).is_some());
-    if !urgent {
+    if !urgent(duel, s, a, plan) {
         let (base, _) = duel.movements(s, a);
         let reach = duel.reach(s, a, base);
         if let Some(x) = best_attack(duel, s, a, base, &reach, |_| true) {
@@ -286,13 +289,27 @@ pub fn aggressive(duel: &Duel, s: &State, a: usize) -> Option<Action> {
     carry_out(duel, s, a, plan)
 }
 
-/// `patient` with extras in play: a power, then the errand first;
-/// `None`: the ordinary patient play.
+/// `patient` with extras in play: a power; a carrier, a fighter standing
+/// on his way out, or one picking up does that; one with an enemy beside
+/// him defends himself (the ordinary patient play); otherwise the errand
+/// first. `None`: the ordinary patient play.
 pub fn patient(duel: &Duel, s: &State, a: usize) -> Option<Action> {
     if let Some(x) = power(duel, s, a) {
         return Some(x);
     }
-    carry_out(duel, s, a, plan(duel, s, a))
+    let plan = plan(duel, s, a);
+    if plan == Plan::Fight || (!urgent(duel, s, a, plan) && duel.next_to_enemy(s, a)) {
+        return None;
+    }
+    carry_out(duel, s, a, plan)
+}
+
+/// Whether the plan comes before any melee: carrying, picking up, or
+/// standing on the exit on the way out.
+fn urgent(duel: &Duel, s: &State, a: usize, plan: Plan) -> bool {
+    s.carrying[a] != 0
+        || matches!(plan, Plan::PickUp(_))
+        || (plan == Plan::HeadOut && duel.exit_at(a, s.pos[a]).is_some())
 }
 
 /// `random` with extras in play: a uniform choice between the ordinary
