@@ -187,6 +187,14 @@ impl Duel {
     /// own flier [19.13].
     #[inline]
     pub fn movement_display(&self, s: &State, a: usize) -> &Display {
+        if !self.extras {
+            return &self.display;
+        }
+        self.display_in_play(s, a)
+    }
+
+    /// [`Duel::movement_display`] when extras are in play.
+    fn display_in_play(&self, s: &State, a: usize) -> &Display {
         if self.special.variants.is_empty() {
             if let Some(d) = &self.special.woola_display
                 && self.special.woola.is_some_and(|(w, _)| w == a)

@@ -186,6 +186,7 @@ thread_local! {
 /// counter needs from each box to stand next to a conscious enemy of `a`,
 /// walking round walls and the other counters as they stand now (the
 /// unconscious too); `u16::MAX` where none is reachable.
+#[inline]
 fn walking_distances(
     duel: &Duel,
     s: &State,
