@@ -338,9 +338,8 @@ impl Duel {
                 if at == s.pos[a] {
                     continue;
                 }
-                match reach.walk_steps(at.0, at.1) {
-                    Some(k) if k <= steps => {}
-                    _ => continue,
+                if !reach.walks_within(at.0, at.1, steps) {
+                    continue;
                 }
                 if let Some(facing) = self.facing_to_attack(s, a, t, at) {
                     let (behind, needed) = self.needed(s, a, t, at, true);
