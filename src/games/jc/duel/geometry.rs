@@ -1073,18 +1073,19 @@ impl Reach {
         })
     }
 
-    /// The first box in [`Reach::for_each`] order (all the steps, `jump` as
+    /// The first box in [`Reach::for_each`] order (`steps` and `jump` as
     /// there) within `d` boxes, by the larger of the row and column
     /// distances, of one of the top-left boxes `centres`: `(x, y, jumped)`.
     #[inline]
     pub fn first_within(
         &self,
+        steps: u8,
+        jump: bool,
         centres: &[(i16, i16)],
         d: i16,
-        jump: bool,
     ) -> Option<(i16, i16, bool)> {
         with_sets!(self, sets => {
-            let (walk, jumped) = sets.ends(self.radius, self.radius, jump);
+            let (walk, jumped) = sets.ends(i16::from(steps), self.radius, jump);
             first_near(walk.or(jumped), jumped, self.origin, centres, d)
         })
     }

@@ -227,12 +227,31 @@ fn close_in(duel: &Duel, s: &State, a: usize, movements: u8, reach: &Reach) -> A
     let jumps = duel.fighters[a].movement.jumps() && movements >= 2;
     let mut best = (duel.gap_to_enemy(s, a, s.pos[a]), s.pos[a], false);
     if duel.display.open_ground {
-        reach.for_each(movements * 4, jumps, |x, y, jumped| {
-            let gap = duel.gap_to_enemy(s, a, (x, y));
-            if gap < best.0 {
-                best = (gap, (x, y), jumped);
+        // The first reachable box (in `Reach::for_each` order) of the
+        // smallest gap: the first box within d of an enemy for the
+        // smallest d that has one, if below the gap where he stands.
+        let mut enemies = [(0i16, 0i16); MAX_FIGHTERS];
+        let mut k = 0;
+        for t in 0..s.n {
+            if duel.may_target(s, a, t) {
+                enemies[k] = s.pos[t];
+                k += 1;
             }
-        });
+        }
+        let (o, r) = (s.pos[a], i16::from(movements * 4));
+        // No box of the window is nearer an enemy than the window's edge.
+        let edge = enemies[..k]
+            .iter()
+            .map(|&(x, y)| ((x - o.0).abs() - r).max((y - o.1).abs() - r).max(0))
+            .min()
+            .unwrap_or(i16::MAX);
+        for d in edge..best.0 {
+            if let Some((x, y, jumped)) = reach.first_within(movements * 4, jumps, &enemies[..k], d)
+            {
+                best = (d, (x, y), jumped);
+                break;
+            }
+        }
     } else {
         FIELD.with(|field| {
             let (dist, queue, blocked) = &mut *field.borrow_mut();
