@@ -84,7 +84,7 @@ pub const OTHER_BEHIND: PositionSet = 0b1_1000_0010;
 /// Turns a world offset into the frame of a counter facing `facing`, where
 /// "ahead" is (0, -1).
 #[inline]
-fn to_frame(dx: i16, dy: i16, facing: u8) -> (i16, i16) {
+const fn to_frame(dx: i16, dy: i16, facing: u8) -> (i16, i16) {
     // Each quarter turn anticlockwise (screen rows grow downwards) maps
     // (x, y) to (y, -x): facing east, ahead (1, 0) becomes (0, -1).
     match facing & 3 {
@@ -97,7 +97,7 @@ fn to_frame(dx: i16, dy: i16, facing: u8) -> (i16, i16) {
 
 /// Turns a frame offset back into the world for a counter facing `facing`.
 #[inline]
-pub fn from_frame(fx: i16, fy: i16, facing: u8) -> (i16, i16) {
+pub const fn from_frame(fx: i16, fy: i16, facing: u8) -> (i16, i16) {
     match facing & 3 {
         NORTH => (fx, fy),
         EAST => (-fy, fx),
@@ -118,38 +118,96 @@ pub fn adjacent(dx: i16, dy: i16) -> bool {
 /// exact, two when it straddles them [7.42]; `None` if not adjacent.
 #[inline]
 pub fn positions_around(dx: i16, dy: i16, facing: u8) -> Option<PositionSet> {
-    if !adjacent(dx, dy) {
+    if dx.abs() > COUNTER || dy.abs() > COUNTER {
         return None;
     }
-    let (fx, fy) = to_frame(dx, dy, facing);
-    let options = |v: i16| -> [i16; 2] {
-        if v.abs() == COUNTER {
-            [v.signum(); 2]
-        } else if v == 0 {
-            [0; 2]
-        } else {
-            [0, v.signum()]
+    let set = AROUND[around_index(dx, dy, facing)];
+    (set != 0).then_some(set)
+}
+
+/// The slot of an offset within a counter either way and a facing in
+/// [`AROUND`].
+#[inline]
+const fn around_index(dx: i16, dy: i16, facing: u8) -> usize {
+    let side = (2 * COUNTER + 1) as usize;
+    (facing & 3) as usize * side * side + (dy + COUNTER) as usize * side + (dx + COUNTER) as usize
+}
+
+/// [`positions_around`] for every offset within a counter either way and
+/// every facing (0 where not adjacent).
+const AROUND: [PositionSet; 4 * 81] = {
+    let mut table = [0; 4 * 81];
+    let mut facing = 0;
+    while facing < 4 {
+        let mut dy = -COUNTER;
+        while dy <= COUNTER {
+            let mut dx = -COUNTER;
+            while dx <= COUNTER {
+                table[around_index(dx, dy, facing)] = positions_of(dx, dy, facing);
+                dx += 1;
+            }
+            dy += 1;
         }
-    };
-    let mut set = 0;
-    for sx in options(fx) {
-        for sy in options(fy) {
-            set |= 1 << NORTH_FRAME[((sx + 1) * 3 + (sy + 1)) as usize];
-        }
+        facing += 1;
     }
-    Some(set)
+    table
+};
+
+/// The positions a counter `(dx, dy)` away occupies around a counter
+/// facing `facing` (0 if not adjacent): along each axis of the facing's
+/// frame, a whole counter's offset is one side, none is the middle, and
+/// anything between straddles the middle and that side [7.42].
+const fn positions_of(dx: i16, dy: i16, facing: u8) -> PositionSet {
+    let (ax, ay) = (dx.abs(), dy.abs());
+    if (if ax > ay { ax } else { ay }) != COUNTER {
+        return 0;
+    }
+    let (fx, fy) = to_frame(dx, dy, facing);
+    let (xs, ys) = (sides_of(fx), sides_of(fy));
+    let mut set = 0;
+    let mut i = 0;
+    while i < 4 {
+        let (sx, sy) = (xs[i / 2], ys[i % 2]);
+        set |= 1 << NORTH_FRAME[((sx + 1) * 3 + (sy + 1)) as usize];
+        i += 1;
+    }
+    set
+}
+
+/// The sides (-1, 0, +1) an offset along one axis of a frame touches.
+const fn sides_of(v: i16) -> [i16; 2] {
+    if v.abs() == COUNTER {
+        [v.signum(); 2]
+    } else if v == 0 {
+        [0; 2]
+    } else {
+        [0, v.signum()]
+    }
 }
 
 /// The exact position `n` (1-8) around a counter facing `facing`, as a
 /// top-left offset.
+#[inline]
 pub fn offset_of_position(n: u8, facing: u8) -> (i16, i16) {
-    let i = NORTH_FRAME
-        .iter()
-        .position(|p| *p == n)
-        .expect("positions are 1 to 8");
-    let (sx, sy) = (i as i16 / 3 - 1, i as i16 % 3 - 1);
-    from_frame(sx * COUNTER, sy * COUNTER, facing)
+    POSITION_OFFSETS[usize::from(facing & 3)][usize::from(n)]
 }
+
+/// [`offset_of_position`] by facing and position (slot 0 unused).
+const POSITION_OFFSETS: [[(i16, i16); 9]; 4] = {
+    let mut table = [[(0, 0); 9]; 4];
+    let mut facing = 0;
+    while facing < 4 {
+        let mut i = 0;
+        while i < 9 {
+            let (sx, sy) = (i as i16 / 3 - 1, i as i16 % 3 - 1);
+            table[facing as usize][NORTH_FRAME[i] as usize] =
+                from_frame(sx * COUNTER, sy * COUNTER, facing);
+            i += 1;
+        }
+        facing += 1;
+    }
+    table
+};
 
 /// Whether an attacker with arc `arc`, at top-left offset `(dx, dy)` from
 /// its target and facing `facing`, may attack it [7.43]: the target must be
@@ -340,6 +398,11 @@ pub struct Display {
     /// a jump may pass, for a side barred from and a side free to enter
     /// the restricted boxes [5.57] (index `2 * jump + restricted_ok`).
     planes: [Vec<u64>; 4],
+    /// Per top-left box of the display (row-major), the 9×9 window of one
+    /// movement around it as in [`Reach`]: where a counter may end a step,
+    /// for a side barred from and a side free to enter the restricted
+    /// boxes.
+    movement_windows: [Vec<u128>; 2],
     /// The declared areas ('a' and 'b' are the set-up areas of the two
     /// sides unless declared otherwise).
     pub areas: Vec<Area>,
@@ -553,7 +616,7 @@ impl Display {
         });
         let has_restricted = cells.contains(&Cell::Restricted);
         let regions = Self::regions_of(&cells, width, height);
-        Ok(Display {
+        let mut display = Display {
             regions,
             open_ground,
             wall_free,
@@ -566,9 +629,47 @@ impl Display {
             cells,
             features,
             planes,
+            movement_windows: Default::default(),
             areas,
             setup,
-        })
+        };
+        display.movement_windows = std::array::from_fn(|ok| display.movement_windows_of(ok == 1));
+        Ok(display)
+    }
+
+    /// The table of [`Display::movement_window`].
+    fn movement_windows_of(&self, restricted_ok: bool) -> Vec<u128> {
+        let half = STEPS_PER_MOVEMENT;
+        let mut windows = Vec::with_capacity(self.width as usize * self.height as usize);
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let mut window = 0u128;
+                for r in 0..=2 * half {
+                    let row = self.window_row(
+                        false,
+                        restricted_ok,
+                        y - half + r,
+                        x - half,
+                        2 * half as u32 + 1,
+                    );
+                    window |= u128::from(row) << (r as usize * (2 * half as usize + 1));
+                }
+                windows.push(window);
+            }
+        }
+        windows
+    }
+
+    /// The 9×9 window of one movement around the top-left box `origin`
+    /// (bit `row * 9 + column`, `origin` in the middle): where a counter may
+    /// end a step; `None` off the display.
+    #[inline]
+    pub fn movement_window(&self, origin: (i16, i16), restricted_ok: bool) -> Option<u128> {
+        let (x, y) = origin;
+        if x < 0 || y < 0 || x >= self.width || y >= self.height {
+            return None;
+        }
+        Some(self.movement_windows[usize::from(restricted_ok)][self.index(x, y)])
     }
 
     /// Checks the declared areas.
@@ -1009,7 +1110,7 @@ impl Reach {
     /// [`Reach::compute`] for a side that may (`restricted_ok`) or may not
     /// enter the restricted boxes [5.57]. A jump may also cross the sky
     /// between fliers [5.53].
-    #[inline]
+    #[inline(always)]
     pub fn compute_for(
         display: &Display,
         origin: (i16, i16),
@@ -1025,15 +1126,30 @@ impl Reach {
             radius,
             restricted_ok,
         };
-        let field = if radius <= STEPS_PER_MOVEMENT {
-            Field::Small(Sets::compute(&walls, others, jumps))
+        // Each branch builds the whole value where it is returned: a
+        // `Field` made first and moved in would copy the large window.
+        if radius <= STEPS_PER_MOVEMENT {
+            Self::small(&walls, others, jumps)
         } else {
-            Field::Large(Sets::compute(&walls, others, jumps))
-        };
+            Self::large(&walls, others, jumps)
+        }
+    }
+
+    /// [`Reach::compute_for`] within one movement.
+    fn small(walls: &Walls, others: &[(i16, i16)], jumps: bool) -> Self {
         Reach {
-            origin,
-            radius,
-            field,
+            origin: walls.origin,
+            radius: walls.radius,
+            field: Field::Small(Sets::compute(walls, others, jumps)),
+        }
+    }
+
+    /// [`Reach::compute_for`] beyond one movement.
+    fn large(walls: &Walls, others: &[(i16, i16)], jumps: bool) -> Self {
+        Reach {
+            origin: walls.origin,
+            radius: walls.radius,
+            field: Field::Large(Sets::compute(walls, others, jumps)),
         }
     }
 
@@ -1100,6 +1216,26 @@ struct Walls<'a> {
     restricted_ok: bool,
 }
 
+impl Walls<'_> {
+    /// The boxes of a window of `B` within the radius where a counter may
+    /// end a step (`jump` false) or a jump may pass (`jump` true), read row
+    /// by row from the display's planes.
+    fn rows<B: Board>(&self, jump: bool) -> B {
+        let (origin, radius) = (self.origin, self.radius);
+        let span = (2 * radius + 1) as u32;
+        let first = (B::HALF - radius) as u32;
+        let mut open = B::EMPTY;
+        for r in B::HALF - radius..=B::HALF + radius {
+            let y = origin.1 - B::HALF + r;
+            let row = self
+                .display
+                .window_row(jump, self.restricted_ok, y, origin.0 - radius, span);
+            open.or_row(r as usize, row << first);
+        }
+        open
+    }
+}
+
 /// The sets of one window.
 #[derive(Debug, Clone, Copy)]
 struct Sets<B> {
@@ -1118,23 +1254,12 @@ impl<B: Board> Sets<B> {
     fn compute(walls: &Walls, others: &[(i16, i16)], jumps: bool) -> Self {
         let (origin, radius) = (walls.origin, walls.radius);
         let (x0, y0) = (origin.0 - B::HALF, origin.1 - B::HALF);
-        let span = (2 * radius + 1) as u32;
-        let first = (B::HALF - radius) as u32;
-        let mut free = B::EMPTY;
-        let mut over = B::EMPTY;
-        for r in B::HALF - radius..=B::HALF + radius {
-            let y = y0 + r;
-            let row = |jump| {
-                walls
-                    .display
-                    .window_row(jump, walls.restricted_ok, y, origin.0 - radius, span)
-                    << first
-            };
-            free.or_row(r as usize, row(false));
-            if jumps {
-                over.or_row(r as usize, row(true));
-            }
-        }
+        let mut free = B::open(walls, false);
+        let mut over = if jumps {
+            B::open(walls, true)
+        } else {
+            B::EMPTY
+        };
         for &(ox, oy) in others {
             // Every top-left box from which a counter would overlap this one.
             free = free.and_not(B::rect(
@@ -1270,6 +1395,12 @@ trait Board: Copy + PartialEq + std::fmt::Debug {
     const EMPTY: Self;
     /// Adds the boxes `bits` (bit `c` for column `c`) to row `r`.
     fn or_row(&mut self, r: usize, bits: u64);
+    /// The boxes within the radius where a counter may end a step (`jump`
+    /// false) or a jump may pass (`jump` true).
+    #[inline]
+    fn open(walls: &Walls, jump: bool) -> Self {
+        walls.rows(jump)
+    }
     /// The boxes of columns `c0..=c1`, rows `r0..=r1`, clipped to the
     /// window.
     fn rect(c0: i16, c1: i16, r0: i16, r1: i16) -> Self;
@@ -1305,6 +1436,30 @@ const SMALL_COLUMNS: (u128, u128) = {
     (first, last)
 };
 
+/// Columns `c0..=c1` of every row (`[c0][c1]`), then rows `r0..=r1` of
+/// every column (`[9 + r0][r1]`), of the 9×9 window.
+const SMALL_SPANS: [[u128; SMALL]; 2 * SMALL] = {
+    let mut spans = [[0u128; SMALL]; 2 * SMALL];
+    let mut lo = 0;
+    while lo < SMALL {
+        let (mut columns, mut rows) = (0u128, 0u128);
+        let mut hi = lo;
+        while hi < SMALL {
+            let mut k = 0;
+            while k < SMALL {
+                columns |= 1 << (k * SMALL + hi);
+                rows |= 1 << (hi * SMALL + k);
+                k += 1;
+            }
+            spans[lo][hi] = columns;
+            spans[SMALL + lo][hi] = rows;
+            hi += 1;
+        }
+        lo += 1;
+    }
+    spans
+};
+
 /// The one-movement window: 9×9 boxes in a `u128`, bit `row * 9 + column`.
 impl Board for u128 {
     const HALF: i16 = STEPS_PER_MOVEMENT;
@@ -1315,6 +1470,21 @@ impl Board for u128 {
         *self |= u128::from(bits) << (r * SMALL);
     }
 
+    /// A whole movement's window of a counter on the display, walking:
+    /// from the display's table.
+    #[inline]
+    fn open(walls: &Walls, jump: bool) -> Self {
+        if !jump && walls.radius == Self::HALF {
+            if let Some(window) = walls
+                .display
+                .movement_window(walls.origin, walls.restricted_ok)
+            {
+                return window;
+            }
+        }
+        walls.rows(jump)
+    }
+
     #[inline]
     fn rect(c0: i16, c1: i16, r0: i16, r1: i16) -> Self {
         let last = SMALL as i16 - 1;
@@ -1322,13 +1492,7 @@ impl Board for u128 {
         if c0 > c1 || r0 > r1 {
             return 0;
         }
-        let row = (1u128 << (c1 + 1)) - (1u128 << c0);
-        // One bit per row r0..=r1 at its first column: the multiplication
-        // copies `row` into each without carries (row < 2^9).
-        let rows = SMALL_COLUMNS.0
-            & ((1u128 << ((r1 as usize + 1) * SMALL)) - 1)
-            & !((1u128 << (r0 as usize * SMALL)) - 1);
-        row * rows
+        SMALL_SPANS[c0 as usize][c1 as usize] & SMALL_SPANS[SMALL + r0 as usize][r1 as usize]
     }
 
     #[inline]

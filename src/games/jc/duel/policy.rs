@@ -121,7 +121,7 @@ fn best_attack(
     }
     let mut best: Option<Attack> = None;
     duel.for_each_attack(s, a, Some((reach, steps)), |x| {
-        if keep(&x) && duel.keeps_closing(s, a, x.at) && better(&x, &best) {
+        if keep(&x) && better(&x, &best) && duel.keeps_closing(s, a, x.at) {
             best = Some(x);
         }
     });

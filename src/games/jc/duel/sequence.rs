@@ -423,7 +423,7 @@ impl Duel {
     }
 
     /// The reach of `a` with `movements` movements.
-    #[inline]
+    #[inline(always)]
     pub fn reach(&self, s: &State, a: usize, movements: u8) -> Reach {
         let mut others = [(0i16, 0i16); MAX_FIGHTERS];
         let mut k = 0;
