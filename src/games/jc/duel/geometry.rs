@@ -1253,7 +1253,6 @@ struct Sets<B> {
 impl<B: Board> Sets<B> {
     fn compute(walls: &Walls, others: &[(i16, i16)], jumps: bool) -> Self {
         let (origin, radius) = (walls.origin, walls.radius);
-        let (x0, y0) = (origin.0 - B::HALF, origin.1 - B::HALF);
         let mut free = B::open(walls, false);
         let mut over = if jumps {
             B::open(walls, true)
@@ -1261,13 +1260,7 @@ impl<B: Board> Sets<B> {
             B::EMPTY
         };
         for &(ox, oy) in others {
-            // Every top-left box from which a counter would overlap this one.
-            free = free.and_not(B::rect(
-                ox - COUNTER + 1 - x0,
-                ox + COUNTER - 1 - x0,
-                oy - COUNTER + 1 - y0,
-                oy + COUNTER - 1 - y0,
-            ));
+            free = free.and_not(B::covering(ox - origin.0, oy - origin.1));
         }
         let centre = Self::centre();
         free = free.or(centre);
@@ -1404,6 +1397,17 @@ trait Board: Copy + PartialEq + std::fmt::Debug {
     /// The boxes of columns `c0..=c1`, rows `r0..=r1`, clipped to the
     /// window.
     fn rect(c0: i16, c1: i16, r0: i16, r1: i16) -> Self;
+    /// Every top-left box from which a counter would overlap one at
+    /// `(dx, dy)` from the middle of the window [5.15].
+    #[inline]
+    fn covering(dx: i16, dy: i16) -> Self {
+        Self::rect(
+            Self::HALF + dx - COUNTER + 1,
+            Self::HALF + dx + COUNTER - 1,
+            Self::HALF + dy - COUNTER + 1,
+            Self::HALF + dy + COUNTER - 1,
+        )
+    }
     /// Whether box `(c, r)` is in the set (false outside the window).
     fn has(&self, c: i16, r: i16) -> bool;
     /// Union.
@@ -1460,6 +1464,47 @@ const SMALL_SPANS: [[u128; SMALL]; 2 * SMALL] = {
     spans
 };
 
+/// The boxes of the 9×9 window in columns `c0..=c1` and rows `r0..=r1`
+/// (clipped to the window).
+const fn small_rect(c0: i16, c1: i16, r0: i16, r1: i16) -> u128 {
+    let last = SMALL as i16 - 1;
+    let c0 = if c0 < 0 { 0 } else { c0 };
+    let r0 = if r0 < 0 { 0 } else { r0 };
+    let c1 = if c1 > last { last } else { c1 };
+    let r1 = if r1 > last { last } else { r1 };
+    if c0 > c1 || r0 > r1 {
+        return 0;
+    }
+    SMALL_SPANS[c0 as usize][c1 as usize] & SMALL_SPANS[SMALL + r0 as usize][r1 as usize]
+}
+
+/// How far a counter may stand from the middle of the 9×9 window, either
+/// way, and still cover a box of it.
+const COVERING_REACH: i16 = STEPS_PER_MOVEMENT + COUNTER - 1;
+
+/// [`Board::covering`] for the 9×9 window, by offset from the middle
+/// (`dx`, `dy` within [`COVERING_REACH`] either way; further, none).
+const SMALL_COVERING: [u128; 15 * 15] = {
+    let reach = COVERING_REACH;
+    let mut table = [0u128; 15 * 15];
+    let mut dy = -reach;
+    while dy <= reach {
+        let mut dx = -reach;
+        while dx <= reach {
+            let (c, r) = (STEPS_PER_MOVEMENT + dx, STEPS_PER_MOVEMENT + dy);
+            table[((dy + reach) * (2 * reach + 1) + dx + reach) as usize] = small_rect(
+                c - COUNTER + 1,
+                c + COUNTER - 1,
+                r - COUNTER + 1,
+                r + COUNTER - 1,
+            );
+            dx += 1;
+        }
+        dy += 1;
+    }
+    table
+};
+
 /// The one-movement window: 9×9 boxes in a `u128`, bit `row * 9 + column`.
 impl Board for u128 {
     const HALF: i16 = STEPS_PER_MOVEMENT;
@@ -1468,6 +1513,15 @@ impl Board for u128 {
     #[inline]
     fn or_row(&mut self, r: usize, bits: u64) {
         *self |= u128::from(bits) << (r * SMALL);
+    }
+
+    #[inline]
+    fn covering(dx: i16, dy: i16) -> Self {
+        let reach = COVERING_REACH;
+        if dx.abs() > reach || dy.abs() > reach {
+            return 0;
+        }
+        SMALL_COVERING[((dy + reach) * (2 * reach + 1) + dx + reach) as usize]
     }
 
     /// A whole movement's window of a counter on the display, walking:
@@ -1487,12 +1541,7 @@ impl Board for u128 {
 
     #[inline]
     fn rect(c0: i16, c1: i16, r0: i16, r1: i16) -> Self {
-        let last = SMALL as i16 - 1;
-        let (c0, c1, r0, r1) = (c0.max(0), c1.min(last), r0.max(0), r1.min(last));
-        if c0 > c1 || r0 > r1 {
-            return 0;
-        }
-        SMALL_SPANS[c0 as usize][c1 as usize] & SMALL_SPANS[SMALL + r0 as usize][r1 as usize]
+        small_rect(c0, c1, r0, r1)
     }
 
     #[inline]

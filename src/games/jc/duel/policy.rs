@@ -225,18 +225,20 @@ const KING: [(i16, i16); 8] = [
 /// without walls, by walking distance round the walls otherwise.
 fn close_in(duel: &Duel, s: &State, a: usize, movements: u8, reach: &Reach) -> Action {
     let jumps = duel.fighters[a].movement.jumps() && movements >= 2;
-    let mut best = (duel.gap_to_enemy(s, a, s.pos[a]), s.pos[a], false);
+    let targets = duel.targets(s, a);
+    let here = duel.nearest_of(s, targets, s.pos[a]);
+    let mut best = (here.map_or(i16::MAX, |(_, gap)| gap), s.pos[a], false);
     if duel.display.open_ground {
         // The first reachable box (in `Reach::for_each` order) of the
         // smallest gap: the first box within d of an enemy for the
         // smallest d that has one, if below the gap where he stands.
         let mut enemies = [(0i16, 0i16); MAX_FIGHTERS];
         let mut k = 0;
-        for t in 0..s.n {
-            if duel.may_target(s, a, t) {
-                enemies[k] = s.pos[t];
-                k += 1;
-            }
+        let mut bits = targets;
+        while bits != 0 {
+            enemies[k] = s.pos[bits.trailing_zeros() as usize];
+            k += 1;
+            bits &= bits - 1;
         }
         let (o, r) = (s.pos[a], i16::from(movements * 4));
         // No box of the window is nearer an enemy than the window's edge.
@@ -269,8 +271,8 @@ fn close_in(duel: &Duel, s: &State, a: usize, movements: u8, reach: &Reach) -> A
     }
     let (_, to, jumped) = best;
     let facing = duel
-        .nearest_enemy(s, a, to)
-        .map_or(s.facing[a], |t| facing_towards(to, s.pos[t]));
+        .nearest_of(s, targets, to)
+        .map_or(s.facing[a], |(t, _)| facing_towards(to, s.pos[t]));
     Action {
         to,
         facing,
