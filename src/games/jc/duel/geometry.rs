@@ -1178,6 +1178,25 @@ impl Reach {
         }
     }
 
+    /// Which of `boxes` (at most 32) [`Reach::walks_within`] accepts: bit
+    /// `i` for `boxes[i]`.
+    #[inline]
+    pub fn walkable(&self, boxes: &[(i16, i16)], steps: u8) -> u32 {
+        if i16::from(steps) < self.radius {
+            return boxes.iter().enumerate().fold(0, |bits, (i, &(x, y))| {
+                bits | u32::from(self.walks_within(x, y, steps)) << i
+            });
+        }
+        with_sets!(self, sets => {
+            let mut bits = 0;
+            for (i, &(x, y)) in boxes.iter().enumerate() {
+                let (c, r) = window_box(sets.walk, self.origin, x, y);
+                bits |= u32::from(sets.walk.has(c, r)) << i;
+            }
+            bits
+        })
+    }
+
     /// Every box reachable within `steps` steps, walking or (if `jump` and
     /// computed with jumps) only by jumping: `(x, y, jumped)`, in a fixed
     /// order (rows, then columns). Calls `f` for each.

@@ -240,14 +240,9 @@ fn close_in(duel: &Duel, s: &State, a: usize, movements: u8, reach: &Reach) -> A
             k += 1;
             bits &= bits - 1;
         }
-        let (o, r) = (s.pos[a], i16::from(movements * 4));
-        // No box of the window is nearer an enemy than the window's edge.
-        let edge = enemies[..k]
-            .iter()
-            .map(|&(x, y)| ((x - o.0).abs() - r).max((y - o.1).abs() - r).max(0))
-            .min()
-            .unwrap_or(i16::MAX);
-        for d in edge..best.0 {
+        // A move of r steps brings him at most r boxes nearer anyone.
+        let nearest = (best.0 - i16::from(movements * 4)).max(0);
+        for d in nearest..best.0 {
             if let Some((x, y, jumped)) = reach.first_within(movements * 4, jumps, &enemies[..k], d)
             {
                 best = (d, (x, y), jumped);

@@ -338,13 +338,17 @@ impl Duel {
             if dx.abs().max(dy.abs()) > i16::from(steps) + COUNTER {
                 continue;
             }
-            for n in 1..=8u8 {
+            let mut around = [(0i16, 0i16); 8];
+            for (n, at) in (1..=8u8).zip(&mut around) {
                 let (ox, oy) = super::geometry::offset_of_position(n, s.facing[t]);
-                let at = (s.pos[t].0 + ox, s.pos[t].1 + oy);
+                *at = (s.pos[t].0 + ox, s.pos[t].1 + oy);
+            }
+            // Positions 1-8 in order, those he can walk to.
+            let mut open = reach.walkable(&around, steps);
+            while open != 0 {
+                let at = around[open.trailing_zeros() as usize];
+                open &= open - 1;
                 if at == s.pos[a] {
-                    continue;
-                }
-                if !reach.walks_within(at.0, at.1, steps) {
                     continue;
                 }
                 if let Some(facing) = self.facing_to_attack(s, a, t, at) {
