@@ -154,7 +154,7 @@ pub(super) fn best_attack(
     }
     let mut best: Option<Attack> = None;
     duel.for_each_attack(s, a, Some((reach, steps)), |x| {
-        if keep(&x) && duel.keeps_closing(s, a, x.at) && better(&x, &best) {
+        if keep(&x) && better(&x, &best) && duel.keeps_closing(s, a, x.at) {
             best = Some(x);
         }
     });
@@ -259,14 +259,30 @@ const KING: [(i16, i16); 8] = [
 /// without walls, by walking distance round the walls otherwise.
 fn close_in(duel: &Duel, s: &State, a: usize, movements: u8, reach: &Reach) -> Action {
     let jumps = duel.fighters[a].movement.jumps() && movements >= 2;
-    let mut best = (duel.gap_to_enemy(s, a, s.pos[a]), s.pos[a], false);
+    let targets = duel.targets(s, a);
+    let here = duel.nearest_of(s, targets, s.pos[a]);
+    let mut best = (here.map_or(i16::MAX, |(_, gap)| gap), s.pos[a], false);
     if duel.display.open_ground {
-        reach.for_each(movements * 4, jumps, |x, y, jumped| {
-            let gap = duel.gap_to_enemy(s, a, (x, y));
-            if gap < best.0 {
-                best = (gap, (x, y), jumped);
+        // The first reachable box (in `Reach::for_each` order) of the
+        // smallest gap: the first box within d of an enemy for the
+        // smallest d that has one, if below the gap where he stands.
+        let mut enemies = [(0i16, 0i16); MAX_FIGHTERS];
+        let mut k = 0;
+        let mut bits = targets;
+        while bits != 0 {
+            enemies[k] = s.pos[bits.trailing_zeros() as usize];
+            k += 1;
+            bits &= bits - 1;
+        }
+        // A move of r steps brings him at most r boxes nearer anyone.
+        let nearest = (best.0 - i16::from(movements * 4)).max(0);
+        for d in nearest..best.0 {
+            if let Some((x, y, jumped)) = reach.first_within(movements * 4, jumps, &enemies[..k], d)
+            {
+                best = (d, (x, y), jumped);
+                break;
             }
-        });
+        }
     }
     // Off open ground, or held up behind a counter on it (an unconscious
     // hero lying between): by walking distance round walls and counters.
@@ -287,8 +303,8 @@ fn close_in(duel: &Duel, s: &State, a: usize, movements: u8, reach: &Reach) -> A
     }
     let (_, to, jumped) = best;
     let facing = duel
-        .nearest_enemy(s, a, to)
-        .map_or(s.facing[a], |t| facing_towards(to, s.pos[t]));
+        .nearest_of(s, targets, to)
+        .map_or(s.facing[a], |(t, _)| facing_towards(to, s.pos[t]));
     Action {
         to,
         facing,

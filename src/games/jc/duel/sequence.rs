@@ -364,7 +364,7 @@ impl Duel {
     /// Whether fighter `a` may melee `t` at all: enemies, `t` on his feet
     /// and not a personage unless she has struck first [7.13-7.16]; Woola
     /// never across fliers [19.13].
-    #[inline]
+    #[inline(always)]
     pub fn may_target(&self, s: &State, a: usize, t: usize) -> bool {
         self.fighters[a].side != self.fighters[t].side
             && s.fighting(t)
@@ -389,7 +389,7 @@ impl Duel {
 
     /// The melee modifier and the natural roll needed for `a` at `at`
     /// facing anything, against `t` where it stands [7.3, 7.61].
-    #[inline]
+    #[inline(always)]
     pub fn needed(
         &self,
         s: &State,
@@ -422,7 +422,7 @@ impl Duel {
     }
 
     /// Expected levels an attack with need `needed` takes off `t`.
-    #[inline]
+    #[inline(always)]
     pub fn value(&self, s: &State, a: usize, t: usize, needed: i32) -> f64 {
         let [_, level, kill] = self.rules.odds(self.fighters[a].class, needed);
         let left = f64::from(s.level[t]);
@@ -430,7 +430,7 @@ impl Duel {
     }
 
     /// The best facing (if any) from which `a` at `at` may attack `t` [7.43].
-    #[inline]
+    #[inline(always)]
     pub fn facing_to_attack(&self, s: &State, a: usize, t: usize, at: (i16, i16)) -> Option<u8> {
         let arc = self.fighters[a].arc();
         let (dx, dy) = (at.0 - s.pos[t].0, at.1 - s.pos[t].1);
@@ -480,15 +480,24 @@ impl Duel {
             let Some((reach, steps)) = reach else {
                 continue;
             };
-            for n in 1..=8u8 {
+            // The positions around `t` lie a counter from him: none within
+            // `steps` of `a` if he is further.
+            let (dx, dy) = (s.pos[t].0 - s.pos[a].0, s.pos[t].1 - s.pos[a].1);
+            if dx.abs().max(dy.abs()) > i16::from(steps) + COUNTER {
+                continue;
+            }
+            let mut around = [(0i16, 0i16); 8];
+            for (n, at) in (1..=8u8).zip(&mut around) {
                 let (ox, oy) = super::geometry::offset_of_position(n, s.facing[t]);
-                let at = (s.pos[t].0 + ox, s.pos[t].1 + oy);
+                *at = (s.pos[t].0 + ox, s.pos[t].1 + oy);
+            }
+            // Positions 1-8 in order, those he can walk to.
+            let mut open = reach.walkable(&around, steps);
+            while open != 0 {
+                let at = around[open.trailing_zeros() as usize];
+                open &= open - 1;
                 if at == s.pos[a] {
                     continue;
-                }
-                match reach.walk_steps(at.0, at.1) {
-                    Some(k) if k <= steps => {}
-                    _ => continue,
                 }
                 if let Some(facing) = self.facing_to_attack(s, a, t, at) {
                     let (behind, needed) = self.needed(s, a, t, at, true);
@@ -533,6 +542,10 @@ impl Duel {
     /// once-per-duel extra [5.2, 5.3].
     #[inline]
     pub fn movements(&self, s: &State, a: usize) -> (u8, Option<u8>) {
+        // One movement, engaged or not: no need to look round.
+        if self.fighters[a].movement == MovementKind::Normal {
+            return (1, None);
+        }
         if self.next_to_enemy(s, a) {
             return (1, None);
         }
@@ -554,39 +567,52 @@ impl Duel {
         }
     }
 
-    /// The distance in boxes from `at` to the nearest conscious enemy of
-    /// `a` (the larger of the row and column gaps of the top-left boxes).
-    #[inline]
-    pub fn gap_to_enemy(&self, s: &State, a: usize, at: (i16, i16)) -> i16 {
-        let mut best = i16::MAX;
+    /// The fighters `a` may melee, bit per fighter [7.13-7.16].
+    #[inline(always)]
+    pub fn targets(&self, s: &State, a: usize) -> u32 {
+        let mut bits = 0;
         for t in 0..s.n {
             if self.may_target(s, a, t) {
-                let d = (s.pos[t].0 - at.0).abs().max((s.pos[t].1 - at.1).abs());
-                best = best.min(d);
+                bits |= 1 << t;
+            }
+        }
+        bits
+    }
+
+    /// The nearest of the fighters `among` (bit per fighter) from `at`, the
+    /// first in scenario order on a tie, and the distance in boxes to him
+    /// (the larger of the row and column gaps of the top-left boxes).
+    #[inline(always)]
+    pub fn nearest_of(&self, s: &State, among: u32, at: (i16, i16)) -> Option<(usize, i16)> {
+        let mut best: Option<(usize, i16)> = None;
+        let mut bits = among;
+        while bits != 0 {
+            let t = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let d = (s.pos[t].0 - at.0).abs().max((s.pos[t].1 - at.1).abs());
+            if best.is_none_or(|(_, gap)| d < gap) {
+                best = Some((t, d));
             }
         }
         best
+    }
+
+    /// The distance in boxes from `at` to the nearest conscious enemy of
+    /// `a` (the larger of the row and column gaps of the top-left boxes).
+    #[inline(always)]
+    pub fn gap_to_enemy(&self, s: &State, a: usize, at: (i16, i16)) -> i16 {
+        self.nearest_of(s, self.targets(s, a), at)
+            .map_or(i16::MAX, |(_, gap)| gap)
     }
 
     /// The nearest conscious enemy of `a` from `at`.
     #[inline]
     pub fn nearest_enemy(&self, s: &State, a: usize, at: (i16, i16)) -> Option<usize> {
-        let mut best = None;
-        let mut gap = i16::MAX;
-        for t in 0..s.n {
-            if self.may_target(s, a, t) {
-                let d = (s.pos[t].0 - at.0).abs().max((s.pos[t].1 - at.1).abs());
-                if d < gap {
-                    gap = d;
-                    best = Some(t);
-                }
-            }
-        }
-        best
+        self.nearest_of(s, self.targets(s, a), at).map(|(t, _)| t)
     }
 
     /// The reach of `a` with `movements` movements.
-    #[inline]
+    #[inline(always)]
     pub fn reach(&self, s: &State, a: usize, movements: u8) -> Reach {
         let mut others = [(0i16, 0i16); MAX_FIGHTERS];
         let mut k = 0;
@@ -613,9 +639,15 @@ impl Duel {
     /// first joined.
     #[inline]
     pub fn keeps_closing(&self, s: &State, a: usize, to: (i16, i16)) -> bool {
-        s.melee_joined
-            || !self.display.kind.no_retreat_before_melee()
-            || self.gap_to_enemy(s, a, to) <= self.gap_to_enemy(s, a, s.pos[a])
+        if s.melee_joined || !self.display.kind.no_retreat_before_melee() {
+            return true;
+        }
+        let targets = self.targets(s, a);
+        let gap = |at| {
+            self.nearest_of(s, targets, at)
+                .map_or(i16::MAX, |(_, gap)| gap)
+        };
+        gap(to) <= gap(s.pos[a])
     }
 
     /// The special display rules after `a` moved from `from` to where he
@@ -693,40 +725,37 @@ impl Duel {
         trace: &mut T,
         order: &mut [u8; MAX_FIGHTERS],
     ) -> usize {
+        // Who is on his feet, by alertness and side (bit per fighter).
+        let mut ready = [[0u32; 2]; 3];
+        for i in 0..s.n {
+            let alertness = usize::from(self.fighters[i].at(s.level[i]).alertness);
+            if s.fighting(i) && alertness < 3 {
+                ready[alertness][usize::from(self.fighters[i].side)] |= 1 << i;
+            }
+        }
         let mut k = 0;
-        for alertness in 0..3u8 {
-            let has = |side: u8| {
-                (0..s.n).any(|i| {
-                    self.fighters[i].side == side
-                        && s.fighting(i)
-                        && self.fighters[i].at(s.level[i]).alertness == alertness
-                })
-            };
-            let first = if has(0) && has(1) {
+        for (alertness, sides) in ready.iter().enumerate() {
+            let first = if sides[0] != 0 && sides[1] != 0 {
                 loop {
                     let (r0, r1) = (dice.d10(), dice.d10());
                     if r0 != r1 {
                         trace.event("JC 5.0 initiative", || {
                             format!(
                                 "alertness {}: the sides roll {r0} and {r1}",
-                                alertness_letter(alertness)
+                                alertness_letter(alertness as u8)
                             )
                         });
-                        break u8::from(r1 > r0);
+                        break usize::from(r1 > r0);
                     }
                 }
             } else {
                 0
             };
-            for side in [first, 1 - first] {
-                for i in 0..s.n {
-                    if self.fighters[i].side == side
-                        && s.fighting(i)
-                        && self.fighters[i].at(s.level[i]).alertness == alertness
-                    {
-                        order[k] = i as u8;
-                        k += 1;
-                    }
+            for mut bits in [sides[first], sides[1 - first]] {
+                while bits != 0 {
+                    order[k] = bits.trailing_zeros() as u8;
+                    k += 1;
+                    bits &= bits - 1;
                 }
             }
         }
