@@ -1469,7 +1469,11 @@ pub struct Reach {
     field: Field,
 }
 
+/// The window as one bitboard type or the other. The large variant is
+/// kept inline, not boxed: a reach is a stack value built once per action,
+/// and boxing would allocate in the trial loop.
 #[derive(Debug, Clone, Copy)]
+#[allow(clippy::large_enum_variant)]
 enum Field {
     Small(Sets<u128>),
     Large(Sets<Rows>),
@@ -1940,13 +1944,13 @@ impl Board for u128 {
     /// from the display's table.
     #[inline]
     fn open(walls: &Walls, jump: bool) -> Self {
-        if !jump && walls.radius == Self::HALF {
-            if let Some(window) = walls
+        if !jump
+            && walls.radius == Self::HALF
+            && let Some(window) = walls
                 .display
                 .movement_window(walls.origin, walls.restricted_ok)
-            {
-                return window;
-            }
+        {
+            return window;
         }
         walls.rows(jump)
     }
