@@ -185,7 +185,10 @@ thread_local! {
 /// Fills `dist` (one entry per top-left box, row-major) with the steps a
 /// counter needs from each box to stand next to a conscious enemy of `a`,
 /// walking round walls and the other counters as they stand now (the
-/// unconscious too); `u16::MAX` where none is reachable.
+/// unconscious too); `u16::MAX` where none is reachable. The search stops
+/// once it reaches `a`'s own box: by then every box nearer the enemy than
+/// he is has its distance, and those are the only boxes closing in asks
+/// about (the rest may be left at `u16::MAX`).
 #[inline]
 fn walking_distances(
     duel: &Duel,
@@ -227,6 +230,10 @@ fn walking_distances(
             }
         }
     }
+    let start = d.index(s.pos[a].0, s.pos[a].1);
+    if dist[start] != u16::MAX {
+        return;
+    }
     let mut head = 0;
     while head < queue.len() {
         let i = queue[head] as usize;
@@ -235,8 +242,12 @@ fn walking_distances(
         for (dx, dy) in KING {
             let (nx, ny) = (x + dx, y + dy);
             if passable(nx, ny) && dist[d.index(nx, ny)] == u16::MAX {
-                dist[d.index(nx, ny)] = dist[i] + 1;
-                queue.push(d.index(nx, ny) as u32);
+                let next = d.index(nx, ny);
+                dist[next] = dist[i] + 1;
+                if next == start {
+                    return;
+                }
+                queue.push(next as u32);
             }
         }
     }
