@@ -1,6 +1,7 @@
 //! Criterion benchmarks of `jc.duel` (Ambush, 3 against 2 on the open
-//! display) and `jc.swordsman` (a grand-master hero against a grand
-//! master), one thread and all threads, reported as duels per second.
+//! display; Rescuing the Princess on the palace, with discovery, the
+//! dungeon and the tower) and `jc.swordsman` (a grand-master hero against a
+//! grand master), one thread and all threads, reported as duels per second.
 //!
 //! Run with `cargo bench --bench jc_duel`.
 
@@ -21,6 +22,15 @@ fn duels(c: &mut Criterion) {
         &ambush,
         BATCH,
         Some(BATCH * 10),
+    );
+    let rescue = common::load("jc/duel/rescuing-the-princess.toml", JcDuel::load);
+    common::measure(
+        c,
+        "jc.duel rescuing the princess",
+        "duels",
+        &rescue,
+        BATCH / 25,
+        Some(BATCH / 5),
     );
     let bout = common::load(
         "jc/swordsman/grand-master-hero-vs-grand-master.toml",

@@ -40,6 +40,34 @@ pub fn write_duel(dir: &Path, name: &str, sides: &str) -> PathBuf {
     path
 }
 
+/// The `--trace` of trial `trial` of the scenario at `path`, replayed
+/// alone (run in `cwd`).
+pub fn trace_of(path: &Path, trial: u64, cwd: &Path) -> String {
+    let o = barsoom_ok(
+        &[
+            "run",
+            path.to_str().expect("utf8"),
+            "--replay",
+            &trial.to_string(),
+            "--trace",
+        ],
+        cwd,
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Writes a `jc.duel` scenario into `dir` with `top` lines (display and
+/// the like) and the two sides' TOML, reading the bundled John Carter data.
+pub fn write_jc_duel(dir: &Path, name: &str, top: &str, sides: &str) -> PathBuf {
+    let path = dir.join(format!("{name}.toml"));
+    let text = format!(
+        "model = \"jc.duel\"\ndescription = \"test\"\ndata = {:?}\n{top}\n{sides}",
+        root().join("scenarios/jc/data").display().to_string()
+    );
+    std::fs::write(&path, text).expect("write scenario");
+    path
+}
+
 /// A one-against-one duel between two roster characters with extra
 /// figure fields (TOML inline-table entries, may be empty).
 pub fn one_on_one(

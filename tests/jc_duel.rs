@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::write_jc_duel as write;
+
 use std::path::{Path, PathBuf};
 
 use barsoom::engine::{Dice, Model, RunConfig, Tally, run};
@@ -35,17 +37,6 @@ fn arena() -> Display {
 
 fn r(text: &str) -> Ratings {
     Ratings::parse(text).expect("ratings")
-}
-
-/// Writes a `jc.duel` scenario with the two sides' TOML into `dir`.
-fn write(dir: &Path, name: &str, top: &str, sides: &str) -> PathBuf {
-    let path = dir.join(format!("{name}.toml"));
-    let text = format!(
-        "model = \"jc.duel\"\ndescription = \"test\"\ndata = {:?}\n{top}\n{sides}",
-        data().display().to_string()
-    );
-    std::fs::write(&path, text).expect("write scenario");
-    path
 }
 
 fn side(policy: &str, characters: &str) -> String {
@@ -698,7 +689,7 @@ fn bad_scenarios_are_one_line_errors() {
     // A data folder with a small display: two set-up squares a side.
     let small = cwd.join("small-data");
     std::fs::create_dir_all(small.join("displays")).expect("mkdir");
-    for f in ["characters.toml", "duel-rules.toml"] {
+    for f in ["characters.toml", "duel-rules.toml", "duel-specials.toml"] {
         std::fs::copy(data().join(f), small.join(f)).expect("copy");
     }
     let rows: Vec<String> = (0..16)
@@ -910,16 +901,17 @@ fn doorway_deck_to_deck_and_up_ramp_melee_is_obstructed() {
         "both in the corridor"
     );
     assert!(house.in_room(5, 1) && !house.in_room(5, 10) && !house.in_room(12, 14));
-    // Flier: deck 1 is columns 0-11, the shaded gap 12-15 (rows 10-29),
-    // deck 2 from 16. (10, 12) covers deck 1 and the gap, (14, 12) the gap
-    // and deck 2: deck to deck. (12, 12) stands wholly in the gap.
+    // Flier: deck 1 is columns 8-19 (sky west of it), the shaded gap 20-23
+    // (rows 10-29), deck 2 from 24. (18, 12) covers deck 1 and the gap,
+    // (22, 12) the gap and deck 2: deck to deck. (20, 12) stands wholly in
+    // the gap.
     let flier = display("flier");
-    assert_eq!(flier.decks(10, 12), 1);
-    assert_eq!(flier.decks(14, 12), 2);
-    assert_eq!(flier.decks(12, 12), 0);
-    assert!(flier.obstructed((10, 12), (14, 12)));
-    assert!(!flier.obstructed((4, 12), (8, 12)), "same deck");
-    assert!(!flier.obstructed((10, 12), (12, 12)), "the gap is no deck");
+    assert_eq!(flier.decks(18, 12), 1);
+    assert_eq!(flier.decks(22, 12), 2);
+    assert_eq!(flier.decks(20, 12), 0);
+    assert!(flier.obstructed((18, 12), (22, 12)));
+    assert!(!flier.obstructed((12, 12), (16, 12)), "same deck");
+    assert!(!flier.obstructed((18, 12), (20, 12)), "the gap is no deck");
     // Palace: the ramp (columns 52-59, rows 9-19) has its arrows pointing
     // south, down towards the corridor. Striking north is up the ramp.
     let palace = display("palace");
@@ -940,17 +932,17 @@ fn the_minus_one_reaches_the_needed_roll() {
     let duel = m.duel();
     let mut s: State = duel.start();
     assert_eq!(s.facing[3], WEST);
-    s.pos[0] = (10, 12);
-    s.pos[3] = (14, 12);
+    s.pos[0] = (18, 12);
+    s.pos[3] = (22, 12);
     let kk = duel.fighters[0].at(s.level[0]);
     let pirate = duel.fighters[3].at(s.level[3]);
-    let (behind, needed) = duel.needed(&s, 0, 3, (10, 12), false);
+    let (behind, needed) = duel.needed(&s, 0, 3, (18, 12), false);
     assert!(!behind);
     assert_eq!(needed, MeleeRules::needed(kk.strength, -1, pirate.agility));
     // Both on deck 2's side of the gap: no modifier.
-    s.pos[0] = (16, 12);
-    s.pos[3] = (20, 12);
-    let (_, needed) = duel.needed(&s, 0, 3, (16, 12), false);
+    s.pos[0] = (24, 12);
+    s.pos[3] = (28, 12);
+    let (_, needed) = duel.needed(&s, 0, 3, (24, 12), false);
     assert_eq!(needed, MeleeRules::needed(kk.strength, 0, pirate.agility));
 }
 
@@ -982,15 +974,15 @@ fn crossing_between_fliers_falls_on_one_to_three() {
     let duel = m.duel();
     let start = duel.start();
     let trace = &mut barsoom::engine::NoTrace;
-    // [5.52] A red warrior steps from deck 1 (10, 12) straight onto deck 2
-    // (14, 12): P(fall) = P(d10 <= 3) = 0.3.
+    // [5.52] A red warrior steps from deck 1 (18, 12) straight onto deck 2
+    // (22, 12): P(fall) = P(d10 <= 3) = 0.3.
     let n = 20_000u64;
     let mut falls = 0u64;
     for i in 0..n {
         let mut s = start;
-        s.pos[0] = (14, 12);
+        s.pos[0] = (22, 12);
         let mut dice = Dice::for_trial(11, i);
-        if duel.after_move(&mut s, 0, (10, 12), false, &mut dice, trace) {
+        if duel.after_move(&mut s, 0, (18, 12), false, &mut dice, trace) {
             assert_eq!(
                 s.status[0],
                 barsoom::games::jc::duel::sequence::Status::Dead
@@ -1003,10 +995,10 @@ fn crossing_between_fliers_falls_on_one_to_three() {
     assert!((p - 0.3).abs() < 4.0 * se, "fall rate {p}");
     // Into the shaded gap, wholly: no roll. A hero, or a jump: no roll.
     for (who, from, to, jumped) in [
-        (0, (10, 12), (12, 12), false),
-        (0, (12, 12), (16, 12), false),
-        (1, (10, 12), (14, 12), false),
-        (0, (10, 12), (14, 12), true),
+        (0, (18, 12), (20, 12), false),
+        (0, (20, 12), (24, 12), false),
+        (1, (18, 12), (22, 12), false),
+        (0, (18, 12), (22, 12), true),
     ] {
         let mut s = start;
         s.pos[who] = to;
@@ -1015,12 +1007,12 @@ fn crossing_between_fliers_falls_on_one_to_three() {
         assert_eq!(dice.rolled(), 0, "no roll for {who} {from:?} -> {to:?}");
     }
     // [5.53] John Carter may jump the open sky between the fliers: from
-    // (4, 4) on deck 1 to (16, 4) on deck 2 is 12 boxes straight across the
+    // (12, 4) on deck 1 to (24, 4) on deck 2 is 12 boxes straight across the
     // sky; walking round by the gap (rows 10-29) takes 18 steps.
     let flier = &duel.display;
-    let jump = Reach::compute_for(flier, (4, 4), 12, &[], true, false);
-    assert_eq!(jump.jump_steps(16, 4), Some(12));
-    assert_eq!(jump.walk_steps(16, 4), None);
+    let jump = Reach::compute_for(flier, (12, 4), 12, &[], true, false);
+    assert_eq!(jump.jump_steps(24, 4), Some(12));
+    assert_eq!(jump.walk_steps(24, 4), None);
 }
 
 #[test]
@@ -1361,17 +1353,7 @@ fn defenders_do_nothing_until_the_attackers_are_discovered() {
     let path = common::bundled("jc/duel/unmasking-the-villain.toml");
     let defenders = ["Vas Kor ", "Astok ", "Red warrior of Mars "];
     for trial in 1..=12 {
-        let o = common::barsoom_ok(
-            &[
-                "run",
-                path.to_str().expect("utf8"),
-                "--replay",
-                &trial.to_string(),
-                "--trace",
-            ],
-            dir.path(),
-        );
-        let text = String::from_utf8_lossy(&o.stdout);
+        let text = common::trace_of(&path, trial, dir.path());
         let mut discovered = false;
         for line in text.lines() {
             // The discoverers act in phase E, before the alarm [6.31].

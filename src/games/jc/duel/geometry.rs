@@ -84,7 +84,7 @@ pub const OTHER_BEHIND: PositionSet = 0b1_1000_0010;
 /// Turns a world offset into the frame of a counter facing `facing`, where
 /// "ahead" is (0, -1).
 #[inline]
-fn to_frame(dx: i16, dy: i16, facing: u8) -> (i16, i16) {
+const fn to_frame(dx: i16, dy: i16, facing: u8) -> (i16, i16) {
     // Each quarter turn anticlockwise (screen rows grow downwards) maps
     // (x, y) to (y, -x): facing east, ahead (1, 0) becomes (0, -1).
     match facing & 3 {
@@ -97,7 +97,7 @@ fn to_frame(dx: i16, dy: i16, facing: u8) -> (i16, i16) {
 
 /// Turns a frame offset back into the world for a counter facing `facing`.
 #[inline]
-pub fn from_frame(fx: i16, fy: i16, facing: u8) -> (i16, i16) {
+pub const fn from_frame(fx: i16, fy: i16, facing: u8) -> (i16, i16) {
     match facing & 3 {
         NORTH => (fx, fy),
         EAST => (-fy, fx),
@@ -118,38 +118,96 @@ pub fn adjacent(dx: i16, dy: i16) -> bool {
 /// exact, two when it straddles them [7.42]; `None` if not adjacent.
 #[inline]
 pub fn positions_around(dx: i16, dy: i16, facing: u8) -> Option<PositionSet> {
-    if !adjacent(dx, dy) {
+    if dx.abs() > COUNTER || dy.abs() > COUNTER {
         return None;
     }
-    let (fx, fy) = to_frame(dx, dy, facing);
-    let options = |v: i16| -> [i16; 2] {
-        if v.abs() == COUNTER {
-            [v.signum(); 2]
-        } else if v == 0 {
-            [0; 2]
-        } else {
-            [0, v.signum()]
+    let set = AROUND[around_index(dx, dy, facing)];
+    (set != 0).then_some(set)
+}
+
+/// The slot of an offset within a counter either way and a facing in
+/// [`AROUND`].
+#[inline]
+const fn around_index(dx: i16, dy: i16, facing: u8) -> usize {
+    let side = (2 * COUNTER + 1) as usize;
+    (facing & 3) as usize * side * side + (dy + COUNTER) as usize * side + (dx + COUNTER) as usize
+}
+
+/// [`positions_around`] for every offset within a counter either way and
+/// every facing (0 where not adjacent).
+const AROUND: [PositionSet; 4 * 81] = {
+    let mut table = [0; 4 * 81];
+    let mut facing = 0;
+    while facing < 4 {
+        let mut dy = -COUNTER;
+        while dy <= COUNTER {
+            let mut dx = -COUNTER;
+            while dx <= COUNTER {
+                table[around_index(dx, dy, facing)] = positions_of(dx, dy, facing);
+                dx += 1;
+            }
+            dy += 1;
         }
-    };
-    let mut set = 0;
-    for sx in options(fx) {
-        for sy in options(fy) {
-            set |= 1 << NORTH_FRAME[((sx + 1) * 3 + (sy + 1)) as usize];
-        }
+        facing += 1;
     }
-    Some(set)
+    table
+};
+
+/// The positions a counter `(dx, dy)` away occupies around a counter
+/// facing `facing` (0 if not adjacent): along each axis of the facing's
+/// frame, a whole counter's offset is one side, none is the middle, and
+/// anything between straddles the middle and that side [7.42].
+const fn positions_of(dx: i16, dy: i16, facing: u8) -> PositionSet {
+    let (ax, ay) = (dx.abs(), dy.abs());
+    if (if ax > ay { ax } else { ay }) != COUNTER {
+        return 0;
+    }
+    let (fx, fy) = to_frame(dx, dy, facing);
+    let (xs, ys) = (sides_of(fx), sides_of(fy));
+    let mut set = 0;
+    let mut i = 0;
+    while i < 4 {
+        let (sx, sy) = (xs[i / 2], ys[i % 2]);
+        set |= 1 << NORTH_FRAME[((sx + 1) * 3 + (sy + 1)) as usize];
+        i += 1;
+    }
+    set
+}
+
+/// The sides (-1, 0, +1) an offset along one axis of a frame touches.
+const fn sides_of(v: i16) -> [i16; 2] {
+    if v.abs() == COUNTER {
+        [v.signum(); 2]
+    } else if v == 0 {
+        [0; 2]
+    } else {
+        [0, v.signum()]
+    }
 }
 
 /// The exact position `n` (1-8) around a counter facing `facing`, as a
 /// top-left offset.
+#[inline]
 pub fn offset_of_position(n: u8, facing: u8) -> (i16, i16) {
-    let i = NORTH_FRAME
-        .iter()
-        .position(|p| *p == n)
-        .expect("positions are 1 to 8");
-    let (sx, sy) = (i as i16 / 3 - 1, i as i16 % 3 - 1);
-    from_frame(sx * COUNTER, sy * COUNTER, facing)
+    POSITION_OFFSETS[usize::from(facing & 3)][usize::from(n)]
 }
+
+/// [`offset_of_position`] by facing and position (slot 0 unused).
+const POSITION_OFFSETS: [[(i16, i16); 9]; 4] = {
+    let mut table = [[(0, 0); 9]; 4];
+    let mut facing = 0;
+    while facing < 4 {
+        let mut i = 0;
+        while i < 9 {
+            let (sx, sy) = (i as i16 / 3 - 1, i as i16 % 3 - 1);
+            table[facing as usize][NORTH_FRAME[i] as usize] =
+                from_frame(sx * COUNTER, sy * COUNTER, facing);
+            i += 1;
+        }
+        facing += 1;
+    }
+    table
+};
 
 /// Whether an attacker with arc `arc`, at top-left offset `(dx, dy)` from
 /// its target and facing `facing`, may attack it [7.43]: the target must be
@@ -196,6 +254,15 @@ pub enum Cell {
     /// Floor of the declared area with this index (set-up area, exit,
     /// deck, room) [7.2].
     Area(u8),
+    /// The door of the dungeon: shut, like a wall, until a hero opens it
+    /// [5.16, 5.55]; then a doorway.
+    Locked,
+    /// A wall box with manacles: a prisoner in the dungeon is chained with
+    /// his counter touching one [5.55].
+    Manacles,
+    /// A secret passageway box: a wall to all but a side that may use the
+    /// passages [5.54].
+    Secret,
 }
 
 #[derive(Deserialize)]
@@ -225,6 +292,18 @@ struct RawArea {
     #[serde(default)]
     holds: Vec<String>,
     capacity: Option<i64>,
+    exit_sides: Option<Vec<i64>>,
+    #[serde(default)]
+    entrants_leave_elsewhere: bool,
+    wait: Option<i64>,
+    #[serde(default)]
+    staging: bool,
+    #[serde(default)]
+    dungeon: bool,
+    #[serde(default)]
+    throne: bool,
+    #[serde(default)]
+    secret: bool,
 }
 
 /// The kind of display, which sets the set-up rules [7.21-7.25].
@@ -286,6 +365,25 @@ pub struct Area {
     pub holds: Vec<String>,
     /// Most characters set up here by default [7.25: warriors in pairs].
     pub capacity: Option<usize>,
+    /// For an exit: bit `s` set when side `s` may leave by it [5.18,
+    /// 7.22, 7.24].
+    pub exit_sides: u8,
+    /// For an exit that is also an entrance: the side that came in by it
+    /// must leave by another [7.22, 7.24].
+    pub entrants_leave_elsewhere: bool,
+    /// For an exit: tactical turns a character must spend on it, not next to
+    /// an enemy, before he is gone (the tower's moored fliers [5.56]); 0:
+    /// he leaves as he reaches it.
+    pub wait: u8,
+    /// The flier staging area, in play only for an acquisition [5.51].
+    pub staging: bool,
+    /// The dungeon [5.55].
+    pub dungeon: bool,
+    /// The throne room: a disguised attacker entering it is unmasked
+    /// [6.25].
+    pub throne: bool,
+    /// Its boxes belong to a secret passageway [5.54].
+    pub secret: bool,
     /// Its 4×4 set-up squares (top-left boxes), nearest the middle of the
     /// display first.
     pub squares: Vec<(i16, i16)>,
@@ -319,6 +417,8 @@ const F_DECKS: u16 = 3 << 6;
 const F_ROOM: u16 = 1 << 8;
 /// First of four bits: covers a ramp box whose arrow points N, E, S, W.
 const RAMP_SHIFT: u16 = 9;
+/// The counter covers a box of the flier staging area [5.51, 7.34].
+const F_STAGING: u16 = 1 << 13;
 
 /// A tactical display.
 #[derive(Debug, Clone, PartialEq)]
@@ -335,9 +435,16 @@ pub struct Display {
     /// Per top-left box (row-major), what a counter there covers and
     /// touches (`F_*` bits).
     features: Vec<u16>,
-    /// Prefix sums over top-left boxes of those a counter may not always
-    /// stand on (a wall, sky or restricted box): `(width + 1) * (height + 1)`.
-    blocked_sums: Vec<u32>,
+    /// Per top-left box, one bit each ([`PLANE_WORDS`] words a row, bit
+    /// `x + 64` for column `x`): where a counter may end a step, and where
+    /// a jump may pass, for a side barred from and a side free to enter
+    /// the restricted boxes [5.57] (index `2 * jump + restricted_ok`).
+    planes: [Vec<u64>; 4],
+    /// Per top-left box of the display (row-major), the 9×9 window of one
+    /// movement around it as in [`Reach`]: where a counter may end a step,
+    /// for a side barred from and a side free to enter the restricted
+    /// boxes.
+    movement_windows: [Vec<u128>; 2],
     /// The declared areas ('a' and 'b' are the set-up areas of the two
     /// sides unless declared otherwise).
     pub areas: Vec<Area>,
@@ -358,13 +465,40 @@ pub struct Display {
     /// without a wall, doorway or sky between them), numbered from 1; 0 for
     /// walls, doorways and sky [6.13, 6.23].
     regions: Vec<u16>,
+    /// Per region, whether it is a room (its boxes lie in a room area)
+    /// rather than a corridor [6.23].
+    region_rooms: Vec<bool>,
+    /// The boxes as drawn, before `openings` [5.51, 5.54, 5.55].
+    drawn: Vec<Cell>,
+    /// Which doors, passageways and staging area are open.
+    openings: Openings,
+}
+
+/// What is open on a display: the dungeon door once a hero has opened it
+/// [5.55], the secret passageways to the side that may use them [5.54],
+/// the flier staging area in an acquisition [5.51].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Openings {
+    /// The dungeon door is open.
+    pub dungeon_door: bool,
+    /// The secret passageways may be walked.
+    pub secret_passages: bool,
+    /// The staging area is ground to stand on (else sky).
+    pub staging_area: bool,
 }
 
 /// Largest display side in boxes.
 pub const MAX_DISPLAY: usize = 200;
 
+/// Columns left of the display in a row of [`Display::window_row`]'s
+/// planes, so that a window reaching off the left edge reads whole words.
+const PLANE_MARGIN: usize = 64;
+/// Words a row in those planes: the margin, the widest display and a word
+/// to spare on the right.
+const PLANE_WORDS: usize = (PLANE_MARGIN + MAX_DISPLAY).div_ceil(64) + 1;
+
 /// Marks reserved for terrain.
-const TERRAIN_MARKS: &str = ".#+ ~r^>v<";
+const TERRAIN_MARKS: &str = ".#+ ~r^>v<=%:";
 
 impl Display {
     /// Loads and checks a display file.
@@ -428,6 +562,9 @@ impl Display {
                     '>' => Cell::Ramp(EAST),
                     'v' => Cell::Ramp(SOUTH),
                     '<' => Cell::Ramp(WEST),
+                    '=' => Cell::Locked,
+                    '%' => Cell::Manacles,
+                    ':' => Cell::Secret,
                     other => match areas.iter().position(|a| a.mark == other) {
                         Some(i) => Cell::Area(i as u8),
                         None if other == 'a' || other == 'b' => {
@@ -443,6 +580,13 @@ impl Display {
                                 room: false,
                                 holds: Vec::new(),
                                 capacity: None,
+                                exit_sides: 0,
+                                entrants_leave_elsewhere: false,
+                                wait: 0,
+                                staging: false,
+                                dungeon: false,
+                                throne: false,
+                                secret: false,
                                 squares: Vec::new(),
                             });
                             Cell::Area((areas.len() - 1) as u8)
@@ -451,7 +595,7 @@ impl Display {
                             return Err(err(
                                 &format!("rows[{r}]"),
                                 format!(
-                                    "expected terrain ('.', '#', '+', ' ', '~', 'r', '^', '>', 'v', '<') or the mark of an area in `areas` for each box, found {other:?} at column {c}"
+                                    "expected terrain ('.', '#', '+', ' ', '~', 'r', '^', '>', 'v', '<', '=', '%', ':') or the mark of an area in `areas` for each box, found {other:?} at column {c}"
                                 ),
                             ));
                         }
@@ -499,6 +643,42 @@ impl Display {
                     ),
                 ));
             }
+            if area.exit && matches!(kind, DisplayKind::Open | DisplayKind::Flier) {
+                return Err(err(
+                    &format!("areas[{i}].exit"),
+                    format!(
+                        "expected no exit on the {} display: no one escapes the open display or a flier [5.18], found {}",
+                        raw.kind, area.name
+                    ),
+                ));
+            }
+            if area.staging && (kind != DisplayKind::Flier || area.side.is_none()) {
+                return Err(err(
+                    &format!("areas[{i}].staging"),
+                    format!(
+                        "expected the staging area ({}) on a flier display with the side that sets up there [5.51, 7.23]",
+                        area.name
+                    ),
+                ));
+            }
+            if area.dungeon && !cells.contains(&Cell::Locked) {
+                return Err(err(
+                    &format!("areas[{i}].dungeon"),
+                    format!(
+                        "expected the dungeon ({}) to have a door ('=' boxes) that a hero must open [5.55], found none",
+                        area.name
+                    ),
+                ));
+            }
+            if area.dungeon && !cells.contains(&Cell::Manacles) {
+                return Err(err(
+                    &format!("areas[{i}].dungeon"),
+                    format!(
+                        "expected manacles ('%' wall boxes) in the dungeon ({}) to chain prisoners to [5.55], found none",
+                        area.name
+                    ),
+                ));
+            }
         }
         if kind == DisplayKind::Flier {
             for deck in 1..=2u8 {
@@ -512,26 +692,19 @@ impl Display {
                 }
             }
         }
-        let features = Self::features_of(&cells, w, h, &areas);
-        let blocked = |f: u16| f & F_OPEN == 0 || f & F_RESTRICTED != 0;
-        let mut blocked_sums = vec![0u32; (width + 1) * (height + 1)];
-        for y in 0..height {
-            for x in 0..width {
-                let here = u32::from(blocked(features[y * width + x]));
-                blocked_sums[(y + 1) * (width + 1) + x + 1] = here
-                    + blocked_sums[y * (width + 1) + x + 1]
-                    + blocked_sums[(y + 1) * (width + 1) + x]
-                    - blocked_sums[y * (width + 1) + x];
+        if cells.contains(&Cell::Secret) && !areas.iter().any(|a| a.secret && a.exit) {
+            return Err(err(
+                "areas",
+                "expected a secret passageway (':' boxes) to end in an exit area with secret = true [5.54], found none".into(),
+            ));
+        }
+        for a in &mut areas {
+            if a.exit && a.exit_sides == 0 {
+                a.exit_sides = 0b11;
             }
         }
-        let mut setup: [Vec<(i16, i16)>; 2] = Default::default();
-        for (i, area) in areas.iter_mut().enumerate() {
-            area.squares = Self::squares_of(|x, y| cell(x, y) == Cell::Area(i as u8), w, h);
-            if let Some(side) = area.side {
-                setup[usize::from(side)].extend_from_slice(&area.squares);
-            }
-        }
-        for (side, squares) in setup.iter().enumerate() {
+        let display = Self::assemble(raw.name, kind, w, h, cells, areas, Openings::default());
+        for (side, squares) in display.setup.iter().enumerate() {
             if squares.is_empty() {
                 return Err(err(
                     "rows",
@@ -543,33 +716,186 @@ impl Display {
                 ));
             }
         }
-        let wall_free = !cells
+        Ok(display)
+    }
+
+    /// The same display with the dungeon door, the secret passageways and
+    /// the staging area open or closed as `openings` says [5.51, 5.54,
+    /// 5.55].
+    pub fn with_openings(&self, openings: Openings) -> Display {
+        Self::assemble(
+            self.name.clone(),
+            self.kind,
+            self.width,
+            self.height,
+            self.drawn.clone(),
+            self.areas.clone(),
+            openings,
+        )
+    }
+
+    /// The same display with sky wherever `f` holds for the box as drawn
+    /// (Woola's flier [19.13]).
+    pub fn with_sky_where(&self, f: impl Fn(Cell) -> bool) -> Display {
+        Self::assemble(
+            self.name.clone(),
+            self.kind,
+            self.width,
+            self.height,
+            self.drawn
+                .iter()
+                .map(|&c| if f(c) { Cell::Sky } else { c })
+                .collect(),
+            self.areas.clone(),
+            self.openings,
+        )
+    }
+
+    /// What the doors, passageways and staging area are now.
+    pub fn openings(&self) -> Openings {
+        self.openings
+    }
+
+    /// Whether the display has a dungeon door or secret passageways, whose
+    /// state changes where counters may go.
+    pub fn has_openings(&self) -> bool {
+        self.drawn
             .iter()
-            .any(|c| matches!(c, Cell::Wall | Cell::Sky | Cell::Restricted));
-        let open_ground = !cells.iter().any(|c| matches!(c, Cell::Wall | Cell::Sky));
+            .any(|c| matches!(c, Cell::Locked | Cell::Secret))
+            || self.areas.iter().any(|a| a.secret)
+    }
+
+    /// The box as it plays under `openings`: a shut door is a wall, an
+    /// open one a doorway; a secret passageway is a wall unless open; the
+    /// staging area is sky unless in play.
+    fn effective(cell: Cell, areas: &[Area], openings: Openings) -> Cell {
+        match cell {
+            Cell::Locked if openings.dungeon_door => Cell::Door,
+            Cell::Secret if openings.secret_passages => Cell::Floor,
+            Cell::Secret => Cell::Wall,
+            Cell::Area(k) => {
+                let area = &areas[usize::from(k)];
+                if area.secret && !openings.secret_passages {
+                    Cell::Wall
+                } else if area.staging && !openings.staging_area {
+                    Cell::Sky
+                } else {
+                    cell
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// Everything derived from the boxes: features, bit planes, one-movement
+    /// windows, set-up squares, regions.
+    fn assemble(
+        name: String,
+        kind: DisplayKind,
+        w: i16,
+        h: i16,
+        drawn: Vec<Cell>,
+        mut areas: Vec<Area>,
+        openings: Openings,
+    ) -> Display {
+        let (width, height) = (w as usize, h as usize);
+        let cells: Vec<Cell> = drawn
+            .iter()
+            .map(|&c| Self::effective(c, &areas, openings))
+            .collect();
+        let cell = |x: i16, y: i16| cells[(y as usize) * width + x as usize];
+        let features = Self::features_of(&cells, w, h, &areas);
+        let planes = Self::planes_of(&features, width, height);
+        let mut setup: [Vec<(i16, i16)>; 2] = Default::default();
+        for (i, area) in areas.iter_mut().enumerate() {
+            area.squares = Self::squares_of(|x, y| cell(x, y) == Cell::Area(i as u8), w, h);
+            if let Some(side) = area.side {
+                setup[usize::from(side)].extend_from_slice(&area.squares);
+            }
+        }
+        let wall_free = !cells.iter().any(|c| {
+            matches!(
+                c,
+                Cell::Wall | Cell::Sky | Cell::Restricted | Cell::Locked | Cell::Manacles
+            )
+        });
+        let open_ground = !cells
+            .iter()
+            .any(|c| matches!(c, Cell::Wall | Cell::Sky | Cell::Locked | Cell::Manacles));
         let obstacles = cells.iter().any(|c| match c {
             Cell::Door | Cell::Ramp(_) => true,
-            Cell::Area(i) => areas[usize::from(*i)].deck != 0,
+            Cell::Area(i) => areas[usize::from(*i)].deck != 0 || areas[usize::from(*i)].staging,
             _ => false,
         });
         let has_restricted = cells.contains(&Cell::Restricted);
         let regions = Self::regions_of(&cells, width, height);
-        Ok(Display {
+        let mut region_rooms =
+            vec![false; usize::from(regions.iter().copied().max().unwrap_or(0)) + 1];
+        for (i, c) in cells.iter().enumerate() {
+            if let Cell::Area(k) = c
+                && areas[usize::from(*k)].room
+            {
+                region_rooms[usize::from(regions[i])] = true;
+            }
+        }
+        region_rooms[0] = false;
+        let mut display = Display {
             regions,
+            region_rooms,
             open_ground,
             wall_free,
             obstacles,
             has_restricted,
-            name: raw.name,
+            name,
             kind,
             width: w,
             height: h,
             cells,
+            drawn,
+            openings,
             features,
-            blocked_sums,
+            planes,
+            movement_windows: Default::default(),
             areas,
             setup,
-        })
+        };
+        display.movement_windows = std::array::from_fn(|ok| display.movement_windows_of(ok == 1));
+        display
+    }
+
+    /// The table of [`Display::movement_window`].
+    fn movement_windows_of(&self, restricted_ok: bool) -> Vec<u128> {
+        let half = STEPS_PER_MOVEMENT;
+        let mut windows = Vec::with_capacity(self.width as usize * self.height as usize);
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let mut window = 0u128;
+                for r in 0..=2 * half {
+                    let row = self.window_row(
+                        false,
+                        restricted_ok,
+                        y - half + r,
+                        x - half,
+                        2 * half as u32 + 1,
+                    );
+                    window |= u128::from(row) << (r as usize * (2 * half as usize + 1));
+                }
+                windows.push(window);
+            }
+        }
+        windows
+    }
+
+    /// The 9×9 window of one movement around the top-left box `origin`
+    /// (bit `row * 9 + column`, `origin` in the middle): where a counter may
+    /// end a step; `None` off the display.
+    #[inline]
+    pub fn movement_window(&self, origin: (i16, i16), restricted_ok: bool) -> Option<u128> {
+        let (x, y) = origin;
+        if x < 0 || y < 0 || x >= self.width || y >= self.height {
+            return None;
+        }
+        Some(self.movement_windows[usize::from(restricted_ok)][self.index(x, y)])
     }
 
     /// Checks the declared areas.
@@ -629,6 +955,28 @@ impl Display {
                     ));
                 }
             };
+            let mut exit_sides = 0u8;
+            for &s in a.exit_sides.iter().flatten() {
+                if !(1..=2).contains(&s) || !a.exit {
+                    return Err(err(
+                        &field("exit_sides"),
+                        format!(
+                            "expected sides 1 and/or 2 on an exit area (exit = true), found {s}"
+                        ),
+                    ));
+                }
+                exit_sides |= 1 << (s - 1);
+            }
+            let wait = match a.wait {
+                None => 0,
+                Some(t @ 0..=9) if a.exit => t as u8,
+                Some(t) => {
+                    return Err(err(
+                        &field("wait"),
+                        format!("expected 0 to 9 turns on an exit area (exit = true), found {t}"),
+                    ));
+                }
+            };
             areas.push(Area {
                 mark,
                 name: a.name.clone(),
@@ -639,6 +987,13 @@ impl Display {
                 room: a.room,
                 holds: a.holds.clone(),
                 capacity,
+                exit_sides,
+                entrants_leave_elsewhere: a.entrants_leave_elsewhere,
+                wait,
+                staging: a.staging,
+                dungeon: a.dungeon,
+                throne: a.throne,
+                secret: a.secret,
                 squares: Vec::new(),
             });
         }
@@ -677,7 +1032,8 @@ impl Display {
                 for j in 0..COUNTER {
                     for i in 0..COUNTER {
                         match cell(x + i, y + j) {
-                            Cell::Wall => f &= !(F_OPEN | F_JUMP_OPEN),
+                            Cell::Wall | Cell::Manacles => f &= !(F_OPEN | F_JUMP_OPEN),
+                            Cell::Locked => f = (f & !(F_OPEN | F_JUMP_OPEN)) | F_DOOR,
                             Cell::Sky => f &= !F_OPEN,
                             Cell::Restricted => f |= F_RESTRICTED,
                             Cell::Door => f |= F_DOOR,
@@ -692,6 +1048,9 @@ impl Display {
                                 }
                                 if area.deck != 0 {
                                     f |= F_DECK1 << (area.deck - 1);
+                                }
+                                if area.staging {
+                                    f |= F_STAGING;
                                 }
                                 if !area.room {
                                     f &= !F_ROOM;
@@ -719,10 +1078,34 @@ impl Display {
         features
     }
 
+    /// The bit planes of [`Display::window_row`] from the features.
+    fn planes_of(features: &[u16], width: usize, height: usize) -> [Vec<u64>; 4] {
+        std::array::from_fn(|k| {
+            let (jump, restricted_ok) = (k >= 2, k % 2 == 1);
+            let mut plane = vec![0u64; height * PLANE_WORDS];
+            for y in 0..height {
+                for x in 0..width {
+                    let f = features[y * width + x];
+                    let open = f & if jump { F_JUMP_OPEN } else { F_OPEN } != 0;
+                    if open && (restricted_ok || f & F_RESTRICTED == 0) {
+                        let bit = x + PLANE_MARGIN;
+                        plane[y * PLANE_WORDS + bit / 64] |= 1 << (bit % 64);
+                    }
+                }
+            }
+            plane
+        })
+    }
+
     /// Numbers the rooms and corridors: flood fill over the boxes that are
     /// not walls, doorways or sky.
     fn regions_of(cells: &[Cell], width: usize, height: usize) -> Vec<u16> {
-        let inside = |i: usize| !matches!(cells[i], Cell::Wall | Cell::Door | Cell::Sky);
+        let inside = |i: usize| {
+            !matches!(
+                cells[i],
+                Cell::Wall | Cell::Door | Cell::Sky | Cell::Locked | Cell::Manacles | Cell::Secret
+            )
+        };
         let mut regions = vec![0u16; cells.len()];
         let mut next = 0u16;
         let mut stack = Vec::new();
@@ -861,13 +1244,6 @@ impl Display {
         f & F_OPEN != 0 && (restricted_ok || f & F_RESTRICTED == 0)
     }
 
-    /// Whether a jump may pass a counter through `(x, y)`: no wall, and
-    /// sky allowed [5.53].
-    #[inline]
-    fn jump_open(&self, x: i16, y: i16) -> bool {
-        self.features(x, y) & F_JUMP_OPEN != 0
-    }
-
     /// Whether a counter at `(x, y)` covers or touches a restricted box
     /// [5.57].
     #[inline]
@@ -895,7 +1271,8 @@ impl Display {
     }
 
     /// Whether a melee from `attacker` on `target` (top-left boxes) is
-    /// through a doorway, deck to deck, or up a ramp [7.34]: a counter
+    /// through a doorway, deck to deck, between the staging area and a
+    /// flier, or up a ramp [7.34]: a counter
     /// standing in a doorway (our walls are a box thick, so the two touch
     /// the doorway only when one of them stands in it); counters on
     /// different decks; or either on a ramp with the blow struck against
@@ -914,6 +1291,10 @@ impl Display {
         if da != 0 && dt != 0 && da & dt == 0 {
             return true;
         }
+        // From the staging area into a flier or back [7.34].
+        if (fa ^ ft) & F_STAGING != 0 && (da | dt) != 0 {
+            return true;
+        }
         let ramps = ((fa | ft) >> RAMP_SHIFT) & 0xF;
         let (dx, dy) = (target.0 - attacker.0, target.1 - attacker.1);
         (0..4u8).any(|d| {
@@ -922,60 +1303,193 @@ impl Display {
         })
     }
 
-    /// Whether no top-left box in `x0..=x1`, `y0..=y1` (clamped to the
-    /// display) is blocked by a wall, sky or restricted box.
+    /// The areas whose boxes (as drawn) a counter at `(x, y)` covers, as a
+    /// bit set by area index (the first 32 areas).
+    pub fn areas_under(&self, x: i16, y: i16) -> u32 {
+        let mut set = 0u32;
+        if !(0..=self.width - COUNTER).contains(&x) || !(0..=self.height - COUNTER).contains(&y) {
+            return set;
+        }
+        for j in 0..COUNTER {
+            for i in 0..COUNTER {
+                if let Cell::Area(k) = self.drawn[self.index(x + i, y + j)]
+                    && k < 32
+                {
+                    set |= 1 << k;
+                }
+            }
+        }
+        set
+    }
+
+    /// Whether a counter at `(x, y)` touches (covers or borders) a box
+    /// for which `f` holds: the door of the dungeon, manacles [5.55].
+    pub fn touches(&self, x: i16, y: i16, f: impl Fn(Cell) -> bool) -> bool {
+        (-1..=COUNTER).any(|j| {
+            (-1..=COUNTER).any(|i| {
+                let (bx, by) = (x + i, y + j);
+                (0..self.width).contains(&bx)
+                    && (0..self.height).contains(&by)
+                    && f(self.drawn[by as usize * self.width as usize + bx as usize])
+            })
+        })
+    }
+
+    /// Whether a counter at `(x, y)` covers a box, as drawn, for which `f`
+    /// holds (a secret passageway box [5.54]).
+    pub fn covers_drawn(&self, x: i16, y: i16, f: impl Fn(Cell) -> bool) -> bool {
+        (0..COUNTER).any(|j| {
+            (0..COUNTER).any(|i| {
+                let (bx, by) = (x + i, y + j);
+                (0..self.width).contains(&bx)
+                    && (0..self.height).contains(&by)
+                    && f(self.drawn[by as usize * self.width as usize + bx as usize])
+            })
+        })
+    }
+
+    /// Whether a counter at `(x, y)` covers a box of the staging area
+    /// [5.51].
     #[inline]
-    fn clear(&self, x0: i16, y0: i16, x1: i16, y1: i16) -> bool {
-        if self.wall_free {
-            return true;
+    pub fn in_staging(&self, x: i16, y: i16) -> bool {
+        self.features(x, y) & F_STAGING != 0
+    }
+
+    /// Whether region `r` (from [`Display::region_of`]) is a room rather
+    /// than a corridor [6.23].
+    pub fn is_room(&self, r: u16) -> bool {
+        self.region_rooms
+            .get(usize::from(r))
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// Whether a straight line from the middle of a counter at `a` to the
+    /// middle of one at `b` crosses no wall, doorway or sky box [6.23]
+    /// (sampled at a quarter of a box).
+    pub fn straight_line(&self, a: (i16, i16), b: (i16, i16)) -> bool {
+        let (dx, dy) = (i32::from(b.0 - a.0), i32::from(b.1 - a.1));
+        let n = 4 * dx.abs().max(dy.abs()).max(1);
+        (0..=n).all(|k| {
+            // The middle of the counter is the corner shared by its four
+            // central boxes: (x + 2, y + 2) in box units; sample in quarters.
+            let qx = 4 * (i32::from(a.0) + 2) + 4 * dx * k / n;
+            let qy = 4 * (i32::from(a.1) + 2) + 4 * dy * k / n;
+            [(qx, qy), (qx - 1, qy - 1)].into_iter().all(|(px, py)| {
+                let (bx, by) = ((px / 4) as i16, (py / 4) as i16);
+                (0..self.width).contains(&bx)
+                    && (0..self.height).contains(&by)
+                    && self.regions[self.index(bx, by)] != 0
+            })
+        })
+    }
+
+    /// Walking steps (one-box steps straight or diagonal, round walls,
+    /// ignoring other counters) from every top-left box to the nearest one
+    /// where `goal` holds; `u16::MAX` where none can be reached. Used to
+    /// steer towards exits, the dungeon door and prisoners.
+    pub fn distance_field(&self, goal: impl Fn(i16, i16) -> bool) -> Vec<u16> {
+        let mut dist = Vec::new();
+        self.distance_field_into(goal, &mut dist, &mut Vec::new());
+        dist
+    }
+
+    /// [`Display::distance_field`] into reused buffers (`queue` is
+    /// scratch).
+    pub fn distance_field_into(
+        &self,
+        goal: impl Fn(i16, i16) -> bool,
+        dist: &mut Vec<u16>,
+        queue: &mut Vec<(i16, i16)>,
+    ) {
+        let (w, h) = (self.width, self.height);
+        dist.clear();
+        dist.resize(w as usize * h as usize, u16::MAX);
+        queue.clear();
+        for y in 0..h {
+            for x in 0..w {
+                if self.open(x, y) && goal(x, y) {
+                    dist[self.index(x, y)] = 0;
+                    queue.push((x, y));
+                }
+            }
         }
-        let (x0, y0) = (x0.max(0) as usize, y0.max(0) as usize);
-        let x1 = x1.min(self.width - COUNTER);
-        let y1 = y1.min(self.height - COUNTER);
-        if x1 < 0 || y1 < 0 || x1 < x0 as i16 || y1 < y0 as i16 {
-            return true;
+        let mut head = 0;
+        while let Some(&(x, y)) = queue.get(head) {
+            head += 1;
+            let d = dist[self.index(x, y)] + 1;
+            for (nx, ny) in (-1..=1).flat_map(|j| (-1..=1).map(move |i| (x + i, y + j))) {
+                if self.open(nx, ny) && dist[self.index(nx, ny)] == u16::MAX {
+                    dist[self.index(nx, ny)] = d;
+                    queue.push((nx, ny));
+                }
+            }
         }
-        let (x1, y1) = (x1 as usize + 1, y1 as usize + 1);
-        let w = self.width as usize + 1;
-        let s = &self.blocked_sums;
-        s[y1 * w + x1] + s[y0 * w + x0] == s[y0 * w + x1] + s[y1 * w + x0]
+    }
+
+    /// The top-left boxes `x0..x0 + span` of row `y` (`span` at most 64)
+    /// where a counter may end a step (`jump` false) or a jump may pass
+    /// (`jump` true), for a side barred from or free to enter the
+    /// restricted boxes [5.57]: bit `i` for column `x0 + i`, none off the
+    /// display.
+    #[inline]
+    pub fn window_row(&self, jump: bool, restricted_ok: bool, y: i16, x0: i16, span: u32) -> u64 {
+        if y < 0 || y >= self.height || span == 0 {
+            return 0;
+        }
+        let mask = u64::MAX >> (64 - span);
+        let bit = i32::from(x0) + PLANE_MARGIN as i32;
+        if bit < 0 || bit as usize + span as usize > (PLANE_WORDS - 1) * 64 {
+            // Far off the display to the left or right: box by box.
+            return (0..span).fold(0, |row, i| {
+                let x = x0 + i as i16;
+                let f = self.features(x, y);
+                let open = f & if jump { F_JUMP_OPEN } else { F_OPEN } != 0;
+                let ok = open && (restricted_ok || f & F_RESTRICTED == 0);
+                row | u64::from(ok) << i
+            });
+        }
+        let plane = &self.planes[2 * usize::from(jump) + usize::from(restricted_ok)];
+        let word = y as usize * PLANE_WORDS + bit as usize / 64;
+        let pair = u128::from(plane[word]) | u128::from(plane[word + 1]) << 64;
+        (pair >> (bit % 64)) as u64 & mask
     }
 }
 
-/// Steps needed to reach each box of the window around a mover, with and
-/// without jumping over counters [5.11-5.16, 5.34].
+/// Where a mover can end a phase: the boxes of the window around him that
+/// he can walk to, and those only a jump over counters reaches
+/// [5.11-5.16, 5.34]. The window is a bitboard: one `u128` of 9×9 boxes for
+/// one movement (the hot case), one `u64` per row of 33×33 boxes for more.
+#[derive(Debug, Clone, Copy)]
 pub struct Reach {
     /// Top-left box of the mover.
     pub origin: (i16, i16),
     /// Window radius in boxes (steps allowed).
     pub radius: i16,
-    /// Steps on a path that passes over no counter; `u8::MAX`: unreachable.
-    walk: [u8; WINDOW * WINDOW],
-    /// Steps on a path that may pass over counters (a jump); the end must
-    /// still be free.
-    jump: [u8; WINDOW * WINDOW],
-    /// Whether a counter may end at each box (open and free).
-    free: [bool; WINDOW * WINDOW],
-    /// No wall on the display and no other counter near: every box of the
-    /// window inside the display is reached in the larger of its row and
-    /// column distances (a straight king path stays inside the rectangle),
-    /// and the arrays above are not filled.
-    plain: bool,
-    /// Largest top-left column and row on the display.
-    bounds: (i16, i16),
+    field: Field,
+}
+
+/// The window as one bitboard type or the other. The large variant is
+/// kept inline, not boxed: a reach is a stack value built once per action,
+/// and boxing would allocate in the trial loop.
+#[derive(Debug, Clone, Copy)]
+#[allow(clippy::large_enum_variant)]
+enum Field {
+    Small(Sets<u128>),
+    Large(Sets<Rows>),
+}
+
+/// Dispatches `$body` on the window's bitboard type, binding its sets.
+macro_rules! with_sets {
+    ($reach:expr, $sets:ident => $body:expr) => {
+        match &$reach.field {
+            Field::Small($sets) => $body,
+            Field::Large($sets) => $body,
+        }
+    };
 }
 
 impl Reach {
-    /// Index of a window box.
-    #[inline]
-    fn index(&self, x: i16, y: i16) -> Option<usize> {
-        let (dx, dy) = (x - self.origin.0, y - self.origin.1);
-        if dx.abs() > self.radius || dy.abs() > self.radius {
-            return None;
-        }
-        Some(((dy + MAX_RADIUS) as usize) * WINDOW + (dx + MAX_RADIUS) as usize)
-    }
-
     /// Computes the reach of a counter at `origin` allowed `steps` steps;
     /// `others` are the top-left boxes of every other counter on the
     /// display; `jumps` whether it may pass over them. Restricted boxes
@@ -993,6 +1507,7 @@ impl Reach {
     /// [`Reach::compute`] for a side that may (`restricted_ok`) or may not
     /// enter the restricted boxes [5.57]. A jump may also cross the sky
     /// between fliers [5.53].
+    #[inline(always)]
     pub fn compute_for(
         display: &Display,
         origin: (i16, i16),
@@ -1002,142 +1517,327 @@ impl Reach {
         restricted_ok: bool,
     ) -> Self {
         let radius = steps.clamp(0, MAX_RADIUS);
-        let bounds = (display.width - COUNTER, display.height - COUNTER);
-        // A counter within radius + 3 boxes (either axis) of the origin can
-        // overlap a box of the window.
-        let near = |&(ox, oy): &(i16, i16)| {
-            (ox - origin.0).abs() < radius + COUNTER && (oy - origin.1).abs() < radius + COUNTER
-        };
-        let plain = display.clear(
-            origin.0 - radius,
-            origin.1 - radius,
-            origin.0 + radius,
-            origin.1 + radius,
-        ) && !others.iter().any(near);
-        let mut reach = Reach {
+        let walls = Walls {
+            display,
             origin,
             radius,
-            walk: [u8::MAX; WINDOW * WINDOW],
-            jump: [u8::MAX; WINDOW * WINDOW],
-            free: [false; WINDOW * WINDOW],
-            plain,
-            bounds,
+            restricted_ok,
         };
-        if plain {
-            return reach;
-        }
-        let mut passable = [false; WINDOW * WINDOW];
-        for dy in -radius..=radius {
-            for dx in -radius..=radius {
-                let i = ((dy + MAX_RADIUS) as usize) * WINDOW + (dx + MAX_RADIUS) as usize;
-                passable[i] = display.open_for(origin.0 + dx, origin.1 + dy, restricted_ok);
-            }
-        }
-        reach.free = passable;
-        for &(ox, oy) in others {
-            // Every top-left box from which a counter would overlap this one.
-            for y in oy - COUNTER + 1..oy + COUNTER {
-                for x in ox - COUNTER + 1..ox + COUNTER {
-                    if let Some(i) = reach.index(x, y) {
-                        reach.free[i] = false;
-                    }
-                }
-            }
-        }
-        let start = reach
-            .index(origin.0, origin.1)
-            .expect("the origin is in its window");
+        // Each branch builds the whole value where it is returned: a
+        // `Field` made first and moved in would copy the large window.
         if radius <= STEPS_PER_MOVEMENT {
-            small_bfs(&reach.free, radius, &mut reach.walk);
+            Self::small(&walls, others, jumps)
         } else {
-            bfs(&reach.free, start, radius, &mut reach.walk);
+            Self::large(&walls, others, jumps)
         }
-        if jumps {
-            // A jump passes over counters and the sky [5.34, 5.53], but not
-            // walls or forbidden restricted boxes.
-            let mut over = passable;
-            for dy in -radius..=radius {
-                for dx in -radius..=radius {
-                    let (x, y) = (origin.0 + dx, origin.1 + dy);
-                    let i = ((dy + MAX_RADIUS) as usize) * WINDOW + (dx + MAX_RADIUS) as usize;
-                    over[i] |= display.jump_open(x, y)
-                        && (restricted_ok || display.features(x, y) & F_RESTRICTED == 0);
-                }
-            }
-            bfs(&over, start, radius, &mut reach.jump);
-        }
-        reach.walk[start] = 0;
-        reach.free[start] = true;
-        reach
     }
 
-    /// Steps to `(x, y)` on a plain field, if inside the window and the
-    /// display.
-    #[inline]
-    fn plain_steps(&self, x: i16, y: i16) -> Option<u8> {
-        let (dx, dy) = (x - self.origin.0, y - self.origin.1);
-        let inside = (0..=self.bounds.0).contains(&x) && (0..=self.bounds.1).contains(&y);
-        (inside && dx.abs() <= self.radius && dy.abs() <= self.radius)
-            .then_some(dx.abs().max(dy.abs()) as u8)
+    /// [`Reach::compute_for`] within one movement.
+    fn small(walls: &Walls, others: &[(i16, i16)], jumps: bool) -> Self {
+        Reach {
+            origin: walls.origin,
+            radius: walls.radius,
+            field: Field::Small(Sets::compute(walls, others, jumps)),
+        }
+    }
+
+    /// [`Reach::compute_for`] beyond one movement.
+    fn large(walls: &Walls, others: &[(i16, i16)], jumps: bool) -> Self {
+        Reach {
+            origin: walls.origin,
+            radius: walls.radius,
+            field: Field::Large(Sets::compute(walls, others, jumps)),
+        }
     }
 
     /// Steps to reach `(x, y)` without jumping, if reachable and free.
-    #[inline]
     pub fn walk_steps(&self, x: i16, y: i16) -> Option<u8> {
-        if self.plain {
-            return self.plain_steps(x, y);
-        }
-        let i = self.index(x, y)?;
-        (self.walk[i] != u8::MAX && self.free[i]).then_some(self.walk[i])
+        with_sets!(self, sets => sets.steps(self.origin, x, y, false))
     }
 
-    /// Steps to reach `(x, y)` by a jump over counters, if it can end there.
-    #[inline]
+    /// Steps to reach `(x, y)` by a jump over counters, if it can end there
+    /// (`None` for a reach computed without jumps).
     pub fn jump_steps(&self, x: i16, y: i16) -> Option<u8> {
-        if self.plain {
-            return self.plain_steps(x, y);
-        }
-        let i = self.index(x, y)?;
-        (self.jump[i] != u8::MAX && self.free[i]).then_some(self.jump[i])
+        with_sets!(self, sets => sets.steps(self.origin, x, y, true))
     }
 
-    /// Every box reachable within `steps` steps, walking or (if `jump_from`
-    /// is set and at most the steps) jumping: `(x, y, jumped)`, in a fixed
+    /// Whether `(x, y)` can be walked to in at most `steps` steps and is
+    /// free.
+    #[inline]
+    pub fn walks_within(&self, x: i16, y: i16, steps: u8) -> bool {
+        if i16::from(steps) >= self.radius {
+            with_sets!(self, sets => {
+                let (c, r) = window_box(sets.walk, self.origin, x, y);
+                sets.walk.has(c, r)
+            })
+        } else {
+            self.walk_steps(x, y).is_some_and(|k| k <= steps)
+        }
+    }
+
+    /// Which of `boxes` (at most 32) [`Reach::walks_within`] accepts: bit
+    /// `i` for `boxes[i]`.
+    #[inline]
+    pub fn walkable(&self, boxes: &[(i16, i16)], steps: u8) -> u32 {
+        if i16::from(steps) < self.radius {
+            return boxes.iter().enumerate().fold(0, |bits, (i, &(x, y))| {
+                bits | u32::from(self.walks_within(x, y, steps)) << i
+            });
+        }
+        with_sets!(self, sets => {
+            let mut bits = 0;
+            for (i, &(x, y)) in boxes.iter().enumerate() {
+                let (c, r) = window_box(sets.walk, self.origin, x, y);
+                bits |= u32::from(sets.walk.has(c, r)) << i;
+            }
+            bits
+        })
+    }
+
+    /// Every box reachable within `steps` steps, walking or (if `jump` and
+    /// computed with jumps) only by jumping: `(x, y, jumped)`, in a fixed
     /// order (rows, then columns). Calls `f` for each.
     #[inline]
-    pub fn for_each(&self, steps: u8, jump: bool, mut f: impl FnMut(i16, i16, bool)) {
-        let r = self.radius.min(i16::from(steps));
-        if self.plain {
-            let (x0, x1) = (
-                (self.origin.0 - r).max(0),
-                (self.origin.0 + r).min(self.bounds.0),
-            );
-            let (y0, y1) = (
-                (self.origin.1 - r).max(0),
-                (self.origin.1 + r).min(self.bounds.1),
-            );
-            for y in y0..=y1 {
-                for x in x0..=x1 {
-                    f(x, y, false);
-                }
-            }
-            return;
+    pub fn for_each(&self, steps: u8, jump: bool, f: impl FnMut(i16, i16, bool)) {
+        with_sets!(self, sets => {
+            let (walk, jumped) = sets.ends(i16::from(steps), self.radius, jump);
+            for_each_box(walk, jumped, self.origin, f)
+        })
+    }
+
+    /// The first box in [`Reach::for_each`] order (`steps` and `jump` as
+    /// there) within `d` boxes, by the larger of the row and column
+    /// distances, of one of the top-left boxes `centres`: `(x, y, jumped)`.
+    #[inline]
+    pub fn first_within(
+        &self,
+        steps: u8,
+        jump: bool,
+        centres: &[(i16, i16)],
+        d: i16,
+    ) -> Option<(i16, i16, bool)> {
+        with_sets!(self, sets => {
+            let (walk, jumped) = sets.ends(i16::from(steps), self.radius, jump);
+            first_near(walk.or(jumped), jumped, self.origin, centres, d)
+        })
+    }
+}
+
+/// What the window's walls are: the display round a mover, how far he
+/// goes and whether the restricted boxes are his to enter.
+struct Walls<'a> {
+    display: &'a Display,
+    origin: (i16, i16),
+    radius: i16,
+    restricted_ok: bool,
+}
+
+impl Walls<'_> {
+    /// The boxes of a window of `B` within the radius where a counter may
+    /// end a step (`jump` false) or a jump may pass (`jump` true), read row
+    /// by row from the display's planes.
+    fn rows<B: Board>(&self, jump: bool) -> B {
+        let (origin, radius) = (self.origin, self.radius);
+        let span = (2 * radius + 1) as u32;
+        let first = (B::HALF - radius) as u32;
+        let mut open = B::EMPTY;
+        for r in B::HALF - radius..=B::HALF + radius {
+            let y = origin.1 - B::HALF + r;
+            let row = self
+                .display
+                .window_row(jump, self.restricted_ok, y, origin.0 - radius, span);
+            open.or_row(r as usize, row << first);
         }
-        for dy in -r..=r {
-            for dx in -r..=r {
-                let (x, y) = (self.origin.0 + dx, self.origin.1 + dy);
-                let i = ((dy + MAX_RADIUS) as usize) * WINDOW + (dx + MAX_RADIUS) as usize;
-                if !self.free[i] {
-                    continue;
-                }
-                if self.walk[i] <= steps {
-                    f(x, y, false);
-                } else if jump && self.jump[i] <= steps && self.jump[i] != u8::MAX {
-                    f(x, y, true);
-                }
-            }
+        open
+    }
+}
+
+/// The sets of one window.
+#[derive(Debug, Clone, Copy)]
+struct Sets<B> {
+    /// Boxes a counter may end on: open for him and covered by no counter.
+    free: B,
+    /// Boxes a jump may pass through (no counters in the way); empty
+    /// without jumps.
+    over: B,
+    /// Free boxes reached walking within the radius.
+    walk: B,
+    /// Free boxes reached jumping within the radius; empty without jumps.
+    jump: B,
+}
+
+impl<B: Board> Sets<B> {
+    fn compute(walls: &Walls, others: &[(i16, i16)], jumps: bool) -> Self {
+        let (origin, radius) = (walls.origin, walls.radius);
+        let mut free = B::open(walls, false);
+        let mut over = if jumps {
+            B::open(walls, true)
+        } else {
+            B::EMPTY
+        };
+        for &(ox, oy) in others {
+            free = free.and_not(B::covering(ox - origin.0, oy - origin.1));
+        }
+        let centre = Self::centre();
+        free = free.or(centre);
+        let walk = spread(centre, free, radius);
+        let jump = if jumps {
+            over = over.or(centre);
+            spread(centre, over, radius).and(free)
+        } else {
+            B::EMPTY
+        };
+        Sets {
+            free,
+            over,
+            walk,
+            jump,
         }
     }
+
+    /// The ends within `steps` of a window of `radius`: walked to, and
+    /// reached only by a jump (if `jump`).
+    #[inline]
+    fn ends(&self, steps: i16, radius: i16, jump: bool) -> (B, B) {
+        let full = steps >= radius;
+        let walk = if full {
+            self.walk
+        } else {
+            spread(Self::centre(), self.free, steps)
+        };
+        let jumped = if !jump || self.jump == B::EMPTY {
+            B::EMPTY
+        } else if full {
+            self.jump.and_not(walk)
+        } else {
+            spread(Self::centre(), self.over, steps)
+                .and(self.free)
+                .and_not(walk)
+        };
+        (walk, jumped)
+    }
+
+    /// The mover's box.
+    #[inline]
+    fn centre() -> B {
+        B::rect(B::HALF, B::HALF, B::HALF, B::HALF)
+    }
+
+    /// Exact steps to `(x, y)` walking (or jumping), counted layer by layer.
+    fn steps(&self, origin: (i16, i16), x: i16, y: i16, jump: bool) -> Option<u8> {
+        let (c, r) = window_box(self.walk, origin, x, y);
+        let (within, reached) = if jump {
+            (self.over, self.jump)
+        } else {
+            (self.free, self.walk)
+        };
+        if !reached.has(c, r) {
+            return None;
+        }
+        let mut layer = Self::centre();
+        let mut k = 0u8;
+        while !layer.has(c, r) {
+            layer = layer.spread(within);
+            k += 1;
+        }
+        Some(k)
+    }
+}
+
+/// The window box `(column, row)` of `(x, y)`, possibly outside it.
+#[inline]
+fn window_box<B: Board>(_: B, origin: (i16, i16), x: i16, y: i16) -> (i16, i16) {
+    (x - origin.0 + B::HALF, y - origin.1 + B::HALF)
+}
+
+/// The boxes `steps` king steps or fewer from `start` through `within`.
+#[inline]
+fn spread<B: Board>(start: B, within: B, steps: i16) -> B {
+    let mut reached = start;
+    for _ in 0..steps {
+        let next = reached.spread(within);
+        if next == reached {
+            break;
+        }
+        reached = next;
+    }
+    reached
+}
+
+/// Calls `f(x, y, jumped)` for each box of `walk` and `jumped`, rows first.
+#[inline]
+fn for_each_box<B: Board>(
+    walk: B,
+    jumped: B,
+    origin: (i16, i16),
+    mut f: impl FnMut(i16, i16, bool),
+) {
+    let (x0, y0) = (origin.0 - B::HALF, origin.1 - B::HALF);
+    walk.or(jumped)
+        .for_each_bit(|c, r| f(x0 + c, y0 + r, jumped.has(c, r)));
+}
+
+/// The first box of `ends` (rows first) within `d` of one of `centres`.
+#[inline]
+fn first_near<B: Board>(
+    ends: B,
+    jumped: B,
+    origin: (i16, i16),
+    centres: &[(i16, i16)],
+    d: i16,
+) -> Option<(i16, i16, bool)> {
+    let (x0, y0) = (origin.0 - B::HALF, origin.1 - B::HALF);
+    let mut near = B::EMPTY;
+    for &(x, y) in centres {
+        near = near.or(B::rect(x - d - x0, x + d - x0, y - d - y0, y + d - y0));
+    }
+    let (c, r) = ends.and(near).first()?;
+    Some((x0 + c, y0 + r, jumped.has(c, r)))
+}
+
+/// A set of boxes of a square movement window, `2 * HALF + 1` a side, the
+/// mover's box in the middle: bit `column` of row `row`.
+trait Board: Copy + PartialEq + std::fmt::Debug {
+    /// Boxes from the middle of the window to its edge.
+    const HALF: i16;
+    /// No box.
+    const EMPTY: Self;
+    /// Adds the boxes `bits` (bit `c` for column `c`) to row `r`.
+    fn or_row(&mut self, r: usize, bits: u64);
+    /// The boxes within the radius where a counter may end a step (`jump`
+    /// false) or a jump may pass (`jump` true).
+    #[inline]
+    fn open(walls: &Walls, jump: bool) -> Self {
+        walls.rows(jump)
+    }
+    /// The boxes of columns `c0..=c1`, rows `r0..=r1`, clipped to the
+    /// window.
+    fn rect(c0: i16, c1: i16, r0: i16, r1: i16) -> Self;
+    /// Every top-left box from which a counter would overlap one at
+    /// `(dx, dy)` from the middle of the window [5.15].
+    #[inline]
+    fn covering(dx: i16, dy: i16) -> Self {
+        Self::rect(
+            Self::HALF + dx - COUNTER + 1,
+            Self::HALF + dx + COUNTER - 1,
+            Self::HALF + dy - COUNTER + 1,
+            Self::HALF + dy + COUNTER - 1,
+        )
+    }
+    /// Whether box `(c, r)` is in the set (false outside the window).
+    fn has(&self, c: i16, r: i16) -> bool;
+    /// Union.
+    fn or(self, other: Self) -> Self;
+    /// Intersection.
+    fn and(self, other: Self) -> Self;
+    /// Difference.
+    fn and_not(self, other: Self) -> Self;
+    /// The set and every box a king step from it, within `within`.
+    fn spread(self, within: Self) -> Self;
+    /// The first box, rows first.
+    fn first(self) -> Option<(i16, i16)>;
+    /// Calls `f(c, r)` for every box, rows first.
+    fn for_each_bit(self, f: impl FnMut(i16, i16));
 }
 
 /// Side of the window of one movement (radius 4).
@@ -1156,68 +1856,238 @@ const SMALL_COLUMNS: (u128, u128) = {
     (first, last)
 };
 
-/// The same breadth-first steps as [`bfs`] for a radius of at most one
-/// movement, on a 9×9 bitboard: each step spreads the reached set to its
-/// eight neighbours (no wrap across columns) within the passable boxes.
-fn small_bfs(passable: &[bool; WINDOW * WINDOW], radius: i16, dist: &mut [u8; WINDOW * WINDOW]) {
-    let offset = (MAX_RADIUS - STEPS_PER_MOVEMENT) as usize;
-    let window = |bit: usize| (bit / SMALL + offset) * WINDOW + bit % SMALL + offset;
-    let mut open = 0u128;
-    for bit in 0..SMALL * SMALL {
-        if passable[window(bit)] {
-            open |= 1 << bit;
+/// Columns `c0..=c1` of every row (`[c0][c1]`), then rows `r0..=r1` of
+/// every column (`[9 + r0][r1]`), of the 9×9 window.
+const SMALL_SPANS: [[u128; SMALL]; 2 * SMALL] = {
+    let mut spans = [[0u128; SMALL]; 2 * SMALL];
+    let mut lo = 0;
+    while lo < SMALL {
+        let (mut columns, mut rows) = (0u128, 0u128);
+        let mut hi = lo;
+        while hi < SMALL {
+            let mut k = 0;
+            while k < SMALL {
+                columns |= 1 << (k * SMALL + hi);
+                rows |= 1 << (hi * SMALL + k);
+                k += 1;
+            }
+            spans[lo][hi] = columns;
+            spans[SMALL + lo][hi] = rows;
+            hi += 1;
         }
+        lo += 1;
     }
-    let centre = SMALL * SMALL / 2;
-    let mut reached = 1u128 << centre;
-    dist[window(centre)] = 0;
-    for step in 1..=radius as u8 {
-        let row = reached | (reached & !SMALL_COLUMNS.0) >> 1 | (reached & !SMALL_COLUMNS.1) << 1;
-        let spread = (row | row >> SMALL | row << SMALL) & SMALL_ALL & open;
-        let mut fresh = spread & !reached;
-        if fresh == 0 {
-            break;
+    spans
+};
+
+/// The boxes of the 9×9 window in columns `c0..=c1` and rows `r0..=r1`
+/// (clipped to the window).
+const fn small_rect(c0: i16, c1: i16, r0: i16, r1: i16) -> u128 {
+    let last = SMALL as i16 - 1;
+    let c0 = if c0 < 0 { 0 } else { c0 };
+    let r0 = if r0 < 0 { 0 } else { r0 };
+    let c1 = if c1 > last { last } else { c1 };
+    let r1 = if r1 > last { last } else { r1 };
+    if c0 > c1 || r0 > r1 {
+        return 0;
+    }
+    SMALL_SPANS[c0 as usize][c1 as usize] & SMALL_SPANS[SMALL + r0 as usize][r1 as usize]
+}
+
+/// How far a counter may stand from the middle of the 9×9 window, either
+/// way, and still cover a box of it.
+const COVERING_REACH: i16 = STEPS_PER_MOVEMENT + COUNTER - 1;
+
+/// [`Board::covering`] for the 9×9 window, by offset from the middle
+/// (`dx`, `dy` within [`COVERING_REACH`] either way; further, none).
+const SMALL_COVERING: [u128; 15 * 15] = {
+    let reach = COVERING_REACH;
+    let mut table = [0u128; 15 * 15];
+    let mut dy = -reach;
+    while dy <= reach {
+        let mut dx = -reach;
+        while dx <= reach {
+            let (c, r) = (STEPS_PER_MOVEMENT + dx, STEPS_PER_MOVEMENT + dy);
+            table[((dy + reach) * (2 * reach + 1) + dx + reach) as usize] = small_rect(
+                c - COUNTER + 1,
+                c + COUNTER - 1,
+                r - COUNTER + 1,
+                r + COUNTER - 1,
+            );
+            dx += 1;
         }
-        reached |= fresh;
-        while fresh != 0 {
-            let bit = fresh.trailing_zeros() as usize;
-            dist[window(bit)] = step;
-            fresh &= fresh - 1;
+        dy += 1;
+    }
+    table
+};
+
+/// The one-movement window: 9×9 boxes in a `u128`, bit `row * 9 + column`.
+impl Board for u128 {
+    const HALF: i16 = STEPS_PER_MOVEMENT;
+    const EMPTY: Self = 0;
+
+    #[inline]
+    fn or_row(&mut self, r: usize, bits: u64) {
+        *self |= u128::from(bits) << (r * SMALL);
+    }
+
+    #[inline]
+    fn covering(dx: i16, dy: i16) -> Self {
+        let reach = COVERING_REACH;
+        if dx.abs() > reach || dy.abs() > reach {
+            return 0;
+        }
+        SMALL_COVERING[((dy + reach) * (2 * reach + 1) + dx + reach) as usize]
+    }
+
+    /// A whole movement's window of a counter on the display, walking:
+    /// from the display's table.
+    #[inline]
+    fn open(walls: &Walls, jump: bool) -> Self {
+        if !jump
+            && walls.radius == Self::HALF
+            && let Some(window) = walls
+                .display
+                .movement_window(walls.origin, walls.restricted_ok)
+        {
+            return window;
+        }
+        walls.rows(jump)
+    }
+
+    #[inline]
+    fn rect(c0: i16, c1: i16, r0: i16, r1: i16) -> Self {
+        small_rect(c0, c1, r0, r1)
+    }
+
+    #[inline]
+    fn has(&self, c: i16, r: i16) -> bool {
+        (0..SMALL as i16).contains(&c)
+            && (0..SMALL as i16).contains(&r)
+            && self >> (r as usize * SMALL + c as usize) & 1 != 0
+    }
+
+    #[inline]
+    fn or(self, other: Self) -> Self {
+        self | other
+    }
+
+    #[inline]
+    fn and(self, other: Self) -> Self {
+        self & other
+    }
+
+    #[inline]
+    fn and_not(self, other: Self) -> Self {
+        self & !other
+    }
+
+    #[inline]
+    fn spread(self, within: Self) -> Self {
+        let row = self | (self & !SMALL_COLUMNS.0) >> 1 | (self & !SMALL_COLUMNS.1) << 1;
+        (row | row >> SMALL | row << SMALL) & SMALL_ALL & within
+    }
+
+    #[inline]
+    fn first(self) -> Option<(i16, i16)> {
+        (self != 0).then(|| {
+            let bit = self.trailing_zeros() as i16;
+            (bit % SMALL as i16, bit / SMALL as i16)
+        })
+    }
+
+    #[inline]
+    fn for_each_bit(self, mut f: impl FnMut(i16, i16)) {
+        let mut bits = self;
+        while bits != 0 {
+            let bit = bits.trailing_zeros() as i16;
+            f(bit % SMALL as i16, bit / SMALL as i16);
+            bits &= bits - 1;
         }
     }
 }
 
-/// Breadth-first steps (king moves) from `start` over `passable` boxes,
-/// at most `radius` steps.
-fn bfs(
-    passable: &[bool; WINDOW * WINDOW],
-    start: usize,
-    radius: i16,
-    dist: &mut [u8; WINDOW * WINDOW],
-) {
-    let mut queue = [0u16; WINDOW * WINDOW];
-    let (mut head, mut tail) = (0usize, 0usize);
-    dist[start] = 0;
-    queue[tail] = start as u16;
-    tail += 1;
-    let lo = (MAX_RADIUS - radius) as usize;
-    let hi = (MAX_RADIUS + radius) as usize;
-    while head < tail {
-        let i = usize::from(queue[head]);
-        head += 1;
-        let d = dist[i];
-        if i16::from(d) >= radius {
-            continue;
+/// Side of the largest movement window (radius 16).
+const LARGE: usize = WINDOW;
+/// The columns of a row of the largest window.
+const LARGE_ROW: u64 = (1u64 << LARGE) - 1;
+
+/// The window of several movements: one `u64` per row of 33 boxes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Rows([u64; LARGE]);
+
+impl Board for Rows {
+    const HALF: i16 = MAX_RADIUS;
+    const EMPTY: Self = Rows([0; LARGE]);
+
+    #[inline]
+    fn or_row(&mut self, r: usize, bits: u64) {
+        self.0[r] |= bits;
+    }
+
+    fn rect(c0: i16, c1: i16, r0: i16, r1: i16) -> Self {
+        let last = LARGE as i16 - 1;
+        let (c0, c1, r0, r1) = (c0.max(0), c1.min(last), r0.max(0), r1.min(last));
+        let mut rect = Self::EMPTY;
+        if c0 <= c1 {
+            let row = (LARGE_ROW >> (last - c1)) & !((1u64 << c0) - 1);
+            for r in r0..=r1 {
+                rect.0[r as usize] = row;
+            }
         }
-        let (x, y) = (i % WINDOW, i / WINDOW);
-        for ny in y.saturating_sub(1).max(lo)..=(y + 1).min(hi) {
-            for nx in x.saturating_sub(1).max(lo)..=(x + 1).min(hi) {
-                let j = ny * WINDOW + nx;
-                if passable[j] && dist[j] == u8::MAX {
-                    dist[j] = d + 1;
-                    queue[tail] = j as u16;
-                    tail += 1;
-                }
+        rect
+    }
+
+    #[inline]
+    fn has(&self, c: i16, r: i16) -> bool {
+        (0..LARGE as i16).contains(&c)
+            && (0..LARGE as i16).contains(&r)
+            && self.0[r as usize] >> c & 1 != 0
+    }
+
+    fn or(mut self, other: Self) -> Self {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a |= b;
+        }
+        self
+    }
+
+    fn and(mut self, other: Self) -> Self {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a &= b;
+        }
+        self
+    }
+
+    fn and_not(mut self, other: Self) -> Self {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a &= !b;
+        }
+        self
+    }
+
+    fn spread(self, within: Self) -> Self {
+        let wide = self.0.map(|row| (row | row << 1 | row >> 1) & LARGE_ROW);
+        let mut next = Self::EMPTY;
+        for r in 0..LARGE {
+            let above = if r > 0 { wide[r - 1] } else { 0 };
+            let below = if r + 1 < LARGE { wide[r + 1] } else { 0 };
+            next.0[r] = (above | wide[r] | below) & within.0[r];
+        }
+        next
+    }
+
+    fn first(self) -> Option<(i16, i16)> {
+        let r = self.0.iter().position(|&row| row != 0)?;
+        Some((self.0[r].trailing_zeros() as i16, r as i16))
+    }
+
+    fn for_each_bit(self, mut f: impl FnMut(i16, i16)) {
+        for (r, &row) in self.0.iter().enumerate() {
+            let mut bits = row;
+            while bits != 0 {
+                f(bits.trailing_zeros() as i16, r as i16);
+                bits &= bits - 1;
             }
         }
     }

@@ -298,7 +298,7 @@ impl MeleeRules {
             return [1.0 - level, level, 0.0];
         }
         // Faces 1-9 that reach the need, plus the 10.
-        let plain = (1..=9).filter(|d| *d >= needed).count() as f64 / 10.0;
+        let plain = f64::from((10 - needed).clamp(0, 9)) / 10.0;
         let kill = 0.1 * f64::from(11 - self.kill[class_index(attacker)]) / 10.0;
         let level = plain + 0.1 - kill;
         [1.0 - plain - 0.1, level, kill]

@@ -11,9 +11,12 @@
 //! - [`policy`]: `aggressive`, `patient`, `random`;
 //! - [`model`]: the scenario format and the [`model::JcDuel`] model.
 
+pub mod errand;
+pub mod escape;
 pub mod geometry;
 pub mod melee;
 pub mod model;
 pub mod policy;
 pub mod roster;
 pub mod sequence;
+pub mod special;

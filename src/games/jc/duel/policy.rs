@@ -17,7 +17,7 @@ use std::cell::RefCell;
 
 use super::geometry::COUNTER;
 use super::geometry::{EAST, NORTH, Reach, SOUTH, WEST, in_arc, offset_of_position};
-use super::sequence::{Attack, Duel, MAX_FIGHTERS, State, Status};
+use super::sequence::{Attack, Duel, MAX_FIGHTERS, State};
 use crate::engine::Dice;
 
 /// A side's policy.
@@ -76,16 +76,49 @@ pub struct Action {
     pub used_extra: bool,
     /// Melee target, if any.
     pub target: Option<usize>,
+    /// What else he does after moving, instead of melee [5.18, 5.41, 19.4].
+    pub task: Task,
+}
+
+/// Something a fighter does after his movement other than melee.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Task {
+    /// Nothing.
+    #[default]
+    None,
+    /// Leave the display by the exit he stands on (or, on one that asks for
+    /// a turn's wait, stay to leave at the turn's end) [5.18, 5.56].
+    Leave,
+    /// Pick up the unconscious character beside him; he may not melee
+    /// [5.41].
+    PickUp(u8),
+    /// Kar Komak materialises his phantom warriors [19.41].
+    Summon,
+    /// Ghek holds this enemy with his mind [19.42].
+    Immobilise(u8),
 }
 
 impl Action {
-    fn strike(attack: &Attack, used_extra: bool) -> Self {
+    pub(super) fn strike(attack: &Attack, used_extra: bool) -> Self {
         Action {
             to: attack.at,
             facing: attack.facing,
             jumped: false,
             used_extra,
             target: Some(attack.target),
+            task: Task::None,
+        }
+    }
+
+    /// Staying where he stands, facing as he does, with `task`.
+    pub fn stay(s: &State, a: usize, task: Task) -> Self {
+        Action {
+            to: s.pos[a],
+            facing: s.facing[a],
+            jumped: false,
+            used_extra: false,
+            target: None,
+            task,
         }
     }
 }
@@ -106,7 +139,7 @@ fn better(x: &Attack, best: &Option<Attack>) -> bool {
 
 /// The best attack among those `keep` accepts, with `movements`.
 #[inline]
-fn best_attack(
+pub(super) fn best_attack(
     duel: &Duel,
     s: &State,
     a: usize,
@@ -121,7 +154,7 @@ fn best_attack(
     }
     let mut best: Option<Attack> = None;
     duel.for_each_attack(s, a, Some((reach, steps)), |x| {
-        if keep(&x) && duel.keeps_closing(s, a, x.at) && better(&x, &best) {
+        if keep(&x) && better(&x, &best) && duel.keeps_closing(s, a, x.at) {
             best = Some(x);
         }
     });
@@ -131,7 +164,7 @@ fn best_attack(
 /// The facing from `at` towards the counter at `to` (along the longer
 /// axis).
 #[inline]
-fn facing_towards(at: (i16, i16), to: (i16, i16)) -> u8 {
+pub(super) fn facing_towards(at: (i16, i16), to: (i16, i16)) -> u8 {
     let (dx, dy) = (to.0 - at.0, to.1 - at.1);
     if dx.abs() > dy.abs() {
         if dx > 0 { EAST } else { WEST }
@@ -152,14 +185,18 @@ thread_local! {
 /// Fills `dist` (one entry per top-left box, row-major) with the steps a
 /// counter needs from each box to stand next to a conscious enemy of `a`,
 /// walking round walls and the other counters as they stand now (the
-/// unconscious too); `u16::MAX` where none is reachable.
+/// unconscious too); `u16::MAX` where none is reachable. The search stops
+/// once it reaches `a`'s own box: by then every box nearer the enemy than
+/// he is has its distance, and those are the only boxes closing in asks
+/// about (the rest may be left at `u16::MAX`).
+#[inline]
 fn walking_distances(
     duel: &Duel,
     s: &State,
     a: usize,
     (dist, queue, blocked): (&mut Vec<u16>, &mut Vec<u32>, &mut Vec<bool>),
 ) {
-    let d = &duel.display;
+    let d = duel.movement_display(s, a);
     let w = d.width as usize;
     dist.clear();
     dist.resize(w * d.height as usize, u16::MAX);
@@ -167,7 +204,7 @@ fn walking_distances(
     blocked.clear();
     blocked.resize(w * d.height as usize, false);
     for o in 0..s.n {
-        if o == a || s.status[o] == Status::Dead {
+        if o == a || !s.blocks(o) {
             continue;
         }
         for y in s.pos[o].1 - COUNTER + 1..s.pos[o].1 + COUNTER {
@@ -193,6 +230,10 @@ fn walking_distances(
             }
         }
     }
+    let start = d.index(s.pos[a].0, s.pos[a].1);
+    if dist[start] != u16::MAX {
+        return;
+    }
     let mut head = 0;
     while head < queue.len() {
         let i = queue[head] as usize;
@@ -201,8 +242,12 @@ fn walking_distances(
         for (dx, dy) in KING {
             let (nx, ny) = (x + dx, y + dy);
             if passable(nx, ny) && dist[d.index(nx, ny)] == u16::MAX {
-                dist[d.index(nx, ny)] = dist[i] + 1;
-                queue.push(d.index(nx, ny) as u32);
+                let next = d.index(nx, ny);
+                dist[next] = dist[i] + 1;
+                if next == start {
+                    return;
+                }
+                queue.push(next as u32);
             }
         }
     }
@@ -225,15 +270,34 @@ const KING: [(i16, i16); 8] = [
 /// without walls, by walking distance round the walls otherwise.
 fn close_in(duel: &Duel, s: &State, a: usize, movements: u8, reach: &Reach) -> Action {
     let jumps = duel.fighters[a].movement.jumps() && movements >= 2;
-    let mut best = (duel.gap_to_enemy(s, a, s.pos[a]), s.pos[a], false);
+    let targets = duel.targets(s, a);
+    let here = duel.nearest_of(s, targets, s.pos[a]);
+    let mut best = (here.map_or(i16::MAX, |(_, gap)| gap), s.pos[a], false);
     if duel.display.open_ground {
-        reach.for_each(movements * 4, jumps, |x, y, jumped| {
-            let gap = duel.gap_to_enemy(s, a, (x, y));
-            if gap < best.0 {
-                best = (gap, (x, y), jumped);
+        // The first reachable box (in `Reach::for_each` order) of the
+        // smallest gap: the first box within d of an enemy for the
+        // smallest d that has one, if below the gap where he stands.
+        let mut enemies = [(0i16, 0i16); MAX_FIGHTERS];
+        let mut k = 0;
+        let mut bits = targets;
+        while bits != 0 {
+            enemies[k] = s.pos[bits.trailing_zeros() as usize];
+            k += 1;
+            bits &= bits - 1;
+        }
+        // A move of r steps brings him at most r boxes nearer anyone.
+        let nearest = (best.0 - i16::from(movements * 4)).max(0);
+        for d in nearest..best.0 {
+            if let Some((x, y, jumped)) = reach.first_within(movements * 4, jumps, &enemies[..k], d)
+            {
+                best = (d, (x, y), jumped);
+                break;
             }
-        });
-    } else {
+        }
+    }
+    // Off open ground, or held up behind a counter on it (an unconscious
+    // hero lying between): by walking distance round walls and counters.
+    if !duel.display.open_ground || (best.1 == s.pos[a] && best.0 > COUNTER) {
         FIELD.with(|field| {
             let (dist, queue, blocked) = &mut *field.borrow_mut();
             walking_distances(duel, s, a, (&mut *dist, queue, blocked));
@@ -250,18 +314,24 @@ fn close_in(duel: &Duel, s: &State, a: usize, movements: u8, reach: &Reach) -> A
     }
     let (_, to, jumped) = best;
     let facing = duel
-        .nearest_enemy(s, a, to)
-        .map_or(s.facing[a], |t| facing_towards(to, s.pos[t]));
+        .nearest_of(s, targets, to)
+        .map_or(s.facing[a], |(t, _)| facing_towards(to, s.pos[t]));
     Action {
         to,
         facing,
         jumped,
         used_extra: false,
         target: None,
+        task: Task::None,
     }
 }
 
 fn aggressive(duel: &Duel, s: &State, a: usize) -> Action {
+    if duel.extras
+        && let Some(x) = super::errand::aggressive(duel, s, a)
+    {
+        return x;
+    }
     let (base, extra) = duel.movements(s, a);
     let reach = duel.reach(s, a, base);
     if let Some(x) = best_attack(duel, s, a, base, &reach, |_| true) {
@@ -276,6 +346,11 @@ fn aggressive(duel: &Duel, s: &State, a: usize) -> Action {
 }
 
 fn patient(duel: &Duel, s: &State, a: usize) -> Action {
+    if duel.extras
+        && let Some(x) = super::errand::patient(duel, s, a)
+    {
+        return x;
+    }
     let (base, _) = duel.movements(s, a);
     let reach = duel.reach(s, a, base);
     // Strike where he stands, or move and strike only from behind.
@@ -297,6 +372,7 @@ fn patient(duel: &Duel, s: &State, a: usize) -> Action {
             jumped: false,
             used_extra: false,
             target: None,
+            task: Task::None,
         };
     }
     close_in(duel, s, a, base, &reach)
@@ -306,6 +382,11 @@ fn patient(duel: &Duel, s: &State, a: usize) -> Action {
 const MAX_DESTINATIONS: usize = 33 * 33;
 
 fn random(duel: &Duel, s: &State, a: usize, dice: &mut Dice) -> Action {
+    if duel.extras
+        && let Some(x) = super::errand::random(duel, s, a, dice)
+    {
+        return x;
+    }
     let (movements, _) = duel.movements(s, a);
     let reach = duel.reach(s, a, movements);
     let jumps = duel.fighters[a].movement.jumps() && movements >= 2;
@@ -326,8 +407,10 @@ fn random(duel: &Duel, s: &State, a: usize, dice: &mut Dice) -> Action {
     let mut targets = [0usize; MAX_FIGHTERS];
     let mut k = 0;
     let fighter = &duel.fighters[a];
-    let armed =
-        super::melee::MeleeRules::may_melee(fighter.at(s.level[a]).strength, fighter.unarmed);
+    let armed = super::melee::MeleeRules::may_melee(
+        fighter.at(s.level[a]).strength,
+        s.unarmed & (1 << a) != 0,
+    );
     if !jumped && armed {
         let arc = duel.fighters[a].arc();
         for t in 0..s.n {
@@ -349,5 +432,55 @@ fn random(duel: &Duel, s: &State, a: usize, dice: &mut Dice) -> Action {
         jumped,
         used_extra: false,
         target: (pick < k).then(|| targets[pick]),
+        task: Task::None,
+    }
+}
+
+impl Policy {
+    /// The melee `a` makes from where he stands, facing as he does (the
+    /// attacker melee phase [4.0 D], after the movement phase; `moved`:
+    /// he moved in it [7.33]): `aggressive` the most expected levels,
+    /// `patient` the same if he did not move or strikes from behind,
+    /// `random` a uniform choice among the targets and not striking.
+    pub fn strike_from_here(
+        self,
+        duel: &Duel,
+        s: &State,
+        a: usize,
+        moved: bool,
+        dice: &mut Dice,
+    ) -> Option<usize> {
+        let fighter = &duel.fighters[a];
+        if !super::melee::MeleeRules::may_melee(
+            fighter.at(s.level[a]).strength,
+            s.unarmed & (1 << a) != 0,
+        ) {
+            return None;
+        }
+        let mut targets = [0usize; MAX_FIGHTERS];
+        let mut k = 0;
+        let mut best: Option<(f64, usize)> = None;
+        for t in 0..s.n {
+            let (dx, dy) = (s.pos[a].0 - s.pos[t].0, s.pos[a].1 - s.pos[t].1);
+            if !duel.may_target(s, a, t) || !in_arc(fighter.arc(), dx, dy, s.facing[a]) {
+                continue;
+            }
+            targets[k] = t;
+            k += 1;
+            let (behind, needed) = duel.needed(s, a, t, s.pos[a], moved);
+            let value = duel.value(s, a, t, needed);
+            let wanted = self != Policy::Patient || !moved || behind;
+            if wanted && best.is_none_or(|(v, _)| value > v + 1e-12) {
+                best = Some((value, t));
+            }
+        }
+        match self {
+            Policy::Random if k > 0 => {
+                let pick = dice.below(k as u32 + 1) as usize;
+                (pick < k).then(|| targets[pick])
+            }
+            Policy::Random => None,
+            _ => best.map(|(_, t)| t),
+        }
     }
 }

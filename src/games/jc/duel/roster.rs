@@ -183,6 +183,9 @@ pub struct Character {
     pub reserve: Option<Ratings>,
     /// Special rule, if any.
     pub special: Option<Special>,
+    /// A woman (the dungeon rule of [7.25]; female personages by code
+    /// series [3.23]).
+    pub female: bool,
 }
 
 impl Character {
@@ -223,6 +226,8 @@ struct RawCharacter {
     special: Option<String>,
     #[serde(default)]
     unconscious_at_level_1: bool,
+    #[serde(default)]
+    female: bool,
     provenance: String,
 }
 
@@ -395,6 +400,7 @@ impl Roster {
                 alertness,
                 reserve,
                 special,
+                female: c.female,
             });
         }
         Ok(Roster { characters })

@@ -14,8 +14,8 @@ use super::geometry::{
     Reach, STEPS_PER_MOVEMENT, WARRIOR_ARC, adjacent, facing_letter, in_arc, is_behind,
 };
 use super::melee::{Blow, Conditions, Fate, MeleeRules, apply_blow};
-use super::policy::{Action, Policy};
-use super::roster::{Character, Class, MovementKind, Ratings, alertness_letter};
+use super::policy::{Action, Policy, Task};
+use super::roster::{Character, Class, MovementKind, Ratings, Special, alertness_letter};
 use crate::engine::{Dice, Trace};
 
 /// Most fighters in one duel.
@@ -46,23 +46,63 @@ pub struct Fighter {
     pub facing: u8,
     /// Unarmed [7.36].
     pub unarmed: bool,
+    /// A prisoner of the other side, friendly to his own [7.7]: held until
+    /// he escapes [7.7] or a hero frees him from the dungeon [5.55].
+    pub prisoner: bool,
+    /// Chained in the dungeon [5.55] (only a hero frees him, no escape roll).
+    pub in_dungeon: bool,
+    /// Starts unconscious (a hero brought in as a prisoner).
+    pub starts_unconscious: bool,
+    /// Not on the display when the duel starts: Woola [19.11], Kar Komak's
+    /// phantoms [19.41].
+    pub starts_absent: bool,
+    /// Special rule [19].
+    pub special: Option<Special>,
+    /// Tavia or Llana: the fighter whose fall brings her values into play
+    /// [19.23].
+    pub loves: Option<usize>,
+    /// A woman (for the dungeon rule of [7.25]).
+    pub female: bool,
 }
 
 impl Fighter {
-    /// A fighter from a roster character.
+    /// A fighter from a roster character. A personage without combat
+    /// values gets a placeholder level (strength 0, her alertness) that
+    /// never melees; Tavia and Llana carry their parenthesised values as one
+    /// fighting level over unconsciousness [19.23].
     pub fn new(c: &Character, side: u8, start: (i16, i16), facing: u8) -> Self {
+        let (levels, top_level, unconscious_at_level_1) = match (c.levels.is_empty(), c.reserve) {
+            (false, _) => (c.levels.clone(), c.top_level, c.unconscious_at_level_1),
+            (true, Some(r)) => (vec![r, r], 2, true),
+            (true, None) => (
+                vec![Ratings {
+                    strength: 0,
+                    alertness: c.alertness,
+                    agility: 1,
+                }],
+                0,
+                false,
+            ),
+        };
         Fighter {
             id: c.id.clone(),
             name: c.name.clone(),
             class: c.class,
             movement: c.movement,
-            levels: c.levels.clone(),
-            top_level: c.top_level,
-            unconscious_at_level_1: c.unconscious_at_level_1,
+            levels,
+            top_level,
+            unconscious_at_level_1,
             side,
             start,
             facing,
             unarmed: false,
+            prisoner: false,
+            in_dungeon: false,
+            starts_unconscious: false,
+            starts_absent: false,
+            special: c.special,
+            loves: None,
+            female: c.female,
         }
     }
 
@@ -113,17 +153,39 @@ pub struct Duel {
     /// he has a line of discovery to from where he set up [6.22] (he cannot
     /// move before discovery); empty otherwise.
     pub lines: Vec<Vec<bool>>,
+    /// Whether anything beyond the open-display rules is in play: exits a
+    /// side means to use, prisoners, special characters, cards, an
+    /// acquisition (the turn-end and after-action steps run only then).
+    pub extras: bool,
+    /// The rules of [5.4, 5.5, 7.7, 19] and what each side brings.
+    pub special: super::escape::Extras,
 }
 
-/// A fighter's condition.
+/// A fighter's condition. The first three stand on the display as
+/// obstacles; the rest do not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
     /// On his feet.
     Fighting,
     /// Unconscious: stays on the display, cannot be meleed [7.15].
     Unconscious,
+    /// A prisoner still held [7.7, 5.55]: takes no action and is not
+    /// meleed.
+    Captive,
+    /// A personage held prisoner: as `Captive`, but passed through by
+    /// others [5.73].
+    CaptivePersonage,
     /// Dead: removed [3.25].
     Dead,
+    /// A personage without combat values in play: moved by her side, never
+    /// meleed, and passed through by others [5.71, 5.73, 7.16].
+    Bystander,
+    /// Unconscious and carried under another counter [5.41].
+    Carried,
+    /// Not on the display yet (Woola [19.11], phantoms [19.41]).
+    Absent,
+    /// Gone off the display by an exit [5.18].
+    Escaped,
 }
 
 /// The state of a duel in progress (fixed arrays, no allocation).
@@ -157,6 +219,18 @@ pub struct State {
     /// Defenders who have discovered the attackers and not yet passed the
     /// word (bit per fighter) [6.3].
     pub discoverers: u32,
+    /// Whom each fighter carries (index + 1; 0 no one) [5.4].
+    pub carrying: [u8; MAX_FIGHTERS],
+    /// Unarmed fighters (bit per fighter) [7.36, 5.55, 7.76].
+    pub unarmed: u32,
+    /// Fighters whose strength is one up (Woola's ferocity [19.16]).
+    pub fury: u32,
+    /// Fighters immobilised by Ghek until struck [19.42].
+    pub held: u32,
+    /// Fighters who initiated a melee this turn [5.41, 5.55].
+    pub meleed: u32,
+    /// The state of exits, prisoners and special characters.
+    pub x: super::escape::Progress,
 }
 
 impl State {
@@ -164,6 +238,22 @@ impl State {
     #[inline]
     pub fn fighting(&self, i: usize) -> bool {
         self.status[i] == Status::Fighting
+    }
+
+    /// Whether fighter `i` is a prisoner still held [7.7, 5.55].
+    #[inline]
+    pub fn captive(&self, i: usize) -> bool {
+        matches!(self.status[i], Status::Captive | Status::CaptivePersonage)
+    }
+
+    /// Whether fighter `i`'s counter stands in the way of others [5.15]:
+    /// on his feet, unconscious or held prisoner (personages never [5.73]).
+    #[inline]
+    pub fn blocks(&self, i: usize) -> bool {
+        matches!(
+            self.status[i],
+            Status::Fighting | Status::Unconscious | Status::Captive
+        )
     }
 }
 
@@ -187,6 +277,16 @@ pub struct DuelResult {
     /// The turn in which the attackers were discovered for good; 0 if the
     /// duel started discovered or they never were.
     pub discovered_in: u32,
+    /// Fighters of each side who left the display [5.18].
+    pub escaped: [u8; 2],
+    /// The side whose last fighters on their feet left the display, ending
+    /// the duel (the other side then holds the field).
+    pub left: Option<u8>,
+    /// Prisoners freed, by escape [7.7] or from the dungeon [5.55].
+    pub prisoners_freed: u8,
+    /// Prisoners rescued: free at the end and off the display, or on it
+    /// with their side holding the field [15.26].
+    pub rescued: u8,
 }
 
 /// A melee option: a target, where to stand and face, and what it is worth.
@@ -225,28 +325,71 @@ impl Duel {
             restricted: 0,
             discovered: !self.surprise,
             discoverers: 0,
+            carrying: [0; MAX_FIGHTERS],
+            unarmed: 0,
+            fury: 0,
+            held: 0,
+            meleed: 0,
+            x: super::escape::Progress {
+                disguised: self.special.disguise,
+                powers: self.special.powers,
+                ..Default::default()
+            },
         };
         for (i, f) in self.fighters.iter().enumerate() {
             s.pos[i] = f.start;
             s.facing[i] = f.facing;
             s.level[i] = f.top_level;
-            s.status[i] = Status::Fighting;
+            s.status[i] = if f.starts_absent {
+                Status::Absent
+            } else if f.prisoner && f.class == Class::Personage {
+                Status::CaptivePersonage
+            } else if f.prisoner {
+                Status::Captive
+            } else if f.class == Class::Personage {
+                Status::Bystander
+            } else {
+                Status::Fighting
+            };
+            if f.starts_unconscious {
+                s.level[i] = 1;
+            }
+            if f.unarmed {
+                s.unarmed |= 1 << i;
+            }
         }
         s
     }
 
     /// Whether fighter `a` may melee `t` at all: enemies, `t` on his feet
-    /// and not a personage [7.13-7.16].
-    #[inline]
+    /// and not a personage unless she has struck first [7.13-7.16]; Woola
+    /// never across fliers [19.13].
+    #[inline(always)]
     pub fn may_target(&self, s: &State, a: usize, t: usize) -> bool {
         self.fighters[a].side != self.fighters[t].side
             && s.fighting(t)
-            && self.fighters[t].class != Class::Personage
+            && (self.fighters[t].class != Class::Personage || s.x.struck & (1 << t) != 0)
+            && (!self.extras || self.may_duel_across(s, a, t))
+    }
+
+    /// Woola may not duel from one flier to the other [19.13].
+    fn may_duel_across(&self, s: &State, a: usize, t: usize) -> bool {
+        let Some((w, _)) = self.special.woola else {
+            return true;
+        };
+        if self.display.kind != DisplayKind::Flier || (a != w && t != w) {
+            return true;
+        }
+        let (da, dt) = (
+            self.display.decks(s.pos[a].0, s.pos[a].1),
+            self.display.decks(s.pos[t].0, s.pos[t].1),
+        );
+        da == 0 || dt == 0 || da & dt != 0
     }
 
     /// The melee modifier and the natural roll needed for `a` at `at`
     /// facing anything, against `t` where it stands [7.3, 7.61].
-    #[inline]
+    #[inline(always)]
     pub fn needed(
         &self,
         s: &State,
@@ -262,19 +405,24 @@ impl Duel {
             behind,
             moved,
             obstructed: self.display.obstructed(at, s.pos[t]),
-            carrying: false,
-            unarmed: fa.unarmed,
+            carrying: s.carrying[a] != 0,
+            unarmed: s.unarmed & (1 << a) != 0,
         };
         let ra = fa.at(s.level[a]);
         let rt = ft.at(s.level[t]);
+        let strength = if s.fury & (1 << a) != 0 {
+            ra.strength + self.special.rules.woola_fury_strength
+        } else {
+            ra.strength
+        };
         (
             behind,
-            MeleeRules::needed(ra.strength, self.rules.modifier(c), rt.agility),
+            MeleeRules::needed(strength, self.rules.modifier(c), rt.agility),
         )
     }
 
     /// Expected levels an attack with need `needed` takes off `t`.
-    #[inline]
+    #[inline(always)]
     pub fn value(&self, s: &State, a: usize, t: usize, needed: i32) -> f64 {
         let [_, level, kill] = self.rules.odds(self.fighters[a].class, needed);
         let left = f64::from(s.level[t]);
@@ -282,7 +430,7 @@ impl Duel {
     }
 
     /// The best facing (if any) from which `a` at `at` may attack `t` [7.43].
-    #[inline]
+    #[inline(always)]
     pub fn facing_to_attack(&self, s: &State, a: usize, t: usize, at: (i16, i16)) -> Option<u8> {
         let arc = self.fighters[a].arc();
         let (dx, dy) = (at.0 - s.pos[t].0, at.1 - s.pos[t].1);
@@ -309,7 +457,7 @@ impl Duel {
     ) {
         if !MeleeRules::may_melee(
             self.fighters[a].at(s.level[a]).strength,
-            self.fighters[a].unarmed,
+            s.unarmed & (1 << a) != 0,
         ) {
             return;
         }
@@ -332,15 +480,24 @@ impl Duel {
             let Some((reach, steps)) = reach else {
                 continue;
             };
-            for n in 1..=8u8 {
+            // The positions around `t` lie a counter from him: none within
+            // `steps` of `a` if he is further.
+            let (dx, dy) = (s.pos[t].0 - s.pos[a].0, s.pos[t].1 - s.pos[a].1);
+            if dx.abs().max(dy.abs()) > i16::from(steps) + COUNTER {
+                continue;
+            }
+            let mut around = [(0i16, 0i16); 8];
+            for (n, at) in (1..=8u8).zip(&mut around) {
                 let (ox, oy) = super::geometry::offset_of_position(n, s.facing[t]);
-                let at = (s.pos[t].0 + ox, s.pos[t].1 + oy);
+                *at = (s.pos[t].0 + ox, s.pos[t].1 + oy);
+            }
+            // Positions 1-8 in order, those he can walk to.
+            let mut open = reach.walkable(&around, steps);
+            while open != 0 {
+                let at = around[open.trailing_zeros() as usize];
+                open &= open - 1;
                 if at == s.pos[a] {
                     continue;
-                }
-                match reach.walk_steps(at.0, at.1) {
-                    Some(k) if k <= steps => {}
-                    _ => continue,
                 }
                 if let Some(facing) = self.facing_to_attack(s, a, t, at) {
                     let (behind, needed) = self.needed(s, a, t, at, true);
@@ -365,17 +522,35 @@ impl Duel {
         (0..s.n).any(|t| {
             self.fighters[t].side != self.fighters[a].side
                 && s.fighting(t)
-                && self.fighters[t].class != Class::Personage
                 && adjacent(s.pos[t].0 - s.pos[a].0, s.pos[t].1 - s.pos[a].1)
         })
+    }
+
+    /// Movements of a carrier [5.42]: heroes lose one extra movement,
+    /// Carthoris and Vad Varo all of theirs, and no one has the
+    /// once-per-duel extra.
+    fn carrier_movements(&self, a: usize) -> u8 {
+        let lost = self.special.rules.carrier_movements_lost;
+        match self.fighters[a].movement {
+            MovementKind::Normal | MovementKind::Leaper => 1,
+            MovementKind::Hero => 2u8.saturating_sub(lost).max(1),
+            MovementKind::JohnCarter => 3u8.saturating_sub(lost).max(1),
+        }
     }
 
     /// Movements `a` may make this phase, and how many with his
     /// once-per-duel extra [5.2, 5.3].
     #[inline]
     pub fn movements(&self, s: &State, a: usize) -> (u8, Option<u8>) {
+        // One movement, engaged or not: no need to look round.
+        if self.fighters[a].movement == MovementKind::Normal {
+            return (1, None);
+        }
         if self.next_to_enemy(s, a) {
             return (1, None);
+        }
+        if s.carrying[a] != 0 {
+            return (self.carrier_movements(a), None);
         }
         let extra = !s.used_extra[a];
         match self.fighters[a].movement {
@@ -392,51 +567,65 @@ impl Duel {
         }
     }
 
-    /// The distance in boxes from `at` to the nearest conscious enemy of
-    /// `a` (the larger of the row and column gaps of the top-left boxes).
-    #[inline]
-    pub fn gap_to_enemy(&self, s: &State, a: usize, at: (i16, i16)) -> i16 {
-        let mut best = i16::MAX;
+    /// The fighters `a` may melee, bit per fighter [7.13-7.16].
+    #[inline(always)]
+    pub fn targets(&self, s: &State, a: usize) -> u32 {
+        let mut bits = 0;
         for t in 0..s.n {
             if self.may_target(s, a, t) {
-                let d = (s.pos[t].0 - at.0).abs().max((s.pos[t].1 - at.1).abs());
-                best = best.min(d);
+                bits |= 1 << t;
+            }
+        }
+        bits
+    }
+
+    /// The nearest of the fighters `among` (bit per fighter) from `at`, the
+    /// first in scenario order on a tie, and the distance in boxes to him
+    /// (the larger of the row and column gaps of the top-left boxes).
+    #[inline(always)]
+    pub fn nearest_of(&self, s: &State, among: u32, at: (i16, i16)) -> Option<(usize, i16)> {
+        let mut best: Option<(usize, i16)> = None;
+        let mut bits = among;
+        while bits != 0 {
+            let t = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let d = (s.pos[t].0 - at.0).abs().max((s.pos[t].1 - at.1).abs());
+            if best.is_none_or(|(_, gap)| d < gap) {
+                best = Some((t, d));
             }
         }
         best
+    }
+
+    /// The distance in boxes from `at` to the nearest conscious enemy of
+    /// `a` (the larger of the row and column gaps of the top-left boxes).
+    #[inline(always)]
+    pub fn gap_to_enemy(&self, s: &State, a: usize, at: (i16, i16)) -> i16 {
+        self.nearest_of(s, self.targets(s, a), at)
+            .map_or(i16::MAX, |(_, gap)| gap)
     }
 
     /// The nearest conscious enemy of `a` from `at`.
     #[inline]
     pub fn nearest_enemy(&self, s: &State, a: usize, at: (i16, i16)) -> Option<usize> {
-        let mut best = None;
-        let mut gap = i16::MAX;
-        for t in 0..s.n {
-            if self.may_target(s, a, t) {
-                let d = (s.pos[t].0 - at.0).abs().max((s.pos[t].1 - at.1).abs());
-                if d < gap {
-                    gap = d;
-                    best = Some(t);
-                }
-            }
-        }
-        best
+        self.nearest_of(s, self.targets(s, a), at).map(|(t, _)| t)
     }
 
     /// The reach of `a` with `movements` movements.
-    #[inline]
+    #[inline(always)]
     pub fn reach(&self, s: &State, a: usize, movements: u8) -> Reach {
         let mut others = [(0i16, 0i16); MAX_FIGHTERS];
         let mut k = 0;
         for i in 0..s.n {
-            if i != a && s.status[i] != Status::Dead {
+            if i != a && s.blocks(i) {
                 others[k] = s.pos[i];
                 k += 1;
             }
         }
-        let jumps = self.fighters[a].movement.jumps() && movements >= 2;
+        // A carrier does not jump [5.42].
+        let jumps = self.fighters[a].movement.jumps() && movements >= 2 && s.carrying[a] == 0;
         Reach::compute_for(
-            &self.display,
+            self.movement_display(s, a),
             s.pos[a],
             i16::from(movements) * STEPS_PER_MOVEMENT,
             &others[..k],
@@ -450,9 +639,15 @@ impl Duel {
     /// first joined.
     #[inline]
     pub fn keeps_closing(&self, s: &State, a: usize, to: (i16, i16)) -> bool {
-        s.melee_joined
-            || !self.display.kind.no_retreat_before_melee()
-            || self.gap_to_enemy(s, a, to) <= self.gap_to_enemy(s, a, s.pos[a])
+        if s.melee_joined || !self.display.kind.no_retreat_before_melee() {
+            return true;
+        }
+        let targets = self.targets(s, a);
+        let gap = |at| {
+            self.nearest_of(s, targets, at)
+                .map_or(i16::MAX, |(_, gap)| gap)
+        };
+        gap(to) <= gap(s.pos[a])
     }
 
     /// The special display rules after `a` moved from `from` to where he
@@ -489,6 +684,7 @@ impl Duel {
         if self.display.kind != DisplayKind::Flier
             || jumped
             || self.fighters[a].class == Class::Hero
+            || self.special.acquisition
         {
             return false;
         }
@@ -529,54 +725,48 @@ impl Duel {
         trace: &mut T,
         order: &mut [u8; MAX_FIGHTERS],
     ) -> usize {
+        // Who is on his feet, by alertness and side (bit per fighter).
+        let mut ready = [[0u32; 2]; 3];
+        for i in 0..s.n {
+            let alertness = usize::from(self.fighters[i].at(s.level[i]).alertness);
+            if s.fighting(i) && alertness < 3 {
+                ready[alertness][usize::from(self.fighters[i].side)] |= 1 << i;
+            }
+        }
         let mut k = 0;
-        for alertness in 0..3u8 {
-            let has = |side: u8| {
-                (0..s.n).any(|i| {
-                    self.fighters[i].side == side
-                        && s.fighting(i)
-                        && self.fighters[i].at(s.level[i]).alertness == alertness
-                })
-            };
-            let first = if has(0) && has(1) {
+        for (alertness, sides) in ready.iter().enumerate() {
+            let first = if sides[0] != 0 && sides[1] != 0 {
                 loop {
                     let (r0, r1) = (dice.d10(), dice.d10());
                     if r0 != r1 {
                         trace.event("JC 5.0 initiative", || {
                             format!(
                                 "alertness {}: the sides roll {r0} and {r1}",
-                                alertness_letter(alertness)
+                                alertness_letter(alertness as u8)
                             )
                         });
-                        break u8::from(r1 > r0);
+                        break usize::from(r1 > r0);
                     }
                 }
             } else {
                 0
             };
-            for side in [first, 1 - first] {
-                for i in 0..s.n {
-                    if self.fighters[i].side == side
-                        && s.fighting(i)
-                        && self.fighters[i].at(s.level[i]).alertness == alertness
-                    {
-                        order[k] = i as u8;
-                        k += 1;
-                    }
+            for mut bits in [sides[first], sides[1 - first]] {
+                while bits != 0 {
+                    order[k] = bits.trailing_zeros() as u8;
+                    k += 1;
+                    bits &= bits - 1;
                 }
             }
         }
         k
     }
 
-    /// Whether side `side` has a conscious fighter (not a personage).
+    /// Whether side `side` has a fighter on his feet on the display
+    /// (personages count only once their values are in play [19.23]).
     #[inline]
     pub fn side_standing(&self, s: &State, side: u8) -> bool {
-        (0..s.n).any(|i| {
-            self.fighters[i].side == side
-                && s.fighting(i)
-                && self.fighters[i].class != Class::Personage
-        })
+        (0..s.n).any(|i| self.fighters[i].side == side && s.fighting(i))
     }
 
     /// Carries out `action` of fighter `a`: move and face, then melee.
@@ -616,15 +806,36 @@ impl Duel {
         if action.to != from && self.after_move(s, a, from, action.jumped, dice, trace) {
             return !self.side_standing(s, self.fighters[a].side);
         }
+        if action.task != Task::None {
+            return self.perform_task(s, a, action.task, action.to != from, trace);
+        }
         let Some(t) = action.target else {
             return false;
         };
-        let moved = action.to != from;
+        self.melee(s, a, t, action.to != from, dice, trace)
+    }
+
+    /// One melee of `a` on `t`, `moved` this phase [7.3-7.6]. Returns
+    /// whether it ended the duel.
+    pub fn melee<T: Trace>(
+        &self,
+        s: &mut State,
+        a: usize,
+        t: usize,
+        moved: bool,
+        dice: &mut Dice,
+        trace: &mut T,
+    ) -> bool {
         let (behind, needed) = self.needed(s, a, t, s.pos[a], moved);
         let (blow, first, second) = self.rules.strike(self.fighters[a].class, needed, dice);
         s.melee_joined = true;
         s.engaged[a] = true;
         s.engaged[t] = true;
+        s.meleed |= 1 << a;
+        if blow != Blow::Miss {
+            // Ghek's hold breaks when the held character is struck [19.42].
+            s.held &= !(1 << t);
+        }
         let before = s.level[t];
         let fate = apply_blow(before, self.fighters[t].unconscious_at_level_1, blow);
         trace.event(
@@ -709,9 +920,11 @@ impl Duel {
     }
 
     /// Discovery by nearness [6.12]: an attacker within four boxes of a
-    /// defender (after his action) is discovered by him.
+    /// defender (after his action) is discovered by him; not while the
+    /// attackers are disguised (our reading of [6.25]: the disguise lets
+    /// them walk among the guards).
     fn discovered_by_nearness<T: Trace>(&self, s: &mut State, a: usize, trace: &mut T) {
-        if !s.fighting(a) {
+        if !s.fighting(a) || s.x.disguised {
             return;
         }
         for d in 0..s.n {
@@ -740,8 +953,12 @@ impl Duel {
         }
         let a = nearest.filter(|_| any_line)?;
         let same = self.display.region_of(s.pos[a].0, s.pos[a].1);
-        let matrix =
-            usize::from(same == 0 || same != self.display.region_of(s.pos[d].0, s.pos[d].1));
+        // In Room: the same four walls, or the same corridor with a
+        // straight line between them clear of walls and doorways [6.23].
+        let in_room = same != 0
+            && same == self.display.region_of(s.pos[d].0, s.pos[d].1)
+            && (self.display.is_room(same) || self.display.straight_line(s.pos[a], s.pos[d]));
+        let matrix = usize::from(!in_room);
         let (ad, aa) = (
             self.fighters[d].at(s.level[d]).alertness,
             self.fighters[a].at(s.level[a]).alertness,
@@ -750,8 +967,12 @@ impl Duel {
     }
 
     /// The Discovery Check Phase [4.0 B, 6.21-6.24]: the defender picks
-    /// the eligible character with the best chance and rolls once.
+    /// the eligible character with the best chance and rolls once; no check
+    /// while the attackers are disguised [6.25].
     pub fn discovery_check<T: Trace>(&self, s: &mut State, dice: &mut Dice, trace: &mut T) {
+        if s.x.disguised {
+            return;
+        }
         let mut best: Option<(u8, usize)> = None;
         for d in 0..s.n {
             if self.fighters[d].side != 1
@@ -797,7 +1018,10 @@ impl Duel {
         trace: &mut T,
     ) -> bool {
         let action = policies[usize::from(self.fighters[a].side)].choose(self, s, a, dice);
-        let over = self.perform(s, a, action, dice, trace);
+        let mut over = self.perform(s, a, action, dice, trace);
+        if !over && self.extras {
+            over = self.after_action(s, a, action.target.is_some(), policies, dice, trace);
+        }
         if !s.discovered && self.fighters[a].side == 0 {
             self.discovered_by_nearness(s, a, trace);
         }
@@ -819,7 +1043,7 @@ impl Duel {
         for a in 0..s.n {
             if self.fighters[a].side != side
                 || !s.fighting(a)
-                || self.fighters[a].class == Class::Personage
+                || s.held & (1 << a) != 0
                 || only.is_some_and(|m| m & (1 << a) == 0)
             {
                 continue;
@@ -831,13 +1055,67 @@ impl Duel {
         None
     }
 
+    /// The attacker movement and melee phases [4.0 C, D]: every attacker
+    /// on his feet moves (his policy's action without its melee), then each
+    /// strikes from where he stands, facing as he does, at -2 if he moved in
+    /// C [7.33]. Returns the fighter whose action ended the duel, if one did.
+    fn attackers_move_then_strike<T: Trace>(
+        &self,
+        s: &mut State,
+        policies: &[Policy; 2],
+        dice: &mut Dice,
+        trace: &mut T,
+    ) -> Option<usize> {
+        s.x.moved = 0;
+        for a in 0..s.n {
+            if self.fighters[a].side != 0 || !s.fighting(a) || s.held & (1 << a) != 0 {
+                continue;
+            }
+            let chosen = policies[0].choose(self, s, a, dice);
+            let action = Action {
+                target: None,
+                ..chosen
+            };
+            let from = s.pos[a];
+            let mut over = self.perform(s, a, action, dice, trace);
+            if !over && self.extras {
+                over = self.after_action(s, a, false, policies, dice, trace);
+            }
+            if over {
+                return Some(a);
+            }
+            if s.pos[a] != from {
+                s.x.moved |= 1 << a;
+            }
+            self.discovered_by_nearness(s, a, trace);
+        }
+        for a in 0..s.n {
+            if self.fighters[a].side != 0 || !s.fighting(a) || s.held & (1 << a) != 0 {
+                continue;
+            }
+            let moved = s.x.moved & (1 << a) != 0;
+            let Some(t) = policies[0].strike_from_here(self, s, a, moved, dice) else {
+                continue;
+            };
+            let mut over = self.melee(s, a, t, moved, dice, trace);
+            if !over && self.extras {
+                over = self.after_action(s, a, true, policies, dice, trace);
+            }
+            if over {
+                return Some(a);
+            }
+        }
+        s.x.moved = 0;
+        None
+    }
+
     /// The pre-discovery and discovery sub-sequences of one tactical turn
     /// [4.0 A-E]: the attackers act (A); the defender checks for discovery
     /// if no one has discovered them yet (B); once discovered the attackers
-    /// act again (C, D: each moves and strikes) and the discoverers act
-    /// (E). Discovery holds if a discoverer is still on his feet [6.31];
-    /// if all are dead the word never got out and play goes back to A
-    /// [6.32]. Returns the fighter whose action ended the duel, if one did.
+    /// move (C) and then strike (D), and the discoverers act (E). Discovery
+    /// holds if a discoverer is still on his feet [6.31]; if all are dead
+    /// the word never got out and play goes back to A [6.32]. Returns the
+    /// fighter whose action ended the duel, if one did.
     fn surprise_turn<T: Trace>(
         &self,
         s: &mut State,
@@ -854,7 +1132,7 @@ impl Duel {
         if s.discoverers == 0 {
             return None;
         }
-        if let Some(a) = self.side_acts(s, 0, None, policies, dice, trace) {
+        if let Some(a) = self.attackers_move_then_strike(s, policies, dice, trace) {
             return Some(a);
         }
         if let Some(d) = self.side_acts(s, 1, Some(s.discoverers), policies, dice, trace) {
@@ -900,21 +1178,41 @@ impl Duel {
                 if s.discovered {
                     discovered_in = turns;
                 }
+                if self.extras && self.turn_end(&mut s, policies, dice, trace) {
+                    over = true;
+                    break 'turns;
+                }
                 continue;
             }
             let k = self.initiative(&s, dice, trace, &mut order);
             for &i in &order[..k] {
                 let a = usize::from(i);
-                if !s.fighting(a) || self.fighters[a].class == Class::Personage {
+                if !s.fighting(a) || s.held & (1 << a) != 0 {
                     continue;
                 }
                 let action = policies[usize::from(self.fighters[a].side)].choose(self, &s, a, dice);
-                if self.perform(&mut s, a, action, dice, trace) {
+                let mut ended = self.perform(&mut s, a, action, dice, trace);
+                if !ended && self.extras {
+                    ended = self.after_action(
+                        &mut s,
+                        a,
+                        action.target.is_some(),
+                        policies,
+                        dice,
+                        trace,
+                    );
+                }
+                if ended {
                     over = true;
-                    // A blow decides it; a fall [5.52] has no striker.
+                    // A blow decides it; a fall [5.52] or a departure
+                    // [5.18] has no striker.
                     deciding = s.fighting(a).then_some(i);
                     break 'turns;
                 }
+            }
+            if self.extras && self.turn_end(&mut s, policies, dice, trace) {
+                over = true;
+                break 'turns;
             }
         }
         let mut result = DuelResult {
@@ -926,20 +1224,37 @@ impl Duel {
             kills: s.kills,
             deciding_blow: deciding,
             discovered_in,
+            escaped: [0; 2],
+            left: None,
+            prisoners_freed: 0,
+            rescued: 0,
         };
         for (i, f) in self.fighters.iter().enumerate() {
             let side = usize::from(f.side);
-            result.levels_lost[side] += f.top_level - s.level[i];
+            result.levels_lost[side] += f.top_level.saturating_sub(s.level[i]);
             match s.status[i] {
                 Status::Fighting => result.survivors[side] += 1,
-                Status::Unconscious => {
+                Status::Unconscious | Status::Carried => {
                     result.heroes_unconscious[side] += u8::from(f.class == Class::Hero)
                 }
-                Status::Dead => {}
+                _ => {}
             }
         }
         if over {
-            result.winner = Some(if self.side_standing(&s, 0) { 0 } else { 1 });
+            // The side still on the display holds the field; an emptied
+            // flier goes to the first side [5.51].
+            result.winner = Some(if s.x.acquired || self.side_standing(&s, 0) {
+                0
+            } else {
+                1
+            });
+            result.left = s.x.left;
+        }
+        if self.extras {
+            let (escaped, freed, rescued) = self.count_escapes(&s, result.winner);
+            result.escaped = escaped;
+            result.prisoners_freed = freed;
+            result.rescued = rescued;
         }
         trace.event("JC 4.0 H turn indication", || match result.winner {
             Some(w) => format!("the duel is over after {turns} turns: side {} wins", w + 1),
