@@ -18,8 +18,8 @@ use barsoom::games::races::battle::{
 };
 use barsoom::games::races::data::{Face, RacesData};
 use barsoom::games::races::game::{
-    Ending, Game, RacesGame, command_dice, command_points, flat_terrain_table, hexes_per_draw,
-    initiative_order, recruits, roll_terrain,
+    Ending, Game, RacesGame, command_dice, command_points, flat_terrain_table, initiative_order,
+    recruits, roll_terrain,
 };
 use barsoom::games::races::map::{HexMap, NO_HEX, NO_HEXES, set_insert};
 use common::barsoom;
@@ -218,43 +218,6 @@ fn one_draw_from_the_flattened_terrain_tables_has_the_chained_chances_exactly() 
         usize::from(flat[416]),
         d.terrain_index("forest").expect("forest")
     );
-}
-
-#[test]
-fn a_rolled_map_draws_three_hexes_at_once_each_with_the_flattened_chances() {
-    // 1,000 outcomes per hex: one draw below 10^9 gives three hexes their
-    // outcomes (10^12 would pass a 32-bit die).
-    assert_eq!(hexes_per_draw(1000), 3);
-    assert_eq!(hexes_per_draw(10), 9);
-    assert_eq!(hexes_per_draw(10_000), 2);
-    let d = data();
-    let m = game("two-player");
-    let barren = d.terrain_index("barren").expect("barren");
-    // Barren has chance 3/10 on every hex, and two neighbouring hexes (of
-    // one draw or of two) are both barren with chance 9/100.
-    let (maps, hexes) = (4000u16, m.map().hexes() as u16);
-    let (mut single, mut pairs) = (0u32, 0u32);
-    for i in 0..maps {
-        let mut g = Game::new(&m);
-        g.setup(&mut barsoom::engine::Dice::for_trial(9, u64::from(i)));
-        for h in 0..hexes {
-            let here = g.terrain_at(h) == barren;
-            single += u32::from(here);
-            if h + 1 < hexes {
-                pairs += u32::from(here && g.terrain_at(h + 1) == barren);
-            }
-        }
-    }
-    // Within five binomial standard errors (overlapping pairs spread a
-    // little wider; a digit read twice or skipped would be far off).
-    let near = |count: u32, n: u32, p: f64| {
-        let (n, count) = (f64::from(n), f64::from(count));
-        (count - n * p).abs() < 5.0 * (n * p * (1.0 - p)).sqrt()
-    };
-    let n = u32::from(maps) * u32::from(hexes);
-    assert!(near(single, n, 0.3), "{single} barren hexes of {n}");
-    let n = u32::from(maps) * u32::from(hexes - 1);
-    assert!(near(pairs, n, 0.09), "{pairs} barren pairs of {n}");
 }
 
 #[test]

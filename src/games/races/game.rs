@@ -128,14 +128,9 @@ pub struct RacesGame {
     map: HexMap,
     terrain: Vec<TerrainRule>,
     terrain_names: Vec<String>,
-    /// The terrain tables flattened ([`flat_terrain_table`]): one outcome
+    /// The terrain tables flattened ([`flat_terrain_table`]): one draw
     /// per hex.
     hex_draw: Vec<u8>,
-    /// Hexes whose outcomes come from one draw ([`hexes_per_draw`]).
-    hexes_per_draw: u32,
-    /// What that draw is drawn below: `hex_draw.len()` to the power
-    /// `hexes_per_draw`.
-    hex_bundle: u32,
     /// Fixed map: terrain and detail per hex ([`NONE`] detail is rolled).
     fixed: Option<Vec<(u8, u8)>>,
     kinds: Vec<Profile>,
@@ -248,16 +243,6 @@ pub fn flat_terrain_table(tables: &[Vec<Face>], chain: usize) -> Vec<u8> {
     (0..10u32.pow(chain as u32))
         .map(|x| roll_terrain(tables, &mut Digits(x)) as u8)
         .collect()
-}
-
-/// How many equally likely outcomes of `outcomes` each one draw of a
-/// 32-bit die covers: the most `k` with `outcomes^k` a die's sides.
-pub fn hexes_per_draw(outcomes: u32) -> u32 {
-    let mut k = 1;
-    while outcomes > 1 && u64::from(outcomes).pow(k + 1) <= u64::from(u32::MAX) {
-        k += 1;
-    }
-    k
 }
 
 /// Whether a city's recruiting roll `face` raises a warband [Initiative
@@ -843,22 +828,11 @@ impl<'m> Game<'m> {
     /// Setup]. Leaders' special attributes are rolled here [Leaders].
     pub fn setup<R: Roller>(&mut self, dice: &mut R) {
         let m = self.m;
-        // A rolled map draws a number below `hex_bundle` for each
-        // `hexes_per_draw` hexes: its base-`outcomes` digits, lowest first,
-        // are their outcomes, each uniform and independent of the others.
-        let outcomes = m.hex_draw.len() as u32;
-        let (mut bundle, mut left) = (0, 0);
         for h in 0..m.map.hexes() {
             let (t, detail) = match &m.fixed {
                 Some(fixed) => fixed[h],
                 None => {
-                    if left == 0 {
-                        bundle = dice.die(m.hex_bundle) - 1;
-                        left = m.hexes_per_draw;
-                    }
-                    let outcome = bundle % outcomes;
-                    bundle /= outcomes;
-                    left -= 1;
+                    let outcome = dice.die(m.hex_draw.len() as u32) - 1;
                     (m.hex_draw[outcome as usize], NONE)
                 }
             };
@@ -2024,15 +1998,6 @@ impl RacesGame {
             })
             .collect();
         let spec = output_spec(&seats, file.max_turns as u32);
-        let hex_draw = flat_terrain_table(
-            &data
-                .tables
-                .iter()
-                .map(|t| t.faces.clone())
-                .collect::<Vec<_>>(),
-            data.hex_chain,
-        );
-        let hexes_per_draw = hexes_per_draw(hex_draw.len() as u32);
         Ok(RacesGame {
             map,
             terrain: data
@@ -2049,9 +2014,14 @@ impl RacesGame {
                 })
                 .collect(),
             terrain_names: data.terrain.iter().map(|t| t.id.clone()).collect(),
-            hex_bundle: (hex_draw.len() as u32).pow(hexes_per_draw),
-            hexes_per_draw,
-            hex_draw,
+            hex_draw: flat_terrain_table(
+                &data
+                    .tables
+                    .iter()
+                    .map(|t| t.faces.clone())
+                    .collect::<Vec<_>>(),
+                data.hex_chain,
+            ),
             fixed,
             kinds: data.kinds.iter().map(|k| k.values).collect(),
             kind_names: data.kinds.iter().map(|k| k.name.clone()).collect(),
