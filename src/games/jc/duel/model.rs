@@ -2,13 +2,14 @@
 //! characters and a policy per side; each trial fights the duel once.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::Deserialize;
 
 use super::geometry::{Area, Display, DisplayKind, EAST, NORTH, SOUTH, WEST, parse_facing};
 use super::melee::MeleeRules;
 use super::policy::Policy;
-use super::roster::Roster;
+use super::roster::{Character, Class, Roster};
 use super::sequence::{Duel, DuelResult, Fighter, MAX_FIGHTERS};
 use crate::engine::accumulate::MAX_METRICS;
 use crate::engine::{Dice, MetricSpec, Model, OutputSpec, Trace, TrialResult};
@@ -284,21 +285,7 @@ impl JcDuel {
                         }
                         None => {
                             let class = character.class.name();
-                            let mut found = None;
-                            'areas: for &k in &candidates {
-                                let area = &display.areas[k];
-                                if !area.holds(class, &character.id)
-                                    || area.capacity.is_some_and(|c| used[k] >= c)
-                                {
-                                    continue;
-                                }
-                                for &square in &area.squares {
-                                    if !fighters.iter().any(|f| overlaps(f.start, square)) {
-                                        found = Some((k, square));
-                                        break 'areas;
-                                    }
-                                }
-                            }
+                            let found = find_square(&display, &candidates, &used, &fighters, character);
                             let Some((k, square)) = found else {
                                 let takes: Vec<&Area> = candidates
                                     .iter()
@@ -363,53 +350,14 @@ impl JcDuel {
                 "expected each side to have at least one character with combat values".into(),
             ));
         }
-        // Unless told otherwise, each side faces the other along the axis
-        // on which the two sides' counters lie further apart [7.21].
-        let mean = |side: u8| {
-            let mine: Vec<_> = fighters.iter().filter(|f| f.side == side).collect();
-            let n = mine.len().max(1) as i64;
-            (
-                mine.iter().map(|f| i64::from(f.start.0)).sum::<i64>() / n,
-                mine.iter().map(|f| i64::from(f.start.1)).sum::<i64>() / n,
-            )
-        };
-        let ((x0, y0), (x1, y1)) = (mean(0), mean(1));
-        let default_facing = if (x1 - x0).abs() > (y1 - y0).abs() {
-            if x0 <= x1 { [EAST, WEST] } else { [WEST, EAST] }
-        } else if y0 <= y1 {
-            [SOUTH, NORTH]
-        } else {
-            [NORTH, SOUTH]
-        };
-        for (f, given) in fighters.iter_mut().zip(&facing_given) {
-            if !given {
-                f.facing = default_facing[usize::from(f.side)];
-            }
-        }
+        face_each_other(&mut fighters, &facing_given);
         if display.kind == DisplayKind::House {
             check_house_set_up(path, &display, &fighters)?;
         }
         // House and palace duels start undiscovered unless the scenario
         // states that no conditions of surprise exist [6.0].
         let surprise = !display.kind.starts_discovered() && file.discovered != Some(true);
-        let lines = fighters
-            .iter()
-            .map(|f| {
-                if surprise && f.side == 1 {
-                    display.discovery_lines(f.start)
-                } else {
-                    Vec::new()
-                }
-            })
-            .collect();
-        let duel = Duel {
-            display,
-            fighters,
-            rules: data.rules,
-            max_turns,
-            surprise,
-            lines,
-        };
+        let duel = assemble(Arc::new(display), fighters, data.rules, max_turns, surprise, false);
         let spec = output_spec(&duel, &labels);
         Ok(JcDuel {
             duel,
@@ -417,6 +365,206 @@ impl JcDuel {
             spec,
         })
     }
+}
+
+/// The first free set-up square for `character` among the `candidates`
+/// areas of a side (in order), where the area holds his class or id and is
+/// not full [7.2]: the area and the square.
+fn find_square(
+    display: &Display,
+    candidates: &[usize],
+    used: &[usize],
+    fighters: &[Fighter],
+    character: &Character,
+) -> Option<(usize, (i16, i16))> {
+    let class = character.class.name();
+    for &k in candidates {
+        let area = &display.areas[k];
+        if !area.holds(class, &character.id) || area.capacity.is_some_and(|c| used[k] >= c) {
+            continue;
+        }
+        for &square in &area.squares {
+            if !fighters.iter().any(|f| overlaps(f.start, square)) {
+                return Some((k, square));
+            }
+        }
+    }
+    None
+}
+
+/// Unless a facing was given, each side faces the other along the axis on
+/// which the two sides' counters lie further apart [7.21].
+fn face_each_other(fighters: &mut [Fighter], given: &[bool]) {
+    let mean = |fighters: &[Fighter], side: u8| {
+        let mine: Vec<_> = fighters.iter().filter(|f| f.side == side).collect();
+        let n = mine.len().max(1) as i64;
+        (
+            mine.iter().map(|f| i64::from(f.start.0)).sum::<i64>() / n,
+            mine.iter().map(|f| i64::from(f.start.1)).sum::<i64>() / n,
+        )
+    };
+    let ((x0, y0), (x1, y1)) = (mean(fighters, 0), mean(fighters, 1));
+    let default_facing = if (x1 - x0).abs() > (y1 - y0).abs() {
+        if x0 <= x1 { [EAST, WEST] } else { [WEST, EAST] }
+    } else if y0 <= y1 {
+        [SOUTH, NORTH]
+    } else {
+        [NORTH, SOUTH]
+    };
+    for (f, given) in fighters.iter_mut().zip(given) {
+        if !given {
+            f.facing = default_facing[usize::from(f.side)];
+        }
+    }
+}
+
+/// The compiled duel: with `surprise`, each defender's lines of discovery
+/// from where he set up [6.22].
+fn assemble(
+    display: Arc<Display>,
+    fighters: Vec<Fighter>,
+    rules: MeleeRules,
+    max_turns: u32,
+    surprise: bool,
+    grounded: bool,
+) -> Duel {
+    let lines = fighters
+        .iter()
+        .map(|f| {
+            if surprise && f.side == 1 {
+                display.discovery_lines(f.start)
+            } else {
+                Vec::new()
+            }
+        })
+        .collect();
+    Duel {
+        display,
+        fighters,
+        rules,
+        max_turns,
+        surprise,
+        lines,
+        grounded,
+    }
+}
+
+/// One character of a duel set up by a larger game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Entry {
+    /// Index into the roster.
+    pub character: usize,
+    /// The level he starts at (his top level or lower).
+    pub level: u8,
+    /// Fights unarmed [7.36].
+    pub unarmed: bool,
+    /// Added to his strength at every level (an arena beast's size
+    /// [17.44]).
+    pub strength_bonus: u8,
+}
+
+/// How a duel set up by a larger game is fought.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SetUpOptions {
+    /// House and palace duels start with the first side undiscovered
+    /// [6.0, 7.24, 7.25] unless this is set (acquisition duels [14.23]).
+    pub discovered: bool,
+    /// Fliers on the ground: no falls [14.25].
+    pub grounded: bool,
+    /// Turn limit.
+    pub max_turns: u32,
+}
+
+/// Sets up a duel without a scenario file (the entry point for the
+/// Strategic Game): side 0 enters by the display's first entrance, and each
+/// character takes the first free square of his side's set-up areas that
+/// holds his class [7.2]; a character no such area can take stands on any
+/// free square of his side's set-up areas, then on any open square of the
+/// display (a larger party than the printed areas hold). Personages take
+/// no part. Fails only when the display has no room left at all or a side
+/// has no one with combat values.
+pub fn set_up(
+    display: &Arc<Display>,
+    sides: [&[Entry]; 2],
+    roster: &Roster,
+    rules: MeleeRules,
+    options: SetUpOptions,
+) -> Result<Duel, String> {
+    let mut used = vec![0usize; display.areas.len()];
+    let mut fighters: Vec<Fighter> = Vec::new();
+    for (s, side) in sides.iter().enumerate() {
+        let candidates = set_up_areas(display, s, None)?;
+        for e in side.iter() {
+            let character = roster
+                .characters
+                .get(e.character)
+                .ok_or_else(|| format!("no character {} in the roster", e.character))?;
+            if character.class == Class::Personage {
+                continue;
+            }
+            if fighters.len() == MAX_FIGHTERS {
+                return Err(format!(
+                    "expected at most {MAX_FIGHTERS} characters in a duel, found more"
+                ));
+            }
+            let free = |square: &(i16, i16)| !fighters.iter().any(|f| overlaps(f.start, *square));
+            let start = match find_square(display, &candidates, &used, &fighters, character) {
+                Some((k, square)) => {
+                    used[k] += 1;
+                    square
+                }
+                None => match display.setup[s].iter().copied().find(free) {
+                    Some(square) => square,
+                    None => open_square(display, &fighters, s).ok_or_else(|| {
+                        format!("no room on {} for {}", display.name, character.name)
+                    })?,
+                },
+            };
+            let mut fighter = Fighter::new(character, s as u8, start, NORTH);
+            fighter.top_level = e.level.clamp(1, character.top_level);
+            fighter.unarmed = e.unarmed;
+            if e.strength_bonus > 0 {
+                for r in &mut fighter.levels {
+                    r.strength = (r.strength + e.strength_bonus).min(super::roster::MAX_STRENGTH);
+                }
+            }
+            fighters.push(fighter);
+        }
+    }
+    for side in 0..2u8 {
+        if !fighters.iter().any(|f| f.side == side) {
+            return Err(format!("side {} has no one with combat values", side + 1));
+        }
+    }
+    let given = vec![false; fighters.len()];
+    face_each_other(&mut fighters, &given);
+    let surprise = !display.kind.starts_discovered() && !options.discovered;
+    Ok(assemble(
+        Arc::clone(display),
+        fighters,
+        rules,
+        options.max_turns,
+        surprise,
+        options.grounded,
+    ))
+}
+
+/// An open square no counter covers, scanning from side 0's end of the
+/// display (the top rows) or side 1's (the bottom rows).
+fn open_square(display: &Display, fighters: &[Fighter], side: usize) -> Option<(i16, i16)> {
+    let rows: Vec<i16> = if side == 0 {
+        (0..display.height).collect()
+    } else {
+        (0..display.height).rev().collect()
+    };
+    for y in rows {
+        for x in 0..display.width {
+            if display.open(x, y) && !fighters.iter().any(|f| overlaps(f.start, (x, y))) {
+                return Some((x, y));
+            }
+        }
+    }
+    None
 }
 
 /// The areas where side `side` sets up by default, in order: the chosen
@@ -473,7 +621,6 @@ fn check_house_set_up(
     display: &Display,
     fighters: &[Fighter],
 ) -> Result<(), ScenarioError> {
-    use super::roster::Class;
     let mut others = 0;
     let mut outside = 0;
     for f in fighters.iter().filter(|f| f.side == 1) {

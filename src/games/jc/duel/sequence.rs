@@ -9,6 +9,8 @@
 //! perhaps melee [4.0 G, 5.17]); then the turn ends and the duel is over
 //! when one side has no conscious fighter left [4.0 H, 7.21].
 
+use std::sync::Arc;
+
 use super::geometry::{
     COUNTER, Display, DisplayKind, FRONT_ARC, HERO_ARC, HERO_BEHIND, OTHER_BEHIND, PositionSet,
     Reach, STEPS_PER_MOVEMENT, WARRIOR_ARC, adjacent, facing_letter, in_arc, is_behind,
@@ -98,8 +100,8 @@ impl Fighter {
 /// A duel compiled for fast resolution.
 #[derive(Debug, Clone)]
 pub struct Duel {
-    /// The display.
-    pub display: Display,
+    /// The display (shared by every duel compiled on it).
+    pub display: Arc<Display>,
     /// The fighters, side 0 first in scenario order.
     pub fighters: Vec<Fighter>,
     /// Melee numbers.
@@ -113,6 +115,8 @@ pub struct Duel {
     /// he has a line of discovery to from where he set up [6.22] (he cannot
     /// move before discovery); empty otherwise.
     pub lines: Vec<Vec<bool>>,
+    /// Fliers on the ground: no one falls crossing between them [14.25].
+    pub grounded: bool,
 }
 
 /// A fighter's condition.
@@ -187,6 +191,10 @@ pub struct DuelResult {
     /// The turn in which the attackers were discovered for good; 0 if the
     /// duel started discovered or they never were.
     pub discovered_in: u32,
+    /// Each fighter's level at the end (0 dead).
+    pub level: [u8; MAX_FIGHTERS],
+    /// Each fighter's condition at the end.
+    pub status: [Status; MAX_FIGHTERS],
 }
 
 /// A melee option: a target, where to stand and face, and what it is worth.
@@ -459,7 +467,8 @@ impl Duel {
     /// now stands [5.5]: the first move next to a restricted box after the
     /// first turn opens those boxes to the other side for good [5.57]; a
     /// character other than a hero who steps from one flier onto the other
-    /// falls to his death on 1-3 [5.52] (a jump is a hero's, [5.53]).
+    /// falls to his death on 1-3 [5.52] (a jump is a hero's, [5.53]), unless
+    /// the fliers are grounded [14.25].
     /// Returns whether he fell.
     pub fn after_move<T: Trace>(
         &self,
@@ -487,6 +496,7 @@ impl Duel {
             });
         }
         if self.display.kind != DisplayKind::Flier
+            || self.grounded
             || jumped
             || self.fighters[a].class == Class::Hero
         {
@@ -926,6 +936,8 @@ impl Duel {
             kills: s.kills,
             deciding_blow: deciding,
             discovered_in,
+            level: s.level,
+            status: s.status,
         };
         for (i, f) in self.fighters.iter().enumerate() {
             let side = usize::from(f.side);

@@ -1,11 +1,13 @@
-//! The Movement Deck, cards 066-115 (`movement-deck.toml`): the flier line
-//! of each card [22.21], drawn from a shuffled deck and reshuffled when it
-//! runs out [9.0 PROCEDURE].
+//! The Movement Deck, cards 066-115 (`movement-deck.toml`), shared by the
+//! Military Game (the flier line [22.21]) and the Strategic Game (the line
+//! of the hero's conveyance: walking, thoat or flier [9.1]): cards drawn
+//! from a shuffled deck and reshuffled when it runs out [9.0 PROCEDURE].
 
 use std::path::Path;
 
 use serde::Deserialize;
 
+use super::map::{FLIER, THOAT};
 use crate::engine::Dice;
 use crate::scenario::{ScenarioError, read_toml};
 
@@ -18,9 +20,11 @@ struct DeckFile {
     provenance: String,
     first_card: i64,
     flier: Vec<i64>,
+    thoat: Vec<i64>,
+    walk: Vec<i64>,
 }
 
-/// The cards' flier lines.
+/// The cards' three lines.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MovementDeck {
     /// Number of the first card (066).
@@ -28,6 +32,10 @@ pub struct MovementDeck {
     /// Flier line of each card, in haads, in card order; 0 is a "00" card
     /// [9.12].
     pub flier: Vec<u16>,
+    /// Thoat line of each card, in haads.
+    pub thoat: Vec<u16>,
+    /// Walking line of each card, in haads.
+    pub walk: Vec<u16>,
 }
 
 impl MovementDeck {
@@ -54,28 +62,68 @@ impl MovementDeck {
                 format!("expected 1 to {MAX_CARDS} cards, found {}", raw.flier.len()),
             ));
         }
-        let mut flier = Vec::new();
-        for (i, v) in raw.flier.iter().enumerate() {
-            if !(0..=10_000).contains(v) {
+        let line = |name: &str, values: &[i64]| -> Result<Vec<u16>, ScenarioError> {
+            if values.len() != raw.flier.len() {
                 return Err(ScenarioError::new(
                     file,
-                    format!("flier[{i}]"),
-                    format!("expected 0 to 10000 haads, found {v}"),
+                    name,
+                    format!(
+                        "expected one value per card ({}, as the flier line), found {}",
+                        raw.flier.len(),
+                        values.len()
+                    ),
                 ));
             }
-            flier.push(*v as u16);
-        }
-        if flier.iter().all(|v| *v == 0) {
-            return Err(ScenarioError::new(
-                file,
-                "flier",
-                "expected at least one card that moves a fleet (all read 00)",
-            ));
+            values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    if (0..=10_000).contains(v) {
+                        Ok(*v as u16)
+                    } else {
+                        Err(ScenarioError::new(
+                            file,
+                            format!("{name}[{i}]"),
+                            format!("expected 0 to 10000 haads, found {v}"),
+                        ))
+                    }
+                })
+                .collect()
+        };
+        let flier = line("flier", &raw.flier)?;
+        let thoat = line("thoat", &raw.thoat)?;
+        let walk = line("walk", &raw.walk)?;
+        for (name, values) in [("flier", &flier), ("thoat", &thoat), ("walk", &walk)] {
+            if values.iter().all(|v| *v == 0) {
+                return Err(ScenarioError::new(
+                    file,
+                    name,
+                    "expected at least one card that moves (all read 00)",
+                ));
+            }
         }
         Ok(MovementDeck {
             first_card: raw.first_card as u16,
             flier,
+            thoat,
+            walk,
         })
+    }
+
+    /// The line of one conveyance ([`super::map::WALK`], [`THOAT`] or [`FLIER`] from
+    /// `map`); any other value reads the walking line.
+    pub fn line(&self, conveyance: u8) -> &[u16] {
+        match conveyance {
+            FLIER => &self.flier,
+            THOAT => &self.thoat,
+            _ => &self.walk,
+        }
+    }
+
+    /// The mean of a conveyance's line, in haads.
+    pub fn mean(&self, conveyance: u8) -> f64 {
+        let line = self.line(conveyance);
+        line.iter().map(|v| f64::from(*v)).sum::<f64>() / line.len().max(1) as f64
     }
 }
 
