@@ -234,10 +234,7 @@ impl BarsoomMap {
             return Err(ScenarioError::new(
                 first,
                 "cities",
-                format!(
-                    "expected 1 to {max_places} places, found {}",
-                    places.len()
-                ),
+                format!("expected 1 to {max_places} places, found {}", places.len()),
             ));
         }
         let cities: Vec<City> = places.into_values().map(|(_, c)| c).collect();
@@ -285,10 +282,7 @@ impl BarsoomMap {
                             format!(
                                 "expected one of the cities {}, found {id:?}",
                                 id_list(
-                                    cities
-                                        .iter()
-                                        .filter(|c| !c.waypoint)
-                                        .map(|c| c.id.as_str())
+                                    cities.iter().filter(|c| !c.waypoint).map(|c| c.id.as_str())
                                 )
                             ),
                         )
@@ -391,8 +385,10 @@ impl BarsoomMap {
                         ),
                     ));
                 }
-                let stop =
-                    conveyances_of(&junction.waypoint_for, format!("junctions.{id}.waypoint_for"))?;
+                let stop = conveyances_of(
+                    &junction.waypoint_for,
+                    format!("junctions.{id}.waypoint_for"),
+                )?;
                 let waypoint = if stop == 0 {
                     NO_WAYPOINT
                 } else {
@@ -482,7 +478,11 @@ impl BarsoomMap {
         for c in 0..n {
             distance[c * n + c] = 0;
         }
-        for r in self.routes.iter().filter(|r| r.conveyances & conveyances != 0) {
+        for r in self
+            .routes
+            .iter()
+            .filter(|r| r.conveyances & conveyances != 0)
+        {
             let d = if r.one_turn {
                 ONE_TURN_DISTANCE
             } else {

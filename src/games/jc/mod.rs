@@ -2,6 +2,7 @@
 
 pub mod deck;
 pub mod duel;
+pub mod event_deck;
 pub mod fleet;
 pub mod fleet_exact;
 pub mod fleet_tables;

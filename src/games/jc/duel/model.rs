@@ -285,7 +285,8 @@ impl JcDuel {
                         }
                         None => {
                             let class = character.class.name();
-                            let found = find_square(&display, &candidates, &used, &fighters, character);
+                            let found =
+                                find_square(&display, &candidates, &used, &fighters, character);
                             let Some((k, square)) = found else {
                                 let takes: Vec<&Area> = candidates
                                     .iter()
@@ -357,7 +358,14 @@ impl JcDuel {
         // House and palace duels start undiscovered unless the scenario
         // states that no conditions of surprise exist [6.0].
         let surprise = !display.kind.starts_discovered() && file.discovered != Some(true);
-        let duel = assemble(Arc::new(display), fighters, data.rules, max_turns, surprise, false);
+        let duel = assemble(
+            Arc::new(display),
+            fighters,
+            data.rules,
+            max_turns,
+            surprise,
+            false,
+        );
         let spec = output_spec(&duel, &labels);
         Ok(JcDuel {
             duel,
