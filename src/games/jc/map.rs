@@ -234,10 +234,7 @@ impl BarsoomMap {
             return Err(ScenarioError::new(
                 first,
                 "cities",
-                format!(
-                    "expected 1 to {max_places} places, found {}",
-                    places.len()
-                ),
+                format!("expected 1 to {max_places} places, found {}", places.len()),
             ));
         }
         let cities: Vec<City> = places.into_values().map(|(_, c)| c).collect();
@@ -285,10 +282,7 @@ impl BarsoomMap {
                             format!(
                                 "expected one of the cities {}, found {id:?}",
                                 id_list(
-                                    cities
-                                        .iter()
-                                        .filter(|c| !c.waypoint)
-                                        .map(|c| c.id.as_str())
+                                    cities.iter().filter(|c| !c.waypoint).map(|c| c.id.as_str())
                                 )
                             ),
                         )
@@ -391,8 +385,10 @@ impl BarsoomMap {
                         ),
                     ));
                 }
-                let stop =
-                    conveyances_of(&junction.waypoint_for, format!("junctions.{id}.waypoint_for"))?;
+                let stop = conveyances_of(
+                    &junction.waypoint_for,
+                    format!("junctions.{id}.waypoint_for"),
+                )?;
                 let waypoint = if stop == 0 {
                     NO_WAYPOINT
                 } else {
@@ -474,15 +470,25 @@ impl BarsoomMap {
 
     /// Shortest distances in haads between every pair of places over the
     /// routes open to any of `conveyances` (row-major, `cities.len()`
-    /// squared); one-turn lines count 1 (Floyd-Warshall over at most
-    /// [`MAX_PLACES`] places).
+    /// squared); one-turn lines count 1.
     pub fn distances(&self, conveyances: u8) -> Vec<u16> {
+        self.distances_avoiding(conveyances, |_| false)
+    }
+
+    /// [`BarsoomMap::distances`] over the routes that touch no place
+    /// `closed` rejects (the North Pole for fliers [9.51]): Floyd-Warshall
+    /// over at most [`MAX_PLACES`] places.
+    pub fn distances_avoiding(&self, conveyances: u8, closed: impl Fn(usize) -> bool) -> Vec<u16> {
         let n = self.cities.len();
         let mut distance = vec![UNREACHABLE; n * n];
         for c in 0..n {
             distance[c * n + c] = 0;
         }
-        for r in self.routes.iter().filter(|r| r.conveyances & conveyances != 0) {
+        for r in self.routes.iter().filter(|r| {
+            r.conveyances & conveyances != 0
+                && !closed(usize::from(r.from))
+                && !closed(usize::from(r.to))
+        }) {
             let d = if r.one_turn {
                 ONE_TURN_DISTANCE
             } else {
