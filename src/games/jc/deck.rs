@@ -141,24 +141,30 @@ pub struct DeckState {
 impl DeckState {
     /// A freshly shuffled deck of `deck`'s cards.
     pub fn new(deck: &MovementDeck, dice: &mut Dice) -> Self {
+        Self::with_cards(deck.flier.len(), |n| dice.below(n))
+    }
+
+    /// A freshly shuffled deck of `cards` cards, shuffled with `below(n)`
+    /// (a uniform number in `0..n`).
+    pub fn with_cards(cards: usize, below: impl FnMut(u32) -> u32) -> Self {
         let mut s = DeckState {
             order: [0; MAX_CARDS],
-            len: deck.flier.len() as u8,
+            len: cards.min(MAX_CARDS) as u8,
             next: 0,
             shuffles: 0,
         };
-        for (i, o) in s.order.iter_mut().enumerate().take(deck.flier.len()) {
+        for (i, o) in s.order.iter_mut().enumerate().take(usize::from(s.len)) {
             *o = i as u8;
         }
-        s.shuffle(dice);
+        s.shuffle(below);
         s
     }
 
     /// Fisher-Yates over all cards: the discard pile becomes the deck.
-    fn shuffle(&mut self, dice: &mut Dice) {
+    fn shuffle(&mut self, mut below: impl FnMut(u32) -> u32) {
         let n = usize::from(self.len);
         for i in (1..n).rev() {
-            let j = dice.below(i as u32 + 1) as usize;
+            let j = below(i as u32 + 1) as usize;
             self.order.swap(i, j);
         }
         self.next = 0;
@@ -169,8 +175,14 @@ impl DeckState {
     /// `first_card + index`). Reshuffles first if the deck is exhausted.
     #[inline]
     pub fn draw(&mut self, dice: &mut Dice) -> usize {
+        self.draw_with(|n| dice.below(n))
+    }
+
+    /// [`DeckState::draw`] with the reshuffle's numbers from `below(n)`.
+    #[inline]
+    pub fn draw_with(&mut self, below: impl FnMut(u32) -> u32) -> usize {
         if self.next == self.len {
-            self.shuffle(dice);
+            self.shuffle(below);
         }
         let card = self.order[usize::from(self.next)];
         self.next += 1;

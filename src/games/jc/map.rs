@@ -470,19 +470,25 @@ impl BarsoomMap {
 
     /// Shortest distances in haads between every pair of places over the
     /// routes open to any of `conveyances` (row-major, `cities.len()`
-    /// squared); one-turn lines count 1 (Floyd-Warshall over at most
-    /// [`MAX_PLACES`] places).
+    /// squared); one-turn lines count 1.
     pub fn distances(&self, conveyances: u8) -> Vec<u16> {
+        self.distances_avoiding(conveyances, |_| false)
+    }
+
+    /// [`BarsoomMap::distances`] over the routes that touch no place
+    /// `closed` rejects (the North Pole for fliers [9.51]): Floyd-Warshall
+    /// over at most [`MAX_PLACES`] places.
+    pub fn distances_avoiding(&self, conveyances: u8, closed: impl Fn(usize) -> bool) -> Vec<u16> {
         let n = self.cities.len();
         let mut distance = vec![UNREACHABLE; n * n];
         for c in 0..n {
             distance[c * n + c] = 0;
         }
-        for r in self
-            .routes
-            .iter()
-            .filter(|r| r.conveyances & conveyances != 0)
-        {
+        for r in self.routes.iter().filter(|r| {
+            r.conveyances & conveyances != 0
+                && !closed(usize::from(r.from))
+                && !closed(usize::from(r.to))
+        }) {
             let d = if r.one_turn {
                 ONE_TURN_DISTANCE
             } else {

@@ -8,4 +8,5 @@ pub mod fleet_exact;
 pub mod fleet_tables;
 pub mod map;
 pub mod military;
+pub mod strategic;
 pub mod swordsman;

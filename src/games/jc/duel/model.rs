@@ -15,6 +15,10 @@ use crate::engine::accumulate::MAX_METRICS;
 use crate::engine::{Dice, MetricSpec, Model, OutputSpec, Trace, TrialResult};
 use crate::scenario::{ScenarioError, parse_toml, read_text};
 
+/// Most characters a `jc.duel` scenario may field (each has a kills
+/// metric).
+pub const MAX_SCENARIO_FIGHTERS: usize = 16;
+
 /// Default turn limit; a duel still going is undecided.
 pub const DEFAULT_MAX_TURNS: u32 = 200;
 
@@ -239,10 +243,10 @@ impl JcDuel {
                         ),
                     ));
                 };
-                if !(1..=MAX_FIGHTERS as i64).contains(&count) {
+                if !(1..=MAX_SCENARIO_FIGHTERS as i64).contains(&count) {
                     return Err(err(
                         efield(".count"),
-                        format!("expected 1 to {MAX_FIGHTERS}, found {count}"),
+                        format!("expected 1 to {MAX_SCENARIO_FIGHTERS}, found {count}"),
                     ));
                 }
                 if count > 1 && at.is_some() {
@@ -261,11 +265,11 @@ impl JcDuel {
                     })?),
                 };
                 for _ in 0..count {
-                    if fighters.len() == MAX_FIGHTERS {
+                    if fighters.len() == MAX_SCENARIO_FIGHTERS {
                         return Err(err(
                             field("characters"),
                             format!(
-                                "expected at most {MAX_FIGHTERS} characters in a duel, found more"
+                                "expected at most {MAX_SCENARIO_FIGHTERS} characters in a duel, found more"
                             ),
                         ));
                     }

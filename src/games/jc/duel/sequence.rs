@@ -20,8 +20,9 @@ use super::policy::{Action, Policy};
 use super::roster::{Character, Class, MovementKind, Ratings, alertness_letter};
 use crate::engine::{Dice, Trace};
 
-/// Most fighters in one duel.
-pub const MAX_FIGHTERS: usize = 16;
+/// Most fighters in one duel (a villain's house in the Strategic Game holds
+/// the villains, up to nine henchmen and a guard of six [10.5, 16.14]).
+pub const MAX_FIGHTERS: usize = 32;
 
 /// One character in a duel.
 #[derive(Debug, Clone, PartialEq)]
