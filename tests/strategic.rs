@@ -496,23 +496,27 @@ fn the_villain_never_moves_after_his_final_destination_and_keeps_his_limit() {
     }
     g.parties[1].henchmen_len = limit - 1;
     g.heroes[1].city.discoveries = 0;
-    // Cellmate nobody (1), no escape (10), the arena's captain (1) beaten,
-    // and the villains challenged and slain [17.34].
-    let mut s = Script::default()
-        .duels(&[false, true, true])
-        .d10s(&[1, 10, 1]);
+    // Cellmate nobody (1), no escape (10), the arena's captain (1) beaten;
+    // the sensible hero does not challenge three villains (six levels)
+    // with his own two and Kar Komak's [17.34].
+    let mut s = Script::default().duels(&[false, true]).d10s(&[1, 10, 1]);
     g.discovery(&ctx, 1, &mut s, &mut NoTrace);
     assert!(s.done());
     assert_eq!(g.parties[1].henchmen_len, limit);
     assert_eq!(g.parties[1].city, dusar);
     assert_eq!(g.add_henchmen(1, &[character(&m, "red-warrior")]), 0);
     // [17.34] in the final destination the villain cannot flee after the
-    // arena; the challenge kills the three villains but not the henchmen
-    // (no glory yet [20.51]); the hero's skip is two Strategic Turns
-    // [17.18].
-    assert_eq!(g.parties[1].villains_len, 0);
-    assert_eq!(g.heroes[1].glory_at, 0);
+    // arena; the hero's skip is two Strategic Turns [17.18].
+    assert_eq!(g.parties[1].villains_len, 3);
     assert_eq!(g.heroes[1].skip, 2);
+    // With one villain left (two levels against his two and Kar Komak's)
+    // he would take him on, at full strength; not with a level lost.
+    use barsoom::games::jc::strategic::players::challenge;
+    let mut s = Script::default();
+    assert!(!challenge(&ctx, &g, 1, true, 3, 3, &mut s));
+    g.parties[1].villains_len = 1;
+    assert!(challenge(&ctx, &g, 1, true, 3, 3, &mut s));
+    assert!(!challenge(&ctx, &g, 1, true, 1, 3, &mut s));
 }
 
 #[test]
@@ -838,4 +842,52 @@ fn a_hero_beaten_by_beasts_is_out_of_play_and_by_men_a_prisoner() {
     // [20.53] and is champion.
     assert_eq!(g.conditions(0).0, 1);
     assert_eq!(g.champion(), Some(0));
+}
+
+#[test]
+fn the_cli_breaks_games_down_by_hero_and_table_entry() {
+    let root = common::root();
+    let out = common::barsoom(
+        &[
+            "jc",
+            "strategic-stats",
+            "scenarios/jc/strategic/two-heroes.toml",
+            "-n",
+            "12",
+            "--entries",
+            "5",
+        ],
+        &root,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "John Carter",
+        "Carthoris",
+        "champion",
+        "table entry",
+        "per game",
+    ] {
+        assert!(text.contains(expected), "{expected}: {text}");
+    }
+    // A bad override is a one-line error and exit code 2.
+    let out = common::barsoom(
+        &[
+            "run",
+            "scenarios/jc/strategic/two-heroes.toml",
+            "-n",
+            "5",
+            "--set",
+            "delay.rolls[0].roll=[1, 1]",
+        ],
+        &root,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("found no row for 2"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
 }

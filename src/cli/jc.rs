@@ -147,6 +147,7 @@ fn strategic_stats(args: StatsArgs) -> Result<()> {
         b.fired.len(),
         b.city_bound_hits
     )?;
+    writeln!(out, "{} duels compiled and cached", model.duels().len())?;
     writeln!(
         out,
         "{:.2} s, {:.0} games/s",

@@ -674,7 +674,7 @@ impl Game {
         // destination, without them in it.
         let top = data.roster.characters[usize::from(self.heroes[p].character)].top_level;
         let now = level.unwrap_or_else(|| self.hero_level(ctx, p));
-        if self.villain_fights(ctx, p) && players::challenge(self, p, at_final, now, top, r) {
+        if self.villain_fights(ctx, p) && players::challenge(ctx, self, p, at_final, now, top, r) {
             let mut list = [(0u8, 0u8); MAX_FIGHTERS];
             let mut n = 0;
             for &k in self.parties[p].villains() {

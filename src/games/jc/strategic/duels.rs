@@ -114,13 +114,11 @@ impl DuelCache {
         })
     }
 
-    /// The compiled duel of `key`, built on first use.
+    /// The compiled duel of `key`, built on first use (outside the lock, so
+    /// threads do not wait on each other's compiling; a duel two threads
+    /// built at once is the same duel).
     pub fn duel(&self, data: &StrategicData, key: &DuelKey) -> Result<Arc<Duel>, String> {
-        let mut map = match self.duels.lock() {
-            Ok(m) => m,
-            Err(poisoned) => poisoned.into_inner(),
-        };
-        if let Some(d) = map.get(key) {
+        if let Some(d) = self.lock().get(key) {
             return Ok(Arc::clone(d));
         }
         let sides: [Vec<Entry>; 2] = [0, 1].map(|s| {
@@ -140,15 +138,23 @@ impl DuelCache {
                 max_turns: DEFAULT_MAX_TURNS,
             },
         )?);
+        let mut map = self.lock();
         if map.len() < MAX_CACHED {
-            map.insert(*key, Arc::clone(&duel));
+            return Ok(Arc::clone(map.entry(*key).or_insert(duel)));
         }
         Ok(duel)
     }
 
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<DuelKey, Arc<Duel>>> {
+        match self.duels.lock() {
+            Ok(m) => m,
+            Err(poisoned) => poisoned.into_inner(),
+        }
+    }
+
     /// Duels compiled so far.
     pub fn len(&self) -> usize {
-        self.duels.lock().map_or(0, |m| m.len())
+        self.lock().len()
     }
 
     /// Whether none has been compiled.

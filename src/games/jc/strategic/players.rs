@@ -18,9 +18,10 @@
 //! he walks there and asks about it [16.2], or searches house by house when
 //! at most two houses are left [16.4]; knowing nothing he heads for the area
 //! that tells most. He leaves the city game, captive in hand, when he does
-//! not know where the villain's group is; he always challenges the villain
-//! after an arena win outside the final destination [17.33], and in it only
-//! when he has at most one level to make up [17.34]. Out of prison he comes
+//! not know where the villain's group is; he challenges the villain after an
+//! arena win [17.33] when his side's fighting levels match the villains',
+//! and in the final destination only with at most one level to make up
+//! [17.34]. Out of prison he comes
 //! out next to the arena nearest his quarry [17.28].
 //!
 //! **Villain, `sensible`.** Flees whenever he may [10.22, 15.22, 17.33];
@@ -540,8 +541,12 @@ pub fn leave_city<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R) -> bo
 }
 
 /// Whether hero `p` challenges his villain after winning an arena duel
-/// [17.33, 17.34], at `level` (his top is `top`).
+/// [17.33, 17.34], at `level` (his top is `top`). Sensible: only when his
+/// side's levels (his own, then his fighting retinue's) at least match the
+/// villains' (who fight together), and in the final destination only with
+/// at most one level to make up.
 pub fn challenge<R: Roller>(
+    ctx: &Context,
     g: &Game,
     p: usize,
     at_final: bool,
@@ -549,9 +554,29 @@ pub fn challenge<R: Roller>(
     top: u8,
     r: &mut R,
 ) -> bool {
+    let roster = &ctx.data.roster;
+    let levels = |k: u8| {
+        let c = &roster.characters[usize::from(k)];
+        u32::from(c.top_level) - u32::from(c.unconscious_at_level_1)
+    };
     match hero_policy(g, p) {
         HeroPolicy::Random => r.pick(2) == 0,
-        HeroPolicy::Sensible => !at_final || level + 1 >= top,
+        HeroPolicy::Sensible => {
+            let hero = u32::from(level).saturating_sub(1)
+                + g.heroes[p]
+                    .retinue()
+                    .iter()
+                    .filter(|&&k| roster.characters[usize::from(k)].fights())
+                    .map(|&k| levels(k))
+                    .sum::<u32>();
+            let villains: u32 = g.parties[p]
+                .villains()
+                .iter()
+                .filter(|&&k| roster.characters[usize::from(k)].fights())
+                .map(|&k| levels(k))
+                .sum();
+            hero >= villains && (!at_final || level + 1 >= top)
+        }
     }
 }
 
