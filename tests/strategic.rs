@@ -520,6 +520,41 @@ fn the_villain_never_moves_after_his_final_destination_and_keeps_his_limit() {
 }
 
 #[test]
+fn a_villain_who_joins_only_at_the_final_destination_is_spoken_for_from_the_start() {
+    // [20.22] John Carter's roll of 1: Matai Shang and Thurid, with Salensus
+    // Oll joining at the final destination. Until then Salensus Oll (code
+    // 303, of Kadabra) is nobody else's to take up: not a surrogate of
+    // another villain [10.12], so never in two entourages.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("matai-shang.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "model = \"jc.strategic\"\ndescription = \"test\"\ndata = {:?}\n\
+             john_carter_villain = 1\n[[players]]\nhero = \"john-carter\"\n\
+             [[players]]\nhero = \"carthoris\"\n",
+            common::bundled("jc/data").display().to_string()
+        ),
+    )
+    .expect("write");
+    let m = match JcStrategic::load(&path) {
+        Ok((m, _)) => m,
+        Err(e) => panic!("{e}"),
+    };
+    let ctx = m.context();
+    let salensus = character(&m, "salensus-oll");
+    let kadabra = city(&m, "kadabra");
+    for trial in 0..5 {
+        let g = Game::new(&ctx, &mut Dice::for_trial(1, trial), &mut NoTrace);
+        assert_eq!(g.parties[0].waiting(), &[salensus]);
+        assert_ne!(
+            g.find_resident(&ctx, kadabra, 301..=400, false),
+            Some(salensus)
+        );
+    }
+}
+
+#[test]
 fn surrogates_follow_10_12() {
     let m = load("two-heroes");
     let ctx = m.context();

@@ -345,6 +345,12 @@ impl Party {
         &self.villains[..usize::from(self.villains_len)]
     }
 
+    /// The villains who join only at the final destination [20.22], not
+    /// yet joined.
+    pub fn waiting(&self) -> &[u8] {
+        &self.waiting[..usize::from(self.waiting_len)]
+    }
+
     /// The henchmen.
     pub fn henchmen(&self) -> &[u8] {
         &self.henchmen[..usize::from(self.henchmen_len)]
@@ -584,7 +590,15 @@ impl Game {
                 party.henchmen_len += 1;
             }
             party.captive = option.captive.unwrap_or(NONE);
-            for &k in option.villains.iter().chain(&option.captive) {
+            // Those who join only at the final destination are spoken for
+            // from the start: nobody else may take them up meanwhile (as a
+            // surrogate [10.12], say).
+            for &k in option
+                .villains
+                .iter()
+                .chain(&option.captive)
+                .chain(option.at_final.iter().take(2))
+            {
                 g.in_play |= 1 << k;
             }
             for &k in &option.retinue {

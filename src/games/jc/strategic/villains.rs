@@ -142,6 +142,11 @@ impl Game {
                 });
             }
         } else {
+            // No villain left for them to join: they go back to their
+            // cities, free to be taken up again.
+            for i in 0..usize::from(party.waiting_len) {
+                self.in_play &= !(1u128 << party.waiting[i]);
+            }
             party.waiting_len = 0;
         }
         self.surrogate_at_final(ctx, p, trace);
