@@ -691,6 +691,16 @@ impl EventPiles {
         s
     }
 
+    /// A deck of exactly `cards`, the first on top, and empty piles (for
+    /// worked examples and tests).
+    pub fn stacked(cards: &[u8]) -> Self {
+        let mut s = EventPiles::new(0, |n| n - 1);
+        for &c in cards.iter().rev() {
+            s.deck.push(c);
+        }
+        s
+    }
+
     fn shuffle(&mut self, mut below: impl FnMut(u32) -> u32) {
         let n = usize::from(self.deck.len);
         for i in (1..n).rev() {
@@ -780,39 +790,34 @@ mod tests {
     use super::*;
     use std::path::PathBuf;
 
-    fn names() -> (
-        impl Fn(&str) -> Option<u8>,
-        impl Fn(&str) -> Option<u8>,
-        impl Fn(&str) -> Option<u8>,
-    ) {
-        (
-            |s: &str| {
-                ["lesser-helium", "atmosphere-plant"]
-                    .iter()
-                    .position(|x| *x == s)
-                    .map(|i| i as u8)
-            },
-            |s: &str| ["assassin"].iter().position(|x| *x == s).map(|i| i as u8),
-            |s: &str| {
-                ["gate", "nobles"]
-                    .iter()
-                    .position(|x| *x == s)
-                    .map(|i| i as u8)
-            },
-        )
+    fn place(s: &str) -> Option<u8> {
+        ["lesser-helium", "atmosphere-plant"]
+            .iter()
+            .position(|x| *x == s)
+            .map(|i| i as u8)
+    }
+
+    fn character(s: &str) -> Option<u8> {
+        (s == "assassin").then_some(0)
+    }
+
+    fn area(s: &str) -> Option<u8> {
+        ["gate", "nobles"]
+            .iter()
+            .position(|x| *x == s)
+            .map(|i| i as u8)
+    }
+
+    fn names() -> Names<'static> {
+        Names {
+            place: &place,
+            character: &character,
+            area: &area,
+        }
     }
 
     fn parse(text: &str) -> Result<EventDeck, ScenarioError> {
-        let (p, c, a) = names();
-        EventDeck::parse(
-            &PathBuf::from("random-events.toml"),
-            text,
-            &Names {
-                place: &p,
-                character: &c,
-                area: &a,
-            },
-        )
+        EventDeck::parse(&PathBuf::from("random-events.toml"), text, &names())
     }
 
     const SMALL: &str = r#"
@@ -839,14 +844,9 @@ provenance = "p"
 
     #[test]
     fn the_shipped_deck_loads_with_65_cards() {
-        let (p, c, a) = names();
         let deck = EventDeck::load(
             &PathBuf::from("scenarios/jc/data/random-events.toml"),
-            &Names {
-                place: &p,
-                character: &c,
-                area: &a,
-            },
+            &names(),
         )
         .unwrap();
         assert_eq!(deck.cards.len(), RULES_DECK_SIZE);

@@ -26,6 +26,7 @@
 //! L: the villain's flight, taken where it happens [15.22, 17.33].
 
 use super::duels::{Company, FightOptions};
+use super::events::Defeat;
 use super::game::{CAPTIVE_QUARRY, Context, Game, NONE, Roller, Status, VILLAIN_QUARRY, stamp};
 use super::hooks::FriendSource;
 use super::players::{self, CityMove};
@@ -68,7 +69,11 @@ impl Game {
                 return;
             }
             n += 1;
-            match self.city_subsequence(ctx, p, r, trace) {
+            let flow = match self.city_subsequence_begins(ctx, p, r, trace) {
+                Some(flow) => flow,
+                None => self.city_subsequence(ctx, p, r, trace),
+            };
+            match flow {
                 Flow::Continue => {}
                 Flow::EndTurn => return,
                 Flow::Over => {
@@ -138,9 +143,9 @@ impl Game {
             c.area = area;
             c.house = house;
         }
-        let discovered = if risk > 0 {
+        let discovered = if risk > 0 && !self.unseen(p) {
             let roll = r.d10() - i32::from(if moved || cg.secret { secret } else { 0 });
-            roll <= i32::from(risk)
+            roll <= i32::from(risk) + self.discovery_shift(ctx, p)
         } else {
             false
         };
@@ -209,9 +214,10 @@ impl Game {
         let Some(q) = players::quarry(self, p) else {
             return Flow::Over;
         };
+        let army = self.story.heroes[p].army;
         {
             let c = &mut self.heroes[p].city;
-            if c.secret {
+            if c.secret || army {
                 // [15.3] every other Information Phase.
                 c.skip_information = !c.skip_information;
                 if !c.skip_information {
@@ -281,7 +287,7 @@ impl Game {
         match outcome {
             Outcome::Discovered => self.discovery(ctx, p, r, trace),
             Outcome::Friend => {
-                self.befriend(ctx, p, FriendSource::HandOfFate, trace);
+                self.befriend(ctx, p, FriendSource::HandOfFate, r, trace);
                 Flow::Continue
             }
             Outcome::Swordsman(rank) => {
@@ -312,6 +318,9 @@ impl Game {
         r: &mut R,
         trace: &mut T,
     ) -> Flow {
+        if self.discovery_averted(ctx, p, r, trace) {
+            return Flow::Continue;
+        }
         {
             let h = &mut self.heroes[p];
             h.stats.discoveries = h.stats.discoveries.saturating_add(1);
@@ -429,6 +438,7 @@ impl Game {
             ..FightOptions::on(if palace { PALACE } else { HOUSE })
         };
         let fought = self.fight(ctx, p, &list[..n], options, r, trace);
+        self.house_duel_ends(ctx, p, fought.won, r, trace);
         if !fought.won {
             return self.imprison(ctx, p, r, trace);
         }
@@ -454,6 +464,7 @@ impl Game {
             if k != NONE {
                 self.parties[p].captive = NONE;
                 self.heroes[p].join(k);
+                self.free_held(ctx, p, trace);
                 trace.event("JC 20.32 captive rescued", || {
                     format!(
                         "{} rescues {}",
@@ -481,6 +492,10 @@ impl Game {
         r: &mut R,
         trace: &mut T,
     ) -> Flow {
+        if self.saved_from_defeat(ctx, p, Defeat::Imprisonment, r, trace) {
+            self.heroes[p].city.secret = true;
+            return Flow::Continue;
+        }
         let data = ctx.data;
         let rules = &data.city;
         let city = self.parties[p].city;
@@ -517,6 +532,9 @@ impl Game {
                 if let Some(k) = k {
                     joiner = k;
                     self.in_play |= 1 << k;
+                    if self.arena_companion(ctx, p, r, trace) {
+                        fighter = k;
+                    }
                 }
             }
             Companion::MalePersonage => help += rules.escape_help[2],
@@ -542,7 +560,7 @@ impl Game {
         }) {
             help += rules.escape_help[4];
         }
-        help += self.special_escape_help(ctx, p);
+        help = help.saturating_add(self.special_escape_help(ctx, p, r, trace));
         let prison_turns = rules.prison_turns[usize::from(at_final)];
         // [17.21-17.26] one escape roll.
         let roll = r.d10() - i32::from(help);
@@ -660,6 +678,9 @@ impl Game {
         };
         self.heroes[p].stats.arena_duels += 1;
         if !won {
+            if self.saved_from_defeat(ctx, p, Defeat::Arena, r, trace) {
+                return self.back_in_city(ctx, p, prison_turns, r);
+            }
             self.out_of_play(ctx, p, "defeated in the arena [17.3]", trace);
             return Flow::Over;
         }
@@ -697,6 +718,9 @@ impl Game {
             );
             self.heroes[p].stats.arena_duels += 1;
             if !f.won {
+                if self.saved_from_defeat(ctx, p, Defeat::Arena, r, trace) {
+                    return self.back_in_city(ctx, p, prison_turns, r);
+                }
                 self.out_of_play(ctx, p, "defeated by his villain in the arena [17.3]", trace);
                 return Flow::Over;
             }

@@ -334,6 +334,9 @@ pub struct StrategicData {
     pub prison_heroes: Vec<u8>,
     /// The nameless surrogate villain [10.12].
     pub nameless_villain: u8,
+    /// Random events, friends, love and the special characters [12, 13,
+    /// 18, 19].
+    pub story: super::story::StoryData,
     /// Names of all table entries (firing counts).
     pub entries: Entries,
 }
@@ -595,7 +598,8 @@ struct VillainRow {
     retinue: Vec<String>,
 }
 
-fn check_provenance(file: &Path, field: &str, text: &str) -> Result<(), ScenarioError> {
+/// Checks a `provenance` field: where the values come from.
+pub(super) fn check_provenance(file: &Path, field: &str, text: &str) -> Result<(), ScenarioError> {
     if text.trim().is_empty() {
         return Err(ScenarioError::new(
             file,
@@ -607,12 +611,14 @@ fn check_provenance(file: &Path, field: &str, text: &str) -> Result<(), Scenario
 }
 
 /// Looks places up by id with one-line errors.
-struct Places<'a> {
-    map: &'a BarsoomMap,
+pub(super) struct Places<'a> {
+    /// The map.
+    pub(super) map: &'a BarsoomMap,
 }
 
 impl Places<'_> {
-    fn get(&self, file: &Path, field: &str, id: &str) -> Result<u8, ScenarioError> {
+    /// The index of the city `id` (not a waypoint).
+    pub(super) fn get(&self, file: &Path, field: &str, id: &str) -> Result<u8, ScenarioError> {
         self.map
             .city(id)
             .filter(|&c| !self.map.cities[c].waypoint)
@@ -694,6 +700,8 @@ impl StrategicData {
             heroes,
         } = load_rules(dir, &roster, &map, &places_of, &raw_charts, &mut entries)?;
 
+        let city_areas: Vec<String> = city_map.areas.iter().map(|a| a.id.clone()).collect();
+        let story = super::story::StoryData::load(dir, &map, &roster, &city_areas, &mut entries)?;
         let mean_haads = CONVEYANCES.map(|c| deck.mean(c).max(1.0));
         Ok(StrategicData {
             roster,
@@ -726,6 +734,7 @@ impl StrategicData {
             humanoid,
             prison_heroes,
             nameless_villain,
+            story,
             entries,
         })
     }
@@ -1688,23 +1697,7 @@ fn hero_rules(
     let rows: Vec<RawRow> = hero
         .villains
         .iter()
-        .map(|v| RawRow {
-            roll: v.roll,
-            result: None,
-            fight: None,
-            display: None,
-            extra_cards: None,
-            rank: None,
-            text: None,
-            d10: None,
-            turns: None,
-            befriended: None,
-            lose: None,
-            gift: None,
-            resident: None,
-            duels: None,
-            cities: None,
-        })
+        .map(|v| RawRow::roll_only(v.roll))
         .collect();
     let mut index = 0usize;
     let villains = tables::build(&spec, &rows, entries, |_, f, _| {

@@ -240,10 +240,14 @@ impl Game {
         trace: &mut T,
     ) -> Fought {
         let data = ctx.data;
+        let retinue = options.company == Company::Retinue;
+        let aid = self.fight_begins(ctx, p, retinue, foes, options.display, r, trace);
         let h = self.heroes[p];
         let level = options
             .hero_level
-            .unwrap_or_else(|| self.hero_level(ctx, p));
+            .unwrap_or_else(|| self.hero_level(ctx, p))
+            .saturating_sub(aid.hero_wound)
+            .max(2);
         let mut key = DuelKey {
             display: options.display,
             discovered: options.discovered,
@@ -302,12 +306,27 @@ impl Game {
                 },
             );
         }
+        // [19.41] phantom warriors.
+        let ally_top = data.roster.characters[usize::from(aid.allies.1)].top_level;
+        for _ in 0..aid.allies.0 {
+            push(
+                &mut key,
+                Entry {
+                    character: usize::from(aid.allies.1),
+                    level: ally_top,
+                    unarmed: false,
+                    strength_bonus: 0,
+                },
+            );
+        }
         let foes = &foes[..foes.len().min(MAX_FIGHTERS - usize::from(key.lens[0]))];
-        for &(k, bonus) in foes {
+        for (i, &(k, bonus)) in foes.iter().enumerate() {
             let top = data.roster.characters[usize::from(k)].top_level;
+            // A foe struck by a free blow starts a level down (card 27).
+            let wound = aid.foe_wound.filter(|&(j, _)| j == i).map_or(0, |(_, w)| w);
             key.sides[1][usize::from(key.lens[1])] = pack(&Entry {
                 character: usize::from(k),
-                level: top,
+                level: top.saturating_sub(wound).max(1),
                 unarmed: false,
                 strength_bonus: bonus,
             });
@@ -328,7 +347,12 @@ impl Game {
             }
         };
         let result = r.duel(&duel, &POLICIES);
-        let won = result.winner == Some(0);
+        let mut won = result.winner == Some(0);
+        if !won && retinue {
+            // [19.12] Woola comes in when his master is down.
+            let offset = usize::from(key.lens[0]);
+            won = self.woola_stand(ctx, p, options.display, foes, &result, offset, r, trace);
+        }
         let n0 = usize::from(key.lens[0]);
         let mut out = Fought {
             won,
@@ -430,5 +454,35 @@ impl Game {
             }
         }
         n
+    }
+}
+
+impl Game {
+    /// Fights a duel between two given sides on `display` (no hero's
+    /// company: an assassin's victim [18.2], Woola [19.12]); whether the
+    /// first side won, or `None` if the duel cannot be set up.
+    pub fn side_duel<R: Roller>(
+        &self,
+        ctx: &Context,
+        display: u8,
+        ours: &[Entry],
+        theirs: &[Entry],
+        r: &mut R,
+    ) -> Option<bool> {
+        let mut key = DuelKey {
+            display,
+            discovered: true,
+            grounded: false,
+            lens: [0; 2],
+            sides: [[0; MAX_FIGHTERS]; 2],
+        };
+        for (s, list) in [ours, theirs].into_iter().enumerate() {
+            for e in list.iter().take(MAX_FIGHTERS / 2) {
+                key.sides[s][usize::from(key.lens[s])] = pack(e);
+                key.lens[s] += 1;
+            }
+        }
+        let duel = ctx.duels.duel(ctx.data, &key).ok()?;
+        Some(r.duel(&duel, &POLICIES).winner == Some(0))
     }
 }

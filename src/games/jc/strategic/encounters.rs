@@ -18,6 +18,7 @@
 
 use super::data::conveyance_index;
 use super::duels::FightOptions;
+use super::events::Defeat;
 use super::game::{Context, Game, Place, Roller, Status, Transit};
 use super::hooks::FriendSource;
 use super::players;
@@ -155,7 +156,7 @@ impl Game {
                 self.outdoor_outcome(ctx, p, at, o, r, trace);
             }
             Outcome::Fight { foes, display } => {
-                if self.encounter_avoided(ctx, p, foes) {
+                if self.encounter_avoided(ctx, p, foes, true, r, trace) {
                     return;
                 }
                 let conveyance = self.heroes[p].conveyance;
@@ -184,7 +185,7 @@ impl Game {
                         }
                     }
                 } else if only_beasts(ctx, foes) {
-                    if !self.saved_from_beasts(ctx, p) {
+                    if !self.saved_from_defeat(ctx, p, Defeat::Beasts, r, trace) {
                         self.out_of_play(ctx, p, "overcome by the beasts of Mars [11.33]", trace);
                     }
                 } else {
@@ -201,7 +202,7 @@ impl Game {
             Outcome::LoseThoats if self.heroes[p].conveyance == THOAT => {
                 self.heroes[p].conveyance = WALK;
             }
-            Outcome::Friend => self.befriend(ctx, p, FriendSource::Outdoor, trace),
+            Outcome::Friend => self.befriend(ctx, p, FriendSource::Outdoor, r, trace),
             _ => {}
         }
     }
@@ -210,6 +211,9 @@ impl Game {
     /// Table's turns, then back where he was taken, on foot, unarmed unless
     /// befriended in captivity.
     fn capture<R: Roller, T: Trace>(&mut self, ctx: &Context, p: usize, r: &mut R, trace: &mut T) {
+        if self.saved_from_defeat(ctx, p, Defeat::Capture, r, trace) {
+            return;
+        }
         let (delay, entry) = ctx.data.delay.get(r.d10());
         self.fire(entry);
         let h = &mut self.heroes[p];
@@ -226,7 +230,7 @@ impl Game {
             )
         });
         if delay.befriended {
-            self.befriend(ctx, p, FriendSource::Delay, trace);
+            self.befriend(ctx, p, FriendSource::Delay, r, trace);
         }
     }
 
@@ -240,7 +244,11 @@ impl Game {
         trace: &mut T,
     ) -> CityFight {
         let data = ctx.data;
-        let roll = r.d10() + i32::from(data.places[usize::from(city)].modifier);
+        let die = r.d10();
+        if self.lum_tar_o(ctx, p, city, die, trace) {
+            return CityFight::Clear;
+        }
+        let roll = die + i32::from(data.places[usize::from(city)].modifier);
         let (outcome, entry) = data.city_encounters.get(roll);
         self.fire(entry);
         trace.event("JC 11.26 city encounter", || {
@@ -271,7 +279,7 @@ impl Game {
                 self.city_outcome(ctx, p, city, o, r, trace)
             }
             Outcome::Fight { foes, display } => {
-                if self.encounter_avoided(ctx, p, foes) {
+                if self.encounter_avoided(ctx, p, foes, false, r, trace) {
                     return CityFight::Clear;
                 }
                 self.lose_thoats_in_city(p);
@@ -299,7 +307,7 @@ impl Game {
                 CityFight::Clear
             }
             Outcome::Friend => {
-                self.befriend(ctx, p, FriendSource::City, trace);
+                self.befriend(ctx, p, FriendSource::City, r, trace);
                 CityFight::Clear
             }
             _ => CityFight::Clear,
@@ -341,7 +349,7 @@ impl Game {
                 CityFight::Clear
             }
             Outcome::Friend => {
-                self.befriend(ctx, p, FriendSource::DuelResults, trace);
+                self.befriend(ctx, p, FriendSource::DuelResults, r, trace);
                 CityFight::Clear
             }
             Outcome::Interned => CityFight::Lost,
@@ -400,6 +408,9 @@ impl Game {
         r: &mut R,
         trace: &mut T,
     ) {
+        if self.saved_from_defeat(ctx, p, Defeat::Internment, r, trace) {
+            return;
+        }
         let (row, entry) = ctx.data.internment.get(r.d10());
         self.fire(entry);
         self.lose(p, row.lose);
@@ -423,7 +434,7 @@ impl Game {
             )
         });
         if row.befriended {
-            self.befriend(ctx, p, FriendSource::Internment, trace);
+            self.befriend(ctx, p, FriendSource::Internment, r, trace);
         }
     }
 

@@ -200,8 +200,8 @@ pub struct HeroStats {
     pub arena_duels: u16,
     /// Escapes from prison [17.2].
     pub escapes: u16,
-    /// Friends the encounter, city, prison and other tables offered (the
-    /// friend tables are not modelled: see `hooks`).
+    /// Times the encounter, city, prison and other tables befriended him
+    /// (each read on a friend table [12.16, 16.38]).
     pub friends_offered: u16,
     /// Times his villain fled from him.
     pub flights: u16,
@@ -428,6 +428,9 @@ pub struct Game {
     pub city_bound_hits: u16,
     /// How it ended.
     pub end: Option<End>,
+    /// Random events, friends, love and the special characters [12, 13,
+    /// 18, 19].
+    pub story: super::story::Story,
 }
 
 /// A time stamp for "first" in [20.54]: turn and order within it.
@@ -528,6 +531,7 @@ impl Game {
             fired: [0; MAX_ENTRIES],
             city_bound_hits: 0,
             end: None,
+            story: super::story::Story::unshuffled(&data.story),
         };
         for (p, &(h, seat)) in chosen[..n].iter().enumerate() {
             let rules = &data.heroes[usize::from(h)];
@@ -626,6 +630,12 @@ impl Game {
             g.fire(entry);
             g.parties[p].destinations = *cities;
             g.place_villain(ctx, p, r, trace);
+        }
+        // The Random Event deck is shuffled, and the heroes' mates noted
+        // [18.0, 20.31].
+        g.story.shuffle(&data.story, r);
+        for p in 0..n {
+            g.start_story(ctx, p);
         }
         g
     }
@@ -781,6 +791,7 @@ impl Game {
             && self.heroes[p].in_play()
             && !villain_alive
             && party.henchmen_len == 0
+            && self.quest_may_end(ctx, p)
         {
             self.heroes[p].glory_at = stamp(self.turn, p);
             trace.event("JC 20.51 glory", || {
@@ -806,6 +817,7 @@ impl Game {
             && !h.love_barred
             && h.has(captive)
             && h.city() == Some(rules.love_city)
+            && self.quest_may_end(ctx, p)
         {
             self.heroes[p].love_at = stamp(self.turn, p);
             trace.event("JC 20.52 love", || {

@@ -17,7 +17,12 @@
 //!   cached by key.
 //! - [`players`]: the `sensible` and `random` policies of both sides.
 //! - [`hooks`]: where random events [18], befriendment [12], love [13] and
-//!   the special characters [19] join the game (not yet modelled).
+//!   the special characters [19] join the game's sequence.
+//! - [`story`]: their data and `Copy` state; [`events`] (the Random Event
+//!   deck in play), [`friends`] (the friend tables), [`romance`] (love,
+//!   treachery, remorse, unspeakable acts), [`specials`] (the special
+//!   characters), [`tactics`] (both policies' choices about them).
+//! - [`script`]: a scripted [`game::Roller`] for worked examples and tests.
 //! - [`stats`]: per-hero and per-table-entry breakdowns for `barsoom jc
 //!   strategic-stats`.
 
@@ -25,11 +30,20 @@ pub mod city;
 pub mod data;
 pub mod duels;
 pub mod encounters;
+pub mod events;
+pub mod friends;
 pub mod game;
 pub mod hooks;
 pub mod players;
+pub mod romance;
+pub mod script;
+pub mod specials;
 pub mod stats;
+pub mod story;
+#[cfg(test)]
+mod story_tests;
 pub mod tables;
+pub mod tactics;
 pub mod travel;
 pub mod villains;
 

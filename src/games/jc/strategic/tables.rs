@@ -98,6 +98,28 @@ pub struct RawRow {
 }
 
 impl RawRow {
+    /// A row with only its roll, for tables whose rows carry fields of
+    /// their own: [`build`] checks the coverage of the die on these.
+    pub fn roll_only(roll: RollSpec) -> RawRow {
+        RawRow {
+            roll,
+            result: None,
+            fight: None,
+            display: None,
+            extra_cards: None,
+            rank: None,
+            text: None,
+            d10: None,
+            turns: None,
+            befriended: None,
+            lose: None,
+            gift: None,
+            resident: None,
+            duels: None,
+            cities: None,
+        }
+    }
+
     /// The optional fields that are present.
     fn present(&self) -> Vec<&'static str> {
         let mut out = Vec::new();

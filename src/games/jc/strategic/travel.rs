@@ -49,8 +49,12 @@ impl Game {
             h.left_city = false;
             h.moved = false;
         }
-        let choice = players::choose_move(ctx, self, p, r);
+        let choice = match self.movement_begins(ctx, p, trace) {
+            Some(choice) => choice,
+            None => players::choose_move(ctx, self, p, r),
+        };
         self.apply_move(ctx, p, choice, NONE, r, trace);
+        self.movement_ends(ctx, p, r, trace);
     }
 
     /// Carries out a movement choice; `no_back` is a place the hero may
@@ -85,7 +89,9 @@ impl Game {
                     });
                 }
                 let h = &self.heroes[p];
-                if rt.from != c || !self.route_open(ctx, &rt, h.conveyance) {
+                let open = self.route_open(ctx, &rt, h.conveyance)
+                    || (self.north_pass(p) && rt.conveyances & h.conveyance != 0);
+                if rt.from != c || !open {
                     return;
                 }
                 let trip = Transit {
@@ -154,7 +160,7 @@ impl Game {
         };
         let card = r.card(&mut self.movement);
         let conveyance = self.heroes[p].conveyance;
-        let haads = ctx.data.deck.line(conveyance)[card];
+        let haads = self.flight_haads(ctx, p, ctx.data.deck.line(conveyance)[card], r, trace);
         t.left = t.left.saturating_sub(haads);
         let h = &mut self.heroes[p];
         h.stats.cards = h.stats.cards.saturating_add(1);

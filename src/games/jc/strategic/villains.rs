@@ -261,7 +261,9 @@ impl Game {
     /// destination [10.32] and has a leader (a villain or a surrogate).
     pub fn villain_can_flee(&self, p: usize) -> bool {
         let party = &self.parties[p];
-        !party.at_final && (party.villains_len > 0 || party.surrogate != NONE)
+        !party.at_final
+            && (party.villains_len > 0 || party.surrogate != NONE)
+            && !self.villain_held_back(p)
     }
 
     /// The villain flees to his next city [8.0 L, 10.22]; the hero's city
@@ -349,11 +351,13 @@ impl Game {
             self.hide_quarries(ctx, p, r);
         }
         let foreign = !ctx.data.passes(self.heroes[p].character, city);
+        let area = self.city_entry(ctx, p, foreign, r, trace);
+        let secret = self.must_move_secretly(ctx, p, foreign);
         let h = &mut self.heroes[p];
         h.city = CityGame {
             active: true,
-            area: ctx.data.city_map.entry,
-            secret: foreign,
+            area,
+            secret,
             ..CityGame::IDLE
         };
         trace.event("JC 15.0 city game", || {
@@ -362,8 +366,8 @@ impl Game {
                 self.turn,
                 self.name(ctx, p),
                 ctx.data.map.cities[usize::from(city)].name,
-                if foreign {
-                    " (a stranger here: he must move secretly [15.31])"
+                if secret {
+                    " (he must move secretly [15.31, 19.53])"
                 } else {
                     ""
                 }
