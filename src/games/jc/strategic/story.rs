@@ -101,16 +101,7 @@ pub struct Look<'a> {
 impl Look<'_> {
     /// The roster index of `id`.
     pub fn character(&self, file: &Path, field: &str, id: &str) -> Result<u8, ScenarioError> {
-        self.roster.find(id).map(|k| k as u8).ok_or_else(|| {
-            ScenarioError::new(
-                file,
-                field,
-                format!(
-                    "expected a character of the roster (characters.toml), found {id:?}; nearest: {}",
-                    self.roster.suggest(id)
-                ),
-            )
-        })
+        self.lookup(file).character(id, field).map(|k| k as u8)
     }
 
     /// The roster index of `id`, which must be of one of `classes`.
@@ -121,24 +112,16 @@ impl Look<'_> {
         id: &str,
         classes: &[Class],
     ) -> Result<u8, ScenarioError> {
-        let k = self.character(file, field, id)?;
-        let class = self.roster.characters[usize::from(k)].class;
-        if !classes.contains(&class) {
-            return Err(ScenarioError::new(
-                file,
-                field,
-                format!(
-                    "expected a {}, found {id:?}, a {}",
-                    classes
-                        .iter()
-                        .map(|c| c.name())
-                        .collect::<Vec<_>>()
-                        .join(" or "),
-                    class.name()
-                ),
-            ));
+        self.lookup(file)
+            .character_of(id, field, classes)
+            .map(|k| k as u8)
+    }
+
+    fn lookup<'a>(&'a self, file: &'a Path) -> tables::Lookup<'a> {
+        tables::Lookup {
+            file,
+            roster: self.roster,
         }
-        Ok(k)
     }
 
     /// A set of roster characters (bit per index).
