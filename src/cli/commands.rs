@@ -55,6 +55,7 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::Jetan(args) => super::jetan::jetan(args),
         Command::Races(args) => super::races::races(args),
         Command::Talisman(args) => super::talisman::talisman(args),
+        Command::Jc(args) => super::jc::jc(args),
     }
 }
 

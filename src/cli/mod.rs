@@ -7,6 +7,7 @@
 mod analysis;
 mod bench;
 mod commands;
+mod jc;
 mod jetan;
 mod races;
 mod report;
@@ -61,6 +62,8 @@ pub enum Command {
     Races(races::RacesArgs),
     /// Talisman breakdowns: per-character win, death and length figures and per-card counts.
     Talisman(talisman::TalismanArgs),
+    /// John Carter, Warlord of Mars tools: per-hero and per-table-entry breakdowns of the Strategic Game.
+    Jc(jc::JcArgs),
 }
 
 /// Arguments of `barsoom run`.

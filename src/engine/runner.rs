@@ -285,6 +285,22 @@ fn progress_bar(wanted: bool, trials: u64) -> ProgressBar {
     bar
 }
 
+/// Runs `count` over the trials `0..trials` cut into blocks of `block` on
+/// the current rayon pool and returns each block's result in block order:
+/// for breakdowns (`barsoom talisman stats`, `barsoom jc strategic-stats`)
+/// whose integer counts add up the same in any order.
+pub fn in_blocks<B: Send>(
+    trials: u64,
+    block: u64,
+    count: impl Fn(Range<u64>) -> B + Sync + Send,
+) -> Vec<B> {
+    let block = block.max(1);
+    (0..trials.div_ceil(block))
+        .into_par_iter()
+        .map(|b| count(b * block..((b + 1) * block).min(trials)))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -54,6 +54,10 @@ pub const MODELS: &[ModelInfo] = &[
         description: "John Carter, Warlord of Mars Military Game in full: Helium against the Dusar/Jahar alliance on the map of Barsoom, with movement cards, fleet combat, reinforcements, storms, neutrals and diplomacy",
     },
     ModelInfo {
+        id: "jc.strategic",
+        description: "John Carter, Warlord of Mars Strategic Game in full: 1 to 6 heroes pursue their villains across Barsoom with movement cards, outdoor and city encounters fought as duels, acquisition, the city game of discovery, information, imprisonment and arena duels, to glory and love",
+    },
+    ModelInfo {
         id: "races.battle",
         description: "Six races of Mars: one battle between two warbands with terrain, settlement and leader bonuses, solved exactly",
     },
@@ -146,6 +150,10 @@ fn load_model(path: &Path) -> Result<LoadedScenario, ScenarioError> {
         }
         "jc.military" => {
             let (model, description) = jc::military::JcMilitary::load(path)?;
+            (Box::new(model), description)
+        }
+        "jc.strategic" => {
+            let (model, description) = jc::strategic::JcStrategic::load(path)?;
             (Box::new(model), description)
         }
         "races.battle" => {

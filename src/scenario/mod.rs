@@ -77,6 +77,19 @@ pub fn limit(
     }
 }
 
+/// The three of `known` nearest to `id` (Jaro-Winkler), quoted and joined,
+/// for "nearest: ..." in error messages.
+pub fn nearest_ids<'a>(id: &str, known: impl Iterator<Item = &'a str>) -> String {
+    let mut scored: Vec<(f64, &str)> = known.map(|k| (strsim::jaro_winkler(id, k), k)).collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    scored
+        .iter()
+        .take(3)
+        .map(|(_, s)| format!("{s:?}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The data folder a scenario uses: its `data` field, relative to the
 /// scenario's own folder (default `../data`, beside the scenario's folder).
 pub fn data_dir(path: &Path, data: Option<&str>) -> PathBuf {

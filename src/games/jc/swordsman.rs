@@ -82,7 +82,9 @@ pub enum Rank {
 }
 
 impl Rank {
-    fn parse(text: &str) -> Option<Self> {
+    /// Parses a rank as written in the data (`warlord`, `grand-master`,
+    /// `master-at-arms`).
+    pub fn parse(text: &str) -> Option<Self> {
         match text {
             "warlord" => Some(Rank::Warlord),
             "grand-master" => Some(Rank::GrandMaster),

@@ -5,11 +5,10 @@
 //! same seed; blocks of games run in parallel and their integer counts add
 //! up to the same totals in any order.
 
-use rayon::prelude::*;
-
 use super::game::{End, MAX_PLAYERS, TalismanGame};
 use crate::engine::model::NoTrace;
 use crate::engine::rng::Dice;
+use crate::engine::runner::in_blocks;
 
 /// Counts for one character card.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -137,12 +136,7 @@ fn count_block(model: &TalismanGame, seed: u64, range: std::ops::Range<u64>) -> 
 
 /// Plays `trials` games of `seed` in blocks on the current rayon pool.
 pub fn breakdown(model: &TalismanGame, seed: u64, trials: u64) -> Breakdown {
-    const BLOCK: u64 = 2_000;
-    let blocks = trials.div_ceil(BLOCK);
-    let parts: Vec<Breakdown> = (0..blocks)
-        .into_par_iter()
-        .map(|b| count_block(model, seed, b * BLOCK..((b + 1) * BLOCK).min(trials)))
-        .collect();
+    let parts = in_blocks(trials, 2_000, |range| count_block(model, seed, range));
     let mut total = Breakdown::empty(model);
     for p in &parts {
         total.add(p);

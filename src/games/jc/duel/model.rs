@@ -2,6 +2,7 @@
 //! characters and a policy per side; each trial fights the duel once.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::Deserialize;
 
@@ -11,12 +12,16 @@ use super::geometry::{
 };
 use super::melee::MeleeRules;
 use super::policy::Policy;
-use super::roster::{Class, Roster, Special};
+use super::roster::{Character, Class, Roster, Special};
 use super::sequence::{Duel, DuelResult, Fighter, MAX_FIGHTERS};
 use super::special::SpecialRules;
 use crate::engine::accumulate::MAX_METRICS;
 use crate::engine::{Dice, MetricSpec, Model, OutputSpec, Trace, TrialResult};
 use crate::scenario::{ScenarioError, parse_toml, read_text};
+
+/// Most characters a `jc.duel` scenario may field (each has a kills
+/// metric).
+pub const MAX_SCENARIO_FIGHTERS: usize = 16;
 
 /// Default turn limit; a duel still going is undecided.
 pub const DEFAULT_MAX_TURNS: u32 = 200;
@@ -340,10 +345,10 @@ impl JcDuel {
                         ),
                     ));
                 };
-                if !(1..=MAX_FIGHTERS as i64).contains(&count) {
+                if !(1..=MAX_SCENARIO_FIGHTERS as i64).contains(&count) {
                     return Err(err(
                         efield(".count"),
-                        format!("expected 1 to {MAX_FIGHTERS}, found {count}"),
+                        format!("expected 1 to {MAX_SCENARIO_FIGHTERS}, found {count}"),
                     ));
                 }
                 if count > 1 && at.is_some() {
@@ -454,11 +459,11 @@ impl JcDuel {
                     ));
                 }
                 for _ in 0..count {
-                    if fighters.len() == MAX_FIGHTERS {
+                    if fighters.len() == MAX_SCENARIO_FIGHTERS {
                         return Err(err(
                             field("characters"),
                             format!(
-                                "expected at most {MAX_FIGHTERS} characters in a duel, found more"
+                                "expected at most {MAX_SCENARIO_FIGHTERS} characters in a duel, found more"
                             ),
                         ));
                     }
@@ -583,32 +588,7 @@ impl JcDuel {
                 ));
             }
         }
-        // Unless told otherwise, each side faces the other along the axis
-        // on which the two sides' counters lie further apart [7.21].
-        let mean = |side: u8| {
-            let mine: Vec<_> = fighters
-                .iter()
-                .filter(|f| f.side == side && !f.prisoner && !f.starts_absent)
-                .collect();
-            let n = mine.len().max(1) as i64;
-            (
-                mine.iter().map(|f| i64::from(f.start.0)).sum::<i64>() / n,
-                mine.iter().map(|f| i64::from(f.start.1)).sum::<i64>() / n,
-            )
-        };
-        let ((x0, y0), (x1, y1)) = (mean(0), mean(1));
-        let default_facing = if (x1 - x0).abs() > (y1 - y0).abs() {
-            if x0 <= x1 { [EAST, WEST] } else { [WEST, EAST] }
-        } else if y0 <= y1 {
-            [SOUTH, NORTH]
-        } else {
-            [NORTH, SOUTH]
-        };
-        for (f, given) in fighters.iter_mut().zip(&facing_given) {
-            if !given {
-                f.facing = default_facing[usize::from(f.side)];
-            }
-        }
+        face_each_other(&mut fighters, &facing_given);
         if display.kind == DisplayKind::House {
             check_house_set_up(path, &display, &fighters)?;
         }
@@ -665,16 +645,7 @@ impl JcDuel {
             }
         }
         check_goals(&err, &display, &fighters, &special)?;
-        let lines = fighters
-            .iter()
-            .map(|f| {
-                if surprise && f.side == 1 {
-                    display.discovery_lines(f.start)
-                } else {
-                    Vec::new()
-                }
-            })
-            .collect();
+        let lines = discovery_lines(&display, &fighters, surprise);
         let random = policies.map(|p| p == Policy::Random);
         let usable_exit = |side: u8| {
             (0..display.areas.len()).any(|k| {
@@ -700,7 +671,7 @@ impl JcDuel {
                 .iter()
                 .any(|f| f.special.is_some() || f.loves.is_some() || f.starts_absent);
         let mut duel = Duel {
-            display,
+            display: Arc::new(display),
             fighters,
             rules: data.rules,
             max_turns,
@@ -708,6 +679,7 @@ impl JcDuel {
             lines,
             extras,
             special,
+            grounded: false,
         };
         if extras {
             compile_displays(&mut duel);
@@ -745,23 +717,13 @@ fn place(
     candidates: &[usize],
     used: &mut [usize],
     fighters: &[Fighter],
-    character: &super::roster::Character,
+    character: &Character,
 ) -> Result<(i16, i16), impl Fn(usize) -> String> {
-    let class = character.class.name();
-    for &k in candidates {
-        let area = &display.areas[k];
-        if !area.holds(class, &character.id) || area.capacity.is_some_and(|c| used[k] >= c) {
-            continue;
-        }
-        if let Some(&square) = area.squares.iter().find(|&&q| {
-            !fighters
-                .iter()
-                .any(|f| !f.starts_absent && overlaps(f.start, q))
-        }) {
-            used[k] += 1;
-            return Ok(square);
-        }
+    if let Some((k, square)) = find_square(display, candidates, used, fighters, character) {
+        used[k] += 1;
+        return Ok(square);
     }
+    let class = character.class.name();
     let takes: Vec<&Area> = candidates
         .iter()
         .map(|&k| &display.areas[k])
@@ -828,11 +790,11 @@ fn compile_specials(
                     ));
                 };
                 for _ in 0..uses * i64::from(rules.phantom_warriors) {
-                    if fighters.len() == MAX_FIGHTERS {
+                    if fighters.len() == MAX_SCENARIO_FIGHTERS {
                         return Err(err(
                             efield("phantoms"),
                             format!(
-                                "expected at most {MAX_FIGHTERS} characters in a duel counting Kar Komak's {} phantom warriors per materialisation [19.41], found more",
+                                "expected at most {MAX_SCENARIO_FIGHTERS} characters in a duel counting Kar Komak's {} phantom warriors per materialisation [19.41], found more",
                                 rules.phantom_warriors
                             ),
                         ));
@@ -957,7 +919,7 @@ fn compile_displays(duel: &mut Duel) {
     }
     let mut fields = Vec::with_capacity(variants);
     for v in 0..variants {
-        let display = duel.special.variants.get(v).unwrap_or(&duel.display);
+        let display = duel.special.variants.get(v).unwrap_or(&*duel.display);
         let exits = [0u8, 1].map(|side| {
             display.distance_field(|x, y| {
                 let under = display.areas_under(x, y);
@@ -988,6 +950,201 @@ fn compile_displays(duel: &mut Duel) {
         });
     }
     duel.special.fields = fields;
+}
+
+/// The first free set-up square for `character` among the `candidates`
+/// areas of a side (in order), where the area holds his class or id and is
+/// not full [7.2]: the area and the square.
+fn find_square(
+    display: &Display,
+    candidates: &[usize],
+    used: &[usize],
+    fighters: &[Fighter],
+    character: &Character,
+) -> Option<(usize, (i16, i16))> {
+    let class = character.class.name();
+    for &k in candidates {
+        let area = &display.areas[k];
+        if !area.holds(class, &character.id) || area.capacity.is_some_and(|c| used[k] >= c) {
+            continue;
+        }
+        let free = |&q: &(i16, i16)| {
+            !fighters
+                .iter()
+                .any(|f| !f.starts_absent && overlaps(f.start, q))
+        };
+        if let Some(&square) = area.squares.iter().find(|q| free(q)) {
+            return Some((k, square));
+        }
+    }
+    None
+}
+
+/// Unless a facing was given, each side faces the other along the axis on
+/// which the two sides' counters lie further apart [7.21] (prisoners and
+/// those not yet on the display left out).
+fn face_each_other(fighters: &mut [Fighter], given: &[bool]) {
+    let mean = |fighters: &[Fighter], side: u8| {
+        let mine: Vec<_> = fighters
+            .iter()
+            .filter(|f| f.side == side && !f.prisoner && !f.starts_absent)
+            .collect();
+        let n = mine.len().max(1) as i64;
+        (
+            mine.iter().map(|f| i64::from(f.start.0)).sum::<i64>() / n,
+            mine.iter().map(|f| i64::from(f.start.1)).sum::<i64>() / n,
+        )
+    };
+    let ((x0, y0), (x1, y1)) = (mean(fighters, 0), mean(fighters, 1));
+    let default_facing = if (x1 - x0).abs() > (y1 - y0).abs() {
+        if x0 <= x1 { [EAST, WEST] } else { [WEST, EAST] }
+    } else if y0 <= y1 {
+        [SOUTH, NORTH]
+    } else {
+        [NORTH, SOUTH]
+    };
+    for (f, given) in fighters.iter_mut().zip(given) {
+        if !given {
+            f.facing = default_facing[usize::from(f.side)];
+        }
+    }
+}
+
+/// With `surprise`, each defender's lines of discovery from where he set
+/// up [6.22]; otherwise none.
+fn discovery_lines(display: &Display, fighters: &[Fighter], surprise: bool) -> Vec<Vec<bool>> {
+    fighters
+        .iter()
+        .map(|f| {
+            if surprise && f.side == 1 {
+                display.discovery_lines(f.start)
+            } else {
+                Vec::new()
+            }
+        })
+        .collect()
+}
+
+/// One character of a duel set up by a larger game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Entry {
+    /// Index into the roster.
+    pub character: usize,
+    /// The level he starts at (his top level or lower).
+    pub level: u8,
+    /// Fights unarmed [7.36].
+    pub unarmed: bool,
+    /// Added to his strength at every level (an arena beast's size
+    /// [17.44]).
+    pub strength_bonus: u8,
+}
+
+/// How a duel set up by a larger game is fought.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SetUpOptions {
+    /// House and palace duels start with the first side undiscovered
+    /// [6.0, 7.24, 7.25] unless this is set (acquisition duels [14.23]).
+    pub discovered: bool,
+    /// Fliers on the ground: no falls [14.25].
+    pub grounded: bool,
+    /// Turn limit.
+    pub max_turns: u32,
+}
+
+/// Sets up a duel without a scenario file (the entry point for the
+/// Strategic Game): side 0 enters by the display's first entrance, and each
+/// character takes the first free square of his side's set-up areas that
+/// holds his class [7.2]; a character no such area can take stands on any
+/// free square of his side's set-up areas, then on any open square of the
+/// display (a larger party than the printed areas hold). Personages take
+/// no part. Fails only when the display has no room left at all or a side
+/// has no one with combat values.
+pub fn set_up(
+    display: &Arc<Display>,
+    sides: [&[Entry]; 2],
+    roster: &Roster,
+    rules: MeleeRules,
+    specials: &SpecialRules,
+    options: SetUpOptions,
+) -> Result<Duel, String> {
+    let mut used = vec![0usize; display.areas.len()];
+    let mut fighters: Vec<Fighter> = Vec::new();
+    for (s, side) in sides.iter().enumerate() {
+        let (_, candidates) = set_up_areas(display, s, None, false)?;
+        for e in side.iter() {
+            let character = roster
+                .characters
+                .get(e.character)
+                .ok_or_else(|| format!("no character {} in the roster", e.character))?;
+            if character.class == Class::Personage {
+                continue;
+            }
+            if fighters.len() == MAX_FIGHTERS {
+                return Err(format!(
+                    "expected at most {MAX_FIGHTERS} characters in a duel, found more"
+                ));
+            }
+            let free = |square: &(i16, i16)| !fighters.iter().any(|f| overlaps(f.start, *square));
+            let start = match find_square(display, &candidates, &used, &fighters, character) {
+                Some((k, square)) => {
+                    used[k] += 1;
+                    square
+                }
+                None => match display.setup[s].iter().copied().find(free) {
+                    Some(square) => square,
+                    None => open_square(display, &fighters, s).ok_or_else(|| {
+                        format!("no room on {} for {}", display.name, character.name)
+                    })?,
+                },
+            };
+            let mut fighter = Fighter::new(character, s as u8, start, NORTH);
+            fighter.top_level = e.level.clamp(1, character.top_level);
+            fighter.unarmed = e.unarmed;
+            if e.strength_bonus > 0 {
+                for r in &mut fighter.levels {
+                    r.strength = (r.strength + e.strength_bonus).min(super::roster::MAX_STRENGTH);
+                }
+            }
+            fighters.push(fighter);
+        }
+    }
+    for side in 0..2u8 {
+        if !fighters.iter().any(|f| f.side == side) {
+            return Err(format!("side {} has no one with combat values", side + 1));
+        }
+    }
+    let given = vec![false; fighters.len()];
+    face_each_other(&mut fighters, &given);
+    let surprise = !display.kind.starts_discovered() && !options.discovered;
+    Ok(Duel {
+        display: Arc::clone(display),
+        lines: discovery_lines(display, &fighters, surprise),
+        fighters,
+        rules,
+        max_turns: options.max_turns,
+        surprise,
+        extras: false,
+        special: Extras::none(specials.clone()),
+        grounded: options.grounded,
+    })
+}
+
+/// An open square no counter covers, scanning from side 0's end of the
+/// display (the top rows) or side 1's (the bottom rows).
+fn open_square(display: &Display, fighters: &[Fighter], side: usize) -> Option<(i16, i16)> {
+    let rows: Vec<i16> = if side == 0 {
+        (0..display.height).collect()
+    } else {
+        (0..display.height).rev().collect()
+    };
+    for y in rows {
+        for x in 0..display.width {
+            if display.open(x, y) && !fighters.iter().any(|f| overlaps(f.start, (x, y))) {
+                return Some((x, y));
+            }
+        }
+    }
+    None
 }
 
 /// The areas where side `side` sets up by default, in order: the chosen
@@ -1053,7 +1210,6 @@ fn check_house_set_up(
     display: &Display,
     fighters: &[Fighter],
 ) -> Result<(), ScenarioError> {
-    use super::roster::Class;
     let mut others = 0;
     let mut outside = 0;
     for f in fighters.iter().filter(|f| f.side == 1) {

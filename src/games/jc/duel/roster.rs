@@ -418,18 +418,7 @@ impl Roster {
 
     /// The nearest identifiers to `id`, for error messages.
     pub fn suggest(&self, id: &str) -> String {
-        let mut scored: Vec<(f64, &str)> = self
-            .characters
-            .iter()
-            .map(|c| (strsim::jaro_winkler(id, &c.id), c.id.as_str()))
-            .collect();
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
-        scored
-            .iter()
-            .take(3)
-            .map(|(_, s)| format!("{s:?}"))
-            .collect::<Vec<_>>()
-            .join(", ")
+        crate::scenario::nearest_ids(id, self.characters.iter().map(|c| c.id.as_str()))
     }
 }
 

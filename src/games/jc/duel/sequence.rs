@@ -9,6 +9,8 @@
 //! perhaps melee [4.0 G, 5.17]); then the turn ends and the duel is over
 //! when one side has no conscious fighter left [4.0 H, 7.21].
 
+use std::sync::Arc;
+
 use super::geometry::{
     COUNTER, Display, DisplayKind, FRONT_ARC, HERO_ARC, HERO_BEHIND, OTHER_BEHIND, PositionSet,
     Reach, STEPS_PER_MOVEMENT, WARRIOR_ARC, adjacent, facing_letter, in_arc, is_behind,
@@ -18,8 +20,9 @@ use super::policy::{Action, Policy, Task};
 use super::roster::{Character, Class, MovementKind, Ratings, Special, alertness_letter};
 use crate::engine::{Dice, Trace};
 
-/// Most fighters in one duel.
-pub const MAX_FIGHTERS: usize = 16;
+/// Most fighters in one duel (a villain's house in the Strategic Game holds
+/// the villains, up to nine henchmen and a guard of six [10.5, 16.14]).
+pub const MAX_FIGHTERS: usize = 32;
 
 /// One character in a duel.
 #[derive(Debug, Clone, PartialEq)]
@@ -138,8 +141,8 @@ impl Fighter {
 /// A duel compiled for fast resolution.
 #[derive(Debug, Clone)]
 pub struct Duel {
-    /// The display.
-    pub display: Display,
+    /// The display (shared by every duel compiled on it).
+    pub display: Arc<Display>,
     /// The fighters, side 0 first in scenario order.
     pub fighters: Vec<Fighter>,
     /// Melee numbers.
@@ -159,6 +162,8 @@ pub struct Duel {
     pub extras: bool,
     /// The rules of [5.4, 5.5, 7.7, 19] and what each side brings.
     pub special: super::escape::Extras,
+    /// Fliers on the ground: no one falls crossing between them [14.25].
+    pub grounded: bool,
 }
 
 /// A fighter's condition. The first three stand on the display as
@@ -287,6 +292,10 @@ pub struct DuelResult {
     /// Prisoners rescued: free at the end and off the display, or on it
     /// with their side holding the field [15.26].
     pub rescued: u8,
+    /// Each fighter's level at the end (0 dead).
+    pub level: [u8; MAX_FIGHTERS],
+    /// Each fighter's condition at the end.
+    pub status: [Status; MAX_FIGHTERS],
 }
 
 /// A melee option: a target, where to stand and face, and what it is worth.
@@ -654,7 +663,8 @@ impl Duel {
     /// now stands [5.5]: the first move next to a restricted box after the
     /// first turn opens those boxes to the other side for good [5.57]; a
     /// character other than a hero who steps from one flier onto the other
-    /// falls to his death on 1-3 [5.52] (a jump is a hero's, [5.53]).
+    /// falls to his death on 1-3 [5.52] (a jump is a hero's, [5.53]), unless
+    /// the fliers are grounded [14.25].
     /// Returns whether he fell.
     pub fn after_move<T: Trace>(
         &self,
@@ -682,6 +692,7 @@ impl Duel {
             });
         }
         if self.display.kind != DisplayKind::Flier
+            || self.grounded
             || jumped
             || self.fighters[a].class == Class::Hero
             || self.special.acquisition
@@ -1228,6 +1239,8 @@ impl Duel {
             left: None,
             prisoners_freed: 0,
             rescued: 0,
+            level: s.level,
+            status: s.status,
         };
         for (i, f) in self.fighters.iter().enumerate() {
             let side = usize::from(f.side);

@@ -2,8 +2,10 @@
 //! 1979), sections 21-25, played in full: Helium against the Dusar/Jahar
 //! alliance, from set-up [25.1, 25.2] to victory [25.3] or a turn limit.
 //!
-//! - [`map`]: the reconstructed map of Barsoom (`barsoom-map.toml`).
-//! - [`deck`]: the movement deck, cards 066-115 (`movement-deck.toml`).
+//! - [`map`]: the reconstructed map of Barsoom (`barsoom-map.toml`), shared
+//!   with the Strategic Game (re-exported from `jc::map`).
+//! - [`deck`]: the movement deck, cards 066-115 (`movement-deck.toml`),
+//!   shared likewise (re-exported from `jc::deck`).
 //! - [`diplomacy`]: in-fighting tables and diplomacy values
 //!   (`diplomacy.toml`).
 //! - [`rules`]: all the data, with `military.toml` (sides, neutrals,
@@ -14,12 +16,12 @@
 //! - [`players`]: the `random`, `greedy` and `lookahead` policies.
 
 pub mod battles;
-pub mod deck;
 pub mod diplomacy;
 pub mod game;
-pub mod map;
 pub mod players;
 pub mod rules;
+
+pub use crate::games::jc::{deck, map};
 
 use std::collections::BTreeMap;
 use std::path::Path;
