@@ -70,9 +70,10 @@ pub struct Fighter {
 
 impl Fighter {
     /// A fighter from a roster character. A personage without combat
-    /// values gets a placeholder level (strength 0, her alertness) that
-    /// never melees; Tavia and Llana carry their parenthesised values as one
-    /// fighting level over unconsciousness [19.23].
+    /// values gets one stand-in level (strength 0, her alertness) so she
+    /// can stand on the display, and never melees; Tavia and Llana carry
+    /// their parenthesised values as one fighting level over
+    /// unconsciousness [19.23].
     pub fn new(c: &Character, side: u8, start: (i16, i16), facing: u8) -> Self {
         let (levels, top_level, unconscious_at_level_1) = match (c.levels.is_empty(), c.reserve) {
             (false, _) => (c.levels.clone(), c.top_level, c.unconscious_at_level_1),

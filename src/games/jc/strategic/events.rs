@@ -93,6 +93,26 @@ impl Game {
         })
     }
 
+    /// Hero `p` plays a card with `effect` from his own hand if he holds
+    /// one and his policy wants to [18.16]; whether he did.
+    fn hero_plays<R: Roller, T: Trace>(
+        &mut self,
+        ctx: &Context,
+        p: usize,
+        effect: Effect,
+        r: &mut R,
+        trace: &mut T,
+    ) -> bool {
+        let Some((n, _)) = self.held(ctx, p, true, |e| *e == effect) else {
+            return false;
+        };
+        if !tactics::hero_wants(self, p, true, r) {
+            return false;
+        }
+        self.play_card(ctx, p, p, n, trace);
+        true
+    }
+
     /// Player `q` plays card `n` (from his hand, or just drawn) on hero
     /// `p`'s affairs: it goes to the face-up pile [18.14].
     pub fn play_card<T: Trace>(&mut self, ctx: &Context, q: usize, p: usize, n: u8, trace: &mut T) {
@@ -256,11 +276,9 @@ impl Game {
         r: &mut R,
         trace: &mut T,
     ) {
-        if let Some((n, _)) = self.held(ctx, p, true, |e| *e == Effect::GainFlier)
-            && self.heroes[p].conveyance != FLIER
-            && tactics::hero_wants(self, p, true, r)
+        if self.heroes[p].conveyance != FLIER
+            && self.hero_plays(ctx, p, Effect::GainFlier, r, trace)
         {
-            self.play_card(ctx, p, p, n, trace);
             self.gain(p, ITEM_FLIER);
         }
         if let Some((n, e)) =
@@ -686,11 +704,7 @@ impl Game {
         s.act = 0;
         s.doomed = false;
         s.unseen = s.body != NONE;
-        if foreign
-            && let Some((n, _)) = self.held(ctx, p, true, |e| *e == Effect::Disguise)
-            && tactics::hero_wants(self, p, true, r)
-        {
-            self.play_card(ctx, p, p, n, trace);
+        if foreign && self.hero_plays(ctx, p, Effect::Disguise, r, trace) {
             self.story.heroes[p].disguised = true;
         }
         if let Some((n, Effect::SecretEntrance { area })) =
@@ -734,18 +748,11 @@ impl Game {
         r: &mut R,
         trace: &mut T,
     ) -> bool {
-        if let Some((n, _)) = self.held(ctx, p, true, |e| *e == Effect::AvoidCityGuard)
-            && tactics::hero_wants(self, p, true, r)
-        {
-            self.play_card(ctx, p, p, n, trace);
+        if self.hero_plays(ctx, p, Effect::AvoidCityGuard, r, trace) {
             return true;
         }
         self.story.heroes[p].betrayed_discovery = false;
-        if self.villain_can_flee(p)
-            && let Some((n, _)) = self.held(ctx, p, true, |e| *e == Effect::VillainStays)
-            && tactics::hero_wants(self, p, true, r)
-        {
-            self.play_card(ctx, p, p, n, trace);
+        if self.villain_can_flee(p) && self.hero_plays(ctx, p, Effect::VillainStays, r, trace) {
             self.story.heroes[p].villain_stays = self.turn;
         }
         false
@@ -905,10 +912,7 @@ impl Game {
         r: &mut R,
         trace: &mut T,
     ) -> u8 {
-        if let Some((n, _)) = self.held(ctx, p, true, |e| *e == Effect::PrisonEscape)
-            && tactics::hero_wants(self, p, true, r)
-        {
-            self.play_card(ctx, p, p, n, trace);
+        if self.hero_plays(ctx, p, Effect::PrisonEscape, r, trace) {
             return 10;
         }
         let mut help = self.ghek_help(ctx, p);
