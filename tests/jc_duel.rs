@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use barsoom::engine::{Dice, Model, RunConfig, Tally, run};
 use barsoom::games::jc::duel::geometry::{
     Area, Display, DisplayKind, EAST, FRONT_ARC, HERO_ARC, HERO_BEHIND, NORTH, OTHER_BEHIND, Reach,
-    SOUTH, WARRIOR_ARC, WEST, in_arc, is_behind, offset_of_position, positions_around,
+    SOUTH, WARRIOR_ARC, WEST, WalkScratch, in_arc, is_behind, offset_of_position, positions_around,
 };
 use barsoom::games::jc::duel::melee::{Blow, Conditions, Fate, MeleeRules, apply_blow};
 use barsoom::games::jc::duel::model::{JcDuel, OUT_FIRST_WINS, OUT_SECOND_WINS};
@@ -554,6 +554,75 @@ fn walls_block_and_doors_open() {
     let short = Reach::compute(&d, (1, 0), 5, &[], false);
     assert_eq!(short.walk_steps(6, 0), None, "the wall blocks rows 0-3");
     assert!(!d.open(2, 0), "a counter at (2, 0) would overlap the wall");
+}
+
+#[test]
+fn walking_search_finds_what_a_distance_field_finds_on_a_wide_display() {
+    // 150 boxes wide, so a row spans three words of the search's bit rows;
+    // walls across the word boundaries with gaps a counter fits through.
+    let (w, h) = (150usize, 24usize);
+    let wall = |x: usize, y: usize| match x {
+        63 | 64 => y % 12 < 8,
+        100 => y < 16,
+        127 | 128 => y >= 4,
+        _ => false,
+    };
+    let rows: Vec<String> = (0..h)
+        .map(|y| {
+            (0..w)
+                .map(|x| match (x, y) {
+                    _ if x < 4 && y < 4 => 'a',
+                    _ if x >= w - 4 && y >= h - 4 => 'b',
+                    _ if wall(x, y) => '#',
+                    _ => '.',
+                })
+                .collect()
+        })
+        .collect();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = Display::load(&write_display(dir.path(), "wide", &rows)).expect("loads");
+    let goals = [(2, 12), (30, 20), (90, 0)];
+    let field = d.distance_field(|x, y| goals.contains(&(x, y)));
+    let mut scratch = WalkScratch::default();
+    for origin in [(140, 10), (131, 0), (70, 2), (10, 18), (101, 19)] {
+        for steps in [4u8, 8] {
+            let reach = Reach::compute(&d, origin, i16::from(steps), &[], false);
+            // Every box but the nearest one accepted, then every box.
+            for skip in [true, false] {
+                let mut expected: Option<(i16, i16)> = None;
+                let mut best = field[d.index(origin.0, origin.1)];
+                let mut first = None;
+                reach.for_each(steps, false, |x, y, _| {
+                    let here = field[d.index(x, y)];
+                    if here < best && first.is_none_or(|(_, f)| here < f) {
+                        first = Some(((x, y), here));
+                    }
+                });
+                reach.for_each(steps, false, |x, y, _| {
+                    let here = field[d.index(x, y)];
+                    let accepted = !skip || Some((x, y)) != first.map(|(b, _)| b);
+                    if here < best && accepted {
+                        best = here;
+                        expected = Some((x, y));
+                    }
+                });
+                let found = reach.nearest_walking(
+                    &d,
+                    false,
+                    &[],
+                    &goals,
+                    (steps, false),
+                    &mut scratch,
+                    |x, y| !skip || Some((x, y)) != first.map(|(b, _)| b),
+                );
+                assert_eq!(
+                    found.map(|(x, y, _)| (x, y)),
+                    expected,
+                    "from {origin:?} in {steps} steps, skipping the nearest: {skip}"
+                );
+            }
+        }
+    }
 }
 
 #[test]

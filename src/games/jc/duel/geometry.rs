@@ -1605,6 +1605,92 @@ impl Reach {
         })
     }
 
+    /// [`Reach::first_within`] of one movement without jumps (its whole
+    /// window) for the first `d` of `ds` that has a box: the first box
+    /// within `d` of one of `centres` that a counter at `origin` reaches in
+    /// one movement, `others` the counters on the display. Reads only the
+    /// free boxes while the first free box of a `d` has a free rectangle
+    /// between the mover and it (he walks there straight, so the reach
+    /// holds it and nothing before it); spreads the reach otherwise.
+    #[inline]
+    pub fn first_within_one_movement(
+        display: &Display,
+        origin: (i16, i16),
+        others: &[(i16, i16)],
+        restricted_ok: bool,
+        centres: &[(i16, i16)],
+        ds: std::ops::Range<i16>,
+    ) -> Option<(i16, i16)> {
+        let walls = Walls {
+            display,
+            origin,
+            radius: STEPS_PER_MOVEMENT,
+            restricted_ok,
+        };
+        let free = Sets::<u128>::free(&walls, others);
+        let mut walk: Option<u128> = None;
+        for d in ds {
+            if let Some(walk) = walk {
+                match first_near(walk, 0, origin, centres, d) {
+                    Some((x, y, _)) => return Some((x, y)),
+                    None => continue,
+                }
+            }
+            let Some((x, y, _)) = first_near(free, 0, origin, centres, d) else {
+                continue;
+            };
+            let (c, r) = window_box(free, origin, x, y);
+            let half = <u128 as Board>::HALF;
+            let straight = small_rect(c.min(half), c.max(half), r.min(half), r.max(half));
+            if free & straight == straight {
+                return Some((x, y));
+            }
+            let spread = spread(Sets::<u128>::centre(), free, STEPS_PER_MOVEMENT);
+            walk = Some(spread);
+            if let Some((x, y, _)) = first_near(spread, 0, origin, centres, d) {
+                return Some((x, y));
+            }
+        }
+        None
+    }
+
+    /// The first box of [`Reach::for_each`] (`steps` and `jump` as there)
+    /// that `accept` takes among those nearest by walking to one of `goals`,
+    /// and nearer than the mover's own box: `(x, y, jumped)`. Walking is by
+    /// king steps through the boxes where a counter may stand on `display`
+    /// (open to a side with or without `restricted_ok` [5.57]) clear of the
+    /// counters at `blockers` [5.15]; goals he could not stand on do not
+    /// count. A breadth-first search over bit rows of the display, a layer
+    /// of equal distance at a time, that stops at the layer reaching him.
+    #[allow(clippy::too_many_arguments)]
+    pub fn nearest_walking(
+        &self,
+        display: &Display,
+        restricted_ok: bool,
+        blockers: &[(i16, i16)],
+        goals: &[(i16, i16)],
+        (steps, jump): (u8, bool),
+        scratch: &mut WalkScratch,
+        accept: impl FnMut(i16, i16) -> bool,
+    ) -> Option<(i16, i16, bool)> {
+        let search = Walking {
+            display,
+            restricted_ok,
+            blockers,
+            goals,
+            origin: self.origin,
+        };
+        with_sets!(self, sets => {
+            let (walk, jumped) = sets.ends(i16::from(steps), self.radius, jump);
+            match (display.width as usize).div_ceil(64) {
+                1 => search.run::<_, 1>(walk.or(jumped), jumped, scratch, accept),
+                2 => search.run::<_, 2>(walk.or(jumped), jumped, scratch, accept),
+                3 => search.run::<_, 3>(walk.or(jumped), jumped, scratch, accept),
+                _ => search.run::<_, ROW_WORDS>(walk.or(jumped), jumped, scratch, accept),
+            }
+        })
+    }
+
     /// The first box in [`Reach::for_each`] order (`steps` and `jump` as
     /// there) within `d` boxes, by the larger of the row and column
     /// distances, of one of the top-left boxes `centres`: `(x, y, jumped)`.
@@ -1621,6 +1707,179 @@ impl Reach {
             first_near(walk.or(jumped), jumped, self.origin, centres, d)
         })
     }
+}
+
+/// Words of a display row as a bit set: bit `x % 64` of word `x / 64`.
+const ROW_WORDS: usize = MAX_DISPLAY.div_ceil(64);
+
+/// A display row as a bit set.
+type BitRow = [u64; ROW_WORDS];
+
+/// Reused buffers of [`Reach::nearest_walking`], one bit row per display
+/// row: where a counter may walk, where the search has been, its last
+/// layer and the next.
+#[derive(Debug, Default)]
+pub struct WalkScratch {
+    passable: Vec<BitRow>,
+    reached: Vec<BitRow>,
+    frontier: Vec<BitRow>,
+    next: Vec<BitRow>,
+}
+
+/// The walking search of [`Reach::nearest_walking`].
+struct Walking<'a> {
+    display: &'a Display,
+    restricted_ok: bool,
+    blockers: &'a [(i16, i16)],
+    goals: &'a [(i16, i16)],
+    origin: (i16, i16),
+}
+
+impl Walking<'_> {
+    /// Searches a display `W` words wide for the first box of `ends`
+    /// (rows first) that `accept` takes, layer by layer.
+    fn run<B: Board, const W: usize>(
+        &self,
+        ends: B,
+        jumped: B,
+        sc: &mut WalkScratch,
+        mut accept: impl FnMut(i16, i16) -> bool,
+    ) -> Option<(i16, i16, bool)> {
+        let display = self.display;
+        let (w, h) = (display.width, display.height as usize);
+        for rows in [
+            &mut sc.passable,
+            &mut sc.reached,
+            &mut sc.frontier,
+            &mut sc.next,
+        ] {
+            rows.clear();
+            rows.resize(h, [0; ROW_WORDS]);
+        }
+        let plane = &display.planes[usize::from(self.restricted_ok)];
+        const FIRST: usize = PLANE_MARGIN / 64;
+        for (y, row) in sc.passable.iter_mut().enumerate() {
+            row[..W].copy_from_slice(&plane[y * PLANE_WORDS + FIRST..][..W]);
+        }
+        for &(ox, oy) in self.blockers {
+            let (x0, x1) = ((ox - COUNTER + 1).max(0), (ox + COUNTER - 1).min(w - 1));
+            let (y0, y1) = (oy - COUNTER + 1, oy + COUNTER - 1);
+            for y in y0.max(0)..=y1.min(h as i16 - 1) {
+                clear_span::<W>(&mut sc.passable[y as usize], x0, x1);
+            }
+        }
+        // The first layer: the goals he may stand on.
+        let (mut lo, mut hi) = (h, 0);
+        for &(x, y) in self.goals {
+            if x < 0 || y < 0 || x >= w || y as usize >= h {
+                continue;
+            }
+            let (y, word, bit) = (y as usize, x as usize / 64, 1u64 << (x % 64));
+            if sc.passable[y][word] & bit != 0 {
+                sc.frontier[y][word] |= bit;
+                sc.reached[y][word] |= bit;
+                (lo, hi) = (lo.min(y), hi.max(y));
+            }
+        }
+        let half = B::HALF;
+        let span = (2 * half + 1) as u32;
+        let (wx, wy) = (self.origin.0 - half, self.origin.1 - half);
+        let (sx, sy) = (self.origin.0 as usize, self.origin.1 as usize);
+        while lo <= hi {
+            // The mover's own layer: nothing nearer is left.
+            if sy < h && sc.frontier[sy][sx / 64] >> (sx % 64) & 1 != 0 {
+                return None;
+            }
+            let first = (lo as i16).max(wy);
+            let last = (hi as i16).min(wy + span as i16 - 1);
+            for y in first..=last {
+                let r = (y - wy) as usize;
+                let mut hits = ends.row(r) & bits_at::<W>(&sc.frontier[y as usize], wx, span);
+                while hits != 0 {
+                    let c = hits.trailing_zeros() as i16;
+                    hits &= hits - 1;
+                    if accept(wx + c, y) {
+                        return Some((wx + c, y, jumped.has(c, r as i16)));
+                    }
+                }
+            }
+            // The next layer: a king step from this one, not yet reached.
+            let (from, to) = (lo.saturating_sub(1), (hi + 1).min(h - 1));
+            let spread_of = |row: &BitRow| -> [u64; W] {
+                std::array::from_fn(|j| {
+                    let mut v = row[j] | row[j] << 1 | row[j] >> 1;
+                    if j > 0 {
+                        v |= row[j - 1] >> 63;
+                    }
+                    if j + 1 < W {
+                        v |= row[j + 1] << 63;
+                    }
+                    v
+                })
+            };
+            let (mut above, mut here) = ([0u64; W], spread_of(&sc.frontier[from]));
+            let (mut next_lo, mut next_hi) = (h, 0);
+            for y in from..=to {
+                let below = if y + 1 < h {
+                    spread_of(&sc.frontier[y + 1])
+                } else {
+                    [0; W]
+                };
+                let mut any = 0;
+                for j in 0..W {
+                    let v = (above[j] | here[j] | below[j]) & sc.passable[y][j] & !sc.reached[y][j];
+                    sc.next[y][j] = v;
+                    sc.reached[y][j] |= v;
+                    any |= v;
+                }
+                if any != 0 {
+                    (next_lo, next_hi) = (next_lo.min(y), next_hi.max(y));
+                }
+                (above, here) = (here, below);
+            }
+            // The old layer's rows are cleared for its buffer's next use.
+            for row in &mut sc.frontier[lo..=hi] {
+                *row = [0; ROW_WORDS];
+            }
+            std::mem::swap(&mut sc.frontier, &mut sc.next);
+            (lo, hi) = (next_lo, next_hi);
+        }
+        None
+    }
+}
+
+/// Clears the boxes `x0..=x1` (within the row) of a bit row.
+#[inline]
+fn clear_span<const W: usize>(row: &mut BitRow, x0: i16, x1: i16) {
+    for x in x0..=x1 {
+        let x = x as usize;
+        if x / 64 < W {
+            row[x / 64] &= !(1u64 << (x % 64));
+        }
+    }
+}
+
+/// The boxes `x0..x0 + span` of a bit row (`span` at most 64): bit `i`
+/// for box `x0 + i`, none off the row.
+#[inline]
+fn bits_at<const W: usize>(row: &BitRow, x0: i16, span: u32) -> u64 {
+    let mask = u64::MAX >> (64 - span);
+    // Boxes left of the row shift the rest up.
+    let (start, lead) = if x0 < 0 {
+        (0usize, (-x0) as u32)
+    } else {
+        (x0 as usize, 0)
+    };
+    if lead >= span {
+        return 0;
+    }
+    let word = start / 64;
+    if word >= W {
+        return 0;
+    }
+    let next = if word + 1 < W { row[word + 1] } else { 0 };
+    let pair = u128::from(row[word]) | u128::from(next) << 64;
+    (((pair >> (start % 64)) as u64) << lead) & mask
 }
 
 /// What the window's walls are: the display round a mover, how far he
@@ -1668,18 +1927,14 @@ struct Sets<B> {
 
 impl<B: Board> Sets<B> {
     fn compute(walls: &Walls, others: &[(i16, i16)], jumps: bool) -> Self {
-        let (origin, radius) = (walls.origin, walls.radius);
-        let mut free = B::open(walls, false);
+        let radius = walls.radius;
+        let free = Self::free(walls, others);
         let mut over = if jumps {
             B::open(walls, true)
         } else {
             B::EMPTY
         };
-        for &(ox, oy) in others {
-            free = free.and_not(B::covering(ox - origin.0, oy - origin.1));
-        }
         let centre = Self::centre();
-        free = free.or(centre);
         let walk = spread(centre, free, radius);
         let jump = if jumps {
             over = over.or(centre);
@@ -1693,6 +1948,18 @@ impl<B: Board> Sets<B> {
             walk,
             jump,
         }
+    }
+
+    /// The boxes a counter may end on: open for him and covered by none of
+    /// the counters at `others`, and his own box.
+    #[inline]
+    fn free(walls: &Walls, others: &[(i16, i16)]) -> B {
+        let origin = walls.origin;
+        let mut free = B::open(walls, false);
+        for &(ox, oy) in others {
+            free = free.and_not(B::covering(ox - origin.0, oy - origin.1));
+        }
+        free.or(Self::centre())
     }
 
     /// The ends within `steps` of a window of `radius`: walked to, and
@@ -1838,6 +2105,8 @@ trait Board: Copy + PartialEq + std::fmt::Debug {
     fn first(self) -> Option<(i16, i16)>;
     /// Calls `f(c, r)` for every box, rows first.
     fn for_each_bit(self, f: impl FnMut(i16, i16));
+    /// The boxes of row `r` (bit `c` for column `c`).
+    fn row(&self, r: usize) -> u64;
 }
 
 /// Side of the window of one movement (radius 4).
@@ -2005,6 +2274,11 @@ impl Board for u128 {
             bits &= bits - 1;
         }
     }
+
+    #[inline]
+    fn row(&self, r: usize) -> u64 {
+        (self >> (r * SMALL)) as u64 & ((1 << SMALL) - 1)
+    }
 }
 
 /// Side of the largest movement window (radius 16).
@@ -2090,5 +2364,10 @@ impl Board for Rows {
                 bits &= bits - 1;
             }
         }
+    }
+
+    #[inline]
+    fn row(&self, r: usize) -> u64 {
+        self.0[r]
     }
 }

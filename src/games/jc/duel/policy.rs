@@ -16,7 +16,7 @@
 use std::cell::RefCell;
 
 use super::geometry::COUNTER;
-use super::geometry::{EAST, NORTH, Reach, SOUTH, WEST, in_arc, offset_of_position};
+use super::geometry::{EAST, NORTH, Reach, SOUTH, WEST, WalkScratch, in_arc, offset_of_position};
 use super::sequence::{Attack, Duel, MAX_FIGHTERS, State};
 use crate::engine::Dice;
 
@@ -147,9 +147,29 @@ pub(super) fn best_attack(
     reach: &Reach,
     keep: impl Fn(&Attack) -> bool,
 ) -> Option<Attack> {
+    let gap = duel.gap_to_enemy(s, a, s.pos[a]);
+    best_attack_at_gap(duel, s, a, (movements, gap), reach, keep)
+}
+
+/// Whether an enemy `gap` boxes away may be within a counter of the reach
+/// of `movements`: if not, there is nothing to strike.
+#[inline]
+fn in_striking_range(movements: u8, gap: i16) -> bool {
+    gap <= i16::from(movements * 4) + COUNTER
+}
+
+/// [`best_attack`] for a fighter whose nearest enemy is `gap` boxes away.
+#[inline]
+fn best_attack_at_gap(
+    duel: &Duel,
+    s: &State,
+    a: usize,
+    (movements, gap): (u8, i16),
+    reach: &Reach,
+    keep: impl Fn(&Attack) -> bool,
+) -> Option<Attack> {
     let steps = movements * 4;
-    // No enemy within a counter of the reach: nothing to strike.
-    if duel.gap_to_enemy(s, a, s.pos[a]) > i16::from(steps) + super::geometry::COUNTER {
+    if !in_striking_range(movements, gap) {
         return None;
     }
     let mut best: Option<Attack> = None;
@@ -176,115 +196,110 @@ pub(super) fn facing_towards(at: (i16, i16), to: (i16, i16)) -> u8 {
 }
 
 thread_local! {
-    /// Scratch for [`walking_distances`]: the distance field, the queue and
-    /// the boxes other counters block.
-    static FIELD: RefCell<(Vec<u16>, Vec<u32>, Vec<bool>)> =
-        const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
+    /// Scratch for the walking search of [`close_in`].
+    static FIELD: RefCell<WalkScratch> = RefCell::new(WalkScratch::default());
 }
 
-/// Fills `dist` (one entry per top-left box, row-major) with the steps a
-/// counter needs from each box to stand next to a conscious enemy of `a`,
-/// walking round walls and the other counters as they stand now (the
-/// unconscious too); `u16::MAX` where none is reachable. The search stops
-/// once it reaches `a`'s own box: by then every box nearer the enemy than
-/// he is has its distance, and those are the only boxes closing in asks
-/// about (the rest may be left at `u16::MAX`).
+/// The top-left boxes of the fighters `among` (bit per fighter), and how
+/// many.
+#[inline(always)]
+fn boxes_of(s: &State, among: u32) -> ([(i16, i16); MAX_FIGHTERS], usize) {
+    let mut boxes = [(0i16, 0i16); MAX_FIGHTERS];
+    let mut k = 0;
+    let mut bits = among;
+    while bits != 0 {
+        boxes[k] = s.pos[bits.trailing_zeros() as usize];
+        k += 1;
+        bits &= bits - 1;
+    }
+    (boxes, k)
+}
+
+/// [`close_in`] on open ground for a fighter of one movement (no jumps)
+/// out of striking range (`gap` boxes from the nearest of `targets`): the
+/// same action, found without the full reach; `None` when no box he can
+/// reach is nearer an enemy (he then walks round, by [`close_in`]).
 #[inline]
-fn walking_distances(
+fn close_in_from_afar(
     duel: &Duel,
     s: &State,
     a: usize,
-    (dist, queue, blocked): (&mut Vec<u16>, &mut Vec<u32>, &mut Vec<bool>),
-) {
-    let d = duel.movement_display(s, a);
-    let w = d.width as usize;
-    dist.clear();
-    dist.resize(w * d.height as usize, u16::MAX);
-    queue.clear();
-    blocked.clear();
-    blocked.resize(w * d.height as usize, false);
-    for o in 0..s.n {
-        if o == a || !s.blocks(o) {
-            continue;
-        }
-        for y in s.pos[o].1 - COUNTER + 1..s.pos[o].1 + COUNTER {
-            for x in s.pos[o].0 - COUNTER + 1..s.pos[o].0 + COUNTER {
-                if d.open(x, y) {
-                    blocked[d.index(x, y)] = true;
-                }
-            }
-        }
+    movements: u8,
+    (targets, gap): (u32, i16),
+) -> Option<Action> {
+    if movements != 1 || !duel.display.open_ground || targets == 0 {
+        return None;
     }
-    let allowed = s.restricted == duel.fighters[a].side + 1;
-    let passable = |x: i16, y: i16| d.open_for(x, y, allowed) && !blocked[d.index(x, y)];
-    for t in 0..s.n {
-        if !duel.may_target(s, a, t) {
-            continue;
-        }
-        for n in 1..=8u8 {
-            let (ox, oy) = offset_of_position(n, s.facing[t]);
-            let (x, y) = (s.pos[t].0 + ox, s.pos[t].1 + oy);
-            if passable(x, y) && dist[d.index(x, y)] != 0 {
-                dist[d.index(x, y)] = 0;
-                queue.push(d.index(x, y) as u32);
-            }
-        }
-    }
-    let start = d.index(s.pos[a].0, s.pos[a].1);
-    if dist[start] != u16::MAX {
-        return;
-    }
-    let mut head = 0;
-    while head < queue.len() {
-        let i = queue[head] as usize;
-        head += 1;
-        let (x, y) = ((i % w) as i16, (i / w) as i16);
-        for (dx, dy) in KING {
-            let (nx, ny) = (x + dx, y + dy);
-            if passable(nx, ny) && dist[d.index(nx, ny)] == u16::MAX {
-                let next = d.index(nx, ny);
-                dist[next] = dist[i] + 1;
-                if next == start {
-                    return;
-                }
-                queue.push(next as u32);
-            }
-        }
-    }
+    let (enemies, k) = boxes_of(s, targets);
+    let (others, n) = duel.obstacles(s, a);
+    let to = Reach::first_within_one_movement(
+        duel.movement_display(s, a),
+        s.pos[a],
+        &others[..n],
+        s.restricted == duel.fighters[a].side + 1,
+        &enemies[..k],
+        (gap - 4).max(0)..gap,
+    )?;
+    Some(Action {
+        to,
+        facing: facing_to_nearest(duel, s, a, targets, to),
+        jumped: false,
+        used_extra: false,
+        target: None,
+        task: Task::None,
+    })
 }
 
-/// The eight one-box steps.
-const KING: [(i16, i16); 8] = [
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-    (-1, 0),
-    (1, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-];
+/// The facing at `to` towards the nearest of `targets` (as he faces if
+/// there is none).
+#[inline]
+fn facing_to_nearest(duel: &Duel, s: &State, a: usize, targets: u32, to: (i16, i16)) -> u8 {
+    duel.nearest_of(s, targets, to)
+        .map_or(s.facing[a], |(t, _)| facing_towards(to, s.pos[t]))
+}
+
+/// Closes in (a fighter with no attack this phase): from afar on open
+/// ground without the full reach if that can tell, else by [`close_in`].
+#[inline]
+fn close_in_out_of_range(
+    duel: &Duel,
+    s: &State,
+    a: usize,
+    movements: u8,
+    (targets, here): (u32, Option<(usize, i16)>),
+) -> Action {
+    let gap = here.map_or(i16::MAX, |(_, gap)| gap);
+    if let Some(x) = close_in_from_afar(duel, s, a, movements, (targets, gap)) {
+        return x;
+    }
+    close_in(
+        duel,
+        s,
+        a,
+        movements,
+        &duel.reach(s, a, movements),
+        (targets, here),
+    )
+}
 
 /// Moves as close as possible to the nearest enemy and faces him, with
 /// the reach of his `movements`: by the plain distance on a display
 /// without walls, by walking distance round the walls otherwise.
-fn close_in(duel: &Duel, s: &State, a: usize, movements: u8, reach: &Reach) -> Action {
+fn close_in(
+    duel: &Duel,
+    s: &State,
+    a: usize,
+    movements: u8,
+    reach: &Reach,
+    (targets, here): (u32, Option<(usize, i16)>),
+) -> Action {
     let jumps = duel.fighters[a].movement.jumps() && movements >= 2;
-    let targets = duel.targets(s, a);
-    let here = duel.nearest_of(s, targets, s.pos[a]);
     let mut best = (here.map_or(i16::MAX, |(_, gap)| gap), s.pos[a], false);
     if duel.display.open_ground {
         // The first reachable box (in `Reach::for_each` order) of the
         // smallest gap: the first box within d of an enemy for the
         // smallest d that has one, if below the gap where he stands.
-        let mut enemies = [(0i16, 0i16); MAX_FIGHTERS];
-        let mut k = 0;
-        let mut bits = targets;
-        while bits != 0 {
-            enemies[k] = s.pos[bits.trailing_zeros() as usize];
-            k += 1;
-            bits &= bits - 1;
-        }
+        let (enemies, k) = boxes_of(s, targets);
         // A move of r steps brings him at most r boxes nearer anyone.
         let nearest = (best.0 - i16::from(movements * 4)).max(0);
         for d in nearest..best.0 {
@@ -297,28 +312,40 @@ fn close_in(duel: &Duel, s: &State, a: usize, movements: u8, reach: &Reach) -> A
     }
     // Off open ground, or held up behind a counter on it (an unconscious
     // hero lying between): by walking distance round walls and counters.
+    // The reachable box nearest by walking (the first of those in
+    // `Reach::for_each` order), if nearer than where he stands.
     if !duel.display.open_ground || (best.1 == s.pos[a] && best.0 > COUNTER) {
+        let (others, count) = duel.obstacles(s, a);
+        let mut goals = [(0i16, 0i16); 8 * MAX_FIGHTERS];
+        let mut g = 0;
+        let mut bits = targets;
+        while bits != 0 {
+            let t = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            for n in 1..=8u8 {
+                let (ox, oy) = offset_of_position(n, s.facing[t]);
+                goals[g] = (s.pos[t].0 + ox, s.pos[t].1 + oy);
+                g += 1;
+            }
+        }
         FIELD.with(|field| {
-            let (dist, queue, blocked) = &mut *field.borrow_mut();
-            walking_distances(duel, s, a, (&mut *dist, queue, blocked));
-            let index = |(x, y): (i16, i16)| duel.display.index(x, y);
-            let mut steps = dist[index(s.pos[a])];
-            reach.for_each(movements * 4, jumps, |x, y, jumped| {
-                let here = dist[index((x, y))];
-                if here < steps && duel.keeps_closing(s, a, (x, y)) {
-                    steps = here;
-                    best = (0, (x, y), jumped);
-                }
-            });
+            if let Some((x, y, jumped)) = reach.nearest_walking(
+                duel.movement_display(s, a),
+                s.restricted == duel.fighters[a].side + 1,
+                &others[..count],
+                &goals[..g],
+                (movements * 4, jumps),
+                &mut field.borrow_mut(),
+                |x, y| duel.keeps_closing(s, a, (x, y)),
+            ) {
+                best = (0, (x, y), jumped);
+            }
         });
     }
     let (_, to, jumped) = best;
-    let facing = duel
-        .nearest_of(s, targets, to)
-        .map_or(s.facing[a], |(t, _)| facing_towards(to, s.pos[t]));
     Action {
         to,
-        facing,
+        facing: facing_to_nearest(duel, s, a, targets, to),
         jumped,
         used_extra: false,
         target: None,
@@ -333,16 +360,22 @@ fn aggressive(duel: &Duel, s: &State, a: usize) -> Action {
         return x;
     }
     let (base, extra) = duel.movements(s, a);
+    let targets = duel.targets(s, a);
+    let here = duel.nearest_of(s, targets, s.pos[a]);
+    let gap = here.map_or(i16::MAX, |(_, gap)| gap);
+    if !in_striking_range(extra.map_or(base, |m| m.max(base)), gap) {
+        return close_in_out_of_range(duel, s, a, base, (targets, here));
+    }
     let reach = duel.reach(s, a, base);
-    if let Some(x) = best_attack(duel, s, a, base, &reach, |_| true) {
+    if let Some(x) = best_attack_at_gap(duel, s, a, (base, gap), &reach, |_| true) {
         return Action::strike(&x, false);
     }
     if let Some(m) = extra
-        && let Some(x) = best_attack(duel, s, a, m, &duel.reach(s, a, m), |_| true)
+        && let Some(x) = best_attack_at_gap(duel, s, a, (m, gap), &duel.reach(s, a, m), |_| true)
     {
         return Action::strike(&x, true);
     }
-    close_in(duel, s, a, base, &reach)
+    close_in(duel, s, a, base, &reach, (targets, here))
 }
 
 fn patient(duel: &Duel, s: &State, a: usize) -> Action {
@@ -352,9 +385,16 @@ fn patient(duel: &Duel, s: &State, a: usize) -> Action {
         return x;
     }
     let (base, _) = duel.movements(s, a);
+    let targets = duel.targets(s, a);
+    let here = duel.nearest_of(s, targets, s.pos[a]);
+    let gap = here.map_or(i16::MAX, |(_, gap)| gap);
+    // Out of range he has neither an attack nor one to set up.
+    if !in_striking_range(base, gap) {
+        return close_in_out_of_range(duel, s, a, base, (targets, here));
+    }
     let reach = duel.reach(s, a, base);
     // Strike where he stands, or move and strike only from behind.
-    if let Some(x) = best_attack(duel, s, a, base, &reach, |x| !x.moved || x.behind) {
+    if let Some(x) = best_attack_at_gap(duel, s, a, (base, gap), &reach, |x| !x.moved || x.behind) {
         return Action::strike(&x, false);
     }
     // Set up: the attack position he can reach that is best for next phase.
@@ -375,7 +415,7 @@ fn patient(duel: &Duel, s: &State, a: usize) -> Action {
             task: Task::None,
         };
     }
-    close_in(duel, s, a, base, &reach)
+    close_in(duel, s, a, base, &reach, (targets, here))
 }
 
 /// Most destinations a random fighter chooses among.

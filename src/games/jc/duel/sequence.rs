@@ -621,9 +621,10 @@ impl Duel {
         self.nearest_of(s, self.targets(s, a), at).map(|(t, _)| t)
     }
 
-    /// The reach of `a` with `movements` movements.
+    /// The top-left boxes of the counters in `a`'s way [5.15], and how
+    /// many there are.
     #[inline(always)]
-    pub fn reach(&self, s: &State, a: usize, movements: u8) -> Reach {
+    pub fn obstacles(&self, s: &State, a: usize) -> ([(i16, i16); MAX_FIGHTERS], usize) {
         let mut others = [(0i16, 0i16); MAX_FIGHTERS];
         let mut k = 0;
         for i in 0..s.n {
@@ -632,6 +633,13 @@ impl Duel {
                 k += 1;
             }
         }
+        (others, k)
+    }
+
+    /// The reach of `a` with `movements` movements.
+    #[inline(always)]
+    pub fn reach(&self, s: &State, a: usize, movements: u8) -> Reach {
+        let (others, k) = self.obstacles(s, a);
         // A carrier does not jump [5.42].
         let jumps = self.fighters[a].movement.jumps() && movements >= 2 && s.carrying[a] == 0;
         Reach::compute_for(
