@@ -618,7 +618,7 @@ impl Game {
         let k = ctx.data.story.specials.kar_komak;
         if !self.heroes[p].has(k.character)
             || self.story.kar_komak_used >= k.uses
-            || !tactics::summon_phantoms(self, p, foes, r)
+            || !tactics::summon_phantoms(self, p, foes, k.uses - self.story.kar_komak_used, r)
         {
             return (0, k.warrior);
         }

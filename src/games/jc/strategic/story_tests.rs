@@ -667,46 +667,40 @@ fn beaten_by_beasts_any_player_s_miraculous_escape_must_save_the_hero() {
 #[test]
 fn kar_komak_raises_phantoms_twice_a_game() {
     // [19.41] Against five foes the sensible Carthoris has Kar Komak raise
-    // five phantom warriors; after two fights no more.
+    // five phantom warriors while both materialisations are left; the
+    // second is kept for the duel with the villain's group, and after it
+    // there are no more, even there.
     let m = model("two-heroes");
     let ctx = m.context();
     let mut g = game(&m);
     let five = [(k(&m, "red-warrior"), 0u8); 5];
     let phantom = k(&m, "phantom-warrior");
-    for _ in 0..2 {
-        let aid = g.fight_begins(
+    let fight = |g: &mut Game, foes: &[(u8, u8)], villain: bool| {
+        g.story.heroes[1].villain_duel = villain;
+        g.fight_begins(
             &ctx,
             1,
             true,
-            &five,
+            foes,
             STREET,
             &mut Script::default(),
             &mut NoTrace,
-        );
-        assert_eq!(aid.allies, (5, phantom));
-    }
-    let aid = g.fight_begins(
-        &ctx,
-        1,
-        true,
-        &five,
-        STREET,
-        &mut Script::default(),
-        &mut NoTrace,
-    );
-    assert_eq!(aid.allies.0, 0);
-    // Against two, he keeps them.
+        )
+        .allies
+    };
+    assert_eq!(fight(&mut g, &five, false), (5, phantom));
+    assert_eq!(g.story.kar_komak_used, 1);
+    assert_eq!(fight(&mut g, &five, false).0, 0, "the last one is kept");
+    assert_eq!(fight(&mut g, &five[..1], true), (5, phantom));
+    assert_eq!(g.story.kar_komak_used, 2);
+    assert_eq!(fight(&mut g, &five, true).0, 0, "two a game [19.41]");
+    // Against two foes he keeps them; the villain's duel takes one even
+    // against a single foe.
     let mut g = game(&m);
-    let aid = g.fight_begins(
-        &ctx,
-        1,
-        true,
-        &five[..2],
-        STREET,
-        &mut Script::default(),
-        &mut NoTrace,
-    );
-    assert_eq!(aid.allies.0, 0);
+    assert_eq!(fight(&mut g, &five[..2], false).0, 0);
+    assert_eq!(fight(&mut g, &five[..1], true), (5, phantom));
+    // The count is the game's: a fresh game has both again.
+    assert_eq!(game(&m).story.kar_komak_used, 0);
 }
 
 #[test]

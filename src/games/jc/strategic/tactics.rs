@@ -35,7 +35,10 @@
 //! while under his entourage limit, invisibility before the duel with the
 //! hero. Makes his one try of [13.23] and his roll of [13.31] whenever he
 //! may, and always calls on Tario or Luud [19.32]. Kar Komak's phantoms
-//! [19.41] are raised (by his hero) against five foes or more.
+//! [19.41] (two materialisations a game, whoever he serves) are raised by
+//! a sensible hero for the duel with his villain's group, and against five
+//! foes or more only while a second one is left, so the last is kept for
+//! that duel.
 //!
 //! **`random`**: a fair coin for every optional play or choice, a uniform
 //! choice among candidates and discards.
@@ -194,7 +197,10 @@ pub fn call_on_master<R: Roller>(g: &Game, p: usize, r: &mut R) -> bool {
 }
 
 /// Whether Kar Komak raises his phantoms for hero `p` against `foes` foes
-/// [19.41].
-pub fn summon_phantoms<R: Roller>(g: &Game, p: usize, foes: usize, r: &mut R) -> bool {
-    hero_wants(g, p, foes >= 5, r)
+/// with `left` materialisations of the game's [19.41] left: `sensible`
+/// raises them for the duel with the villain's group, and against five foes
+/// or more only while another one stays in hand for that duel.
+pub fn summon_phantoms<R: Roller>(g: &Game, p: usize, foes: usize, left: u8, r: &mut R) -> bool {
+    let villain_duel = g.story.heroes[p].villain_duel;
+    hero_wants(g, p, villain_duel || (foes >= 5 && left > 1), r)
 }
