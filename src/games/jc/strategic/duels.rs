@@ -307,6 +307,18 @@ impl Game {
                 },
             );
         }
+        // [9.27] a fellow hero's aid.
+        if let Some(q) = aid.helper {
+            push(
+                &mut key,
+                Entry {
+                    character: usize::from(self.heroes[q].character),
+                    level: self.hero_level(ctx, q),
+                    unarmed: !self.heroes[q].armed,
+                    strength_bonus: 0,
+                },
+            );
+        }
         // [19.41] phantom warriors.
         let ally_top = data.roster.characters[usize::from(aid.allies.1)].top_level;
         for _ in 0..aid.allies.0 {

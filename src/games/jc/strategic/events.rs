@@ -64,6 +64,8 @@ pub struct FightAid {
     /// A foe struck by a free blow: its index in the foes and the levels
     /// it lost.
     pub foe_wound: Option<(usize, u8)>,
+    /// Another Player's hero fighting beside him [9.27].
+    pub helper: Option<usize>,
 }
 
 impl Game {
@@ -1043,8 +1045,9 @@ impl Game {
 
     /// What cards and special characters add as hero `p` starts a fight on
     /// `display` against `foes`: the abduction of cards 28-31 in a city,
-    /// Kar Komak's phantoms, the free blows of invisibility; a fight in the
-    /// villain's city game ends a transferred hero's cover [19.31].
+    /// Kar Komak's phantoms, a fellow hero's aid in a hostile encounter
+    /// [9.27], the free blows of invisibility; a fight in the villain's city
+    /// game ends a transferred hero's cover [19.31].
     #[allow(clippy::too_many_arguments)]
     pub fn fight_begins<R: Roller, T: Trace>(
         &mut self,
@@ -1095,6 +1098,9 @@ impl Game {
                     )
                 });
             }
+        }
+        if std::mem::take(&mut self.story.heroes[p].hostile) {
+            aid.helper = self.fellow_aid(ctx, p, r, trace);
         }
         // Card 27 before the duel with the villain's group.
         if std::mem::take(&mut self.story.heroes[p].villain_duel) && !foes.is_empty() {

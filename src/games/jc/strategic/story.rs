@@ -282,6 +282,9 @@ pub struct HeroStory {
     pub invisible: i8,
     /// The next fight is with the villain's group.
     pub villain_duel: bool,
+    /// The next fight is a hostile encounter, in which a fellow hero may
+    /// aid him [9.27].
+    pub hostile: bool,
 }
 
 impl HeroStory {
@@ -316,6 +319,7 @@ impl HeroStory {
         north_pass: false,
         invisible: 0,
         villain_duel: false,
+        hostile: false,
     };
 
     /// The female personages who befriended him.

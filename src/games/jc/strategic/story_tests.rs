@@ -929,3 +929,73 @@ fn broken_story_tables_are_one_line_errors() {
         "{e}"
     );
 }
+
+#[test]
+fn a_fellow_hero_at_the_same_place_may_fight_beside_a_hero() {
+    // [9.27] Carthoris stands in Zodanga with John Carter, who meets a
+    // hostile encounter there. A sensible Carthoris keeps out of it; a
+    // random one whose coin says yes (pick 0) fights beside him, and the
+    // sensible John Carter takes the help. Elsewhere, or captured, he
+    // cannot; a fight that is not an encounter gets no helper.
+    use super::players::{HeroPolicy, VillainPolicy};
+    let m = model("two-heroes");
+    let ctx = m.context();
+    let mut g = game(&m);
+    let zodanga = Place::City(city(&m, "zodanga"));
+    g.heroes[0].place = zodanga;
+    g.heroes[1].place = zodanga;
+    let foes = [(k(&m, "red-warrior"), 0u8); 2];
+    let fight = |g: &mut Game, hostile: bool, s: &mut Script| {
+        g.story.heroes[0].hostile = hostile;
+        let aid = g.fight_begins(&ctx, 0, true, &foes, STREET, s, &mut NoTrace);
+        assert!(!g.story.heroes[0].hostile, "the mark is used up");
+        aid.helper
+    };
+    assert_eq!(fight(&mut g, true, &mut Script::default()), None);
+    g.policies[1] = (HeroPolicy::Random, VillainPolicy::Sensible);
+    assert_eq!(
+        fight(&mut g, true, &mut Script::default().picks(&[1])),
+        None
+    );
+    let mut s = Script::default().picks(&[0]);
+    assert_eq!(fight(&mut g, true, &mut s), Some(1));
+    assert_eq!(s.picks_left(), 0);
+    assert_eq!(fight(&mut g, false, &mut Script::default()), None);
+    g.heroes[1].status = Status::Captured;
+    assert_eq!(fight(&mut g, true, &mut Script::default()), None);
+    g.heroes[1].status = Status::Free;
+    g.heroes[1].place = Place::City(city(&m, "lesser-helium"));
+    assert_eq!(fight(&mut g, true, &mut Script::default()), None);
+}
+
+#[test]
+fn heroes_meeting_in_a_city_may_hand_a_companion_over() {
+    // [9.27] John Carter ends his turn in Zodanga with Dar Tarus and
+    // Tavia; Carthoris is there. A sensible John Carter gives no one; a
+    // random one whose coin says yes gives the only companion who may
+    // change hands (Dar Tarus: Tavia's love belongs to one hero's story),
+    // and the sensible Carthoris takes him for good.
+    use super::players::{HeroPolicy, VillainPolicy};
+    let m = model("two-heroes");
+    let ctx = m.context();
+    let mut g = game(&m);
+    let zodanga = Place::City(city(&m, "zodanga"));
+    let (dar, tavia) = (k(&m, "dar-tarus"), k(&m, "tavia"));
+    g.heroes[0].place = zodanga;
+    g.heroes[1].place = zodanga;
+    set_retinue(&mut g, 0, &[dar, tavia]);
+    set_retinue(&mut g, 1, &[]);
+    g.meet_fellows(&ctx, 0, &mut Script::default(), &mut NoTrace);
+    assert_eq!(g.heroes[0].retinue(), &[dar, tavia]);
+    g.policies[0] = (HeroPolicy::Random, VillainPolicy::Sensible);
+    let mut s = Script::default().picks(&[0, 0]);
+    g.meet_fellows(&ctx, 0, &mut s, &mut NoTrace);
+    assert_eq!(s.picks_left(), 0);
+    assert_eq!(g.heroes[0].retinue(), &[tavia]);
+    assert_eq!(g.heroes[1].retinue(), &[dar]);
+    // Nobody left who may change hands: nothing happens, no coin tossed.
+    let mut s = Script::default().picks(&[1]);
+    g.meet_fellows(&ctx, 0, &mut s, &mut NoTrace);
+    assert_eq!(s.picks_left(), 1);
+    assert_eq!(g.heroes[1].retinue(), &[dar]);
+}

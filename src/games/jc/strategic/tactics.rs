@@ -40,6 +40,11 @@
 //! foes or more only while a second one is left, so the last is kept for
 //! that duel.
 //!
+//! **Fellow heroes [9.27].** A sensible Player never fights beside
+//! another Player's hero nor gives him a companion: every other hero is a
+//! rival for champion [20.54], and one lost to beasts gives the rest a
+//! merit [20.53]; he takes any help or companion offered.
+//!
 //! **`random`**: a fair coin for every optional play or choice, a uniform
 //! choice among candidates and discards.
 
@@ -203,4 +208,26 @@ pub fn call_on_master<R: Roller>(g: &Game, p: usize, r: &mut R) -> bool {
 pub fn summon_phantoms<R: Roller>(g: &Game, p: usize, foes: usize, left: u8, r: &mut R) -> bool {
     let villain_duel = g.story.heroes[p].villain_duel;
     hero_wants(g, p, villain_duel || (foes >= 5 && left > 1), r)
+}
+
+/// Whether hero `q`'s Player has him fight beside another Player's hero in
+/// a hostile encounter [9.27] (`sensible`: never, see the module notes).
+pub fn aid_fellow<R: Roller>(g: &Game, q: usize, r: &mut R) -> bool {
+    hero_wants(g, q, false, r)
+}
+
+/// Whether hero `p`'s Player takes a fellow hero's help or companion
+/// [9.27] (`sensible`: always).
+pub fn take_from_fellow<R: Roller>(g: &Game, p: usize, r: &mut R) -> bool {
+    hero_wants(g, p, true, r)
+}
+
+/// The companion among `givable` that hero `p`'s Player gives a fellow
+/// hero [9.27], if any: `sensible` none; `random` a coin, then a uniform
+/// choice.
+pub fn give_to_fellow<R: Roller>(g: &Game, p: usize, givable: u128, r: &mut R) -> Option<u8> {
+    if givable == 0 || !hero_wants(g, p, false, r) {
+        return None;
+    }
+    pick_character(false, givable, |_| 0, r)
 }
