@@ -105,7 +105,7 @@ impl Game {
         r: &mut R,
         trace: &mut T,
     ) -> bool {
-        let Some((n, _)) = self.held(ctx, p, true, |e| *e == effect) else {
+        let Some((n, _)) = self.hero_card(ctx, p, |e| *e == effect, r) else {
             return false;
         };
         if !tactics::hero_wants(self, p, true, r) {
@@ -118,7 +118,12 @@ impl Game {
     /// Player `q` plays card `n` (from his hand, or just drawn) on hero
     /// `p`'s affairs: it goes to the face-up pile [18.14].
     pub fn play_card<T: Trace>(&mut self, ctx: &Context, q: usize, p: usize, n: u8, trace: &mut T) {
-        self.story.hands[q].remove(n);
+        if !self.story.hands[q].remove(n) {
+            // A card another Player offered [18.17].
+            for hand in &mut self.story.hands {
+                hand.remove(n);
+            }
+        }
         self.story.piles.played(n);
         if let Some(&e) = ctx.data.story.card_entries.get(usize::from(n) - 1) {
             self.fire(e);
@@ -284,14 +289,14 @@ impl Game {
             self.gain(p, ITEM_FLIER);
         }
         if let Some((n, e)) =
-            self.held(ctx, p, true, |e| matches!(e, Effect::Reinforcements { .. }))
+            self.hero_card(ctx, p, |e| matches!(e, Effect::Reinforcements { .. }), r)
             && tactics::hero_wants(self, p, true, r)
         {
             self.play_card(ctx, p, p, n, trace);
             self.immediate(ctx, p, e, trace);
         }
         if self.story.heroes[p].safe == NONE
-            && let Some((n, _)) = self.held(ctx, p, true, |e| *e == Effect::SafeCompanion)
+            && let Some((n, _)) = self.hero_card(ctx, p, |e| *e == Effect::SafeCompanion, r)
         {
             let candidates = self.treachery_candidates(ctx, p);
             let sensible = tactics::hero_sensible(self, p);
@@ -314,7 +319,7 @@ impl Game {
         if targets == 0 {
             return;
         }
-        let Some((n, _)) = self.held(ctx, p, true, |e| *e == Effect::Remorse) else {
+        let Some((n, _)) = self.hero_card(ctx, p, |e| *e == Effect::Remorse, r) else {
             return;
         };
         if !tactics::hero_wants(self, p, true, r) {
@@ -344,7 +349,7 @@ impl Game {
             return None;
         }
         let q = self.villain_player(p);
-        let (n, _) = self.held(ctx, q, false, |e| *e == Effect::Treachery)?;
+        let (n, _) = self.villain_card(ctx, p, |e| *e == Effect::Treachery, r)?;
         if !tactics::villain_wants(self, p, true, r) {
             return None;
         }
@@ -386,10 +391,12 @@ impl Game {
         let party = &self.parties[p];
         if super::game::party_present(party)
             && party.henchmen_len < party.limit
-            && let Some((n, Effect::VillainReinforcements { warriors })) =
-                self.held(ctx, q, false, |e| {
-                    matches!(e, Effect::VillainReinforcements { .. })
-                })
+            && let Some((n, Effect::VillainReinforcements { warriors })) = self.villain_card(
+                ctx,
+                p,
+                |e| matches!(e, Effect::VillainReinforcements { .. }),
+                r,
+            )
             && tactics::villain_wants(self, p, true, r)
         {
             self.play_card(ctx, q, p, n, trace);
@@ -403,7 +410,7 @@ impl Game {
         // The assassin (cards 25-26), in a city.
         if let Some(c) = in_city
             && let Some((n, Effect::Assassin { foe })) =
-                self.held(ctx, q, false, |e| matches!(e, Effect::Assassin { .. }))
+                self.villain_card(ctx, p, |e| matches!(e, Effect::Assassin { .. }), r)
         {
             let minors = self.heroes[p]
                 .retinue()
@@ -429,7 +436,7 @@ impl Game {
         // A flier sent off course (card 33).
         if let Some(c) = in_city
             && self.heroes[p].conveyance == FLIER
-            && let Some((n, _)) = self.held(ctx, q, false, |e| *e == Effect::DivertFlier)
+            && let Some((n, _)) = self.villain_card(ctx, p, |e| *e == Effect::DivertFlier, r)
         {
             let goal = self.parties[p].city;
             let here = ctx.data.distance(FLIER, c, goal);
@@ -594,7 +601,7 @@ impl Game {
         // Stealth (card 21): less discovery, and the area of one quarry.
         if self.story.heroes[p].stealth == 0
             && let Some((n, Effect::Stealth { discovery })) =
-                self.held(ctx, p, true, |e| matches!(e, Effect::Stealth { .. }))
+                self.hero_card(ctx, p, |e| matches!(e, Effect::Stealth { .. }), r)
             && tactics::hero_wants(self, p, true, r)
         {
             self.play_card(ctx, p, p, n, trace);
@@ -659,7 +666,7 @@ impl Game {
         }
         // Flight (cards 35-36).
         if self.villain_can_flee(p)
-            && let Some((n, _)) = self.held(ctx, q, false, |e| *e == Effect::VillainFlees)
+            && let Some((n, _)) = self.villain_card(ctx, p, |e| *e == Effect::VillainFlees, r)
             && tactics::villain_wants(self, p, true, r)
         {
             self.play_card(ctx, q, p, n, trace);
@@ -669,7 +676,7 @@ impl Game {
         // The unspeakable act [13.41].
         if self.story.heroes[p].act == 0
             && self.parties[p].holds_captive()
-            && let Some((n, _)) = self.held(ctx, q, false, |e| *e == Effect::UnspeakableAct)
+            && let Some((n, _)) = self.villain_card(ctx, p, |e| *e == Effect::UnspeakableAct, r)
             && tactics::villain_wants(self, p, true, r)
         {
             self.play_card(ctx, q, p, n, trace);
@@ -710,7 +717,7 @@ impl Game {
             self.story.heroes[p].disguised = true;
         }
         if let Some((n, Effect::SecretEntrance { area })) =
-            self.held(ctx, p, true, |e| matches!(e, Effect::SecretEntrance { .. }))
+            self.hero_card(ctx, p, |e| matches!(e, Effect::SecretEntrance { .. }), r)
             && tactics::hero_wants(self, p, true, r)
         {
             self.play_card(ctx, p, p, n, trace);
@@ -796,16 +803,16 @@ impl Game {
         });
         let dangerous = beasts || foes.total() >= 3;
         let card = if outdoor {
-            self.held(ctx, p, true, |e| *e == Effect::AvoidOutdoorEncounter)
+            self.hero_card(ctx, p, |e| *e == Effect::AvoidOutdoorEncounter, r)
                 .filter(|_| tactics::hero_wants(self, p, dangerous, r))
         } else if warriors {
-            self.held(ctx, p, true, |e| *e == Effect::AvoidCityGuard)
+            self.hero_card(ctx, p, |e| *e == Effect::AvoidCityGuard, r)
                 .filter(|_| tactics::hero_wants(self, p, false, r))
         } else {
             None
         };
         let card = card.or_else(|| {
-            self.held(ctx, p, true, |e| matches!(e, Effect::EvadeAtCost { .. }))
+            self.hero_card(ctx, p, |e| matches!(e, Effect::EvadeAtCost { .. }), r)
                 .filter(|_| tactics::hero_wants(self, p, false, r))
         });
         let Some((n, e)) = card else {
@@ -835,20 +842,18 @@ impl Game {
         let men = !matches!(defeat, Defeat::Beasts | Defeat::Arena);
         let mut choices: [Option<(u8, Effect)>; 4] = [
             if men {
-                self.held(ctx, p, true, |e| *e == Effect::EvadeCapture)
+                self.hero_card(ctx, p, |e| *e == Effect::EvadeCapture, r)
             } else {
                 None
             },
             if defeat != Defeat::Arena && !flying {
-                self.held(ctx, p, true, |e| *e == Effect::BreakOff)
+                self.hero_card(ctx, p, |e| *e == Effect::BreakOff, r)
             } else {
                 None
             },
-            self.held(ctx, p, true, |e| {
-                matches!(e, Effect::MiraculousEscape { .. })
-            }),
+            self.hero_card(ctx, p, |e| matches!(e, Effect::MiraculousEscape { .. }), r),
             if men {
-                self.held(ctx, p, true, |e| matches!(e, Effect::EvadeAtCost { .. }))
+                self.hero_card(ctx, p, |e| matches!(e, Effect::EvadeAtCost { .. }), r)
             } else {
                 None
             },
@@ -919,7 +924,7 @@ impl Game {
         }
         let mut help = self.ghek_help(ctx, p);
         if let Some((n, Effect::EscapeBonus { escape })) =
-            self.held(ctx, p, true, |e| matches!(e, Effect::EscapeBonus { .. }))
+            self.hero_card(ctx, p, |e| matches!(e, Effect::EscapeBonus { .. }), r)
             && tactics::hero_wants(self, p, true, r)
         {
             self.play_card(ctx, p, p, n, trace);
@@ -937,7 +942,7 @@ impl Game {
         r: &mut R,
         trace: &mut T,
     ) -> bool {
-        let Some((n, _)) = self.held(ctx, p, true, |e| *e == Effect::ArenaCompanion) else {
+        let Some((n, _)) = self.hero_card(ctx, p, |e| *e == Effect::ArenaCompanion, r) else {
             return false;
         };
         if !tactics::hero_wants(self, p, true, r) {
@@ -1004,7 +1009,7 @@ impl Game {
             return;
         }
         if let Some((n, Effect::ExtraMovement { cards })) =
-            self.held(ctx, p, true, |e| matches!(e, Effect::ExtraMovement { .. }))
+            self.hero_card(ctx, p, |e| matches!(e, Effect::ExtraMovement { .. }), r)
             && tactics::hero_wants(self, p, true, r)
         {
             self.play_card(ctx, p, p, n, trace);
@@ -1026,7 +1031,7 @@ impl Game {
             return haads;
         }
         let q = self.villain_player(p);
-        let Some((n, _)) = self.held(ctx, q, false, |e| *e == Effect::FlierCrash) else {
+        let Some((n, _)) = self.villain_card(ctx, p, |e| *e == Effect::FlierCrash, r) else {
             return haads;
         };
         if !tactics::villain_wants(self, p, true, r) {
@@ -1069,7 +1074,7 @@ impl Game {
             && self.heroes[p].city().is_some()
             && super::game::party_present(&self.parties[p])
             && self.has_female_personage(ctx, p)
-            && let Some((n, _)) = self.held(ctx, q, false, |e| *e == Effect::AbductPersonage)
+            && let Some((n, _)) = self.villain_card(ctx, p, |e| *e == Effect::AbductPersonage, r)
             && tactics::villain_wants(self, p, true, r)
         {
             let s = &self.story.heroes[p];
@@ -1111,7 +1116,7 @@ impl Game {
                 .position(|&(k, _)| roster.characters[usize::from(k)].class == Class::Villain)
                 .unwrap_or(0);
             let villain = &roster.characters[usize::from(foes[target].0)];
-            if let Some((n, _)) = self.held(ctx, p, true, |e| *e == Effect::Invisibility)
+            if let Some((n, _)) = self.hero_card(ctx, p, |e| *e == Effect::Invisibility, r)
                 && tactics::hero_wants(self, p, true, r)
             {
                 self.play_card(ctx, p, p, n, trace);
@@ -1122,7 +1127,7 @@ impl Game {
                     aid.foe_wound = Some((target, 1));
                 }
             }
-            if let Some((n, _)) = self.held(ctx, q, false, |e| *e == Effect::Invisibility)
+            if let Some((n, _)) = self.villain_card(ctx, p, |e| *e == Effect::Invisibility, r)
                 && tactics::villain_wants(self, p, true, r)
             {
                 self.play_card(ctx, q, p, n, trace);

@@ -999,3 +999,54 @@ fn heroes_meeting_in_a_city_may_hand_a_companion_over() {
     assert_eq!(s.picks_left(), 1);
     assert_eq!(g.heroes[1].retinue(), &[dar]);
 }
+
+#[test]
+fn with_three_players_or_more_a_villain_card_may_be_offered_against_a_rival() {
+    // [18.17] Six Players: hero 0's villain is run by Player 1, who holds
+    // nothing; Player 2 holds the flier crash (22) and, sensible, offers it
+    // against John Carter, who flies 10 haads: he covers 5 and crashes.
+    // Player 0 never plays it on his own hero; with two Players nobody but
+    // the villain's Player may.
+    let m = model("six-heroes");
+    let ctx = m.context();
+    let mut g = game(&m);
+    assert_eq!(g.villain_player(0), 1);
+    g.heroes[0].conveyance = FLIER;
+    g.story.hands[0] = hand(&[22]);
+    let mut s = Script::default();
+    assert_eq!(g.flight_haads(&ctx, 0, 10, &mut s, &mut NoTrace), 10);
+    assert_eq!(g.story.hands[0].cards(), [22]);
+    g.story.hands[0] = Hand::default();
+    g.story.hands[2] = hand(&[22]);
+    assert_eq!(g.flight_haads(&ctx, 0, 10, &mut s, &mut NoTrace), 5);
+    assert!(g.story.hands[2].is_empty());
+    assert_eq!(g.heroes[0].conveyance, crate::games::jc::map::WALK);
+    let m = model("two-heroes");
+    let ctx = m.context();
+    let mut g = game(&m);
+    g.heroes[0].conveyance = FLIER;
+    g.story.hands[0] = hand(&[22]);
+    assert_eq!(g.flight_haads(&ctx, 0, 10, &mut s, &mut NoTrace), 10);
+}
+
+#[test]
+fn a_hero_card_is_offered_to_a_rival_only_by_a_random_player() {
+    // [18.17] John Carter is captured by warriors; Player 2 holds a
+    // miraculous escape (3). Sensible, he keeps it for his own hero; random,
+    // his coin says yes (pick 0): the card saves John Carter, who sits out
+    // his next Strategic Turn.
+    use super::players::{HeroPolicy, VillainPolicy};
+    let m = model("six-heroes");
+    let ctx = m.context();
+    let mut g = game(&m);
+    g.story.hands[2] = hand(&[3]);
+    let mut s = Script::default();
+    assert!(!g.saved_from_defeat(&ctx, 0, Defeat::Capture, &mut s, &mut NoTrace));
+    assert_eq!(g.story.hands[2].cards(), [3]);
+    g.policies[2] = (HeroPolicy::Random, VillainPolicy::Sensible);
+    let mut s = Script::default().picks(&[0]);
+    assert!(g.saved_from_defeat(&ctx, 0, Defeat::Capture, &mut s, &mut NoTrace));
+    assert_eq!(s.picks_left(), 0);
+    assert!(g.story.hands[2].is_empty());
+    assert_eq!(g.heroes[0].skip, 1);
+}

@@ -45,6 +45,12 @@
 //! rival for champion [20.54], and one lost to beasts gives the rest a
 //! merit [20.53]; he takes any help or companion offered.
 //!
+//! **Offered cards [18.17]** (three Players or more, see
+//! [`super::offers`]). A sensible Player offers every villain card against
+//! another Player's hero when the Player who runs that hero's villain has
+//! none, and never offers a hero card to another Player's hero; the
+//! receiver plays an offered card as he would his own.
+//!
 //! **`random`**: a fair coin for every optional play or choice, a uniform
 //! choice among candidates and discards.
 
@@ -230,4 +236,17 @@ pub fn give_to_fellow<R: Roller>(g: &Game, p: usize, givable: u128, r: &mut R) -
         return None;
     }
     pick_character(false, givable, |_| 0, r)
+}
+
+/// Whether Player `o` offers one of his cards to another Player [18.17]: a
+/// villain card against another Player's hero (`sensible`: always, a rival
+/// set back), or a hero card for one (`sensible`: never, a rival helped).
+pub fn offer_card<R: Roller>(g: &Game, o: usize, for_hero: bool, r: &mut R) -> bool {
+    if for_hero {
+        hero_wants(g, o, false, r)
+    } else if g.policies[o].1 == VillainPolicy::Sensible {
+        true
+    } else {
+        r.pick(2) == 0
+    }
 }
