@@ -257,6 +257,8 @@ pub struct HeroStory {
     pub disguised: bool,
     /// His own body while his brain is in another [19.31], or [`NONE`].
     pub body: u8,
+    /// Companions given a warrior of Mars's values [19.31].
+    pub changed: u128,
     /// Transferred and no hostile act yet in this city game: no discovery
     /// checks [19.31].
     pub unseen: bool,
@@ -309,6 +311,7 @@ impl HeroStory {
         army: false,
         disguised: false,
         body: NONE,
+        changed: 0,
         unseen: false,
         tars_leaves: 0,
         villain_stays: 0,

@@ -1050,3 +1050,65 @@ fn a_hero_card_is_offered_to_a_rival_only_by_a_random_player() {
     assert!(g.story.hands[2].is_empty());
     assert_eq!(g.heroes[0].skip, 1);
 }
+
+#[test]
+fn the_villain_may_duel_the_repentant_who_prevents_his_act() {
+    // [12.32] Rapas betrayed Carthoris and repented; he stands among the
+    // villain's henchmen when the act is due: he prevents it, and the
+    // villain, the better fighter, duels him at once. Beaten (the villain's
+    // side wins the scripted duel), Rapas is slain; winning, he stays to
+    // come over to Carthoris.
+    let m = model("two-heroes");
+    let ctx = m.context();
+    let p = 1;
+    let rapas = k(&m, "rapas");
+    for (villain_wins, stays) in [(true, false), (false, true)] {
+        let mut g = game(&m);
+        let captive = g.parties[p].captive;
+        assert_ne!(captive, NONE);
+        g.parties[p].henchmen_len = 0;
+        g.add_henchmen(p, &[rapas]);
+        g.story.heroes[p].repented |= 1u128 << rapas;
+        g.story.heroes[p].act = 1;
+        let mut s = Script::default().duels(&[villain_wins]);
+        g.unspeakable_act_table(&ctx, p, &mut s, &mut NoTrace);
+        assert!(s.done(), "the duel was fought");
+        assert_eq!(g.parties[p].captive, captive, "the act is prevented");
+        assert!(!g.heroes[p].love_barred);
+        assert_eq!(g.parties[p].henchmen().contains(&rapas), stays);
+    }
+}
+
+#[test]
+fn ras_thavas_gives_a_personage_of_the_company_a_warrior_s_values() {
+    // [19.31] In Morbus with Ras Thavas, Carthoris (sensible) has Valla Dia
+    // given a red warrior's values; Dar Tarus keeps his own, and Ras
+    // Thavas cannot change himself. In Zodanga nothing happens. She then
+    // fights beside him.
+    let m = model("two-heroes");
+    let ctx = m.context();
+    let mut g = game(&m);
+    let (ras, valla, dar) = (k(&m, "ras-thavas"), k(&m, "valla-dia"), k(&m, "dar-tarus"));
+    set_retinue(&mut g, 1, &[ras, valla, dar]);
+    g.heroes[1].place = Place::City(city(&m, "zodanga"));
+    g.brain_transfer(&ctx, 1, &mut Script::default(), &mut NoTrace);
+    assert_eq!(g.story.heroes[1].changed, 0);
+    g.heroes[1].place = Place::City(city(&m, "morbus"));
+    g.brain_transfer(&ctx, 1, &mut Script::default(), &mut NoTrace);
+    assert_eq!(g.story.heroes[1].changed, 1u128 << valla);
+    // In a fight she is a red warrior on his side: lost, she may die.
+    use super::duels::FightOptions;
+    let foes = [(k(&m, "red-warrior"), 0u8)];
+    let mut s = Script::default().duels(&[false]);
+    let f = g.fight(
+        &ctx,
+        1,
+        &foes,
+        FightOptions::on(STREET),
+        &mut s,
+        &mut NoTrace,
+    );
+    assert!(!f.won);
+    assert!(!g.heroes[1].has(valla), "the Script's losers die");
+    assert!(g.heroes[1].has(ras), "a personage does not fight");
+}

@@ -23,7 +23,9 @@
 //! flier line away at the Pole. Takes the warriors of the City Friend Table
 //! rather than joining the army [16.33]. Has his brain transferred [19.31]
 //! only when his villain's city would make him move secretly, and back
-//! once his villain's group is slain.
+//! once his villain's group is slain; has the surgeon give every
+//! personage of his company but his love and princess a warrior's values
+//! [19.31] (a minor character never: he keeps the levels he has).
 //!
 //! **Villain, `sensible`.** Plays every card against the hero at its first
 //! legal moment: treachery (on the best fighter among the candidates, else
@@ -34,7 +36,8 @@
 //! hero is), flight once the hero is in his city, his own reinforcements
 //! while under his entourage limit, invisibility before the duel with the
 //! hero. Makes his one try of [13.23] and his roll of [13.31] whenever he
-//! may, and always calls on Tario or Luud [19.32]. Kar Komak's phantoms
+//! may, and always calls on Tario or Luud [19.32]. Duels a repentant who
+//! kept him from his act [12.32] when he is the better fighter. Kar Komak's phantoms
 //! [19.41] (two materialisations a game, whoever he serves) are raised by
 //! a sensible hero for the duel with his villain's group, and against five
 //! foes or more only while a second one is left, so the last is kept for
@@ -56,6 +59,7 @@
 
 use super::game::{Context, Game, Roller};
 use super::players::{HeroPolicy, VillainPolicy};
+use crate::games::jc::duel::roster::Class;
 use crate::games::jc::event_deck::Effect;
 
 /// Whether hero `p`'s player plays as `sensible` for his hero.
@@ -200,6 +204,28 @@ pub fn brain_transfer<R: Roller>(
             && !ctx.data.passes(g.heroes[p].character, party.city)
     };
     hero_wants(g, p, sensible, r)
+}
+
+/// Whether hero `p`'s villain `v` duels `k`, the repentant who kept him from
+/// his act [12.32]: `sensible` when the villain is the better fighter
+/// ([`fighting_worth`]).
+pub fn duel_repentant<R: Roller>(
+    ctx: &Context,
+    g: &Game,
+    p: usize,
+    v: u8,
+    k: u8,
+    r: &mut R,
+) -> bool {
+    villain_wants(g, p, fighting_worth(ctx, v) > fighting_worth(ctx, k), r)
+}
+
+/// Whether hero `p` has companion `k` given a warrior's values [19.31]:
+/// `sensible` for a personage (who gains combat values), never for a minor
+/// character, who keeps the levels he has.
+pub fn change_companion<R: Roller>(ctx: &Context, g: &Game, p: usize, k: u8, r: &mut R) -> bool {
+    let personage = ctx.data.roster.characters[usize::from(k)].class == Class::Personage;
+    hero_wants(g, p, personage, r)
 }
 
 /// Whether hero `p`'s villain calls on Tario or Luud [19.32].
