@@ -696,8 +696,9 @@ impl Game {
     }
 
     /// Where hero `p` comes into his villain's city, and the cards he plays
-    /// then: the secret entrance, disguise [15.31]; his per-city marks are
-    /// reset. Returns the area.
+    /// then: the secret entrance (no card needed where he knows the way
+    /// [17.17]), disguise [15.31]; his per-city marks are reset. Returns the
+    /// area.
     pub fn city_entry<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
@@ -716,11 +717,30 @@ impl Game {
         if foreign && self.hero_plays(ctx, p, Effect::Disguise, r, trace) {
             self.story.heroes[p].disguised = true;
         }
+        let city = self.parties[p].city;
+        if self.story.heroes[p].secret_ways & (1u64 << city) != 0
+            && let Some(area) = ctx
+                .data
+                .story
+                .events
+                .cards
+                .iter()
+                .find_map(|c| match c.effect {
+                    Effect::SecretEntrance { area } => Some(area),
+                    _ => None,
+                })
+        {
+            trace.event("JC 17.17 secret way", || {
+                format!("{} comes in by the secret way he knows", self.name(ctx, p))
+            });
+            return area;
+        }
         if let Some((n, Effect::SecretEntrance { area })) =
             self.hero_card(ctx, p, |e| matches!(e, Effect::SecretEntrance { .. }), r)
             && tactics::hero_wants(self, p, true, r)
         {
             self.play_card(ctx, p, p, n, trace);
+            self.story.heroes[p].secret_ways |= 1u64 << self.parties[p].city;
             return area;
         }
         ctx.data.city_map.entry

@@ -259,6 +259,9 @@ pub struct HeroStory {
     pub body: u8,
     /// Companions given a warrior of Mars's values [19.31].
     pub changed: u128,
+    /// Cities whose secret entrance he knows (bit per city): shown by a
+    /// resident cellmate [17.17] or used with cards 40-42.
+    pub secret_ways: u64,
     /// Transferred and no hostile act yet in this city game: no discovery
     /// checks [19.31].
     pub unseen: bool,
@@ -312,6 +315,7 @@ impl HeroStory {
         disguised: false,
         body: NONE,
         changed: 0,
+        secret_ways: 0,
         unseen: false,
         tars_leaves: 0,
         villain_stays: 0,

@@ -1112,3 +1112,42 @@ fn ras_thavas_gives_a_personage_of_the_company_a_warrior_s_values() {
     assert!(!g.heroes[1].has(valla), "the Script's losers die");
     assert!(g.heroes[1].has(ras), "a personage does not fight");
 }
+
+#[test]
+fn a_resident_cellmate_shows_the_secret_way_into_the_city() {
+    // [17.17] Gahan comes in by the main gate, is imprisoned with a male
+    // personage (9, a resident) and escapes (1). Next time he enters the
+    // city by the secret entrance without a card (cards 40-42's area).
+    let m = model("six-heroes");
+    let ctx = m.context();
+    let mut g = game(&m);
+    let p = 2;
+    let c = g.parties[p].city;
+    g.heroes[p].place = Place::City(c);
+    let entry = m.data().city_map.entry;
+    assert_eq!(
+        g.city_entry(&ctx, p, false, &mut Script::default(), &mut NoTrace),
+        entry
+    );
+    g.enter_city(&ctx, p, &mut Script::default(), &mut NoTrace);
+    let mut s = Script::default().d10s(&[9, 1]);
+    g.imprison(&ctx, p, &mut s, &mut NoTrace);
+    assert!(s.done());
+    assert_ne!(g.story.heroes[p].secret_ways & (1u64 << c), 0);
+    let secret = ctx
+        .data
+        .story
+        .events
+        .cards
+        .iter()
+        .find_map(|card| match card.effect {
+            Effect::SecretEntrance { area } => Some(area),
+            _ => None,
+        })
+        .unwrap_or(entry);
+    assert_ne!(secret, entry);
+    assert_eq!(
+        g.city_entry(&ctx, p, false, &mut Script::default(), &mut NoTrace),
+        secret
+    );
+}
