@@ -846,7 +846,8 @@ impl Game {
     }
 
     /// Whether a card saves hero `p` from `defeat` [11.33, 18.2]; the
-    /// cheapest card his policy will play. Against beasts every Player
+    /// cheapest card his policy will play (a miraculous escape only after
+    /// an outdoor encounter or an arena duel). Against beasts every Player
     /// holding a miraculous escape must play it, the hero's own first
     /// [11.33]. An arena defeat not saved kills a doomed captive [19.32].
     pub fn saved_from_defeat<R: Roller, T: Trace>(
@@ -871,7 +872,13 @@ impl Game {
             } else {
                 None
             },
-            self.hero_card(ctx, p, |e| matches!(e, Effect::MiraculousEscape { .. }), r),
+            // Cards 01-08 take the hero off the outdoor or arena display
+            // [18.2]: not the city's internment or imprisonment.
+            if matches!(defeat, Defeat::Beasts | Defeat::Capture | Defeat::Arena) {
+                self.hero_card(ctx, p, |e| matches!(e, Effect::MiraculousEscape { .. }), r)
+            } else {
+                None
+            },
             if men {
                 self.hero_card(ctx, p, |e| matches!(e, Effect::EvadeAtCost { .. }), r)
             } else {

@@ -1151,3 +1151,24 @@ fn a_resident_cellmate_shows_the_secret_way_into_the_city() {
         secret
     );
 }
+
+#[test]
+fn a_miraculous_escape_saves_only_from_an_outdoor_or_arena_defeat() {
+    // [18.2 cards 01-08] The hero and his retinue leave the outdoor or
+    // arena display: the card does not help against internment in a city
+    // or imprisonment in the villain's, and stays in the hand; against
+    // capture by warriors outdoors it saves him.
+    let m = model("two-heroes");
+    let ctx = m.context();
+    let mut g = game(&m);
+    g.story.hands[0] = hand(&[3]);
+    for defeat in [Defeat::Internment, Defeat::Imprisonment] {
+        let mut s = Script::default();
+        assert!(!g.saved_from_defeat(&ctx, 0, defeat, &mut s, &mut NoTrace));
+        assert_eq!(g.story.hands[0].cards(), [3]);
+    }
+    let mut s = Script::default();
+    assert!(g.saved_from_defeat(&ctx, 0, Defeat::Capture, &mut s, &mut NoTrace));
+    assert!(g.story.hands[0].is_empty());
+    assert_eq!(g.heroes[0].skip, 1);
+}
