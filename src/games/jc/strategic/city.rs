@@ -513,11 +513,14 @@ impl Game {
         let mut help = 0u8;
         let mut fighter = NONE;
         let mut joiner = NONE;
+        // [17.17] a resident cellmate shows him the city's secret way in.
+        let mut shown = false;
         match *companion {
             Companion::Nobody => {}
             Companion::Warrior { resident } => {
                 if resident {
                     help += rules.escape_help[0];
+                    shown = true;
                 }
                 fighter = data.places[usize::from(city)].warriors;
                 joiner = fighter;
@@ -528,6 +531,7 @@ impl Game {
                 // [17.17] an imported minor character is no resident.
                 if resident && local.is_some() {
                     help += rules.escape_help[1];
+                    shown = true;
                 }
                 if let Some(k) = k {
                     joiner = k;
@@ -537,7 +541,10 @@ impl Game {
                     }
                 }
             }
-            Companion::MalePersonage => help += rules.escape_help[2],
+            Companion::MalePersonage => {
+                help += rules.escape_help[2];
+                shown = true;
+            }
             Companion::Hero => {
                 if let Some(&k) = data
                     .prison_heroes
@@ -550,6 +557,9 @@ impl Game {
                     self.in_play |= 1 << k;
                 }
             }
+        }
+        if shown {
+            self.story.heroes[p].secret_ways |= 1u64 << city;
         }
         // [17.27] a female personage of this city who befriended him.
         if self.heroes[p].retinue().iter().any(|&k| {

@@ -276,7 +276,16 @@ impl Game {
         // Who stands with the hero, in order (roster indices).
         let mut company_list = [0u8; MAX_FIGHTERS];
         let mut company_len = 0usize;
-        let fights = |k: u8| data.roster.characters[usize::from(k)].class != Class::Personage;
+        // [19.31] companions in a warrior of Mars's body fight as one.
+        let changed = self.story.heroes[p].changed;
+        let body = |k: u8| {
+            if changed & (1u128 << k) != 0 {
+                data.story.specials.transfer.companion_body
+            } else {
+                k
+            }
+        };
+        let fights = |k: u8| data.roster.characters[usize::from(body(k))].class != Class::Personage;
         match options.company {
             Company::Retinue => {
                 for &k in h.retinue() {
@@ -296,6 +305,7 @@ impl Game {
             }
         }
         for &k in &company_list[..company_len] {
+            let k = body(k);
             let top = data.roster.characters[usize::from(k)].top_level;
             push(
                 &mut key,
@@ -303,6 +313,18 @@ impl Game {
                     character: usize::from(k),
                     level: top,
                     unarmed: false,
+                    strength_bonus: 0,
+                },
+            );
+        }
+        // [9.27] a fellow hero's aid.
+        if let Some(q) = aid.helper {
+            push(
+                &mut key,
+                Entry {
+                    character: usize::from(self.heroes[q].character),
+                    level: self.hero_level(ctx, q),
+                    unarmed: !self.heroes[q].armed,
                     strength_bonus: 0,
                 },
             );

@@ -167,6 +167,7 @@ impl Game {
                 });
                 let mut list = [(0u8, 0u8); MAX_FIGHTERS];
                 let n = self.expand_foes(ctx, foes, at, MAX_FIGHTERS, &mut list);
+                self.story.heroes[p].hostile = true;
                 let fought = self.fight(ctx, p, &list[..n], FightOptions::on(display), r, trace);
                 if fought.won {
                     // [11.31] healed; [11.32] the thoats may bolt.
@@ -285,6 +286,7 @@ impl Game {
                 self.lose_thoats_in_city(p);
                 let mut list = [(0u8, 0u8); MAX_FIGHTERS];
                 let n = self.expand_foes(ctx, foes, city, MAX_FIGHTERS, &mut list);
+                self.story.heroes[p].hostile = true;
                 let won = self
                     .fight(
                         ctx,

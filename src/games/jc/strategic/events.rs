@@ -64,6 +64,8 @@ pub struct FightAid {
     /// A foe struck by a free blow: its index in the foes and the levels
     /// it lost.
     pub foe_wound: Option<(usize, u8)>,
+    /// Another Player's hero fighting beside him [9.27].
+    pub helper: Option<usize>,
 }
 
 impl Game {
@@ -103,7 +105,7 @@ impl Game {
         r: &mut R,
         trace: &mut T,
     ) -> bool {
-        let Some((n, _)) = self.held(ctx, p, true, |e| *e == effect) else {
+        let Some((n, _)) = self.hero_card(ctx, p, |e| *e == effect, r) else {
             return false;
         };
         if !tactics::hero_wants(self, p, true, r) {
@@ -116,7 +118,12 @@ impl Game {
     /// Player `q` plays card `n` (from his hand, or just drawn) on hero
     /// `p`'s affairs: it goes to the face-up pile [18.14].
     pub fn play_card<T: Trace>(&mut self, ctx: &Context, q: usize, p: usize, n: u8, trace: &mut T) {
-        self.story.hands[q].remove(n);
+        if !self.story.hands[q].remove(n) {
+            // A card another Player offered [18.17].
+            for hand in &mut self.story.hands {
+                hand.remove(n);
+            }
+        }
         self.story.piles.played(n);
         if let Some(&e) = ctx.data.story.card_entries.get(usize::from(n) - 1) {
             self.fire(e);
@@ -282,14 +289,14 @@ impl Game {
             self.gain(p, ITEM_FLIER);
         }
         if let Some((n, e)) =
-            self.held(ctx, p, true, |e| matches!(e, Effect::Reinforcements { .. }))
+            self.hero_card(ctx, p, |e| matches!(e, Effect::Reinforcements { .. }), r)
             && tactics::hero_wants(self, p, true, r)
         {
             self.play_card(ctx, p, p, n, trace);
             self.immediate(ctx, p, e, trace);
         }
         if self.story.heroes[p].safe == NONE
-            && let Some((n, _)) = self.held(ctx, p, true, |e| *e == Effect::SafeCompanion)
+            && let Some((n, _)) = self.hero_card(ctx, p, |e| *e == Effect::SafeCompanion, r)
         {
             let candidates = self.treachery_candidates(ctx, p);
             let sensible = tactics::hero_sensible(self, p);
@@ -312,7 +319,7 @@ impl Game {
         if targets == 0 {
             return;
         }
-        let Some((n, _)) = self.held(ctx, p, true, |e| *e == Effect::Remorse) else {
+        let Some((n, _)) = self.hero_card(ctx, p, |e| *e == Effect::Remorse, r) else {
             return;
         };
         if !tactics::hero_wants(self, p, true, r) {
@@ -342,7 +349,7 @@ impl Game {
             return None;
         }
         let q = self.villain_player(p);
-        let (n, _) = self.held(ctx, q, false, |e| *e == Effect::Treachery)?;
+        let (n, _) = self.villain_card(ctx, p, |e| *e == Effect::Treachery, r)?;
         if !tactics::villain_wants(self, p, true, r) {
             return None;
         }
@@ -384,10 +391,12 @@ impl Game {
         let party = &self.parties[p];
         if super::game::party_present(party)
             && party.henchmen_len < party.limit
-            && let Some((n, Effect::VillainReinforcements { warriors })) =
-                self.held(ctx, q, false, |e| {
-                    matches!(e, Effect::VillainReinforcements { .. })
-                })
+            && let Some((n, Effect::VillainReinforcements { warriors })) = self.villain_card(
+                ctx,
+                p,
+                |e| matches!(e, Effect::VillainReinforcements { .. }),
+                r,
+            )
             && tactics::villain_wants(self, p, true, r)
         {
             self.play_card(ctx, q, p, n, trace);
@@ -401,7 +410,7 @@ impl Game {
         // The assassin (cards 25-26), in a city.
         if let Some(c) = in_city
             && let Some((n, Effect::Assassin { foe })) =
-                self.held(ctx, q, false, |e| matches!(e, Effect::Assassin { .. }))
+                self.villain_card(ctx, p, |e| matches!(e, Effect::Assassin { .. }), r)
         {
             let minors = self.heroes[p]
                 .retinue()
@@ -427,7 +436,7 @@ impl Game {
         // A flier sent off course (card 33).
         if let Some(c) = in_city
             && self.heroes[p].conveyance == FLIER
-            && let Some((n, _)) = self.held(ctx, q, false, |e| *e == Effect::DivertFlier)
+            && let Some((n, _)) = self.villain_card(ctx, p, |e| *e == Effect::DivertFlier, r)
         {
             let goal = self.parties[p].city;
             let here = ctx.data.distance(FLIER, c, goal);
@@ -592,7 +601,7 @@ impl Game {
         // Stealth (card 21): less discovery, and the area of one quarry.
         if self.story.heroes[p].stealth == 0
             && let Some((n, Effect::Stealth { discovery })) =
-                self.held(ctx, p, true, |e| matches!(e, Effect::Stealth { .. }))
+                self.hero_card(ctx, p, |e| matches!(e, Effect::Stealth { .. }), r)
             && tactics::hero_wants(self, p, true, r)
         {
             self.play_card(ctx, p, p, n, trace);
@@ -657,7 +666,7 @@ impl Game {
         }
         // Flight (cards 35-36).
         if self.villain_can_flee(p)
-            && let Some((n, _)) = self.held(ctx, q, false, |e| *e == Effect::VillainFlees)
+            && let Some((n, _)) = self.villain_card(ctx, p, |e| *e == Effect::VillainFlees, r)
             && tactics::villain_wants(self, p, true, r)
         {
             self.play_card(ctx, q, p, n, trace);
@@ -667,7 +676,7 @@ impl Game {
         // The unspeakable act [13.41].
         if self.story.heroes[p].act == 0
             && self.parties[p].holds_captive()
-            && let Some((n, _)) = self.held(ctx, q, false, |e| *e == Effect::UnspeakableAct)
+            && let Some((n, _)) = self.villain_card(ctx, p, |e| *e == Effect::UnspeakableAct, r)
             && tactics::villain_wants(self, p, true, r)
         {
             self.play_card(ctx, q, p, n, trace);
@@ -687,8 +696,9 @@ impl Game {
     }
 
     /// Where hero `p` comes into his villain's city, and the cards he plays
-    /// then: the secret entrance, disguise [15.31]; his per-city marks are
-    /// reset. Returns the area.
+    /// then: the secret entrance (no card needed where he knows the way
+    /// [17.17]), disguise [15.31]; his per-city marks are reset. Returns the
+    /// area.
     pub fn city_entry<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
@@ -707,11 +717,30 @@ impl Game {
         if foreign && self.hero_plays(ctx, p, Effect::Disguise, r, trace) {
             self.story.heroes[p].disguised = true;
         }
+        let city = self.parties[p].city;
+        if self.story.heroes[p].secret_ways & (1u64 << city) != 0
+            && let Some(area) = ctx
+                .data
+                .story
+                .events
+                .cards
+                .iter()
+                .find_map(|c| match c.effect {
+                    Effect::SecretEntrance { area } => Some(area),
+                    _ => None,
+                })
+        {
+            trace.event("JC 17.17 secret way", || {
+                format!("{} comes in by the secret way he knows", self.name(ctx, p))
+            });
+            return area;
+        }
         if let Some((n, Effect::SecretEntrance { area })) =
-            self.held(ctx, p, true, |e| matches!(e, Effect::SecretEntrance { .. }))
+            self.hero_card(ctx, p, |e| matches!(e, Effect::SecretEntrance { .. }), r)
             && tactics::hero_wants(self, p, true, r)
         {
             self.play_card(ctx, p, p, n, trace);
+            self.story.heroes[p].secret_ways |= 1u64 << self.parties[p].city;
             return area;
         }
         ctx.data.city_map.entry
@@ -794,16 +823,16 @@ impl Game {
         });
         let dangerous = beasts || foes.total() >= 3;
         let card = if outdoor {
-            self.held(ctx, p, true, |e| *e == Effect::AvoidOutdoorEncounter)
+            self.hero_card(ctx, p, |e| *e == Effect::AvoidOutdoorEncounter, r)
                 .filter(|_| tactics::hero_wants(self, p, dangerous, r))
         } else if warriors {
-            self.held(ctx, p, true, |e| *e == Effect::AvoidCityGuard)
+            self.hero_card(ctx, p, |e| *e == Effect::AvoidCityGuard, r)
                 .filter(|_| tactics::hero_wants(self, p, false, r))
         } else {
             None
         };
         let card = card.or_else(|| {
-            self.held(ctx, p, true, |e| matches!(e, Effect::EvadeAtCost { .. }))
+            self.hero_card(ctx, p, |e| matches!(e, Effect::EvadeAtCost { .. }), r)
                 .filter(|_| tactics::hero_wants(self, p, false, r))
         });
         let Some((n, e)) = card else {
@@ -817,7 +846,8 @@ impl Game {
     }
 
     /// Whether a card saves hero `p` from `defeat` [11.33, 18.2]; the
-    /// cheapest card his policy will play. Against beasts every Player
+    /// cheapest card his policy will play (a miraculous escape only after
+    /// an outdoor encounter or an arena duel). Against beasts every Player
     /// holding a miraculous escape must play it, the hero's own first
     /// [11.33]. An arena defeat not saved kills a doomed captive [19.32].
     pub fn saved_from_defeat<R: Roller, T: Trace>(
@@ -833,20 +863,24 @@ impl Game {
         let men = !matches!(defeat, Defeat::Beasts | Defeat::Arena);
         let mut choices: [Option<(u8, Effect)>; 4] = [
             if men {
-                self.held(ctx, p, true, |e| *e == Effect::EvadeCapture)
+                self.hero_card(ctx, p, |e| *e == Effect::EvadeCapture, r)
             } else {
                 None
             },
             if defeat != Defeat::Arena && !flying {
-                self.held(ctx, p, true, |e| *e == Effect::BreakOff)
+                self.hero_card(ctx, p, |e| *e == Effect::BreakOff, r)
             } else {
                 None
             },
-            self.held(ctx, p, true, |e| {
-                matches!(e, Effect::MiraculousEscape { .. })
-            }),
+            // Cards 01-08 take the hero off the outdoor or arena display
+            // [18.2]: not the city's internment or imprisonment.
+            if matches!(defeat, Defeat::Beasts | Defeat::Capture | Defeat::Arena) {
+                self.hero_card(ctx, p, |e| matches!(e, Effect::MiraculousEscape { .. }), r)
+            } else {
+                None
+            },
             if men {
-                self.held(ctx, p, true, |e| matches!(e, Effect::EvadeAtCost { .. }))
+                self.hero_card(ctx, p, |e| matches!(e, Effect::EvadeAtCost { .. }), r)
             } else {
                 None
             },
@@ -917,7 +951,7 @@ impl Game {
         }
         let mut help = self.ghek_help(ctx, p);
         if let Some((n, Effect::EscapeBonus { escape })) =
-            self.held(ctx, p, true, |e| matches!(e, Effect::EscapeBonus { .. }))
+            self.hero_card(ctx, p, |e| matches!(e, Effect::EscapeBonus { .. }), r)
             && tactics::hero_wants(self, p, true, r)
         {
             self.play_card(ctx, p, p, n, trace);
@@ -935,7 +969,7 @@ impl Game {
         r: &mut R,
         trace: &mut T,
     ) -> bool {
-        let Some((n, _)) = self.held(ctx, p, true, |e| *e == Effect::ArenaCompanion) else {
+        let Some((n, _)) = self.hero_card(ctx, p, |e| *e == Effect::ArenaCompanion, r) else {
             return false;
         };
         if !tactics::hero_wants(self, p, true, r) {
@@ -1002,7 +1036,7 @@ impl Game {
             return;
         }
         if let Some((n, Effect::ExtraMovement { cards })) =
-            self.held(ctx, p, true, |e| matches!(e, Effect::ExtraMovement { .. }))
+            self.hero_card(ctx, p, |e| matches!(e, Effect::ExtraMovement { .. }), r)
             && tactics::hero_wants(self, p, true, r)
         {
             self.play_card(ctx, p, p, n, trace);
@@ -1024,7 +1058,7 @@ impl Game {
             return haads;
         }
         let q = self.villain_player(p);
-        let Some((n, _)) = self.held(ctx, q, false, |e| *e == Effect::FlierCrash) else {
+        let Some((n, _)) = self.villain_card(ctx, p, |e| *e == Effect::FlierCrash, r) else {
             return haads;
         };
         if !tactics::villain_wants(self, p, true, r) {
@@ -1043,8 +1077,9 @@ impl Game {
 
     /// What cards and special characters add as hero `p` starts a fight on
     /// `display` against `foes`: the abduction of cards 28-31 in a city,
-    /// Kar Komak's phantoms, the free blows of invisibility; a fight in the
-    /// villain's city game ends a transferred hero's cover [19.31].
+    /// Kar Komak's phantoms, a fellow hero's aid in a hostile encounter
+    /// [9.27], the free blows of invisibility; a fight in the villain's city
+    /// game ends a transferred hero's cover [19.31].
     #[allow(clippy::too_many_arguments)]
     pub fn fight_begins<R: Roller, T: Trace>(
         &mut self,
@@ -1066,7 +1101,7 @@ impl Game {
             && self.heroes[p].city().is_some()
             && super::game::party_present(&self.parties[p])
             && self.has_female_personage(ctx, p)
-            && let Some((n, _)) = self.held(ctx, q, false, |e| *e == Effect::AbductPersonage)
+            && let Some((n, _)) = self.villain_card(ctx, p, |e| *e == Effect::AbductPersonage, r)
             && tactics::villain_wants(self, p, true, r)
         {
             let s = &self.story.heroes[p];
@@ -1096,6 +1131,9 @@ impl Game {
                 });
             }
         }
+        if std::mem::take(&mut self.story.heroes[p].hostile) {
+            aid.helper = self.fellow_aid(ctx, p, r, trace);
+        }
         // Card 27 before the duel with the villain's group.
         if std::mem::take(&mut self.story.heroes[p].villain_duel) && !foes.is_empty() {
             let roster = &ctx.data.roster;
@@ -1105,7 +1143,7 @@ impl Game {
                 .position(|&(k, _)| roster.characters[usize::from(k)].class == Class::Villain)
                 .unwrap_or(0);
             let villain = &roster.characters[usize::from(foes[target].0)];
-            if let Some((n, _)) = self.held(ctx, p, true, |e| *e == Effect::Invisibility)
+            if let Some((n, _)) = self.hero_card(ctx, p, |e| *e == Effect::Invisibility, r)
                 && tactics::hero_wants(self, p, true, r)
             {
                 self.play_card(ctx, p, p, n, trace);
@@ -1116,7 +1154,7 @@ impl Game {
                     aid.foe_wound = Some((target, 1));
                 }
             }
-            if let Some((n, _)) = self.held(ctx, q, false, |e| *e == Effect::Invisibility)
+            if let Some((n, _)) = self.villain_card(ctx, p, |e| *e == Effect::Invisibility, r)
                 && tactics::villain_wants(self, p, true, r)
             {
                 self.play_card(ctx, q, p, n, trace);

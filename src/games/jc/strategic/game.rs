@@ -726,6 +726,8 @@ impl Game {
                 if self.heroes[p].status == Status::Free {
                     self.acquisition_phase(ctx, p, r, trace);
                 }
+                // [9.27] companions handed to fellow heroes met here.
+                self.meet_fellows(ctx, p, r, trace);
             }
         }
         // G: Escape (the Turns Remaining counters).

@@ -15,6 +15,9 @@
 //! - [`city`]: the City Sub-game [15-17].
 //! - [`duels`]: fights through `jc.duel` and `jc.swordsman`, compiled duels
 //!   cached by key.
+//! - [`fellows`]: heroes of different Players who meet: aid and companions
+//!   handed over [9.27].
+//! - [`offers`]: cards offered between Players [18.17].
 //! - [`players`]: the `sensible` and `random` policies of both sides.
 //! - [`hooks`]: where random events [18], befriendment [12], love [13] and
 //!   the special characters [19] join the game's sequence.
@@ -31,9 +34,11 @@ pub mod data;
 pub mod duels;
 pub mod encounters;
 pub mod events;
+pub mod fellows;
 pub mod friends;
 pub mod game;
 pub mod hooks;
+pub mod offers;
 pub mod players;
 pub mod romance;
 pub mod script;

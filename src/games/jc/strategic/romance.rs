@@ -52,8 +52,10 @@ use super::city::Flow;
 use super::duels::{Company, FightOptions};
 use super::game::{CAPTIVE_QUARRY, Context, Game, NONE, Roller, VILLAIN_QUARRY};
 use super::story::{Look, build_rows, number, provenance};
-use super::tables::{DieTable, Entries, RollSpec, STREET, TableSpec};
+use super::tables::{DieTable, Entries, HOUSE, PALACE, RollSpec, STREET, TableSpec};
+use super::tactics;
 use crate::engine::Trace;
+use crate::games::jc::duel::model::Entry;
 use crate::games::jc::duel::roster::Class;
 use crate::games::jc::duel::sequence::MAX_FIGHTERS;
 use crate::scenario::{ScenarioError, read_toml};
@@ -666,14 +668,16 @@ impl Game {
             return;
         }
         let repented = self.story.heroes[p].repented;
-        if self.parties[p]
+        if let Some(k) = self.parties[p]
             .henchmen()
             .iter()
-            .any(|&k| repented & (1u128 << k) != 0)
+            .copied()
+            .find(|&k| repented & (1u128 << k) != 0)
         {
             trace.event("JC 12.32 act prevented", || {
                 "a repentant traitor prevents the act".to_string()
             });
+            self.villain_duels_repentant(ctx, p, k, r, trace);
             return;
         }
         let rules = &ctx.data.story.romance;
@@ -698,6 +702,68 @@ impl Game {
             ActResult::TakesHerLife => self.captive_dies(ctx, p),
             ActResult::Corrupted => self.heroes[p].love_barred = true,
         }
+    }
+
+    /// [12.32] The villain of hero `p` may at once duel `k`, the repentant
+    /// who prevented his act, in the room where it was to be done (house or
+    /// palace): beaten, the repentant dies; the victor stays and comes over
+    /// when the hero reaches the villain, as before. A beaten villain lives:
+    /// the rules end a villain only by his hero's hand [20.51].
+    fn villain_duels_repentant<R: Roller, T: Trace>(
+        &mut self,
+        ctx: &Context,
+        p: usize,
+        k: u8,
+        r: &mut R,
+        trace: &mut T,
+    ) {
+        let roster = &ctx.data.roster;
+        let Some(v) = self.parties[p]
+            .villains()
+            .iter()
+            .copied()
+            .find(|&v| roster.characters[usize::from(v)].fights())
+        else {
+            return;
+        };
+        if !tactics::duel_repentant(ctx, self, p, v, k, r) {
+            return;
+        }
+        let entry = |c: u8| Entry {
+            character: usize::from(c),
+            level: roster.characters[usize::from(c)].top_level,
+            unarmed: false,
+            strength_bonus: 0,
+        };
+        let display = if self.parties[p].spots[VILLAIN_QUARRY].area == ctx.data.city_map.palace {
+            PALACE
+        } else {
+            HOUSE
+        };
+        let Some(villain_won) = self.side_duel(ctx, display, &[entry(v)], &[entry(k)], r) else {
+            return;
+        };
+        if villain_won {
+            let party = &mut self.parties[p];
+            if let Some(i) = party.henchmen().iter().position(|&h| h == k) {
+                let n = usize::from(party.henchmen_len);
+                party.henchmen.copy_within(i + 1..n, i);
+                party.henchmen_len -= 1;
+            }
+            self.story.heroes[p].repented &= !(1u128 << k);
+        }
+        trace.event("JC 12.32 duel with the repentant", || {
+            format!(
+                "{} duels {}: {}",
+                roster.characters[usize::from(v)].name,
+                roster.characters[usize::from(k)].name,
+                if villain_won {
+                    "the repentant is slain"
+                } else {
+                    "the repentant holds his own"
+                }
+            )
+        });
     }
 
     /// Hero `p`'s captive dies [13.45, 19.32]: his love condition can no

@@ -66,6 +66,11 @@ impl Script {
         self
     }
 
+    /// Scripted picks not used yet.
+    pub fn picks_left(&self) -> usize {
+        self.picks.len()
+    }
+
     /// Whether every scripted die, card, duel and bout has been used.
     pub fn done(&self) -> bool {
         self.d6.is_empty()

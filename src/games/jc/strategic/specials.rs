@@ -10,7 +10,9 @@
 //!   Helium a surgeon travelling with a hero may put his brain in a captain
 //!   of the guard's body (and back); so changed he and his retinue are not
 //!   looked for by the discovery checks of a city game until he fights
-//!   there. Changing a companion into a warrior of Mars is not played.
+//!   there. The surgeon may also give companions (not the hero's love or
+//!   princess) the values of a warrior of Mars, for good: a personage so
+//!   changed fights in duels.
 //! - Tario and Luud [19.32, 19.33]: a villain in Lothar or Bantoom may call
 //!   on them before the hero duels him: the Mind Control Table.
 //! - Lum Tar O [19.34]: in Horz, the City Encounter Table's die showing
@@ -74,6 +76,8 @@ pub struct Transfer {
     pub cities: u64,
     /// The body a hero's brain goes into.
     pub body: u8,
+    /// The warrior of Mars whose values a changed companion takes.
+    pub companion_body: u8,
 }
 
 /// Lum Tar O [19.34].
@@ -194,6 +198,7 @@ struct TransferFile {
     surgeons: Vec<String>,
     cities: Vec<String>,
     body: String,
+    companion_body: String,
 }
 
 #[derive(Deserialize)]
@@ -355,6 +360,12 @@ impl SpecialRules {
                     &raw.brain_transfer.body,
                     &[Class::Minor, Class::Warrior],
                 )?,
+                companion_body: look.of_class(
+                    file,
+                    "brain_transfer.companion_body",
+                    &raw.brain_transfer.companion_body,
+                    &[Class::Warrior],
+                )?,
             },
             masters,
             mind_control,
@@ -484,11 +495,11 @@ impl Game {
             .retinue()
             .iter()
             .any(|&k| t.surgeons & (1u128 << k) != 0);
-        if !surgeon
-            || t.cities & (1u64 << c) == 0
-            || self.heroes[p].city.active
-            || self.heroes[p].character == ctx.data.story.specials.tor_dur_bar.character
-        {
+        if !surgeon || t.cities & (1u64 << c) == 0 || self.heroes[p].city.active {
+            return;
+        }
+        self.change_companions(ctx, p, c, r, trace);
+        if self.heroes[p].character == ctx.data.story.specials.tor_dur_bar.character {
             return;
         }
         let transferred = self.story.heroes[p].body != NONE;
@@ -516,6 +527,46 @@ impl Game {
                 ctx.data.map.cities[usize::from(c)].name
             )
         });
+    }
+
+    /// [19.31] The surgeon with hero `p` in city `c` gives companions the
+    /// values of a warrior of Mars, as the hero's policy chooses among
+    /// the personages and minor characters of his company other than the
+    /// surgeons, his love, his princess (a warrior's body can be slain) and
+    /// those with special rules [19]. The change is for good.
+    fn change_companions<R: Roller, T: Trace>(
+        &mut self,
+        ctx: &Context,
+        p: usize,
+        c: u8,
+        r: &mut R,
+        trace: &mut T,
+    ) {
+        let t = ctx.data.story.specials.transfer;
+        let s = self.story.heroes[p];
+        for i in 0..usize::from(self.heroes[p].retinue_len) {
+            let k = self.heroes[p].retinue[i];
+            let ch = &ctx.data.roster.characters[usize::from(k)];
+            if s.changed & (1u128 << k) != 0
+                || ch.special.is_some()
+                || t.surgeons & (1u128 << k) != 0
+                || k == s.love
+                || k == s.princess
+                || !matches!(ch.class, Class::Personage | Class::Minor)
+                || !tactics::change_companion(ctx, self, p, k, r)
+            {
+                continue;
+            }
+            self.story.heroes[p].changed |= 1u128 << k;
+            trace.event("JC 19.31 warrior's body", || {
+                format!(
+                    "{} of {}'s company is given a warrior's body in {}",
+                    ctx.data.roster.characters[usize::from(k)].name,
+                    self.name(ctx, p),
+                    ctx.data.map.cities[usize::from(c)].name
+                )
+            });
+        }
     }
 
     /// [19.32, 19.33] The villain of hero `p` calls on Tario or Luud before
@@ -618,7 +669,7 @@ impl Game {
         let k = ctx.data.story.specials.kar_komak;
         if !self.heroes[p].has(k.character)
             || self.story.kar_komak_used >= k.uses
-            || !tactics::summon_phantoms(self, p, foes, r)
+            || !tactics::summon_phantoms(self, p, foes, k.uses - self.story.kar_komak_used, r)
         {
             return (0, k.warrior);
         }

@@ -257,6 +257,11 @@ pub struct HeroStory {
     pub disguised: bool,
     /// His own body while his brain is in another [19.31], or [`NONE`].
     pub body: u8,
+    /// Companions given a warrior of Mars's values [19.31].
+    pub changed: u128,
+    /// Cities whose secret entrance he knows (bit per city): shown by a
+    /// resident cellmate [17.17] or used with cards 40-42.
+    pub secret_ways: u64,
     /// Transferred and no hostile act yet in this city game: no discovery
     /// checks [19.31].
     pub unseen: bool,
@@ -282,6 +287,9 @@ pub struct HeroStory {
     pub invisible: i8,
     /// The next fight is with the villain's group.
     pub villain_duel: bool,
+    /// The next fight is a hostile encounter, in which a fellow hero may
+    /// aid him [9.27].
+    pub hostile: bool,
 }
 
 impl HeroStory {
@@ -306,6 +314,8 @@ impl HeroStory {
         army: false,
         disguised: false,
         body: NONE,
+        changed: 0,
+        secret_ways: 0,
         unseen: false,
         tars_leaves: 0,
         villain_stays: 0,
@@ -316,6 +326,7 @@ impl HeroStory {
         north_pass: false,
         invisible: 0,
         villain_duel: false,
+        hostile: false,
     };
 
     /// The female personages who befriended him.

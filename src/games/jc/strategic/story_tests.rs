@@ -667,46 +667,40 @@ fn beaten_by_beasts_any_player_s_miraculous_escape_must_save_the_hero() {
 #[test]
 fn kar_komak_raises_phantoms_twice_a_game() {
     // [19.41] Against five foes the sensible Carthoris has Kar Komak raise
-    // five phantom warriors; after two fights no more.
+    // five phantom warriors while both materialisations are left; the
+    // second is kept for the duel with the villain's group, and after it
+    // there are no more, even there.
     let m = model("two-heroes");
     let ctx = m.context();
     let mut g = game(&m);
     let five = [(k(&m, "red-warrior"), 0u8); 5];
     let phantom = k(&m, "phantom-warrior");
-    for _ in 0..2 {
-        let aid = g.fight_begins(
+    let fight = |g: &mut Game, foes: &[(u8, u8)], villain: bool| {
+        g.story.heroes[1].villain_duel = villain;
+        g.fight_begins(
             &ctx,
             1,
             true,
-            &five,
+            foes,
             STREET,
             &mut Script::default(),
             &mut NoTrace,
-        );
-        assert_eq!(aid.allies, (5, phantom));
-    }
-    let aid = g.fight_begins(
-        &ctx,
-        1,
-        true,
-        &five,
-        STREET,
-        &mut Script::default(),
-        &mut NoTrace,
-    );
-    assert_eq!(aid.allies.0, 0);
-    // Against two, he keeps them.
+        )
+        .allies
+    };
+    assert_eq!(fight(&mut g, &five, false), (5, phantom));
+    assert_eq!(g.story.kar_komak_used, 1);
+    assert_eq!(fight(&mut g, &five, false).0, 0, "the last one is kept");
+    assert_eq!(fight(&mut g, &five[..1], true), (5, phantom));
+    assert_eq!(g.story.kar_komak_used, 2);
+    assert_eq!(fight(&mut g, &five, true).0, 0, "two a game [19.41]");
+    // Against two foes he keeps them; the villain's duel takes one even
+    // against a single foe.
     let mut g = game(&m);
-    let aid = g.fight_begins(
-        &ctx,
-        1,
-        true,
-        &five[..2],
-        STREET,
-        &mut Script::default(),
-        &mut NoTrace,
-    );
-    assert_eq!(aid.allies.0, 0);
+    assert_eq!(fight(&mut g, &five[..2], false).0, 0);
+    assert_eq!(fight(&mut g, &five[..1], true), (5, phantom));
+    // The count is the game's: a fresh game has both again.
+    assert_eq!(game(&m).story.kar_komak_used, 0);
 }
 
 #[test]
@@ -934,4 +928,247 @@ fn broken_story_tables_are_one_line_errors() {
         e.contains("expected a beast, found \"thuvia\", a personage"),
         "{e}"
     );
+}
+
+#[test]
+fn a_fellow_hero_at_the_same_place_may_fight_beside_a_hero() {
+    // [9.27] Carthoris stands in Zodanga with John Carter, who meets a
+    // hostile encounter there. A sensible Carthoris keeps out of it; a
+    // random one whose coin says yes (pick 0) fights beside him, and the
+    // sensible John Carter takes the help. Elsewhere, or captured, he
+    // cannot; a fight that is not an encounter gets no helper.
+    use super::players::{HeroPolicy, VillainPolicy};
+    let m = model("two-heroes");
+    let ctx = m.context();
+    let mut g = game(&m);
+    let zodanga = Place::City(city(&m, "zodanga"));
+    g.heroes[0].place = zodanga;
+    g.heroes[1].place = zodanga;
+    let foes = [(k(&m, "red-warrior"), 0u8); 2];
+    let fight = |g: &mut Game, hostile: bool, s: &mut Script| {
+        g.story.heroes[0].hostile = hostile;
+        let aid = g.fight_begins(&ctx, 0, true, &foes, STREET, s, &mut NoTrace);
+        assert!(!g.story.heroes[0].hostile, "the mark is used up");
+        aid.helper
+    };
+    assert_eq!(fight(&mut g, true, &mut Script::default()), None);
+    g.policies[1] = (HeroPolicy::Random, VillainPolicy::Sensible);
+    assert_eq!(
+        fight(&mut g, true, &mut Script::default().picks(&[1])),
+        None
+    );
+    let mut s = Script::default().picks(&[0]);
+    assert_eq!(fight(&mut g, true, &mut s), Some(1));
+    assert_eq!(s.picks_left(), 0);
+    assert_eq!(fight(&mut g, false, &mut Script::default()), None);
+    g.heroes[1].status = Status::Captured;
+    assert_eq!(fight(&mut g, true, &mut Script::default()), None);
+    g.heroes[1].status = Status::Free;
+    g.heroes[1].place = Place::City(city(&m, "lesser-helium"));
+    assert_eq!(fight(&mut g, true, &mut Script::default()), None);
+}
+
+#[test]
+fn heroes_meeting_in_a_city_may_hand_a_companion_over() {
+    // [9.27] John Carter ends his turn in Zodanga with Dar Tarus and
+    // Tavia; Carthoris is there. A sensible John Carter gives no one; a
+    // random one whose coin says yes gives the only companion who may
+    // change hands (Dar Tarus: Tavia's love belongs to one hero's story),
+    // and the sensible Carthoris takes him for good.
+    use super::players::{HeroPolicy, VillainPolicy};
+    let m = model("two-heroes");
+    let ctx = m.context();
+    let mut g = game(&m);
+    let zodanga = Place::City(city(&m, "zodanga"));
+    let (dar, tavia) = (k(&m, "dar-tarus"), k(&m, "tavia"));
+    g.heroes[0].place = zodanga;
+    g.heroes[1].place = zodanga;
+    set_retinue(&mut g, 0, &[dar, tavia]);
+    set_retinue(&mut g, 1, &[]);
+    g.meet_fellows(&ctx, 0, &mut Script::default(), &mut NoTrace);
+    assert_eq!(g.heroes[0].retinue(), &[dar, tavia]);
+    g.policies[0] = (HeroPolicy::Random, VillainPolicy::Sensible);
+    let mut s = Script::default().picks(&[0, 0]);
+    g.meet_fellows(&ctx, 0, &mut s, &mut NoTrace);
+    assert_eq!(s.picks_left(), 0);
+    assert_eq!(g.heroes[0].retinue(), &[tavia]);
+    assert_eq!(g.heroes[1].retinue(), &[dar]);
+    // Nobody left who may change hands: nothing happens, no coin tossed.
+    let mut s = Script::default().picks(&[1]);
+    g.meet_fellows(&ctx, 0, &mut s, &mut NoTrace);
+    assert_eq!(s.picks_left(), 1);
+    assert_eq!(g.heroes[1].retinue(), &[dar]);
+}
+
+#[test]
+fn with_three_players_or_more_a_villain_card_may_be_offered_against_a_rival() {
+    // [18.17] Six Players: hero 0's villain is run by Player 1, who holds
+    // nothing; Player 2 holds the flier crash (22) and, sensible, offers it
+    // against John Carter, who flies 10 haads: he covers 5 and crashes.
+    // Player 0 never plays it on his own hero; with two Players nobody but
+    // the villain's Player may.
+    let m = model("six-heroes");
+    let ctx = m.context();
+    let mut g = game(&m);
+    assert_eq!(g.villain_player(0), 1);
+    g.heroes[0].conveyance = FLIER;
+    g.story.hands[0] = hand(&[22]);
+    let mut s = Script::default();
+    assert_eq!(g.flight_haads(&ctx, 0, 10, &mut s, &mut NoTrace), 10);
+    assert_eq!(g.story.hands[0].cards(), [22]);
+    g.story.hands[0] = Hand::default();
+    g.story.hands[2] = hand(&[22]);
+    assert_eq!(g.flight_haads(&ctx, 0, 10, &mut s, &mut NoTrace), 5);
+    assert!(g.story.hands[2].is_empty());
+    assert_eq!(g.heroes[0].conveyance, crate::games::jc::map::WALK);
+    let m = model("two-heroes");
+    let ctx = m.context();
+    let mut g = game(&m);
+    g.heroes[0].conveyance = FLIER;
+    g.story.hands[0] = hand(&[22]);
+    assert_eq!(g.flight_haads(&ctx, 0, 10, &mut s, &mut NoTrace), 10);
+}
+
+#[test]
+fn a_hero_card_is_offered_to_a_rival_only_by_a_random_player() {
+    // [18.17] John Carter is captured by warriors; Player 2 holds a
+    // miraculous escape (3). Sensible, he keeps it for his own hero; random,
+    // his coin says yes (pick 0): the card saves John Carter, who sits out
+    // his next Strategic Turn.
+    use super::players::{HeroPolicy, VillainPolicy};
+    let m = model("six-heroes");
+    let ctx = m.context();
+    let mut g = game(&m);
+    g.story.hands[2] = hand(&[3]);
+    let mut s = Script::default();
+    assert!(!g.saved_from_defeat(&ctx, 0, Defeat::Capture, &mut s, &mut NoTrace));
+    assert_eq!(g.story.hands[2].cards(), [3]);
+    g.policies[2] = (HeroPolicy::Random, VillainPolicy::Sensible);
+    let mut s = Script::default().picks(&[0]);
+    assert!(g.saved_from_defeat(&ctx, 0, Defeat::Capture, &mut s, &mut NoTrace));
+    assert_eq!(s.picks_left(), 0);
+    assert!(g.story.hands[2].is_empty());
+    assert_eq!(g.heroes[0].skip, 1);
+}
+
+#[test]
+fn the_villain_may_duel_the_repentant_who_prevents_his_act() {
+    // [12.32] Rapas betrayed Carthoris and repented; he stands among the
+    // villain's henchmen when the act is due: he prevents it, and the
+    // villain, the better fighter, duels him at once. Beaten (the villain's
+    // side wins the scripted duel), Rapas is slain; winning, he stays to
+    // come over to Carthoris.
+    let m = model("two-heroes");
+    let ctx = m.context();
+    let p = 1;
+    let rapas = k(&m, "rapas");
+    for (villain_wins, stays) in [(true, false), (false, true)] {
+        let mut g = game(&m);
+        let captive = g.parties[p].captive;
+        assert_ne!(captive, NONE);
+        g.parties[p].henchmen_len = 0;
+        g.add_henchmen(p, &[rapas]);
+        g.story.heroes[p].repented |= 1u128 << rapas;
+        g.story.heroes[p].act = 1;
+        let mut s = Script::default().duels(&[villain_wins]);
+        g.unspeakable_act_table(&ctx, p, &mut s, &mut NoTrace);
+        assert!(s.done(), "the duel was fought");
+        assert_eq!(g.parties[p].captive, captive, "the act is prevented");
+        assert!(!g.heroes[p].love_barred);
+        assert_eq!(g.parties[p].henchmen().contains(&rapas), stays);
+    }
+}
+
+#[test]
+fn ras_thavas_gives_a_personage_of_the_company_a_warrior_s_values() {
+    // [19.31] In Morbus with Ras Thavas, Carthoris (sensible) has Valla Dia
+    // given a red warrior's values; Dar Tarus keeps his own, and Ras
+    // Thavas cannot change himself. In Zodanga nothing happens. She then
+    // fights beside him.
+    let m = model("two-heroes");
+    let ctx = m.context();
+    let mut g = game(&m);
+    let (ras, valla, dar) = (k(&m, "ras-thavas"), k(&m, "valla-dia"), k(&m, "dar-tarus"));
+    set_retinue(&mut g, 1, &[ras, valla, dar]);
+    g.heroes[1].place = Place::City(city(&m, "zodanga"));
+    g.brain_transfer(&ctx, 1, &mut Script::default(), &mut NoTrace);
+    assert_eq!(g.story.heroes[1].changed, 0);
+    g.heroes[1].place = Place::City(city(&m, "morbus"));
+    g.brain_transfer(&ctx, 1, &mut Script::default(), &mut NoTrace);
+    assert_eq!(g.story.heroes[1].changed, 1u128 << valla);
+    // In a fight she is a red warrior on his side: lost, she may die.
+    use super::duels::FightOptions;
+    let foes = [(k(&m, "red-warrior"), 0u8)];
+    let mut s = Script::default().duels(&[false]);
+    let f = g.fight(
+        &ctx,
+        1,
+        &foes,
+        FightOptions::on(STREET),
+        &mut s,
+        &mut NoTrace,
+    );
+    assert!(!f.won);
+    assert!(!g.heroes[1].has(valla), "the Script's losers die");
+    assert!(g.heroes[1].has(ras), "a personage does not fight");
+}
+
+#[test]
+fn a_resident_cellmate_shows_the_secret_way_into_the_city() {
+    // [17.17] Gahan comes in by the main gate, is imprisoned with a male
+    // personage (9, a resident) and escapes (1). Next time he enters the
+    // city by the secret entrance without a card (cards 40-42's area).
+    let m = model("six-heroes");
+    let ctx = m.context();
+    let mut g = game(&m);
+    let p = 2;
+    let c = g.parties[p].city;
+    g.heroes[p].place = Place::City(c);
+    let entry = m.data().city_map.entry;
+    assert_eq!(
+        g.city_entry(&ctx, p, false, &mut Script::default(), &mut NoTrace),
+        entry
+    );
+    g.enter_city(&ctx, p, &mut Script::default(), &mut NoTrace);
+    let mut s = Script::default().d10s(&[9, 1]);
+    g.imprison(&ctx, p, &mut s, &mut NoTrace);
+    assert!(s.done());
+    assert_ne!(g.story.heroes[p].secret_ways & (1u64 << c), 0);
+    let secret = ctx
+        .data
+        .story
+        .events
+        .cards
+        .iter()
+        .find_map(|card| match card.effect {
+            Effect::SecretEntrance { area } => Some(area),
+            _ => None,
+        })
+        .unwrap_or(entry);
+    assert_ne!(secret, entry);
+    assert_eq!(
+        g.city_entry(&ctx, p, false, &mut Script::default(), &mut NoTrace),
+        secret
+    );
+}
+
+#[test]
+fn a_miraculous_escape_saves_only_from_an_outdoor_or_arena_defeat() {
+    // [18.2 cards 01-08] The hero and his retinue leave the outdoor or
+    // arena display: the card does not help against internment in a city
+    // or imprisonment in the villain's, and stays in the hand; against
+    // capture by warriors outdoors it saves him.
+    let m = model("two-heroes");
+    let ctx = m.context();
+    let mut g = game(&m);
+    g.story.hands[0] = hand(&[3]);
+    for defeat in [Defeat::Internment, Defeat::Imprisonment] {
+        let mut s = Script::default();
+        assert!(!g.saved_from_defeat(&ctx, 0, defeat, &mut s, &mut NoTrace));
+        assert_eq!(g.story.hands[0].cards(), [3]);
+    }
+    let mut s = Script::default();
+    assert!(g.saved_from_defeat(&ctx, 0, Defeat::Capture, &mut s, &mut NoTrace));
+    assert!(g.story.hands[0].is_empty());
+    assert_eq!(g.heroes[0].skip, 1);
 }

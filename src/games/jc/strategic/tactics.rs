@@ -23,7 +23,9 @@
 //! flier line away at the Pole. Takes the warriors of the City Friend Table
 //! rather than joining the army [16.33]. Has his brain transferred [19.31]
 //! only when his villain's city would make him move secretly, and back
-//! once his villain's group is slain.
+//! once his villain's group is slain; has the surgeon give every
+//! personage of his company but his love and princess a warrior's values
+//! [19.31] (a minor character never: he keeps the levels he has).
 //!
 //! **Villain, `sensible`.** Plays every card against the hero at its first
 //! legal moment: treachery (on the best fighter among the candidates, else
@@ -34,14 +36,30 @@
 //! hero is), flight once the hero is in his city, his own reinforcements
 //! while under his entourage limit, invisibility before the duel with the
 //! hero. Makes his one try of [13.23] and his roll of [13.31] whenever he
-//! may, and always calls on Tario or Luud [19.32]. Kar Komak's phantoms
-//! [19.41] are raised (by his hero) against five foes or more.
+//! may, and always calls on Tario or Luud [19.32]. Duels a repentant who
+//! kept him from his act [12.32] when he is the better fighter. Kar Komak's phantoms
+//! [19.41] (two materialisations a game, whoever he serves) are raised by
+//! a sensible hero for the duel with his villain's group, and against five
+//! foes or more only while a second one is left, so the last is kept for
+//! that duel.
+//!
+//! **Fellow heroes [9.27].** A sensible Player never fights beside
+//! another Player's hero nor gives him a companion: every other hero is a
+//! rival for champion [20.54], and one lost to beasts gives the rest a
+//! merit [20.53]; he takes any help or companion offered.
+//!
+//! **Offered cards [18.17]** (three Players or more, see
+//! [`super::offers`]). A sensible Player offers every villain card against
+//! another Player's hero when the Player who runs that hero's villain has
+//! none, and never offers a hero card to another Player's hero; the
+//! receiver plays an offered card as he would his own.
 //!
 //! **`random`**: a fair coin for every optional play or choice, a uniform
 //! choice among candidates and discards.
 
 use super::game::{Context, Game, Roller};
 use super::players::{HeroPolicy, VillainPolicy};
+use crate::games::jc::duel::roster::Class;
 use crate::games::jc::event_deck::Effect;
 
 /// Whether hero `p`'s player plays as `sensible` for his hero.
@@ -188,13 +206,73 @@ pub fn brain_transfer<R: Roller>(
     hero_wants(g, p, sensible, r)
 }
 
+/// Whether hero `p`'s villain `v` duels `k`, the repentant who kept him from
+/// his act [12.32]: `sensible` when the villain is the better fighter
+/// ([`fighting_worth`]).
+pub fn duel_repentant<R: Roller>(
+    ctx: &Context,
+    g: &Game,
+    p: usize,
+    v: u8,
+    k: u8,
+    r: &mut R,
+) -> bool {
+    villain_wants(g, p, fighting_worth(ctx, v) > fighting_worth(ctx, k), r)
+}
+
+/// Whether hero `p` has companion `k` given a warrior's values [19.31]:
+/// `sensible` for a personage (who gains combat values), never for a minor
+/// character, who keeps the levels he has.
+pub fn change_companion<R: Roller>(ctx: &Context, g: &Game, p: usize, k: u8, r: &mut R) -> bool {
+    let personage = ctx.data.roster.characters[usize::from(k)].class == Class::Personage;
+    hero_wants(g, p, personage, r)
+}
+
 /// Whether hero `p`'s villain calls on Tario or Luud [19.32].
 pub fn call_on_master<R: Roller>(g: &Game, p: usize, r: &mut R) -> bool {
     villain_wants(g, p, true, r)
 }
 
 /// Whether Kar Komak raises his phantoms for hero `p` against `foes` foes
-/// [19.41].
-pub fn summon_phantoms<R: Roller>(g: &Game, p: usize, foes: usize, r: &mut R) -> bool {
-    hero_wants(g, p, foes >= 5, r)
+/// with `left` materialisations of the game's [19.41] left: `sensible`
+/// raises them for the duel with the villain's group, and against five foes
+/// or more only while another one stays in hand for that duel.
+pub fn summon_phantoms<R: Roller>(g: &Game, p: usize, foes: usize, left: u8, r: &mut R) -> bool {
+    let villain_duel = g.story.heroes[p].villain_duel;
+    hero_wants(g, p, villain_duel || (foes >= 5 && left > 1), r)
+}
+
+/// Whether hero `q`'s Player has him fight beside another Player's hero in
+/// a hostile encounter [9.27] (`sensible`: never, see the module notes).
+pub fn aid_fellow<R: Roller>(g: &Game, q: usize, r: &mut R) -> bool {
+    hero_wants(g, q, false, r)
+}
+
+/// Whether hero `p`'s Player takes a fellow hero's help or companion
+/// [9.27] (`sensible`: always).
+pub fn take_from_fellow<R: Roller>(g: &Game, p: usize, r: &mut R) -> bool {
+    hero_wants(g, p, true, r)
+}
+
+/// The companion among `givable` that hero `p`'s Player gives a fellow
+/// hero [9.27], if any: `sensible` none; `random` a coin, then a uniform
+/// choice.
+pub fn give_to_fellow<R: Roller>(g: &Game, p: usize, givable: u128, r: &mut R) -> Option<u8> {
+    if givable == 0 || !hero_wants(g, p, false, r) {
+        return None;
+    }
+    pick_character(false, givable, |_| 0, r)
+}
+
+/// Whether Player `o` offers one of his cards to another Player [18.17]: a
+/// villain card against another Player's hero (`sensible`: always, a rival
+/// set back), or a hero card for one (`sensible`: never, a rival helped).
+pub fn offer_card<R: Roller>(g: &Game, o: usize, for_hero: bool, r: &mut R) -> bool {
+    if for_hero {
+        hero_wants(g, o, false, r)
+    } else if g.policies[o].1 == VillainPolicy::Sensible {
+        true
+    } else {
+        r.pick(2) == 0
+    }
 }
