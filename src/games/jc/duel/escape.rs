@@ -77,6 +77,9 @@ pub struct Extras {
     pub may_leave: bool,
     /// Whether there are prisoners.
     pub prisoners: bool,
+    /// The bouts of heroes and master swordsmen who may meet [7.81]; `None`
+    /// when none may (melee never looks further then).
+    pub swordplay: Option<super::swordplay::SwordPlay>,
 }
 
 impl Extras {
@@ -97,6 +100,7 @@ impl Extras {
             powers: [0; MAX_FIGHTERS],
             may_leave: false,
             prisoners: false,
+            swordplay: None,
         }
     }
 }
