@@ -1318,3 +1318,84 @@ fn bad_master_swordsman_settings_are_one_line_errors() {
         "{e}"
     );
 }
+
+// --------------------------------------------- leading a personage [5.72]
+
+#[test]
+fn an_enemy_leads_a_personage_away() {
+    let m = duel(
+        "display = \"house\"\ndiscovered = true",
+        &side(
+            "entrance = \"west entrance\"",
+            "{ id = \"john-carter\", at = [40, 14] }, { id = \"dejah-thoris\", at = [24, 14] }",
+        ),
+        &side(
+            "goal = \"escape\"",
+            "{ id = \"red-warrior\", at = [20, 14] }",
+        ),
+    );
+    let d = m.duel();
+    let (jc, dejah, warrior) = (0, 1, 2);
+    assert_eq!(d.special.personages, 1 << dejah);
+    let trace = &mut NoTrace;
+    let mut dice = Dice::for_trial(1, 0);
+    // [5.72] He steps four boxes west: she keeps her place beside him, at
+    // his alertness, though John Carter (her friend) is on the display.
+    let mut s = d.start();
+    let step = barsoom::games::jc::duel::policy::Action {
+        to: (16, 14),
+        ..barsoom::games::jc::duel::policy::Action::stay(&s, warrior, Task::None)
+    };
+    d.perform(&mut s, warrior, step, &mut dice, trace);
+    assert_eq!(s.pos[dejah], (20, 14));
+    assert_eq!(s.x.leader[dejah], warrior as u8 + 1);
+    // [5.74] Her own side does not move her in a turn an enemy has.
+    assert_eq!(s.x.led, 1 << dejah);
+    // Nobody leads a personage he does not stand beside.
+    let mut far = d.start();
+    far.pos[dejah] = (32, 14);
+    d.perform(&mut far, warrior, step, &mut dice, trace);
+    assert_eq!(far.pos[dejah], (32, 14));
+    // He leaves by an exit with her: she is taken, not escaped.
+    let x = (0..d.display.width)
+        .find(|&x| d.exit_at(warrior, (x, 14)).is_some())
+        .expect("an exit on the corridor's row");
+    let mut t = d.start();
+    t.pos[warrior] = (x, 14);
+    t.pos[dejah] = (x + 4, 14);
+    t.x.leader[dejah] = warrior as u8 + 1;
+    assert!(d.perform_task(&mut t, warrior, Task::Leave, false, trace));
+    assert_eq!(t.status[dejah], Status::Escaped);
+    assert_eq!(t.x.taken, 1 << dejah);
+    let (escaped, _, _) = d.count_escapes(&t, Some(0));
+    assert_eq!(escaped, [0, 1], "she did not get away; he did");
+    // A side that fights keeps a captive personage with her guard as he
+    // falls back from John Carter, but does not lead her towards him.
+    let fight = duel(
+        "display = \"house\"\ndiscovered = true",
+        &side(
+            "entrance = \"west entrance\"",
+            "{ id = \"john-carter\", at = [40, 14] }, { id = \"dejah-thoris\", at = [24, 14] }",
+        ),
+        &side("", "{ id = \"red-warrior\", at = [20, 14] }"),
+    );
+    let d = fight.duel();
+    let mut s = d.start();
+    s.status[dejah] = Status::CaptivePersonage;
+    d.perform(&mut s, warrior, step, &mut dice, trace);
+    assert_eq!(s.pos[dejah], (20, 14), "falling back, he takes her");
+    let mut s = d.start();
+    s.status[dejah] = Status::CaptivePersonage;
+    s.pos[warrior] = (16, 14);
+    s.pos[dejah] = (20, 14);
+    let forward = barsoom::games::jc::duel::policy::Action {
+        to: (20, 18),
+        ..barsoom::games::jc::duel::policy::Action::stay(&s, warrior, Task::None)
+    };
+    d.perform(&mut s, warrior, forward, &mut dice, trace);
+    assert_eq!(s.pos[dejah], (20, 14), "towards John Carter he leaves her");
+    let mut s = d.start();
+    d.perform(&mut s, warrior, step, &mut dice, trace);
+    assert_eq!(s.pos[dejah], (24, 14), "a free personage is left be");
+    assert_eq!(s.pos[jc], (40, 14));
+}

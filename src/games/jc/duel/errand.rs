@@ -351,6 +351,23 @@ pub fn random(duel: &Duel, s: &State, a: usize, dice: &mut Dice) -> Option<Actio
     (pick < k).then(|| Action::stay(s, a, options[pick]))
 }
 
+/// Whether fighter `a`, moving from `from`, takes along the enemy
+/// personage `p` who stood beside him [5.72]. Every policy does the same:
+/// a side on its way out (goal `escape`, or `rescue`) takes her off the
+/// display with it, a prize; a side that fights keeps a captive it holds
+/// with her guard as he falls back or moves along, never closer to the
+/// nearest enemy (so she is not led into the rescuers' reach), and leaves
+/// a free personage where she is.
+pub fn leads(duel: &Duel, s: &State, a: usize, p: usize, from: (i16, i16)) -> bool {
+    use super::escape::Goal;
+    let side = usize::from(duel.fighters[a].side);
+    if duel.special.goals[side] != Goal::Fight {
+        return true;
+    }
+    s.status[p] == Status::CaptivePersonage
+        && duel.gap_to_enemy(s, a, s.pos[a]) >= duel.gap_to_enemy(s, a, from)
+}
+
 /// How a free personage without combat values moves at the end of the
 /// joint action phase [5.71]: for a side leaving, towards an exit and out
 /// [5.18, 5.56]; at random, a uniform step (or leaving where she stands);

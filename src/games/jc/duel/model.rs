@@ -620,6 +620,11 @@ impl JcDuel {
         special.passage_card = [cards[0].secret_passage, cards[1].secret_passage];
         special.disguise = cards[0].disguise;
         special.prisoners = fighters.iter().any(|f| f.prisoner);
+        for (i, f) in fighters.iter().enumerate() {
+            if f.class == Class::Personage && !f.in_dungeon && !f.starts_absent {
+                special.personages |= 1 << i;
+            }
+        }
         if cards[1].disguise {
             return Err(err(
                 "sides[1].disguise".into(),
@@ -704,6 +709,7 @@ impl JcDuel {
             || acquisition
             || special.disguise
             || special.passage_card.contains(&true)
+            || special.personages != 0
             || goals.iter().any(|&g| g != Goal::Fight)
             || (faints && random.contains(&true))
             || fighters

@@ -818,6 +818,9 @@ impl Duel {
         }
         s.pos[a] = action.to;
         s.facing[a] = action.facing;
+        if self.special.personages != 0 && action.to != from {
+            self.lead_along(s, a, from, trace);
+        }
         if action.to != from && self.after_move(s, a, from, action.jumped, dice, trace) {
             return !self.side_standing(s, self.fighters[a].side);
         }
