@@ -1399,3 +1399,64 @@ fn an_enemy_leads_a_personage_away() {
     assert_eq!(s.pos[dejah], (24, 14), "a free personage is left be");
     assert_eq!(s.pos[jc], (40, 14));
 }
+
+// ------------------------------------------- putting a load down [5.4]
+
+#[test]
+fn a_carrier_puts_his_load_down_to_fight() {
+    use barsoom::games::jc::duel::policy::Action;
+    let m = duel(
+        "display = \"house\"\ndiscovered = true",
+        &side(
+            "entrance = \"west entrance\"\ngoal = \"escape\"",
+            "{ id = \"tars-tarkas\", at = [24, 14] }, { id = \"john-carter\", at = [24, 18] }",
+        ),
+        &side(
+            "",
+            "{ id = \"red-warrior\", at = [28, 14], facing = \"W\" }",
+        ),
+    );
+    let d = m.duel();
+    let (tt, jc, warrior) = (0, 1, 2);
+    let trace = &mut NoTrace;
+    let mut dice = Dice::for_trial(1, 0);
+    let mut s = d.start();
+    s.status[jc] = Status::Carried;
+    s.level[jc] = 1;
+    s.pos[jc] = s.pos[tt];
+    s.carrying[tt] = jc as u8 + 1;
+    s.facing[tt] = barsoom::games::jc::duel::geometry::EAST;
+    // With the warrior beside him, both policies put John Carter down and
+    // strike; the aggressive one anywhere in reach, the patient one from
+    // where he stands (he does here).
+    for policy in [Policy::Aggressive, Policy::Patient] {
+        let action = policy.choose(d, &s, tt, &mut dice);
+        assert_eq!(
+            (action.task, action.target),
+            (Task::PutDown, Some(warrior)),
+            "{policy:?}"
+        );
+    }
+    // Putting down is free: he is laid beside Tars Tarkas, unconscious,
+    // and the blow goes without the carrier's -1 [7.35].
+    let (_, carrying) = d.needed(&s, tt, warrior, s.pos[tt], false);
+    let mut t = s;
+    let strike = Action {
+        task: Task::PutDown,
+        target: None,
+        ..Action::stay(&s, tt, Task::None)
+    };
+    d.perform(&mut t, tt, strike, &mut dice, trace);
+    assert_eq!((t.carrying[tt], t.status[jc]), (0, Status::Unconscious));
+    let (dx, dy) = (t.pos[jc].0 - t.pos[tt].0, t.pos[jc].1 - t.pos[tt].1);
+    assert!(dx.abs().max(dy.abs()) >= 4, "beside him, not under him");
+    // Tars Tarkas needs the floor of 1 either way against a red warrior;
+    // the -1 is gone with the load ([7.35] reads `carrying`).
+    let (_, free) = d.needed(&t, tt, warrior, t.pos[tt], false);
+    assert_eq!((carrying, free), (1, 1));
+    // With no enemy beside him he keeps his load and heads out.
+    let mut away = s;
+    away.pos[warrior] = (40, 14);
+    let action = Policy::Aggressive.choose(d, &away, tt, &mut dice);
+    assert_ne!(action.task, Task::PutDown);
+}

@@ -325,6 +325,7 @@ impl Duel {
             }
             Task::Summon => self.summon_phantoms(s, a, trace),
             Task::Immobilise(t) => self.immobilise(s, a, usize::from(t), trace),
+            Task::PutDown => self.put_down(s, a, trace),
         }
         false
     }
@@ -484,13 +485,7 @@ impl Duel {
             if load == 0 || s.fighting(c) || s.status[c] == Status::Escaped {
                 continue;
             }
-            let u = usize::from(load - 1);
-            s.carrying[c] = 0;
-            let deck = self.display.decks(s.pos[c].0, s.pos[c].1);
-            s.pos[u] = self
-                .free_square_near(s, u, s.pos[c], 0, i16::MAX, deck)
-                .unwrap_or(s.pos[c]);
-            s.status[u] = Status::Unconscious;
+            let u = self.set_down(s, c);
             trace.event("JC 5.41 dropped", || {
                 format!(
                     "{} falls and drops {}",
@@ -498,6 +493,36 @@ impl Duel {
                 )
             });
         }
+    }
+
+    /// Carrier `c` lays his load on the nearest free square beside him (on
+    /// his own deck), unconscious; returns whom.
+    fn set_down(&self, s: &mut State, c: usize) -> usize {
+        let u = usize::from(s.carrying[c] - 1);
+        s.carrying[c] = 0;
+        let deck = self.display.decks(s.pos[c].0, s.pos[c].1);
+        s.pos[u] = self
+            .free_square_near(s, u, s.pos[c], 0, i16::MAX, deck)
+            .unwrap_or(s.pos[c]);
+        s.status[u] = Status::Unconscious;
+        u
+    }
+
+    /// A carrier puts his load down at the start of his action, at no cost;
+    /// he then moves and melees as usual, without the -1 [5.4, 7.35] (our
+    /// reading: the rules give the pick-up a phase and say nothing of the
+    /// putting down).
+    pub fn put_down<T: Trace>(&self, s: &mut State, a: usize, trace: &mut T) {
+        if s.carrying[a] == 0 {
+            return;
+        }
+        let u = self.set_down(s, a);
+        trace.event("JC 5.4 put down", || {
+            format!(
+                "{} puts {} down to fight",
+                self.fighters[a].name, self.fighters[u].name
+            )
+        });
     }
 
     /// The turn indication phase when extras are in play [4.0 H]: free

@@ -1165,17 +1165,30 @@ pub fn set_up(
     let mut special = Extras::none(specials.clone());
     // A hero meeting a master swordsman fights him by maneuver cards [7.81].
     special.swordplay = SwordPlay::compile(&fighters, swordsman)?;
-    Ok(Duel {
+    // Ghek holds a foe once a duel [19.42] (Kar Komak's phantoms and Woola
+    // are the calling game's: it counts their uses and brings them in).
+    let mut extras = false;
+    for (i, f) in fighters.iter().enumerate() {
+        if f.special == Some(Special::Immobilise) {
+            special.powers[i] = specials.immobilise_uses;
+            extras = true;
+        }
+    }
+    let mut duel = Duel {
         display: Arc::clone(display),
         lines: discovery_lines(display, &fighters, surprise),
         fighters,
         rules,
         max_turns: options.max_turns,
         surprise,
-        extras: false,
+        extras,
         special,
         grounded: options.grounded,
-    })
+    };
+    if extras {
+        compile_displays(&mut duel);
+    }
+    Ok(duel)
 }
 
 /// An open square no counter covers, scanning from side 0's end of the

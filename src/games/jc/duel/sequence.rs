@@ -795,6 +795,9 @@ impl Duel {
         trace: &mut T,
     ) -> bool {
         let from = s.pos[a];
+        if action.task == Task::PutDown {
+            self.put_down(s, a, trace);
+        }
         if action.used_extra {
             s.used_extra[a] = true;
         }
@@ -824,7 +827,7 @@ impl Duel {
         if action.to != from && self.after_move(s, a, from, action.jumped, dice, trace) {
             return !self.side_standing(s, self.fighters[a].side);
         }
-        if action.task != Task::None {
+        if !matches!(action.task, Task::None | Task::PutDown) {
             return self.perform_task(s, a, action.task, action.to != from, trace);
         }
         let Some(t) = action.target else {
