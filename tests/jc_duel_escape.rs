@@ -1460,3 +1460,46 @@ fn a_carrier_puts_his_load_down_to_fight() {
     let action = Policy::Aggressive.choose(d, &away, tt, &mut dice);
     assert_ne!(action.task, Task::PutDown);
 }
+
+#[test]
+fn set_up_gives_ghek_his_hold_for_the_strategic_game() {
+    use barsoom::games::jc::duel::model::{Entry, SetUpOptions, set_up};
+    let roster = barsoom::games::jc::duel::roster::Roster::load(&data().join("characters.toml"))
+        .expect("roster");
+    let rules = barsoom::games::jc::duel::melee::MeleeRules::load(&data().join("duel-rules.toml"))
+        .expect("rules");
+    let arena =
+        std::sync::Arc::new(Display::load(&data().join("displays/arena.toml")).expect("arena"));
+    let entry = |id: &str| Entry {
+        character: roster.find(id).expect(id),
+        level: 9,
+        unarmed: false,
+        strength_bonus: 0,
+    };
+    let options = SetUpOptions {
+        discovered: true,
+        grounded: false,
+        max_turns: 200,
+    };
+    let ours = [entry("gahan"), entry("ghek")];
+    let theirs = [entry("red-warrior")];
+    let build = |ours: &[Entry]| {
+        set_up(
+            &arena,
+            [ours, &theirs],
+            &roster,
+            rules,
+            &specials(),
+            &swordsman_tables(),
+            options,
+        )
+        .expect("set up")
+    };
+    let d = build(&ours);
+    assert!(d.extras);
+    assert_eq!(d.special.powers[1], specials().immobilise_uses);
+    assert_eq!(d.special.powers[0], 0);
+    // Without Ghek, nothing beyond the open-display rules runs.
+    let plain = build(&ours[..1]);
+    assert!(!plain.extras);
+}
