@@ -9,7 +9,7 @@ mod common;
 
 use common::write_jc_duel as write;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use barsoom::engine::{Dice, NoTrace, RunConfig, Tally, run};
 use barsoom::games::jc::duel::escape::escape_chance;
@@ -1125,4 +1125,381 @@ fn bad_special_layouts_are_one_line_errors() {
         }
         assert!(!e.contains('\n'), "{e}");
     }
+}
+
+// ------------------------------------------------ master swordsmen [7.81]
+
+fn swordsman_tables() -> barsoom::games::jc::swordsman::SwordsmanTables {
+    barsoom::games::jc::swordsman::SwordsmanTables::load(&data().join("swordsman.toml"))
+        .expect("swordsman tables")
+}
+
+#[test]
+fn a_hero_meets_a_master_swordsman_by_maneuver_cards() {
+    use barsoom::games::jc::swordsman::{Bout, CardPolicy, Rank, Swordsman};
+    let m = duel(
+        "display = \"street\"",
+        &side(
+            "entrance = \"north end\"",
+            "{ id = \"john-carter\", at = [8, 30] }, { id = \"red-warrior\", at = [14, 30] }",
+        ),
+        &side("", "{ id = \"master-at-arms\", at = [8, 34] }"),
+    );
+    let d = m.duel();
+    let (jc, warrior, master) = (0, 1, 2);
+    // [7.86] levels: the Warlord 4, a master-at-arms 1; a hero who has lost
+    // a level on the display brings one fewer.
+    let tables = swordsman_tables();
+    let bout = Bout::new(
+        tables.clone(),
+        [
+            Swordsman {
+                label: "John Carter".into(),
+                rank: Rank::Warlord,
+                hero: true,
+                policy: CardPolicy::Minimax,
+            },
+            Swordsman {
+                label: "Master swordsman (MA)".into(),
+                rank: Rank::MasterAtArms,
+                hero: false,
+                policy: CardPolicy::Minimax,
+            },
+        ],
+        1000,
+    )
+    .expect("bout");
+    let s = d.start();
+    assert_eq!(d.bout_levels(&s, jc, &bout, 0), 4);
+    assert_eq!(d.bout_levels(&s, master, &bout, 1), 1);
+    let mut wounded = s;
+    wounded.level[jc] = 3;
+    assert_eq!(d.bout_levels(&wounded, jc, &bout, 0), 3);
+    // The melee is the bout of jc.swordsman itself, from those levels, on
+    // the same dice: the hero's hits are the master's levels, and the
+    // reverse; the loser falls (a master swordsman dies), the winner keeps
+    // his feet [7.86].
+    let trace = &mut NoTrace;
+    let (mut won, mut lost) = (0, 0);
+    for i in 0..200 {
+        let mut t = wounded;
+        let mut dice = Dice::for_trial(3, i);
+        let over = d.melee(&mut t, master, jc, false, &mut dice, trace);
+        let mut hands = bout.start();
+        hands[0].levels = 3;
+        let mut same = Dice::for_trial(3, i);
+        let r = bout.resolve_from(hands, &mut same, trace);
+        assert_eq!(dice.rolled(), 0, "no melee die is rolled");
+        assert_eq!(
+            dice.next_u64(),
+            same.next_u64(),
+            "no draw beyond the bout's"
+        );
+        // Each side's fall or wounds, from the bout's levels and hits (both
+        // may fall in the same round [7.84]).
+        if r.levels[1] == 0 {
+            assert_eq!((t.status[master], t.level[master]), (Status::Dead, 0));
+            assert_eq!(t.kills[jc], 1);
+            assert!(over, "the master was the last of his side");
+        } else {
+            assert_eq!(t.status[master], Status::Fighting);
+        }
+        if r.levels[0] == 0 {
+            lost += 1;
+            assert_eq!((t.status[jc], t.level[jc]), (Status::Unconscious, 1));
+            assert_eq!(t.kills[master], 1);
+        } else {
+            won += u32::from(r.levels[1] == 0);
+            assert_eq!(t.status[jc], Status::Fighting);
+            assert_eq!(t.level[jc], (3 - r.hits[1] as u8).max(2));
+        }
+        if r.levels[1] != 0 {
+            assert!(!over, "the red warrior still stands");
+        }
+        assert!(t.engaged[jc] && t.engaged[master] && t.melee_joined);
+        assert_eq!(t.meleed, 1 << master, "the master initiated it");
+    }
+    assert!(won > 100 && lost > 0, "{won} won, {lost} lost");
+    // Others meet him by the die; an unarmed hero too [7.36].
+    let mut t = s;
+    let mut dice = Dice::for_trial(3, 0);
+    d.melee(&mut t, warrior, master, false, &mut dice, trace);
+    assert!(dice.rolled() >= 1, "a melee roll");
+    let mut t = s;
+    t.unarmed |= 1 << jc;
+    let mut dice = Dice::for_trial(3, 0);
+    d.melee(&mut t, jc, master, false, &mut dice, trace);
+    assert!(dice.rolled() >= 1, "unarmed: by the die");
+}
+
+#[test]
+fn the_arena_alternative_keeps_the_die_and_the_bout_decides_a_lone_meeting() {
+    let counters = duel(
+        "display = \"arena\"\nmaster_swordsmen = \"counters\"",
+        &side("", "\"carthoris\""),
+        &side("", "\"grand-master\""),
+    );
+    assert!(counters.duel().special.swordplay.is_none(), "[7.87]");
+    let cards = duel(
+        "display = \"arena\"",
+        &side("", "\"carthoris\""),
+        &side("", "\"grand-master\""),
+    );
+    assert!(cards.duel().special.swordplay.is_some(), "[7.81]");
+    // Alone on the arena, the first blow is the whole bout: Carthoris wins
+    // as often as jc.swordsman's grand-master hero against a grand master.
+    let t = tally(&cards, 20_000, 2);
+    let bout = barsoom::games::jc::swordsman::JcSwordsman::load(&common::bundled(
+        "jc/swordsman/grand-master-hero-vs-grand-master.toml",
+    ))
+    .expect("bout scenario")
+    .0;
+    let b = tally_of(&bout, 20_000);
+    let p = |x: u64, n: u64| x as f64 / n as f64;
+    let (pd, pb) = (p(t.outcomes[0], t.trials()), p(b.outcomes[0], b.trials()));
+    let se = (pd * (1.0 - pd) / 20_000.0 + pb * (1.0 - pb) / 20_000.0).sqrt();
+    assert!((pd - pb).abs() < 4.0 * se, "duel {pd} vs bout {pb}");
+    assert!(pd > 0.6, "{pd}");
+    // The trace names the case.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = write(
+        dir.path(),
+        "bout",
+        "display = \"arena\"",
+        &format!(
+            "{}{}",
+            side("", "\"carthoris\""),
+            side("", "\"grand-master\"")
+        ),
+    );
+    let text = common::trace_of(&path, 0, dir.path());
+    assert!(
+        text.contains("JC 7.81") && text.contains("JC 7.84 matrix"),
+        "{text}"
+    );
+    assert!(!text.contains("JC 7.61 melee"), "{text}");
+}
+
+fn tally_of<M: barsoom::engine::Model>(m: &M, trials: u64) -> Tally {
+    let config = RunConfig {
+        seed: 7,
+        trials: 0..trials,
+        threads: 2,
+        chunk: 512,
+        progress: false,
+    };
+    run(m, &config, None).expect("run")
+}
+
+#[test]
+fn bad_master_swordsman_settings_are_one_line_errors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = write(
+        dir.path(),
+        "bad",
+        "display = \"arena\"\nmaster_swordsmen = \"cards\"",
+        &format!(
+            "{}{}",
+            side("", "\"carthoris\""),
+            side("", "\"grand-master\"")
+        ),
+    );
+    let e = JcDuel::load(&path).expect_err("bad option").to_string();
+    assert!(
+        e.contains("master_swordsmen") && e.contains("\"counters\"") && !e.contains('\n'),
+        "{e}"
+    );
+    let roster = "provenance = \"test\"\n[[characters]]\nid = \"x\"\nname = \"X\"\ncode = 5\nclass = \"minor\"\nrace = \"red\"\nlevels = [\"3B7\"]\nswordsman = \"champion\"\nprovenance = \"test\"\n";
+    let e = barsoom::games::jc::duel::roster::Roster::parse(Path::new("c.toml"), roster)
+        .expect_err("bad rank")
+        .to_string();
+    assert!(
+        e.contains("c.toml") && e.contains("characters[0].swordsman") && e.contains("warlord"),
+        "{e}"
+    );
+}
+
+// --------------------------------------------- leading a personage [5.72]
+
+#[test]
+fn an_enemy_leads_a_personage_away() {
+    let m = duel(
+        "display = \"house\"\ndiscovered = true",
+        &side(
+            "entrance = \"west entrance\"",
+            "{ id = \"john-carter\", at = [40, 14] }, { id = \"dejah-thoris\", at = [24, 14] }",
+        ),
+        &side(
+            "goal = \"escape\"",
+            "{ id = \"red-warrior\", at = [20, 14] }",
+        ),
+    );
+    let d = m.duel();
+    let (jc, dejah, warrior) = (0, 1, 2);
+    assert_eq!(d.special.personages, 1 << dejah);
+    let trace = &mut NoTrace;
+    let mut dice = Dice::for_trial(1, 0);
+    // [5.72] He steps four boxes west: she keeps her place beside him, at
+    // his alertness, though John Carter (her friend) is on the display.
+    let mut s = d.start();
+    let step = barsoom::games::jc::duel::policy::Action {
+        to: (16, 14),
+        ..barsoom::games::jc::duel::policy::Action::stay(&s, warrior, Task::None)
+    };
+    d.perform(&mut s, warrior, step, &mut dice, trace);
+    assert_eq!(s.pos[dejah], (20, 14));
+    assert_eq!(s.x.leader[dejah], warrior as u8 + 1);
+    // [5.74] Her own side does not move her in a turn an enemy has.
+    assert_eq!(s.x.led, 1 << dejah);
+    // Nobody leads a personage he does not stand beside.
+    let mut far = d.start();
+    far.pos[dejah] = (32, 14);
+    d.perform(&mut far, warrior, step, &mut dice, trace);
+    assert_eq!(far.pos[dejah], (32, 14));
+    // He leaves by an exit with her: she is taken, not escaped.
+    let x = (0..d.display.width)
+        .find(|&x| d.exit_at(warrior, (x, 14)).is_some())
+        .expect("an exit on the corridor's row");
+    let mut t = d.start();
+    t.pos[warrior] = (x, 14);
+    t.pos[dejah] = (x + 4, 14);
+    t.x.leader[dejah] = warrior as u8 + 1;
+    assert!(d.perform_task(&mut t, warrior, Task::Leave, false, trace));
+    assert_eq!(t.status[dejah], Status::Escaped);
+    assert_eq!(t.x.taken, 1 << dejah);
+    let (escaped, _, _) = d.count_escapes(&t, Some(0));
+    assert_eq!(escaped, [0, 1], "she did not get away; he did");
+    // A side that fights keeps a captive personage with her guard as he
+    // falls back from John Carter, but does not lead her towards him.
+    let fight = duel(
+        "display = \"house\"\ndiscovered = true",
+        &side(
+            "entrance = \"west entrance\"",
+            "{ id = \"john-carter\", at = [40, 14] }, { id = \"dejah-thoris\", at = [24, 14] }",
+        ),
+        &side("", "{ id = \"red-warrior\", at = [20, 14] }"),
+    );
+    let d = fight.duel();
+    let mut s = d.start();
+    s.status[dejah] = Status::CaptivePersonage;
+    d.perform(&mut s, warrior, step, &mut dice, trace);
+    assert_eq!(s.pos[dejah], (20, 14), "falling back, he takes her");
+    let mut s = d.start();
+    s.status[dejah] = Status::CaptivePersonage;
+    s.pos[warrior] = (16, 14);
+    s.pos[dejah] = (20, 14);
+    let forward = barsoom::games::jc::duel::policy::Action {
+        to: (20, 18),
+        ..barsoom::games::jc::duel::policy::Action::stay(&s, warrior, Task::None)
+    };
+    d.perform(&mut s, warrior, forward, &mut dice, trace);
+    assert_eq!(s.pos[dejah], (20, 14), "towards John Carter he leaves her");
+    let mut s = d.start();
+    d.perform(&mut s, warrior, step, &mut dice, trace);
+    assert_eq!(s.pos[dejah], (24, 14), "a free personage is left be");
+    assert_eq!(s.pos[jc], (40, 14));
+}
+
+// ------------------------------------------- putting a load down [5.4]
+
+#[test]
+fn a_carrier_puts_his_load_down_to_fight() {
+    use barsoom::games::jc::duel::policy::Action;
+    let m = duel(
+        "display = \"house\"\ndiscovered = true",
+        &side(
+            "entrance = \"west entrance\"\ngoal = \"escape\"",
+            "{ id = \"tars-tarkas\", at = [24, 14] }, { id = \"john-carter\", at = [24, 18] }",
+        ),
+        &side(
+            "",
+            "{ id = \"red-warrior\", at = [28, 14], facing = \"W\" }",
+        ),
+    );
+    let d = m.duel();
+    let (tt, jc, warrior) = (0, 1, 2);
+    let trace = &mut NoTrace;
+    let mut dice = Dice::for_trial(1, 0);
+    let mut s = d.start();
+    s.status[jc] = Status::Carried;
+    s.level[jc] = 1;
+    s.pos[jc] = s.pos[tt];
+    s.carrying[tt] = jc as u8 + 1;
+    s.facing[tt] = barsoom::games::jc::duel::geometry::EAST;
+    // With the warrior beside him, both policies put John Carter down and
+    // strike; the aggressive one anywhere in reach, the patient one from
+    // where he stands (he does here).
+    for policy in [Policy::Aggressive, Policy::Patient] {
+        let action = policy.choose(d, &s, tt, &mut dice);
+        assert_eq!(
+            (action.task, action.target),
+            (Task::PutDown, Some(warrior)),
+            "{policy:?}"
+        );
+    }
+    // Putting down is free: he is laid beside Tars Tarkas, unconscious,
+    // and the blow goes without the carrier's -1 [7.35].
+    let (_, carrying) = d.needed(&s, tt, warrior, s.pos[tt], false);
+    let mut t = s;
+    let strike = Action {
+        task: Task::PutDown,
+        target: None,
+        ..Action::stay(&s, tt, Task::None)
+    };
+    d.perform(&mut t, tt, strike, &mut dice, trace);
+    assert_eq!((t.carrying[tt], t.status[jc]), (0, Status::Unconscious));
+    let (dx, dy) = (t.pos[jc].0 - t.pos[tt].0, t.pos[jc].1 - t.pos[tt].1);
+    assert!(dx.abs().max(dy.abs()) >= 4, "beside him, not under him");
+    // Tars Tarkas needs the floor of 1 either way against a red warrior;
+    // the -1 is gone with the load ([7.35] reads `carrying`).
+    let (_, free) = d.needed(&t, tt, warrior, t.pos[tt], false);
+    assert_eq!((carrying, free), (1, 1));
+    // With no enemy beside him he keeps his load and heads out.
+    let mut away = s;
+    away.pos[warrior] = (40, 14);
+    let action = Policy::Aggressive.choose(d, &away, tt, &mut dice);
+    assert_ne!(action.task, Task::PutDown);
+}
+
+#[test]
+fn set_up_gives_ghek_his_hold_for_the_strategic_game() {
+    use barsoom::games::jc::duel::model::{Entry, SetUpOptions, set_up};
+    let roster = barsoom::games::jc::duel::roster::Roster::load(&data().join("characters.toml"))
+        .expect("roster");
+    let rules = barsoom::games::jc::duel::melee::MeleeRules::load(&data().join("duel-rules.toml"))
+        .expect("rules");
+    let arena =
+        std::sync::Arc::new(Display::load(&data().join("displays/arena.toml")).expect("arena"));
+    let entry = |id: &str| Entry {
+        character: roster.find(id).expect(id),
+        level: 9,
+        unarmed: false,
+        strength_bonus: 0,
+    };
+    let options = SetUpOptions {
+        discovered: true,
+        grounded: false,
+        max_turns: 200,
+    };
+    let ours = [entry("gahan"), entry("ghek")];
+    let theirs = [entry("red-warrior")];
+    let build = |ours: &[Entry]| {
+        set_up(
+            &arena,
+            [ours, &theirs],
+            &roster,
+            rules,
+            &specials(),
+            &swordsman_tables(),
+            options,
+        )
+        .expect("set up")
+    };
+    let d = build(&ours);
+    assert!(d.extras);
+    assert_eq!(d.special.powers[1], specials().immobilise_uses);
+    assert_eq!(d.special.powers[0], 0);
+    // Without Ghek, nothing beyond the open-display rules runs.
+    let plain = build(&ours[..1]);
+    assert!(!plain.extras);
 }

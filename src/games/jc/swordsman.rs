@@ -499,7 +499,17 @@ impl Bout {
 
     /// Fights the bout once.
     pub fn resolve<T: Trace>(&self, dice: &mut Dice, trace: &mut T) -> BoutResult {
-        let mut hands = self.start();
+        self.resolve_from(self.start(), dice, trace)
+    }
+
+    /// Fights the bout once from `hands` (a bout inside a larger duel
+    /// starts from the levels its two swordsmen have left [7.81]).
+    pub fn resolve_from<T: Trace>(
+        &self,
+        mut hands: [Hand; 2],
+        dice: &mut Dice,
+        trace: &mut T,
+    ) -> BoutResult {
         let mut result = BoutResult {
             outcome: 3,
             rounds: 0,

@@ -279,6 +279,9 @@ pub fn aggressive(duel: &Duel, s: &State, a: usize) -> Option<Action> {
     if plan == Plan::Fight {
         return None;
     }
+    if let Some(x) = put_down_to_fight(duel, s, a, false) {
+        return Some(x);
+    }
     if !urgent(duel, s, a, plan) {
         let (base, _) = duel.movements(s, a);
         let reach = duel.reach(s, a, base);
@@ -298,10 +301,32 @@ pub fn patient(duel: &Duel, s: &State, a: usize) -> Option<Action> {
         return Some(x);
     }
     let plan = plan(duel, s, a);
+    if let Some(x) = put_down_to_fight(duel, s, a, true) {
+        return Some(x);
+    }
     if plan == Plan::Fight || (!urgent(duel, s, a, plan) && duel.next_to_enemy(s, a)) {
         return None;
     }
     carry_out(duel, s, a, plan)
+}
+
+/// A carrier with an enemy beside him who has a blow to strike puts his
+/// load down and strikes [5.4]: the enemy would follow him out anyway, and
+/// the load costs him a point in melee and a movement [5.42, 7.35].
+/// `aggressive` takes the best attack within the carrier's reach, `patient`
+/// only one from where he stands. The attack is reckoned as carrying (a
+/// point short of what he will roll).
+fn put_down_to_fight(duel: &Duel, s: &State, a: usize, standing: bool) -> Option<Action> {
+    if s.carrying[a] == 0 || !duel.next_to_enemy(s, a) {
+        return None;
+    }
+    let movements = duel.movements(s, a).0;
+    let reach = duel.reach(s, a, movements);
+    let x = best_attack(duel, s, a, movements, &reach, |x| !(standing && x.moved))?;
+    Some(Action {
+        task: Task::PutDown,
+        ..Action::strike(&x, false)
+    })
 }
 
 /// Whether the plan comes before any melee: carrying, picking up, or
@@ -319,6 +344,10 @@ pub fn random(duel: &Duel, s: &State, a: usize, dice: &mut Dice) -> Option<Actio
     let mut k = 0;
     if duel.exit_at(a, s.pos[a]).is_some() {
         options[k] = Task::Leave;
+        k += 1;
+    }
+    if s.carrying[a] != 0 {
+        options[k] = Task::PutDown;
         k += 1;
     }
     for u in 0..s.n {
@@ -349,6 +378,23 @@ pub fn random(duel: &Duel, s: &State, a: usize, dice: &mut Dice) -> Option<Actio
     }
     let pick = dice.below(k as u32 + 1) as usize;
     (pick < k).then(|| Action::stay(s, a, options[pick]))
+}
+
+/// Whether fighter `a`, moving from `from`, takes along the enemy
+/// personage `p` who stood beside him [5.72]. Every policy does the same:
+/// a side on its way out (goal `escape`, or `rescue`) takes her off the
+/// display with it, a prize; a side that fights keeps a captive it holds
+/// with her guard as he falls back or moves along, never closer to the
+/// nearest enemy (so she is not led into the rescuers' reach), and leaves
+/// a free personage where she is.
+pub fn leads(duel: &Duel, s: &State, a: usize, p: usize, from: (i16, i16)) -> bool {
+    use super::escape::Goal;
+    let side = usize::from(duel.fighters[a].side);
+    if duel.special.goals[side] != Goal::Fight {
+        return true;
+    }
+    s.status[p] == Status::CaptivePersonage
+        && duel.gap_to_enemy(s, a, s.pos[a]) >= duel.gap_to_enemy(s, a, from)
 }
 
 /// How a free personage without combat values moves at the end of the

@@ -77,6 +77,12 @@ pub struct Extras {
     pub may_leave: bool,
     /// Whether there are prisoners.
     pub prisoners: bool,
+    /// Personages an enemy may lead away [5.72] (bit per fighter: free or
+    /// held captive, not chained in the dungeon); 0 when none.
+    pub personages: u32,
+    /// The bouts of heroes and master swordsmen who may meet [7.81]; `None`
+    /// when none may (melee never looks further then).
+    pub swordplay: Option<super::swordplay::SwordPlay>,
 }
 
 impl Extras {
@@ -97,6 +103,8 @@ impl Extras {
             powers: [0; MAX_FIGHTERS],
             may_leave: false,
             prisoners: false,
+            personages: 0,
+            swordplay: None,
         }
     }
 }
@@ -154,6 +162,12 @@ pub struct Progress {
     pub left: Option<u8>,
     /// The first side holds the defenders' flier [5.51].
     pub acquired: bool,
+    /// Per personage, the enemy leading her (index + 1; 0 no one) [5.72].
+    pub leader: [u8; MAX_FIGHTERS],
+    /// Personages an enemy moved this turn: their own side does not [5.74].
+    pub led: u32,
+    /// Personages an enemy took off the display with him [5.72].
+    pub taken: u32,
 }
 
 /// The chance in 10 (as a probability) that a prisoner of strength
@@ -311,6 +325,7 @@ impl Duel {
             }
             Task::Summon => self.summon_phantoms(s, a, trace),
             Task::Immobilise(t) => self.immobilise(s, a, usize::from(t), trace),
+            Task::PutDown => self.put_down(s, a, trace),
         }
         false
     }
@@ -323,6 +338,19 @@ impl Duel {
         let carried = s.carrying[a];
         if carried != 0 {
             s.status[usize::from(carried - 1)] = Status::Escaped;
+        }
+        // A personage he leads goes with him [5.72].
+        for p in bits(self.special.personages) {
+            if usize::from(s.x.leader[p]) == a + 1 && close(s.pos[a], s.pos[p]) && leadable(s, p) {
+                s.status[p] = Status::Escaped;
+                s.x.taken |= 1 << p;
+                trace.event("JC 5.72 taken away", || {
+                    format!(
+                        "{} leaves with {}",
+                        self.fighters[a].name, self.fighters[p].name
+                    )
+                });
+            }
         }
         let area = &self.display.areas[k];
         trace.event(
@@ -457,13 +485,7 @@ impl Duel {
             if load == 0 || s.fighting(c) || s.status[c] == Status::Escaped {
                 continue;
             }
-            let u = usize::from(load - 1);
-            s.carrying[c] = 0;
-            let deck = self.display.decks(s.pos[c].0, s.pos[c].1);
-            s.pos[u] = self
-                .free_square_near(s, u, s.pos[c], 0, i16::MAX, deck)
-                .unwrap_or(s.pos[c]);
-            s.status[u] = Status::Unconscious;
+            let u = self.set_down(s, c);
             trace.event("JC 5.41 dropped", || {
                 format!(
                     "{} falls and drops {}",
@@ -471,6 +493,36 @@ impl Duel {
                 )
             });
         }
+    }
+
+    /// Carrier `c` lays his load on the nearest free square beside him (on
+    /// his own deck), unconscious; returns whom.
+    fn set_down(&self, s: &mut State, c: usize) -> usize {
+        let u = usize::from(s.carrying[c] - 1);
+        s.carrying[c] = 0;
+        let deck = self.display.decks(s.pos[c].0, s.pos[c].1);
+        s.pos[u] = self
+            .free_square_near(s, u, s.pos[c], 0, i16::MAX, deck)
+            .unwrap_or(s.pos[c]);
+        s.status[u] = Status::Unconscious;
+        u
+    }
+
+    /// A carrier puts his load down at the start of his action, at no cost;
+    /// he then moves and melees as usual, without the -1 [5.4, 7.35] (our
+    /// reading: the rules give the pick-up a phase and say nothing of the
+    /// putting down).
+    pub fn put_down<T: Trace>(&self, s: &mut State, a: usize, trace: &mut T) {
+        if s.carrying[a] == 0 {
+            return;
+        }
+        let u = self.set_down(s, a);
+        trace.event("JC 5.4 put down", || {
+            format!(
+                "{} puts {} down to fight",
+                self.fighters[a].name, self.fighters[u].name
+            )
+        });
     }
 
     /// The turn indication phase when extras are in play [4.0 H]: free
@@ -488,6 +540,7 @@ impl Duel {
     ) -> bool {
         for p in 0..s.n {
             if s.status[p] == Status::Bystander
+                && s.x.led & (1 << p) == 0
                 && let Some(action) = super::errand::personage_move(
                     self,
                     s,
@@ -523,6 +576,9 @@ impl Duel {
                     }
                 }
             }
+        }
+        if self.special.personages != 0 {
+            self.free_the_led(s, trace);
         }
         self.finish_pick_ups(s, trace);
         self.dungeon_work(s, trace);
@@ -747,6 +803,10 @@ impl Duel {
         let mut escaped = [0u8; 2];
         let mut rescued = 0;
         for (i, f) in self.fighters.iter().enumerate() {
+            // A personage an enemy took away did not get away [5.72].
+            if s.x.taken & (1 << i) != 0 {
+                continue;
+            }
             if s.status[i] == Status::Escaped {
                 escaped[usize::from(f.side)] += 1;
             }
@@ -760,5 +820,87 @@ impl Duel {
             }
         }
         (escaped, s.x.freed.count_ones() as u8, rescued)
+    }
+}
+
+/// The set bits of `mask`, lowest first.
+fn bits(mask: u32) -> impl Iterator<Item = usize> {
+    (0..32usize).filter(move |i| mask & (1 << i) != 0)
+}
+
+/// Whether two counters touch or share boxes.
+fn close(a: (i16, i16), b: (i16, i16)) -> bool {
+    (a.0 - b.0).abs().max((a.1 - b.1).abs()) <= super::geometry::COUNTER
+}
+
+/// Whether personage `p` may be led by an enemy: free, or held captive
+/// outside the dungeon [5.71, 5.72].
+fn leadable(s: &State, p: usize) -> bool {
+    matches!(s.status[p], Status::Bystander | Status::CaptivePersonage)
+}
+
+impl Duel {
+    /// [5.72] An enemy character (not a personage) who starts his move
+    /// beside a personage, or on her boxes, may take her with him at his own
+    /// alertness, whoever of her friends stands by; his side's policy says
+    /// whether he does ([`super::errand::leads`]). She keeps her place
+    /// beside him where the display lets her, else shares his boxes [5.73].
+    /// One enemy leads her in a turn.
+    pub fn lead_along<T: Trace>(&self, s: &mut State, a: usize, from: (i16, i16), trace: &mut T) {
+        let f = &self.fighters[a];
+        if f.class == Class::Personage {
+            return;
+        }
+        let (dx, dy) = (s.pos[a].0 - from.0, s.pos[a].1 - from.1);
+        for p in bits(self.special.personages) {
+            if self.fighters[p].side == f.side
+                || !leadable(s, p)
+                || (s.x.led & (1 << p) != 0 && usize::from(s.x.leader[p]) != a + 1)
+                || !close(from, s.pos[p])
+                || !super::errand::leads(self, s, a, p, from)
+            {
+                continue;
+            }
+            let want = (s.pos[p].0 + dx, s.pos[p].1 + dy);
+            let to = if self.movement_display(s, p).open(want.0, want.1) {
+                want
+            } else {
+                s.pos[a]
+            };
+            let before = s.pos[p];
+            s.pos[p] = to;
+            s.x.led |= 1 << p;
+            s.x.leader[p] = a as u8 + 1;
+            trace.event("JC 5.72 led away", || {
+                format!(
+                    "{} takes {} along: ({},{}) -> ({},{})",
+                    f.name, self.fighters[p].name, before.0, before.1, to.0, to.1
+                )
+            });
+        }
+    }
+
+    /// At the turn's end a led personage no longer beside an enemy is free
+    /// of him [5.74]; the turn's marks are cleared.
+    fn free_the_led<T: Trace>(&self, s: &mut State, trace: &mut T) {
+        for p in bits(self.special.personages) {
+            if s.x.leader[p] == 0 {
+                continue;
+            }
+            let side = self.fighters[p].side;
+            let beside = (0..s.n).any(|e| {
+                self.fighters[e].side != side
+                    && self.fighters[e].class != Class::Personage
+                    && s.fighting(e)
+                    && close(s.pos[e], s.pos[p])
+            });
+            if !beside {
+                s.x.leader[p] = 0;
+                trace.event("JC 5.74 freed", || {
+                    format!("{} is no longer beside an enemy", self.fighters[p].name)
+                });
+            }
+        }
+        s.x.led = 0;
     }
 }

@@ -9,6 +9,8 @@
 //! - [`sequence`]: the compiled [`sequence::Duel`] and its turn sequence,
 //!   with [`sequence::resolve`] the entry point for other games;
 //! - [`policy`]: `aggressive`, `patient`, `random`;
+//! - [`swordplay`]: a hero meeting a master swordsman by maneuver cards
+//!   [7.81];
 //! - [`model`]: the scenario format and the [`model::JcDuel`] model.
 
 pub mod errand;
@@ -20,3 +22,4 @@ pub mod policy;
 pub mod roster;
 pub mod sequence;
 pub mod special;
+pub mod swordplay;

@@ -15,8 +15,10 @@ use super::policy::Policy;
 use super::roster::{Character, Class, Roster, Special};
 use super::sequence::{Duel, DuelResult, Fighter, MAX_FIGHTERS};
 use super::special::SpecialRules;
+use super::swordplay::SwordPlay;
 use crate::engine::accumulate::MAX_METRICS;
 use crate::engine::{Dice, MetricSpec, Model, OutputSpec, Trace, TrialResult};
+use crate::games::jc::swordsman::SwordsmanTables;
 use crate::scenario::{ScenarioError, parse_toml, read_text};
 
 /// Most characters a `jc.duel` scenario may field (each has a kills
@@ -66,6 +68,10 @@ struct DuelFile {
     /// area [5.51, 7.23].
     #[serde(default)]
     acquisition: bool,
+    /// How a hero meets a master swordsman: `"maneuvers"` (the default, the
+    /// maneuver cards of [7.81]) or `"counters"` (the arena alternative of
+    /// [7.87]: an ordinary melee against the GM or MA counter).
+    master_swordsmen: Option<String>,
     sides: Vec<SideFile>,
 }
 
@@ -129,6 +135,9 @@ pub struct DuelData {
     pub rules: MeleeRules,
     /// Escape, dungeon, carrying and special-character numbers.
     pub specials: SpecialRules,
+    /// The maneuver cards of master swordsmen [7.8] (`swordsman.toml`,
+    /// needed only where a hero meets one [7.81]).
+    pub swordsman: Option<SwordsmanTables>,
 }
 
 impl DuelData {
@@ -139,6 +148,14 @@ impl DuelData {
             roster: Roster::load(&dir.join("characters.toml"))?,
             rules: MeleeRules::load(&dir.join("duel-rules.toml"))?,
             specials: SpecialRules::load(&dir.join("duel-specials.toml"))?,
+            swordsman: {
+                let file = dir.join("swordsman.toml");
+                if file.is_file() {
+                    Some(SwordsmanTables::load(&file)?)
+                } else {
+                    None
+                }
+            },
         })
     }
 }
@@ -603,6 +620,11 @@ impl JcDuel {
         special.passage_card = [cards[0].secret_passage, cards[1].secret_passage];
         special.disguise = cards[0].disguise;
         special.prisoners = fighters.iter().any(|f| f.prisoner);
+        for (i, f) in fighters.iter().enumerate() {
+            if f.class == Class::Personage && !f.in_dungeon && !f.starts_absent {
+                special.personages |= 1 << i;
+            }
+        }
         if cards[1].disguise {
             return Err(err(
                 "sides[1].disguise".into(),
@@ -630,6 +652,28 @@ impl JcDuel {
             }
         }
         compile_specials(&err, data, &mut fighters, &entries, &mut special)?;
+        match file.master_swordsmen.as_deref() {
+            None | Some("maneuvers") if SwordPlay::any_meet(&fighters) => {
+                let Some(tables) = &data.swordsman else {
+                    return Err(err(
+                        "master_swordsmen".into(),
+                        "expected swordsman.toml in the data folder for a hero meeting a master swordsman (7.81), or master_swordsmen = \"counters\"".into(),
+                    ));
+                };
+                special.swordplay = SwordPlay::compile(&fighters, tables)
+                    .map_err(|m| err("master_swordsmen".into(), m))?;
+            }
+            None | Some("maneuvers") => {}
+            Some("counters") => {}
+            Some(other) => {
+                return Err(err(
+                    "master_swordsmen".into(),
+                    format!(
+                        "expected \"maneuvers\" (7.81) or \"counters\" (the arena alternative, 7.87), found {other:?}"
+                    ),
+                ));
+            }
+        }
         if acquisition {
             let crew = fighters
                 .iter()
@@ -665,6 +709,7 @@ impl JcDuel {
             || acquisition
             || special.disguise
             || special.passage_card.contains(&true)
+            || special.personages != 0
             || goals.iter().any(|&g| g != Goal::Fight)
             || (faints && random.contains(&true))
             || fighters
@@ -1065,6 +1110,7 @@ pub fn set_up(
     roster: &Roster,
     rules: MeleeRules,
     specials: &SpecialRules,
+    swordsman: &SwordsmanTables,
     options: SetUpOptions,
 ) -> Result<Duel, String> {
     let mut used = vec![0usize; display.areas.len()];
@@ -1116,17 +1162,33 @@ pub fn set_up(
     let given = vec![false; fighters.len()];
     face_each_other(&mut fighters, &given);
     let surprise = !display.kind.starts_discovered() && !options.discovered;
-    Ok(Duel {
+    let mut special = Extras::none(specials.clone());
+    // A hero meeting a master swordsman fights him by maneuver cards [7.81].
+    special.swordplay = SwordPlay::compile(&fighters, swordsman)?;
+    // Ghek holds a foe once a duel [19.42] (Kar Komak's phantoms and Woola
+    // are the calling game's: it counts their uses and brings them in).
+    let mut extras = false;
+    for (i, f) in fighters.iter().enumerate() {
+        if f.special == Some(Special::Immobilise) {
+            special.powers[i] = specials.immobilise_uses;
+            extras = true;
+        }
+    }
+    let mut duel = Duel {
         display: Arc::clone(display),
         lines: discovery_lines(display, &fighters, surprise),
         fighters,
         rules,
         max_turns: options.max_turns,
         surprise,
-        extras: false,
-        special: Extras::none(specials.clone()),
+        extras,
+        special,
         grounded: options.grounded,
-    })
+    };
+    if extras {
+        compile_displays(&mut duel);
+    }
+    Ok(duel)
 }
 
 /// An open square no counter covers, scanning from side 0's end of the

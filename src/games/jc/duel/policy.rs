@@ -96,6 +96,9 @@ pub enum Task {
     Summon,
     /// Ghek holds this enemy with his mind [19.42].
     Immobilise(u8),
+    /// Put down the character he carries before he moves; he may then move
+    /// and melee as usual [5.4].
+    PutDown,
 }
 
 impl Action {

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use crate::games::jc::swordsman::Rank;
 use crate::scenario::{ScenarioError, read_toml};
 
 /// Highest agility rating a counter may carry.
@@ -186,6 +187,9 @@ pub struct Character {
     /// A woman (the dungeon rule of [7.25]; female personages by code
     /// series [3.23]).
     pub female: bool,
+    /// Master swordsman rank [7.8]: John Carter the Warlord, the other
+    /// heroes grand masters, and the master swordsmen heroes meet.
+    pub swordsman: Option<Rank>,
 }
 
 impl Character {
@@ -228,6 +232,7 @@ struct RawCharacter {
     unconscious_at_level_1: bool,
     #[serde(default)]
     female: bool,
+    swordsman: Option<String>,
     provenance: String,
 }
 
@@ -380,6 +385,24 @@ impl Roster {
                     ));
                 }
             };
+            let swordsman = match c.swordsman.as_deref() {
+                None => None,
+                Some(text) => Some(Rank::parse(text).ok_or_else(|| {
+                    err(
+                        field("swordsman"),
+                        format!(
+                            "expected a master swordsman rank (warlord, grand-master or master-at-arms, 7.8), found {text:?}"
+                        ),
+                    )
+                })?),
+            };
+            if swordsman.is_some() && top_down.is_empty() {
+                return Err(err(
+                    field("swordsman"),
+                    "expected a master swordsman rank only for a character with combat values"
+                        .into(),
+                ));
+            }
             if unconscious_at_level_1 && !top_down.is_empty() {
                 // Level 1 is the unconscious counter: hold its place with the
                 // lowest fighting values (never used in melee).
@@ -401,6 +424,7 @@ impl Roster {
                 reserve,
                 special,
                 female: c.female,
+                swordsman,
             });
         }
         Ok(Roster { characters })

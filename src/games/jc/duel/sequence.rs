@@ -66,6 +66,8 @@ pub struct Fighter {
     pub loves: Option<usize>,
     /// A woman (for the dungeon rule of [7.25]).
     pub female: bool,
+    /// Master swordsman rank [7.8], if any.
+    pub swordsman: Option<crate::games::jc::swordsman::Rank>,
 }
 
 impl Fighter {
@@ -107,6 +109,7 @@ impl Fighter {
             special: c.special,
             loves: None,
             female: c.female,
+            swordsman: c.swordsman,
         }
     }
 
@@ -800,6 +803,9 @@ impl Duel {
         trace: &mut T,
     ) -> bool {
         let from = s.pos[a];
+        if action.task == Task::PutDown {
+            self.put_down(s, a, trace);
+        }
         if action.used_extra {
             s.used_extra[a] = true;
         }
@@ -823,10 +829,13 @@ impl Duel {
         }
         s.pos[a] = action.to;
         s.facing[a] = action.facing;
+        if self.special.personages != 0 && action.to != from {
+            self.lead_along(s, a, from, trace);
+        }
         if action.to != from && self.after_move(s, a, from, action.jumped, dice, trace) {
             return !self.side_standing(s, self.fighters[a].side);
         }
-        if action.task != Task::None {
+        if !matches!(action.task, Task::None | Task::PutDown) {
             return self.perform_task(s, a, action.task, action.to != from, trace);
         }
         let Some(t) = action.target else {
@@ -846,6 +855,15 @@ impl Duel {
         dice: &mut Dice,
         trace: &mut T,
     ) -> bool {
+        // A hero and a master swordsman fight it out by maneuver cards [7.81].
+        if self.special.swordplay.is_some()
+            && let Some(over) = self.bout_melee(s, a, t, dice, trace)
+        {
+            if !s.discovered && self.fighters[a].side == 0 {
+                self.discovered_by_melee(s, t, trace);
+            }
+            return over;
+        }
         let (behind, needed) = self.needed(s, a, t, s.pos[a], moved);
         let (blow, first, second) = self.rules.strike(self.fighters[a].class, needed, dice);
         s.melee_joined = true;

@@ -20,7 +20,7 @@ use super::tables::Who;
 use crate::engine::Trace;
 use crate::games::jc::duel::model::{DEFAULT_MAX_TURNS, Entry, SetUpOptions, set_up};
 use crate::games::jc::duel::policy::Policy;
-use crate::games::jc::duel::roster::{Class, MovementKind};
+use crate::games::jc::duel::roster::Class;
 use crate::games::jc::duel::sequence::{Duel, MAX_FIGHTERS, Status};
 use crate::games::jc::swordsman::{Bout, CardPolicy, DEFAULT_MAX_ROUNDS, Rank, Swordsman};
 
@@ -133,6 +133,7 @@ impl DuelCache {
             &data.roster,
             data.melee,
             &data.duel_specials,
+            &data.swordsman,
             SetUpOptions {
                 discovered: key.discovered,
                 grounded: key.grounded,
@@ -427,12 +428,10 @@ impl Game {
         r: &mut R,
         trace: &mut T,
     ) -> bool {
+        // The roster's rank [7.8]: John Carter the Warlord, the others grand
+        // masters.
         let c = &ctx.data.roster.characters[usize::from(self.heroes[p].character)];
-        let rank = if c.movement == MovementKind::JohnCarter {
-            Rank::Warlord
-        } else {
-            Rank::GrandMaster
-        };
+        let rank = c.swordsman.unwrap_or(Rank::GrandMaster);
         let result = r.bout(ctx.duels.bout(rank, opponent));
         let won = result.outcome == 0;
         let hs = &mut self.heroes[p].stats;
