@@ -34,6 +34,10 @@ pub const MAX_PLAYERS: usize = 4;
 pub const MAX_WARBANDS: usize = 255;
 /// Most leaders per game.
 pub const MAX_LEADERS: usize = 64;
+/// Words of a [`SlotSet`].
+const SLOT_WORDS: usize = MAX_WARBANDS.div_ceil(64);
+/// A set of warband slots, a bit per slot.
+type SlotSet = [u64; SLOT_WORDS];
 /// Marks "no warband", "no player" or "no leader".
 pub const NONE: u8 = u8::MAX;
 /// A hex no unit may enter, in [`Game`]'s per-hex occupier array.
@@ -441,6 +445,9 @@ pub struct Game<'m> {
     occupied: [HexSet; MAX_PLAYERS],
     /// The hexes whose stack is one warband.
     single: HexSet,
+    /// Each player's live warbands, a bit per slot (the moving player's
+    /// are listed in slot order from it).
+    live: [SlotSet; MAX_PLAYERS],
     n_warbands: usize,
     leaders: [Leader; MAX_LEADERS],
     n_leaders: usize,
@@ -453,6 +460,8 @@ pub struct Game<'m> {
     alive: [u32; MAX_PLAYERS],
     leaders_alive: [u32; MAX_PLAYERS],
     bonus: [Profile; MAX_PLAYERS],
+    /// Key locations each player holds.
+    held_keys: [u32; MAX_PLAYERS],
     hold_streak: [u32; MAX_PLAYERS],
     /// Turns begun.
     pub turn: u32,
@@ -482,6 +491,7 @@ impl<'m> Game<'m> {
             key_region: NO_HEXES,
             occupied: [NO_HEXES; MAX_PLAYERS],
             single: NO_HEXES,
+            live: [[0; SLOT_WORDS]; MAX_PLAYERS],
             n_warbands: 0,
             leaders: [NO_LEADER; MAX_LEADERS],
             n_leaders: 0,
@@ -491,6 +501,7 @@ impl<'m> Game<'m> {
             alive: [0; MAX_PLAYERS],
             leaders_alive: [0; MAX_PLAYERS],
             bonus: [[0; ATTRIBUTES]; MAX_PLAYERS],
+            held_keys: [0; MAX_PLAYERS],
             hold_streak: [0; MAX_PLAYERS],
             turn: 0,
             battles: 0,
@@ -612,11 +623,14 @@ impl<'m> Game<'m> {
     }
 
     /// Works out each player's all-units bonus from the settlements it
-    /// occupies; unoccupied ones are neutral [Settlement Type Table]. Kept
-    /// up to date from then on as key locations are taken and left.
+    /// occupies; unoccupied ones are neutral [Settlement Type Table]; and
+    /// how many key locations it holds. Both are kept up to date from then
+    /// on as key locations are taken and left.
     fn refresh_bonuses(&mut self) {
         self.bonus = [[0; ATTRIBUTES]; MAX_PLAYERS];
         for p in 0..self.m.seats.len() {
+            self.held_keys[p] =
+                set_len(&set_and(&self.key_set, &self.occupied[p]), self.m.map.words);
             for k in set_hexes(
                 &set_and(&self.bonus_key_set, &self.occupied[p]),
                 self.m.map.words,
@@ -668,10 +682,12 @@ impl<'m> Game<'m> {
             alive: true,
         };
         self.alive[usize::from(owner)] += 1;
+        self.live[usize::from(owner)][slot / 64] |= 1 << (slot % 64);
         Some(slot as u8)
     }
 
     /// Notes whether the stack in `h` is now one warband alone.
+    #[inline]
     fn note_single(&mut self, h: u16) {
         let top = self.b.top[usize::from(h)];
         if top != NONE && self.b.warbands[usize::from(top)].below == NONE {
@@ -681,17 +697,24 @@ impl<'m> Game<'m> {
         }
     }
 
+    #[inline(always)]
     fn push_top(&mut self, h: u16, w: u8) {
+        let (hi, b) = (usize::from(h), &mut *self.b);
+        let below = b.top[hi];
+        let wb = &mut b.warbands[usize::from(w)];
+        wb.below = below;
+        wb.hex = h;
+        let owner = wb.owner;
+        b.top[hi] = w;
+        b.cell[hi] = owner;
         set_insert(&mut self.passable, h);
-        set_insert(
-            &mut self.occupied[usize::from(self.b.warbands[usize::from(w)].owner)],
-            h,
-        );
-        self.b.warbands[usize::from(w)].below = self.b.top[usize::from(h)];
-        self.b.warbands[usize::from(w)].hex = h;
-        self.b.top[usize::from(h)] = w;
-        self.b.cell[usize::from(h)] = self.b.warbands[usize::from(w)].owner;
-        self.note_single(h);
+        set_insert(&mut self.occupied[usize::from(owner)], h);
+        // One warband alone now if the hex was empty.
+        if below == NONE {
+            set_insert(&mut self.single, h);
+        } else {
+            set_remove(&mut self.single, h);
+        }
     }
 
     fn push_bottom(&mut self, h: u16, w: u8) {
@@ -715,34 +738,36 @@ impl<'m> Game<'m> {
         self.note_single(h);
     }
 
+    #[inline(always)]
     fn unlink(&mut self, w: u8) {
-        let h = usize::from(self.b.warbands[usize::from(w)].hex);
-        let below = self.b.warbands[usize::from(w)].below;
-        if self.b.top[h] == w {
-            self.b.top[h] = below;
+        let b = &mut *self.b;
+        let Warband {
+            hex, below, owner, ..
+        } = b.warbands[usize::from(w)];
+        let h = usize::from(hex);
+        if b.top[h] == w {
+            b.top[h] = below;
             if below == NONE {
-                self.b.cell[h] = NONE;
-                set_remove(
-                    &mut self.occupied[usize::from(self.b.warbands[usize::from(w)].owner)],
-                    h as u16,
-                );
+                b.cell[h] = NONE;
+                set_remove(&mut self.occupied[usize::from(owner)], hex);
             }
         } else {
-            let mut cur = self.b.top[h];
-            while cur != NONE && self.b.warbands[usize::from(cur)].below != w {
-                cur = self.b.warbands[usize::from(cur)].below;
+            let mut cur = b.top[h];
+            while cur != NONE && b.warbands[usize::from(cur)].below != w {
+                cur = b.warbands[usize::from(cur)].below;
             }
             if cur != NONE {
-                self.b.warbands[usize::from(cur)].below = below;
+                b.warbands[usize::from(cur)].below = below;
             }
         }
-        self.b.warbands[usize::from(w)].below = NONE;
-        self.note_single(h as u16);
+        b.warbands[usize::from(w)].below = NONE;
+        self.note_single(hex);
     }
 
     /// Moves warband `w` one hex to `to`; the leaders riding with it go too
     /// [Movement Phase]. A key location it leaves empty or takes changes
     /// the all-units bonuses at once.
+    #[inline]
     fn step(&mut self, w: u8, to: u16) {
         let from = self.b.warbands[usize::from(w)].hex;
         let takes = self.b.top[usize::from(to)] == NONE && self.is_key(to);
@@ -761,8 +786,10 @@ impl<'m> Game<'m> {
 
     /// Adds (`sign` 1) or takes away (-1) the all-units bonus of key
     /// location `k` to player `p`'s, as `p` takes or loses it [Settlement
-    /// Type Table].
+    /// Type Table], and counts it in or out of those `p` holds.
     fn add_settlement_bonus(&mut self, p: u8, k: u16, sign: i8) {
+        let held = &mut self.held_keys[usize::from(p)];
+        *held = held.wrapping_add_signed(i32::from(sign));
         let add = self.rule(k).all_units;
         for (b, a) in self.bonus[usize::from(p)].iter_mut().zip(add) {
             *b += sign * a;
@@ -777,6 +804,7 @@ impl<'m> Game<'m> {
         self.unlink(w);
         self.b.warbands[usize::from(w)].alive = false;
         self.alive[owner] -= 1;
+        self.live[owner][usize::from(w) / 64] &= !(1 << (w % 64));
         let new_top = self.b.top[usize::from(h)];
         for l in &mut self.leaders[..self.n_leaders] {
             if l.alive && l.warband == w {
@@ -828,40 +856,41 @@ impl<'m> Game<'m> {
     /// Setup]. Leaders' special attributes are rolled here [Leaders].
     pub fn setup<R: Roller>(&mut self, dice: &mut R) {
         let m = self.m;
-        for h in 0..m.map.hexes() {
-            let (t, detail) = match &m.fixed {
-                Some(fixed) => fixed[h],
-                None => {
-                    let outcome = dice.die(m.hex_draw.len() as u32) - 1;
-                    (m.hex_draw[outcome as usize], NONE)
-                }
-            };
-            let rule = &m.terrain[usize::from(t)];
-            let detail = if detail != NONE {
-                detail
-            } else if rule.city {
-                m.race_table[(dice.die(m.race_table.len() as u32) - 1) as usize]
-            } else if rule.ruins != 0 {
-                roll_attribute(dice, &m.random_attribute) as u8
-            } else {
-                NONE
-            };
-            self.b.terrain[h] = t;
-            self.b.detail[h] = detail;
-            self.b.cell[h] = if rule.impassable { IMPASSABLE } else { NONE };
-            if !rule.impassable {
-                set_insert(&mut self.passable, h as u16);
+        let (hexes, fixed) = (m.map.hexes(), m.fixed.as_deref());
+        let (draws, terrain) = (m.hex_draw.len() as u32, &m.terrain[..]);
+        let b = &mut *self.b;
+        // A bitboard word at a time, in hex order.
+        for word in 0..m.map.words {
+            let (mut passable, mut keys, mut cities, mut bonus_keys) = (0u64, 0u64, 0u64, 0u64);
+            for h in word * 64..hexes.min(word * 64 + 64) {
+                let (t, detail) = match fixed {
+                    Some(fixed) => fixed[h],
+                    None => (m.hex_draw[(dice.die(draws) - 1) as usize], NONE),
+                };
+                let rule = &terrain[usize::from(t)];
+                let detail = if detail != NONE {
+                    detail
+                } else if rule.city {
+                    m.race_table[(dice.die(m.race_table.len() as u32) - 1) as usize]
+                } else if rule.ruins != 0 {
+                    roll_attribute(dice, &m.random_attribute) as u8
+                } else {
+                    NONE
+                };
+                b.terrain[h] = t;
+                b.detail[h] = detail;
+                b.cell[h] = if rule.impassable { IMPASSABLE } else { NONE };
+                let bit = h % 64;
+                passable |= u64::from(!rule.impassable) << bit;
+                keys |= u64::from(rule.settlement) << bit;
+                cities |= u64::from(rule.settlement & rule.city) << bit;
+                bonus_keys |= u64::from(rule.settlement & rule.bonus) << bit;
             }
-            if rule.settlement {
-                self.n_keys += 1;
-                set_insert(&mut self.key_set, h as u16);
-                if rule.city {
-                    set_insert(&mut self.city_set, h as u16);
-                }
-                if rule.bonus {
-                    set_insert(&mut self.bonus_key_set, h as u16);
-                }
-            }
+            self.passable[word] = passable;
+            self.key_set[word] = keys;
+            self.city_set[word] = cities;
+            self.bonus_key_set[word] = bonus_keys;
+            self.n_keys += keys.count_ones() as usize;
         }
         for (p, seat) in m.seats.iter().enumerate() {
             let p = p as u8;
@@ -908,7 +937,8 @@ impl<'m> Game<'m> {
         }
         let mut n_free = 0;
         for h in &seat.zone {
-            if !self.rule(*h).impassable && self.b.top[usize::from(*h)] == NONE {
+            // Passable and empty.
+            if self.b.cell[usize::from(*h)] == NONE {
                 self.b.free[n_free] = *h;
                 n_free += 1;
             }
@@ -1017,18 +1047,30 @@ impl<'m> Game<'m> {
     /// order for the battle phase [Movement Phase], [Battle Phase].
     pub fn movement_phase<R: Roller, T: Trace>(&mut self, p: u8, dice: &mut R, trace: &mut T) {
         let pi = usize::from(p);
-        // Fresh moves and attacks for `p`'s warbands, and its live ones
-        // listed (in slot order) for the moves.
+        // Fresh moves and attacks for `p`'s live warbands, listed (in slot
+        // order) for the moves. (A dead warband's moves and attacks are
+        // never read: its slot is written afresh when it is taken again.)
+        // The greedy player's list leaves out the warbands alone on a key
+        // location: they stay (see `greedy_pick`) until a warband joins
+        // them (`greedy_moves` lists them again then).
+        let greedy = matches!(self.m.seats[pi].player, Player::Greedy { .. });
+        let stay = if greedy {
+            set_and(&self.single, &self.key_set)
+        } else {
+            NO_HEXES
+        };
         let b = &mut *self.b;
         let mut n_own = 0;
-        for (i, w) in b.warbands[..self.n_warbands].iter_mut().enumerate() {
-            if w.owner == p {
+        for (i, word) in self.live[pi].iter().enumerate() {
+            let mut bits = *word;
+            while bits != 0 {
+                let slot = i * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let w = &mut b.warbands[slot];
                 w.moved = 0;
                 w.attacked = false;
-                if w.alive {
-                    b.own[n_own] = i as u8;
-                    n_own += 1;
-                }
+                b.own[n_own] = slot as u8;
+                n_own += usize::from(!set_contains(&stay, w.hex));
             }
         }
         let units = self.alive[pi] + self.leaders_alive[pi];
@@ -1280,7 +1322,7 @@ impl<'m> Game<'m> {
     /// stand next to a key location nobody holds, and on a key location it
     /// may have joined one warband alone there (which may then move). Only
     /// the walker's hex and the stacks it left and joined change.
-    fn greedy_moves(&mut self, p: u8, n_own: usize, mut cp: u32) {
+    fn greedy_moves(&mut self, p: u8, mut n: usize, mut cp: u32) {
         if cp == 0 {
             return;
         }
@@ -1289,14 +1331,20 @@ impl<'m> Game<'m> {
         // location.
         let (mut start, mut takes) = (0, self.may_take(p));
         while cp > 0 {
-            let Some((j, w, to)) = self.greedy_pick(start, n_own, takes) else {
+            let Some((j, w, to)) = self.greedy_pick(start, n, takes) else {
                 break;
             };
             let from = self.b.warbands[usize::from(w)].hex;
+            let joined = self.b.top[usize::from(to)];
             let takes_key = set_contains(&self.open_keys, to);
             self.step(w, to);
             cp -= 1;
             if takes_key {
+                // Now alone on the key location it took: off the list.
+                for i in start + j..n - 1 {
+                    self.b.own[i] = self.b.own[i + 1];
+                }
+                n -= 1;
                 if cp > 0 {
                     self.start_search(p);
                 }
@@ -1307,6 +1355,15 @@ impl<'m> Game<'m> {
                 takes = set_contains(&self.near_open_keys, to);
                 if self.is_key(to) {
                     start = 0;
+                    // A warband that stood alone on it (off the list, or
+                    // still on it if it was left alone in this phase) may
+                    // move now.
+                    let at = self.b.own[..n].partition_point(|x| *x < joined);
+                    if joined != NONE && (at == n || self.b.own[at] != joined) {
+                        self.b.own.copy_within(at..n, at + 1);
+                        self.b.own[at] = joined;
+                        n += 1;
+                    }
                 }
             }
         }
@@ -1581,11 +1638,8 @@ impl<'m> Game<'m> {
             return None;
         }
         let need = (self.m.hold as usize).min(self.n_keys);
-        let (n, words) = (self.m.seats.len(), self.m.map.words);
-        let mut held = [0usize; MAX_PLAYERS];
-        for (h, occupied) in held.iter_mut().zip(&self.occupied).take(n) {
-            *h = set_len(&set_and(&self.key_set, occupied), words) as usize;
-        }
+        let n = self.m.seats.len();
+        let held = self.held_keys.map(|h| h as usize);
         let mut winner = None;
         for p in 0..n {
             let most = (0..n).all(|q| q == p || held[q] < held[p]);
