@@ -126,6 +126,29 @@ struct TerrainRule {
     bonus: bool,
 }
 
+/// Bits of a set-up entry ([`TerrainRule::entry`]) above its terrain
+/// index (the low byte).
+const ENTRY_IMPASSABLE_BIT: u16 = 8;
+const ENTRY_KEY_BIT: u16 = 9;
+/// The hex rolls a detail: a city's race or a ruins' attribute.
+const ENTRY_DETAIL: u16 = 1 << 10;
+
+impl TerrainRule {
+    /// What set-up reads of terrain `t` (this rule) for each hex, in one
+    /// word: `t` in the low byte, then whether it is impassable, a key
+    /// location (settlement), and whether it rolls a detail.
+    fn entry(&self, t: u8) -> u16 {
+        u16::from(t)
+            | u16::from(self.impassable) << ENTRY_IMPASSABLE_BIT
+            | u16::from(self.settlement) << ENTRY_KEY_BIT
+            | if self.city || self.ruins != 0 {
+                ENTRY_DETAIL
+            } else {
+                0
+            }
+    }
+}
+
 /// `races.game`: a scenario compiled for play.
 #[derive(Debug, Clone)]
 pub struct RacesGame {
@@ -133,8 +156,9 @@ pub struct RacesGame {
     terrain: Vec<TerrainRule>,
     terrain_names: Vec<String>,
     /// The terrain tables flattened ([`flat_terrain_table`]): one draw
-    /// per hex.
-    hex_draw: Vec<u8>,
+    /// per hex, each outcome's terrain as its set-up entry
+    /// ([`TerrainRule::entry`]).
+    hex_draw: Vec<u16>,
     /// Fixed map: terrain and detail per hex ([`NONE`] detail is rolled).
     fixed: Option<Vec<(u8, u8)>>,
     kinds: Vec<Profile>,
@@ -331,7 +355,7 @@ struct Search {
 /// is written before it is read: set-up writes every hex of the map (and
 /// [`Game::with_board`] empties the stacks), warband slots are written as
 /// they are taken, a leader in charge is only read in the battle phase
-/// that fixed it, and the greedy player's distances and levels only as
+/// that fixed it, and the greedy player's search levels only as
 /// far as its search has written them.
 pub struct Board {
     terrain: [u8; MAX_HEXES],
@@ -349,11 +373,6 @@ pub struct Board {
     /// The battle phase now (phases count on from game to game; 0 marks
     /// "never fixed" in `charge_phase`).
     phase: u32,
-    /// Steps from the moving greedy player's targets to the hexes of its
-    /// stacks and the hexes its warbands have stepped into since (no other
-    /// hex is kept up to date): [`FAR`] for that far or more, [`u8::MAX`]
-    /// for not reached; see [`Game::target_distances`].
-    dist: [u8; MAX_HEXES],
     /// The levels of the moving greedy player's search (`levels[d]` up to
     /// the level searched so far).
     levels: Levels,
@@ -364,7 +383,8 @@ pub struct Board {
     members: [u8; MAX_WARBANDS],
     order_keys: [f64; MAX_WARBANDS],
     /// The moving player's live warbands in slot order (`movement_phase`;
-    /// the random player strikes them off as they run out of moves).
+    /// the random player strikes them off as they run out of moves; the
+    /// greedy player's leaves out those alone on a key location).
     own: [u8; MAX_WARBANDS],
     /// Stack hexes in the order of their first warband slot, and those
     /// slots ([`Game::stacks_of`]).
@@ -387,7 +407,6 @@ impl Board {
             charge_phase: [0; MAX_HEXES],
             charge: [NONE; MAX_HEXES],
             phase: 0,
-            dist: [u8::MAX; MAX_HEXES],
             levels: [NO_HEXES; LEVELS],
             search: Search {
                 player: 0,
@@ -861,36 +880,46 @@ impl<'m> Game<'m> {
         let b = &mut *self.b;
         // A bitboard word at a time, in hex order.
         for word in 0..m.map.words {
-            let (mut passable, mut keys, mut cities, mut bonus_keys) = (0u64, 0u64, 0u64, 0u64);
+            let (mut passable, mut keys) = (0u64, 0u64);
             for h in word * 64..hexes.min(word * 64 + 64) {
-                let (t, detail) = match fixed {
-                    Some(fixed) => fixed[h],
+                let (entry, detail) = match fixed {
+                    Some(fixed) => {
+                        let (t, detail) = fixed[h];
+                        (terrain[usize::from(t)].entry(t), detail)
+                    }
                     None => (m.hex_draw[(dice.die(draws) - 1) as usize], NONE),
                 };
-                let rule = &terrain[usize::from(t)];
-                let detail = if detail != NONE {
+                let t = entry as u8;
+                let detail = if detail != NONE || entry & ENTRY_DETAIL == 0 {
                     detail
-                } else if rule.city {
+                } else if terrain[usize::from(t)].city {
                     m.race_table[(dice.die(m.race_table.len() as u32) - 1) as usize]
-                } else if rule.ruins != 0 {
-                    roll_attribute(dice, &m.random_attribute) as u8
                 } else {
-                    NONE
+                    roll_attribute(dice, &m.random_attribute) as u8
                 };
                 b.terrain[h] = t;
                 b.detail[h] = detail;
-                b.cell[h] = if rule.impassable { IMPASSABLE } else { NONE };
+                let impassable = entry >> ENTRY_IMPASSABLE_BIT & 1;
+                // IMPASSABLE is NONE - 1.
+                b.cell[h] = NONE - impassable as u8;
                 let bit = h % 64;
-                passable |= u64::from(!rule.impassable) << bit;
-                keys |= u64::from(rule.settlement) << bit;
-                cities |= u64::from(rule.settlement & rule.city) << bit;
-                bonus_keys |= u64::from(rule.settlement & rule.bonus) << bit;
+                passable |= u64::from(impassable ^ 1) << bit;
+                keys |= u64::from(entry >> ENTRY_KEY_BIT & 1) << bit;
+            }
+            // The few key locations: which are cities, which give a bonus.
+            let (mut cities, mut bonus_keys, mut k) = (0u64, 0u64, keys);
+            while k != 0 {
+                let bit = k.trailing_zeros();
+                k &= k - 1;
+                let rule = &terrain[usize::from(b.terrain[word * 64 + bit as usize])];
+                cities |= u64::from(rule.city) << bit;
+                bonus_keys |= u64::from(rule.bonus) << bit;
+                self.n_keys += 1;
             }
             self.passable[word] = passable;
             self.key_set[word] = keys;
             self.city_set[word] = cities;
             self.bonus_key_set[word] = bonus_keys;
-            self.n_keys += keys.count_ones() as usize;
         }
         for (p, seat) in m.seats.iter().enumerate() {
             let p = p as u8;
@@ -1175,11 +1204,17 @@ impl<'m> Game<'m> {
     /// The greedy player's steps from its targets to `h`, a hex of one of
     /// its stacks, searching on as far as needed: [`FAR`] for that far or
     /// more, [`u8::MAX`] for never. Each level searched is kept in
-    /// `levels`, and the distance of each of its stacks reached in `dist`.
+    /// `levels`; a hex reached already is looked up in them (a hex in none
+    /// of the levels kept is [`FAR`] or more).
     #[inline]
     fn distance(&mut self, h: u16) -> u8 {
-        if set_contains(&self.b.search.reached, h) {
-            return self.b.dist[usize::from(h)];
+        let b = &*self.b;
+        if set_contains(&b.search.reached, h) {
+            let kept = &b.levels[..=b.search.level.min(LEVELS - 1)];
+            return kept
+                .iter()
+                .position(|level| set_contains(level, h))
+                .map_or(FAR, |d| d as u8);
         }
         self.search_to(h)
     }
@@ -1203,9 +1238,7 @@ impl<'m> Game<'m> {
 
     /// [`Game::distance`] on a map of `N` bitboard words.
     fn distance_in<const N: usize>(&mut self, h: u16) -> u8 {
-        let m = self.m;
-        let map = &m.map;
-        let own = self.occupied[usize::from(self.b.search.player)];
+        let map = &self.m.map;
         let search = &mut self.b.search;
         loop {
             let next = map.spread::<N>(&search.frontier);
@@ -1225,16 +1258,8 @@ impl<'m> Game<'m> {
             if search.level < LEVELS {
                 self.b.levels[search.level][..N].copy_from_slice(&search.frontier[..N]);
             }
-            let d = search.level.min(usize::from(FAR)) as u8;
-            for (i, (frontier, own)) in search.frontier.iter().zip(&own).enumerate().take(N) {
-                let mut hit = frontier & own;
-                while hit != 0 {
-                    self.b.dist[i * 64 + hit.trailing_zeros() as usize] = d;
-                    hit &= hit - 1;
-                }
-            }
             if set_contains(&search.frontier, h) {
-                return d;
+                return search.level.min(usize::from(FAR)) as u8;
             }
         }
     }
@@ -1334,7 +1359,6 @@ impl<'m> Game<'m> {
             let Some((j, w, to)) = self.greedy_pick(start, n, takes) else {
                 break;
             };
-            let from = self.b.warbands[usize::from(w)].hex;
             let joined = self.b.top[usize::from(to)];
             let takes_key = set_contains(&self.open_keys, to);
             self.step(w, to);
@@ -1350,7 +1374,6 @@ impl<'m> Game<'m> {
                 }
                 (start, takes) = (0, self.may_take(p));
             } else {
-                self.b.dist[usize::from(to)] = self.b.dist[usize::from(from)] - 1;
                 start += j;
                 takes = set_contains(&self.near_open_keys, to);
                 if self.is_key(to) {
@@ -1493,8 +1516,7 @@ impl<'m> Game<'m> {
                 (n > 0).then(|| own[(dice.die(n as u32) - 1) as usize])
             }
         };
-        self.b.charge_phase[usize::from(h)] = self.b.phase;
-        self.b.charge[usize::from(h)] = choice.unwrap_or(NONE);
+        self.fix_charge(h, choice);
         choice
     }
 
@@ -1502,17 +1524,31 @@ impl<'m> Game<'m> {
     /// attacking the one in `target`, with the leaders it and a greedy
     /// defender would put in charge.
     pub fn projected_odds(&self, h: u16, target: u16) -> Odds {
+        self.projection(h, target).0
+    }
+
+    /// [`Game::projected_odds`] with the leaders it projects in charge of
+    /// the attacker and the defender.
+    fn projection(&self, h: u16, target: u16) -> (Odds, Option<u8>, Option<u8>) {
         let a = self
             .fixed_charge(h)
             .unwrap_or_else(|| self.greedy_charge(h, target, true, self.fixed_charge(target)));
         let d = self
             .fixed_charge(target)
             .unwrap_or_else(|| self.greedy_charge(target, h, false, Some(a)));
-        odds(
+        let odds = odds(
             &self.warband_scores(self.b.top[usize::from(h)], a),
             &self.warband_scores(self.b.top[usize::from(target)], d),
             &self.m.weights,
-        )
+        );
+        (odds, a, d)
+    }
+
+    /// Fixes `choice` as the leader in charge of the stack in `h` for this
+    /// battle phase.
+    fn fix_charge(&mut self, h: u16, choice: Option<u8>) {
+        self.b.charge_phase[usize::from(h)] = self.b.phase;
+        self.b.charge[usize::from(h)] = choice.unwrap_or(NONE);
     }
 
     /// The top warband of `h` attacks the top warband of `target` [Battle
@@ -1524,9 +1560,39 @@ impl<'m> Game<'m> {
         dice: &mut R,
         trace: &mut T,
     ) -> Verdict {
+        self.battle_projected(h, target, None, dice, trace)
+    }
+
+    /// [`Game::battle`]; `projected`: the leaders a greedy attacker's
+    /// [`Game::projection`] put in charge of both sides, the choices
+    /// `decide_charge` would make again for it and a greedy defender.
+    fn battle_projected<R: Roller, T: Trace>(
+        &mut self,
+        h: u16,
+        target: u16,
+        projected: Option<(Option<u8>, Option<u8>)>,
+        dice: &mut R,
+        trace: &mut T,
+    ) -> Verdict {
         let (a, d) = (self.b.top[usize::from(h)], self.b.top[usize::from(target)]);
-        let la = self.decide_charge(h, target, true, dice);
-        let ld = self.decide_charge(target, h, false, dice);
+        let (la, ld) = match projected {
+            Some((la, ld)) => {
+                self.fix_charge(h, la);
+                let defender = self.m.seats[usize::from(self.owner(target))].player;
+                let ld = match defender {
+                    Player::Greedy { .. } => {
+                        self.fix_charge(target, ld);
+                        ld
+                    }
+                    Player::Random => self.decide_charge(target, h, false, dice),
+                };
+                (la, ld)
+            }
+            None => {
+                let la = self.decide_charge(h, target, true, dice);
+                (la, self.decide_charge(target, h, false, dice))
+            }
+        };
         let sa = self.warband_scores(a, la);
         let sd = self.warband_scores(d, ld);
         let key = roll_attribute(dice, &self.m.random_attribute);
@@ -1592,22 +1658,25 @@ impl<'m> Game<'m> {
                     break;
                 }
                 let target = match self.m.seats[usize::from(p)].player {
-                    Player::Random => {
-                        (dice.die(2) == 1).then(|| targets[(dice.die(k as u32) - 1) as usize])
-                    }
+                    Player::Random => (dice.die(2) == 1)
+                        .then(|| (targets[(dice.die(k as u32) - 1) as usize], None)),
                     Player::Greedy { threshold } => {
-                        let mut best: Option<(f64, u16)> = None;
+                        let mut best: Option<(f64, u16, Option<u8>, Option<u8>)> = None;
                         for t in &targets[..k] {
-                            let win = self.projected_odds(h, *t).attacker;
-                            if best.is_none_or(|(b, _)| win > b) {
-                                best = Some((win, *t));
+                            let (odds, a, d) = self.projection(h, *t);
+                            let win = odds.attacker;
+                            if best.is_none_or(|(b, ..)| win > b) {
+                                best = Some((win, *t, a, d));
                             }
                         }
-                        best.filter(|(win, _)| *win > threshold).map(|(_, t)| t)
+                        best.filter(|(win, ..)| *win > threshold)
+                            .map(|(_, t, a, d)| (t, Some((a, d))))
                     }
                 };
-                let Some(target) = target else { break };
-                let verdict = self.battle(h, target, dice, trace);
+                let Some((target, projected)) = target else {
+                    break;
+                };
+                let verdict = self.battle_projected(h, target, projected, dice, trace);
                 if self.players_left() <= 1 {
                     return Some(self.annihilation());
                 }
@@ -2052,30 +2121,35 @@ impl RacesGame {
             })
             .collect();
         let spec = output_spec(&seats, file.max_turns as u32);
+        let terrain: Vec<TerrainRule> = data
+            .terrain
+            .iter()
+            .map(|t| TerrainRule {
+                impassable: t.impassable,
+                settlement: t.settlement,
+                city: t.city,
+                ruins: t.ruins,
+                in_hex: t.in_hex,
+                all_units: t.all_units,
+                bonus: t.all_units.iter().any(|b| *b != 0),
+            })
+            .collect();
+        let hex_draw = flat_terrain_table(
+            &data
+                .tables
+                .iter()
+                .map(|t| t.faces.clone())
+                .collect::<Vec<_>>(),
+            data.hex_chain,
+        )
+        .into_iter()
+        .map(|t| terrain[usize::from(t)].entry(t))
+        .collect();
         Ok(RacesGame {
             map,
-            terrain: data
-                .terrain
-                .iter()
-                .map(|t| TerrainRule {
-                    impassable: t.impassable,
-                    settlement: t.settlement,
-                    city: t.city,
-                    ruins: t.ruins,
-                    in_hex: t.in_hex,
-                    all_units: t.all_units,
-                    bonus: t.all_units.iter().any(|b| *b != 0),
-                })
-                .collect(),
+            terrain,
             terrain_names: data.terrain.iter().map(|t| t.id.clone()).collect(),
-            hex_draw: flat_terrain_table(
-                &data
-                    .tables
-                    .iter()
-                    .map(|t| t.faces.clone())
-                    .collect::<Vec<_>>(),
-                data.hex_chain,
-            ),
+            hex_draw,
             fixed,
             kinds: data.kinds.iter().map(|k| k.values).collect(),
             kind_names: data.kinds.iter().map(|k| k.name.clone()).collect(),
