@@ -34,6 +34,10 @@ pub const MAX_PLAYERS: usize = 4;
 pub const MAX_WARBANDS: usize = 255;
 /// Most leaders per game.
 pub const MAX_LEADERS: usize = 64;
+/// Words of a [`SlotSet`].
+const SLOT_WORDS: usize = MAX_WARBANDS.div_ceil(64);
+/// A set of warband slots, a bit per slot.
+type SlotSet = [u64; SLOT_WORDS];
 /// Marks "no warband", "no player" or "no leader".
 pub const NONE: u8 = u8::MAX;
 /// A hex no unit may enter, in [`Game`]'s per-hex occupier array.
@@ -122,6 +126,29 @@ struct TerrainRule {
     bonus: bool,
 }
 
+/// Bits of a set-up entry ([`TerrainRule::entry`]) above its terrain
+/// index (the low byte).
+const ENTRY_IMPASSABLE_BIT: u16 = 8;
+const ENTRY_KEY_BIT: u16 = 9;
+/// The hex rolls a detail: a city's race or a ruins' attribute.
+const ENTRY_DETAIL: u16 = 1 << 10;
+
+impl TerrainRule {
+    /// What set-up reads of terrain `t` (this rule) for each hex, in one
+    /// word: `t` in the low byte, then whether it is impassable, a key
+    /// location (settlement), and whether it rolls a detail.
+    fn entry(&self, t: u8) -> u16 {
+        u16::from(t)
+            | u16::from(self.impassable) << ENTRY_IMPASSABLE_BIT
+            | u16::from(self.settlement) << ENTRY_KEY_BIT
+            | if self.city || self.ruins != 0 {
+                ENTRY_DETAIL
+            } else {
+                0
+            }
+    }
+}
+
 /// `races.game`: a scenario compiled for play.
 #[derive(Debug, Clone)]
 pub struct RacesGame {
@@ -129,8 +156,9 @@ pub struct RacesGame {
     terrain: Vec<TerrainRule>,
     terrain_names: Vec<String>,
     /// The terrain tables flattened ([`flat_terrain_table`]): one draw
-    /// per hex.
-    hex_draw: Vec<u8>,
+    /// per hex, each outcome's terrain as its set-up entry
+    /// ([`TerrainRule::entry`]).
+    hex_draw: Vec<u16>,
     /// Fixed map: terrain and detail per hex ([`NONE`] detail is rolled).
     fixed: Option<Vec<(u8, u8)>>,
     kinds: Vec<Profile>,
@@ -327,7 +355,7 @@ struct Search {
 /// is written before it is read: set-up writes every hex of the map (and
 /// [`Game::with_board`] empties the stacks), warband slots are written as
 /// they are taken, a leader in charge is only read in the battle phase
-/// that fixed it, and the greedy player's distances and levels only as
+/// that fixed it, and the greedy player's search levels only as
 /// far as its search has written them.
 pub struct Board {
     terrain: [u8; MAX_HEXES],
@@ -345,11 +373,6 @@ pub struct Board {
     /// The battle phase now (phases count on from game to game; 0 marks
     /// "never fixed" in `charge_phase`).
     phase: u32,
-    /// Steps from the moving greedy player's targets to the hexes of its
-    /// stacks and the hexes its warbands have stepped into since (no other
-    /// hex is kept up to date): [`FAR`] for that far or more, [`u8::MAX`]
-    /// for not reached; see [`Game::target_distances`].
-    dist: [u8; MAX_HEXES],
     /// The levels of the moving greedy player's search (`levels[d]` up to
     /// the level searched so far).
     levels: Levels,
@@ -360,7 +383,8 @@ pub struct Board {
     members: [u8; MAX_WARBANDS],
     order_keys: [f64; MAX_WARBANDS],
     /// The moving player's live warbands in slot order (`movement_phase`;
-    /// the random player strikes them off as they run out of moves).
+    /// the random player strikes them off as they run out of moves; the
+    /// greedy player's leaves out those alone on a key location).
     own: [u8; MAX_WARBANDS],
     /// Stack hexes in the order of their first warband slot, and those
     /// slots ([`Game::stacks_of`]).
@@ -383,7 +407,6 @@ impl Board {
             charge_phase: [0; MAX_HEXES],
             charge: [NONE; MAX_HEXES],
             phase: 0,
-            dist: [u8::MAX; MAX_HEXES],
             levels: [NO_HEXES; LEVELS],
             search: Search {
                 player: 0,
@@ -441,6 +464,9 @@ pub struct Game<'m> {
     occupied: [HexSet; MAX_PLAYERS],
     /// The hexes whose stack is one warband.
     single: HexSet,
+    /// Each player's live warbands, a bit per slot (the moving player's
+    /// are listed in slot order from it).
+    live: [SlotSet; MAX_PLAYERS],
     n_warbands: usize,
     leaders: [Leader; MAX_LEADERS],
     n_leaders: usize,
@@ -453,6 +479,8 @@ pub struct Game<'m> {
     alive: [u32; MAX_PLAYERS],
     leaders_alive: [u32; MAX_PLAYERS],
     bonus: [Profile; MAX_PLAYERS],
+    /// Key locations each player holds.
+    held_keys: [u32; MAX_PLAYERS],
     hold_streak: [u32; MAX_PLAYERS],
     /// Turns begun.
     pub turn: u32,
@@ -482,6 +510,7 @@ impl<'m> Game<'m> {
             key_region: NO_HEXES,
             occupied: [NO_HEXES; MAX_PLAYERS],
             single: NO_HEXES,
+            live: [[0; SLOT_WORDS]; MAX_PLAYERS],
             n_warbands: 0,
             leaders: [NO_LEADER; MAX_LEADERS],
             n_leaders: 0,
@@ -491,6 +520,7 @@ impl<'m> Game<'m> {
             alive: [0; MAX_PLAYERS],
             leaders_alive: [0; MAX_PLAYERS],
             bonus: [[0; ATTRIBUTES]; MAX_PLAYERS],
+            held_keys: [0; MAX_PLAYERS],
             hold_streak: [0; MAX_PLAYERS],
             turn: 0,
             battles: 0,
@@ -612,11 +642,14 @@ impl<'m> Game<'m> {
     }
 
     /// Works out each player's all-units bonus from the settlements it
-    /// occupies; unoccupied ones are neutral [Settlement Type Table]. Kept
-    /// up to date from then on as key locations are taken and left.
+    /// occupies; unoccupied ones are neutral [Settlement Type Table]; and
+    /// how many key locations it holds. Both are kept up to date from then
+    /// on as key locations are taken and left.
     fn refresh_bonuses(&mut self) {
         self.bonus = [[0; ATTRIBUTES]; MAX_PLAYERS];
         for p in 0..self.m.seats.len() {
+            self.held_keys[p] =
+                set_len(&set_and(&self.key_set, &self.occupied[p]), self.m.map.words);
             for k in set_hexes(
                 &set_and(&self.bonus_key_set, &self.occupied[p]),
                 self.m.map.words,
@@ -668,10 +701,12 @@ impl<'m> Game<'m> {
             alive: true,
         };
         self.alive[usize::from(owner)] += 1;
+        self.live[usize::from(owner)][slot / 64] |= 1 << (slot % 64);
         Some(slot as u8)
     }
 
     /// Notes whether the stack in `h` is now one warband alone.
+    #[inline]
     fn note_single(&mut self, h: u16) {
         let top = self.b.top[usize::from(h)];
         if top != NONE && self.b.warbands[usize::from(top)].below == NONE {
@@ -681,17 +716,24 @@ impl<'m> Game<'m> {
         }
     }
 
+    #[inline(always)]
     fn push_top(&mut self, h: u16, w: u8) {
+        let (hi, b) = (usize::from(h), &mut *self.b);
+        let below = b.top[hi];
+        let wb = &mut b.warbands[usize::from(w)];
+        wb.below = below;
+        wb.hex = h;
+        let owner = wb.owner;
+        b.top[hi] = w;
+        b.cell[hi] = owner;
         set_insert(&mut self.passable, h);
-        set_insert(
-            &mut self.occupied[usize::from(self.b.warbands[usize::from(w)].owner)],
-            h,
-        );
-        self.b.warbands[usize::from(w)].below = self.b.top[usize::from(h)];
-        self.b.warbands[usize::from(w)].hex = h;
-        self.b.top[usize::from(h)] = w;
-        self.b.cell[usize::from(h)] = self.b.warbands[usize::from(w)].owner;
-        self.note_single(h);
+        set_insert(&mut self.occupied[usize::from(owner)], h);
+        // One warband alone now if the hex was empty.
+        if below == NONE {
+            set_insert(&mut self.single, h);
+        } else {
+            set_remove(&mut self.single, h);
+        }
     }
 
     fn push_bottom(&mut self, h: u16, w: u8) {
@@ -715,34 +757,36 @@ impl<'m> Game<'m> {
         self.note_single(h);
     }
 
+    #[inline(always)]
     fn unlink(&mut self, w: u8) {
-        let h = usize::from(self.b.warbands[usize::from(w)].hex);
-        let below = self.b.warbands[usize::from(w)].below;
-        if self.b.top[h] == w {
-            self.b.top[h] = below;
+        let b = &mut *self.b;
+        let Warband {
+            hex, below, owner, ..
+        } = b.warbands[usize::from(w)];
+        let h = usize::from(hex);
+        if b.top[h] == w {
+            b.top[h] = below;
             if below == NONE {
-                self.b.cell[h] = NONE;
-                set_remove(
-                    &mut self.occupied[usize::from(self.b.warbands[usize::from(w)].owner)],
-                    h as u16,
-                );
+                b.cell[h] = NONE;
+                set_remove(&mut self.occupied[usize::from(owner)], hex);
             }
         } else {
-            let mut cur = self.b.top[h];
-            while cur != NONE && self.b.warbands[usize::from(cur)].below != w {
-                cur = self.b.warbands[usize::from(cur)].below;
+            let mut cur = b.top[h];
+            while cur != NONE && b.warbands[usize::from(cur)].below != w {
+                cur = b.warbands[usize::from(cur)].below;
             }
             if cur != NONE {
-                self.b.warbands[usize::from(cur)].below = below;
+                b.warbands[usize::from(cur)].below = below;
             }
         }
-        self.b.warbands[usize::from(w)].below = NONE;
-        self.note_single(h as u16);
+        b.warbands[usize::from(w)].below = NONE;
+        self.note_single(hex);
     }
 
     /// Moves warband `w` one hex to `to`; the leaders riding with it go too
     /// [Movement Phase]. A key location it leaves empty or takes changes
     /// the all-units bonuses at once.
+    #[inline]
     fn step(&mut self, w: u8, to: u16) {
         let from = self.b.warbands[usize::from(w)].hex;
         let takes = self.b.top[usize::from(to)] == NONE && self.is_key(to);
@@ -761,8 +805,10 @@ impl<'m> Game<'m> {
 
     /// Adds (`sign` 1) or takes away (-1) the all-units bonus of key
     /// location `k` to player `p`'s, as `p` takes or loses it [Settlement
-    /// Type Table].
+    /// Type Table], and counts it in or out of those `p` holds.
     fn add_settlement_bonus(&mut self, p: u8, k: u16, sign: i8) {
+        let held = &mut self.held_keys[usize::from(p)];
+        *held = held.wrapping_add_signed(i32::from(sign));
         let add = self.rule(k).all_units;
         for (b, a) in self.bonus[usize::from(p)].iter_mut().zip(add) {
             *b += sign * a;
@@ -777,6 +823,7 @@ impl<'m> Game<'m> {
         self.unlink(w);
         self.b.warbands[usize::from(w)].alive = false;
         self.alive[owner] -= 1;
+        self.live[owner][usize::from(w) / 64] &= !(1 << (w % 64));
         let new_top = self.b.top[usize::from(h)];
         for l in &mut self.leaders[..self.n_leaders] {
             if l.alive && l.warband == w {
@@ -828,40 +875,51 @@ impl<'m> Game<'m> {
     /// Setup]. Leaders' special attributes are rolled here [Leaders].
     pub fn setup<R: Roller>(&mut self, dice: &mut R) {
         let m = self.m;
-        for h in 0..m.map.hexes() {
-            let (t, detail) = match &m.fixed {
-                Some(fixed) => fixed[h],
-                None => {
-                    let outcome = dice.die(m.hex_draw.len() as u32) - 1;
-                    (m.hex_draw[outcome as usize], NONE)
-                }
-            };
-            let rule = &m.terrain[usize::from(t)];
-            let detail = if detail != NONE {
-                detail
-            } else if rule.city {
-                m.race_table[(dice.die(m.race_table.len() as u32) - 1) as usize]
-            } else if rule.ruins != 0 {
-                roll_attribute(dice, &m.random_attribute) as u8
-            } else {
-                NONE
-            };
-            self.b.terrain[h] = t;
-            self.b.detail[h] = detail;
-            self.b.cell[h] = if rule.impassable { IMPASSABLE } else { NONE };
-            if !rule.impassable {
-                set_insert(&mut self.passable, h as u16);
+        let (hexes, fixed) = (m.map.hexes(), m.fixed.as_deref());
+        let (draws, terrain) = (m.hex_draw.len() as u32, &m.terrain[..]);
+        let b = &mut *self.b;
+        // A bitboard word at a time, in hex order.
+        for word in 0..m.map.words {
+            let (mut passable, mut keys) = (0u64, 0u64);
+            for h in word * 64..hexes.min(word * 64 + 64) {
+                let (entry, detail) = match fixed {
+                    Some(fixed) => {
+                        let (t, detail) = fixed[h];
+                        (terrain[usize::from(t)].entry(t), detail)
+                    }
+                    None => (m.hex_draw[(dice.die(draws) - 1) as usize], NONE),
+                };
+                let t = entry as u8;
+                let detail = if detail != NONE || entry & ENTRY_DETAIL == 0 {
+                    detail
+                } else if terrain[usize::from(t)].city {
+                    m.race_table[(dice.die(m.race_table.len() as u32) - 1) as usize]
+                } else {
+                    roll_attribute(dice, &m.random_attribute) as u8
+                };
+                b.terrain[h] = t;
+                b.detail[h] = detail;
+                let impassable = entry >> ENTRY_IMPASSABLE_BIT & 1;
+                // IMPASSABLE is NONE - 1.
+                b.cell[h] = NONE - impassable as u8;
+                let bit = h % 64;
+                passable |= u64::from(impassable ^ 1) << bit;
+                keys |= u64::from(entry >> ENTRY_KEY_BIT & 1) << bit;
             }
-            if rule.settlement {
+            // The few key locations: which are cities, which give a bonus.
+            let (mut cities, mut bonus_keys, mut k) = (0u64, 0u64, keys);
+            while k != 0 {
+                let bit = k.trailing_zeros();
+                k &= k - 1;
+                let rule = &terrain[usize::from(b.terrain[word * 64 + bit as usize])];
+                cities |= u64::from(rule.city) << bit;
+                bonus_keys |= u64::from(rule.bonus) << bit;
                 self.n_keys += 1;
-                set_insert(&mut self.key_set, h as u16);
-                if rule.city {
-                    set_insert(&mut self.city_set, h as u16);
-                }
-                if rule.bonus {
-                    set_insert(&mut self.bonus_key_set, h as u16);
-                }
             }
+            self.passable[word] = passable;
+            self.key_set[word] = keys;
+            self.city_set[word] = cities;
+            self.bonus_key_set[word] = bonus_keys;
         }
         for (p, seat) in m.seats.iter().enumerate() {
             let p = p as u8;
@@ -908,7 +966,8 @@ impl<'m> Game<'m> {
         }
         let mut n_free = 0;
         for h in &seat.zone {
-            if !self.rule(*h).impassable && self.b.top[usize::from(*h)] == NONE {
+            // Passable and empty.
+            if self.b.cell[usize::from(*h)] == NONE {
                 self.b.free[n_free] = *h;
                 n_free += 1;
             }
@@ -1017,18 +1076,30 @@ impl<'m> Game<'m> {
     /// order for the battle phase [Movement Phase], [Battle Phase].
     pub fn movement_phase<R: Roller, T: Trace>(&mut self, p: u8, dice: &mut R, trace: &mut T) {
         let pi = usize::from(p);
-        // Fresh moves and attacks for `p`'s warbands, and its live ones
-        // listed (in slot order) for the moves.
+        // Fresh moves and attacks for `p`'s live warbands, listed (in slot
+        // order) for the moves. (A dead warband's moves and attacks are
+        // never read: its slot is written afresh when it is taken again.)
+        // The greedy player's list leaves out the warbands alone on a key
+        // location: they stay (see `greedy_pick`) until a warband joins
+        // them (`greedy_moves` lists them again then).
+        let greedy = matches!(self.m.seats[pi].player, Player::Greedy { .. });
+        let stay = if greedy {
+            set_and(&self.single, &self.key_set)
+        } else {
+            NO_HEXES
+        };
         let b = &mut *self.b;
         let mut n_own = 0;
-        for (i, w) in b.warbands[..self.n_warbands].iter_mut().enumerate() {
-            if w.owner == p {
+        for (i, word) in self.live[pi].iter().enumerate() {
+            let mut bits = *word;
+            while bits != 0 {
+                let slot = i * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let w = &mut b.warbands[slot];
                 w.moved = 0;
                 w.attacked = false;
-                if w.alive {
-                    b.own[n_own] = i as u8;
-                    n_own += 1;
-                }
+                b.own[n_own] = slot as u8;
+                n_own += usize::from(!set_contains(&stay, w.hex));
             }
         }
         let units = self.alive[pi] + self.leaders_alive[pi];
@@ -1133,11 +1204,17 @@ impl<'m> Game<'m> {
     /// The greedy player's steps from its targets to `h`, a hex of one of
     /// its stacks, searching on as far as needed: [`FAR`] for that far or
     /// more, [`u8::MAX`] for never. Each level searched is kept in
-    /// `levels`, and the distance of each of its stacks reached in `dist`.
+    /// `levels`; a hex reached already is looked up in them (a hex in none
+    /// of the levels kept is [`FAR`] or more).
     #[inline]
     fn distance(&mut self, h: u16) -> u8 {
-        if set_contains(&self.b.search.reached, h) {
-            return self.b.dist[usize::from(h)];
+        let b = &*self.b;
+        if set_contains(&b.search.reached, h) {
+            let kept = &b.levels[..=b.search.level.min(LEVELS - 1)];
+            return kept
+                .iter()
+                .position(|level| set_contains(level, h))
+                .map_or(FAR, |d| d as u8);
         }
         self.search_to(h)
     }
@@ -1161,9 +1238,7 @@ impl<'m> Game<'m> {
 
     /// [`Game::distance`] on a map of `N` bitboard words.
     fn distance_in<const N: usize>(&mut self, h: u16) -> u8 {
-        let m = self.m;
-        let map = &m.map;
-        let own = self.occupied[usize::from(self.b.search.player)];
+        let map = &self.m.map;
         let search = &mut self.b.search;
         loop {
             let next = map.spread::<N>(&search.frontier);
@@ -1183,16 +1258,8 @@ impl<'m> Game<'m> {
             if search.level < LEVELS {
                 self.b.levels[search.level][..N].copy_from_slice(&search.frontier[..N]);
             }
-            let d = search.level.min(usize::from(FAR)) as u8;
-            for (i, (frontier, own)) in search.frontier.iter().zip(&own).enumerate().take(N) {
-                let mut hit = frontier & own;
-                while hit != 0 {
-                    self.b.dist[i * 64 + hit.trailing_zeros() as usize] = d;
-                    hit &= hit - 1;
-                }
-            }
             if set_contains(&search.frontier, h) {
-                return d;
+                return search.level.min(usize::from(FAR)) as u8;
             }
         }
     }
@@ -1280,7 +1347,7 @@ impl<'m> Game<'m> {
     /// stand next to a key location nobody holds, and on a key location it
     /// may have joined one warband alone there (which may then move). Only
     /// the walker's hex and the stacks it left and joined change.
-    fn greedy_moves(&mut self, p: u8, n_own: usize, mut cp: u32) {
+    fn greedy_moves(&mut self, p: u8, mut n: usize, mut cp: u32) {
         if cp == 0 {
             return;
         }
@@ -1289,24 +1356,37 @@ impl<'m> Game<'m> {
         // location.
         let (mut start, mut takes) = (0, self.may_take(p));
         while cp > 0 {
-            let Some((j, w, to)) = self.greedy_pick(start, n_own, takes) else {
+            let Some((j, w, to)) = self.greedy_pick(start, n, takes) else {
                 break;
             };
-            let from = self.b.warbands[usize::from(w)].hex;
+            let joined = self.b.top[usize::from(to)];
             let takes_key = set_contains(&self.open_keys, to);
             self.step(w, to);
             cp -= 1;
             if takes_key {
+                // Now alone on the key location it took: off the list.
+                for i in start + j..n - 1 {
+                    self.b.own[i] = self.b.own[i + 1];
+                }
+                n -= 1;
                 if cp > 0 {
                     self.start_search(p);
                 }
                 (start, takes) = (0, self.may_take(p));
             } else {
-                self.b.dist[usize::from(to)] = self.b.dist[usize::from(from)] - 1;
                 start += j;
                 takes = set_contains(&self.near_open_keys, to);
                 if self.is_key(to) {
                     start = 0;
+                    // A warband that stood alone on it (off the list, or
+                    // still on it if it was left alone in this phase) may
+                    // move now.
+                    let at = self.b.own[..n].partition_point(|x| *x < joined);
+                    if joined != NONE && (at == n || self.b.own[at] != joined) {
+                        self.b.own.copy_within(at..n, at + 1);
+                        self.b.own[at] = joined;
+                        n += 1;
+                    }
                 }
             }
         }
@@ -1436,8 +1516,7 @@ impl<'m> Game<'m> {
                 (n > 0).then(|| own[(dice.die(n as u32) - 1) as usize])
             }
         };
-        self.b.charge_phase[usize::from(h)] = self.b.phase;
-        self.b.charge[usize::from(h)] = choice.unwrap_or(NONE);
+        self.fix_charge(h, choice);
         choice
     }
 
@@ -1445,17 +1524,31 @@ impl<'m> Game<'m> {
     /// attacking the one in `target`, with the leaders it and a greedy
     /// defender would put in charge.
     pub fn projected_odds(&self, h: u16, target: u16) -> Odds {
+        self.projection(h, target).0
+    }
+
+    /// [`Game::projected_odds`] with the leaders it projects in charge of
+    /// the attacker and the defender.
+    fn projection(&self, h: u16, target: u16) -> (Odds, Option<u8>, Option<u8>) {
         let a = self
             .fixed_charge(h)
             .unwrap_or_else(|| self.greedy_charge(h, target, true, self.fixed_charge(target)));
         let d = self
             .fixed_charge(target)
             .unwrap_or_else(|| self.greedy_charge(target, h, false, Some(a)));
-        odds(
+        let odds = odds(
             &self.warband_scores(self.b.top[usize::from(h)], a),
             &self.warband_scores(self.b.top[usize::from(target)], d),
             &self.m.weights,
-        )
+        );
+        (odds, a, d)
+    }
+
+    /// Fixes `choice` as the leader in charge of the stack in `h` for this
+    /// battle phase.
+    fn fix_charge(&mut self, h: u16, choice: Option<u8>) {
+        self.b.charge_phase[usize::from(h)] = self.b.phase;
+        self.b.charge[usize::from(h)] = choice.unwrap_or(NONE);
     }
 
     /// The top warband of `h` attacks the top warband of `target` [Battle
@@ -1467,9 +1560,39 @@ impl<'m> Game<'m> {
         dice: &mut R,
         trace: &mut T,
     ) -> Verdict {
+        self.battle_projected(h, target, None, dice, trace)
+    }
+
+    /// [`Game::battle`]; `projected`: the leaders a greedy attacker's
+    /// [`Game::projection`] put in charge of both sides, the choices
+    /// `decide_charge` would make again for it and a greedy defender.
+    fn battle_projected<R: Roller, T: Trace>(
+        &mut self,
+        h: u16,
+        target: u16,
+        projected: Option<(Option<u8>, Option<u8>)>,
+        dice: &mut R,
+        trace: &mut T,
+    ) -> Verdict {
         let (a, d) = (self.b.top[usize::from(h)], self.b.top[usize::from(target)]);
-        let la = self.decide_charge(h, target, true, dice);
-        let ld = self.decide_charge(target, h, false, dice);
+        let (la, ld) = match projected {
+            Some((la, ld)) => {
+                self.fix_charge(h, la);
+                let defender = self.m.seats[usize::from(self.owner(target))].player;
+                let ld = match defender {
+                    Player::Greedy { .. } => {
+                        self.fix_charge(target, ld);
+                        ld
+                    }
+                    Player::Random => self.decide_charge(target, h, false, dice),
+                };
+                (la, ld)
+            }
+            None => {
+                let la = self.decide_charge(h, target, true, dice);
+                (la, self.decide_charge(target, h, false, dice))
+            }
+        };
         let sa = self.warband_scores(a, la);
         let sd = self.warband_scores(d, ld);
         let key = roll_attribute(dice, &self.m.random_attribute);
@@ -1535,22 +1658,25 @@ impl<'m> Game<'m> {
                     break;
                 }
                 let target = match self.m.seats[usize::from(p)].player {
-                    Player::Random => {
-                        (dice.die(2) == 1).then(|| targets[(dice.die(k as u32) - 1) as usize])
-                    }
+                    Player::Random => (dice.die(2) == 1)
+                        .then(|| (targets[(dice.die(k as u32) - 1) as usize], None)),
                     Player::Greedy { threshold } => {
-                        let mut best: Option<(f64, u16)> = None;
+                        let mut best: Option<(f64, u16, Option<u8>, Option<u8>)> = None;
                         for t in &targets[..k] {
-                            let win = self.projected_odds(h, *t).attacker;
-                            if best.is_none_or(|(b, _)| win > b) {
-                                best = Some((win, *t));
+                            let (odds, a, d) = self.projection(h, *t);
+                            let win = odds.attacker;
+                            if best.is_none_or(|(b, ..)| win > b) {
+                                best = Some((win, *t, a, d));
                             }
                         }
-                        best.filter(|(win, _)| *win > threshold).map(|(_, t)| t)
+                        best.filter(|(win, ..)| *win > threshold)
+                            .map(|(_, t, a, d)| (t, Some((a, d))))
                     }
                 };
-                let Some(target) = target else { break };
-                let verdict = self.battle(h, target, dice, trace);
+                let Some((target, projected)) = target else {
+                    break;
+                };
+                let verdict = self.battle_projected(h, target, projected, dice, trace);
                 if self.players_left() <= 1 {
                     return Some(self.annihilation());
                 }
@@ -1581,11 +1707,8 @@ impl<'m> Game<'m> {
             return None;
         }
         let need = (self.m.hold as usize).min(self.n_keys);
-        let (n, words) = (self.m.seats.len(), self.m.map.words);
-        let mut held = [0usize; MAX_PLAYERS];
-        for (h, occupied) in held.iter_mut().zip(&self.occupied).take(n) {
-            *h = set_len(&set_and(&self.key_set, occupied), words) as usize;
-        }
+        let n = self.m.seats.len();
+        let held = self.held_keys.map(|h| h as usize);
         let mut winner = None;
         for p in 0..n {
             let most = (0..n).all(|q| q == p || held[q] < held[p]);
@@ -1998,30 +2121,35 @@ impl RacesGame {
             })
             .collect();
         let spec = output_spec(&seats, file.max_turns as u32);
+        let terrain: Vec<TerrainRule> = data
+            .terrain
+            .iter()
+            .map(|t| TerrainRule {
+                impassable: t.impassable,
+                settlement: t.settlement,
+                city: t.city,
+                ruins: t.ruins,
+                in_hex: t.in_hex,
+                all_units: t.all_units,
+                bonus: t.all_units.iter().any(|b| *b != 0),
+            })
+            .collect();
+        let hex_draw = flat_terrain_table(
+            &data
+                .tables
+                .iter()
+                .map(|t| t.faces.clone())
+                .collect::<Vec<_>>(),
+            data.hex_chain,
+        )
+        .into_iter()
+        .map(|t| terrain[usize::from(t)].entry(t))
+        .collect();
         Ok(RacesGame {
             map,
-            terrain: data
-                .terrain
-                .iter()
-                .map(|t| TerrainRule {
-                    impassable: t.impassable,
-                    settlement: t.settlement,
-                    city: t.city,
-                    ruins: t.ruins,
-                    in_hex: t.in_hex,
-                    all_units: t.all_units,
-                    bonus: t.all_units.iter().any(|b| *b != 0),
-                })
-                .collect(),
+            terrain,
             terrain_names: data.terrain.iter().map(|t| t.id.clone()).collect(),
-            hex_draw: flat_terrain_table(
-                &data
-                    .tables
-                    .iter()
-                    .map(|t| t.faces.clone())
-                    .collect::<Vec<_>>(),
-                data.hex_chain,
-            ),
+            hex_draw,
             fixed,
             kinds: data.kinds.iter().map(|k| k.values).collect(),
             kind_names: data.kinds.iter().map(|k| k.name.clone()).collect(),
