@@ -391,10 +391,7 @@ impl Game {
         // marked in play: the dead are not drawn again).
         for (i, &k) in company_list[..company_len].iter().enumerate() {
             if result.status[1 + i] == Status::Dead {
-                let hero = &mut self.heroes[p];
-                if let Some(j) = hero.retinue().iter().position(|&x| x == k) {
-                    hero.leave(j);
-                }
+                self.heroes[p].leave_character(k);
             }
         }
         let hs = &mut self.heroes[p].stats;

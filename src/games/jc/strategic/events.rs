@@ -572,8 +572,7 @@ impl Game {
                 }
             )
         });
-        if !survived && let Some(i) = self.heroes[p].retinue().iter().position(|&x| x == k) {
-            self.heroes[p].leave(i);
+        if !survived && self.heroes[p].leave_character(k) {
             self.in_play &= !(1u128 << k);
         }
     }

@@ -107,8 +107,7 @@ impl Game {
             if !tactics::take_from_fellow(self, q, r) {
                 continue;
             }
-            if let Some(i) = self.heroes[p].retinue().iter().position(|&x| x == k) {
-                self.heroes[p].leave(i);
+            if self.heroes[p].leave_character(k) {
                 self.heroes[q].join(k);
                 trace.event("JC 9.27 handed over", || {
                     format!(

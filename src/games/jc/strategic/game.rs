@@ -281,6 +281,17 @@ impl Hero {
         }
     }
 
+    /// Removes `k` from the retinue; whether he was in it.
+    pub fn leave_character(&mut self, k: u8) -> bool {
+        match self.retinue().iter().position(|&x| x == k) {
+            Some(i) => {
+                self.leave(i);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Whether `k` travels with him.
     pub fn has(&self, k: u8) -> bool {
         self.retinue().contains(&k)

@@ -69,8 +69,7 @@ impl Game {
             return None;
         }
         for o in 0..usize::from(self.players) {
-            // A sensible Player never offers a rival's hero a hero card.
-            if o == p || o == receiver || (for_hero && tactics::hero_sensible(self, o)) {
+            if o == p || o == receiver {
                 continue;
             }
             if let Some(c) = self.held(ctx, o, for_hero, f)

@@ -466,9 +466,7 @@ impl Game {
     /// henchman (within the limit [10.5], else gone), a personage among
     /// the villain's captives.
     fn send_to_villain(&mut self, ctx: &Context, p: usize, k: u8) {
-        if let Some(i) = self.heroes[p].retinue().iter().position(|&x| x == k) {
-            self.heroes[p].leave(i);
-        }
+        self.heroes[p].leave_character(k);
         if !super::game::party_present(&self.parties[p]) {
             // Nobody is left to take him in: he goes his own way.
             self.in_play &= !(1u128 << k);

@@ -620,9 +620,7 @@ impl Game {
                         && never & (1u128 << k) == 0
                 });
                 if let Some(k) = minor {
-                    if let Some(i) = self.heroes[p].retinue().iter().position(|&x| x == k) {
-                        self.heroes[p].leave(i);
-                    }
+                    self.heroes[p].leave_character(k);
                     if self.add_henchmen(p, &[k]) == 0 {
                         self.in_play &= !(1u128 << k);
                     }
