@@ -732,6 +732,8 @@ impl Game {
             level: roster.characters[usize::from(c)].top_level,
             unarmed: false,
             strength_bonus: 0,
+            berserk: false,
+            invisible: false,
         };
         let display = if self.parties[p].spots[VILLAIN_QUARRY].area == ctx.data.city_map.palace {
             PALACE

@@ -129,6 +129,7 @@ impl Roller for Script {
             rescued: 0,
             level,
             status,
+            late: false,
         }
     }
 
