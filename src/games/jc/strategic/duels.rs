@@ -425,6 +425,14 @@ impl Game {
         };
         let result = r.duel(&duel, &POLICIES);
         let mut won = result.winner == Some(0);
+        if result.late {
+            trace.event("JC 13.43 too late", || {
+                format!(
+                    "{} did not reach the villain by the tenth tactical turn after melee was joined",
+                    self.name(ctx, p)
+                )
+            });
+        }
         let broke_off = key.break_off && result.left == Some(0);
         if let Some((n, _)) = break_off_card.filter(|_| broke_off) {
             // The card goes to the face-up pile; the defeat that follows
