@@ -463,3 +463,48 @@ fn a_hero_holding_card_24_gets_away_from_a_lost_fight() {
     assert!(left > 20, "{left} break-offs in 2000");
     assert!(fell_with < fell_without, "{fell_with} vs {fell_without}");
 }
+
+// --------------------------------------------------------------- bad input
+
+#[test]
+fn bad_numbers_for_these_rules_are_one_line_errors() {
+    use barsoom::games::jc::duel::model::DuelData;
+    let dir = tempfile::tempdir().expect("tempdir");
+    for f in ["characters.toml", "duel-rules.toml"] {
+        std::fs::copy(data().join(f), dir.path().join(f)).expect("copy");
+    }
+    let specials = std::fs::read_to_string(data().join("duel-specials.toml")).expect("read");
+    let cases = [
+        (
+            "invisible_agility = 10",
+            "invisible_agility = 0",
+            "strategic.invisible_agility",
+            "expected 1 to 20, found 0",
+        ),
+        (
+            "invisible_ten_six = [\"john-carter\", \"carthoris\"]",
+            "invisible_ten_six = [\"john-carter\", \"nobody\"]",
+            "strategic.invisible_ten_six[1]",
+            "\"nobody\"",
+        ),
+        (
+            "deadline_turns = 10",
+            "deadline_turns = 0",
+            "strategic.deadline_turns",
+            "expected 1 to 200, found 0",
+        ),
+    ];
+    for (from, to, field, message) in cases {
+        assert!(specials.contains(from), "{from}");
+        std::fs::write(
+            dir.path().join("duel-specials.toml"),
+            specials.replace(from, to),
+        )
+        .expect("write");
+        let err = DuelData::load(dir.path()).expect_err(to).to_string();
+        assert!(!err.contains('\n'), "{err}");
+        for part in ["duel-specials.toml", field, message] {
+            assert!(err.contains(part), "{err} lacks {part}");
+        }
+    }
+}
