@@ -269,7 +269,7 @@ impl Game {
         // where the villain holds the captive [13.41], so there, and wherever
         // the villain himself fights, he is not, and must reach the villain
         // in time where the villain is among the foes.
-        let act = self.story.heroes[p].act > 0;
+        let act = self.story.heroes[p].act > 0 && self.heroes[p].city.active;
         let villain_here = foes
             .iter()
             .any(|&(k, _)| self.parties[p].villains().contains(&k));

@@ -1201,6 +1201,8 @@ fn a_hero_told_of_the_act_fights_berserk_until_the_villains_house() {
         discovered: false,
         ..FightOptions::on(HOUSE)
     };
+    // In the villain's city game [15].
+    g.heroes[0].city.active = true;
     let fights = |g: &mut Game, act: u8| {
         g.story.heroes[0].act = act;
         let mut s = Script::default().duels(&[true; 4]);
