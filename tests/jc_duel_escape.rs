@@ -1475,11 +1475,15 @@ fn set_up_gives_ghek_his_hold_for_the_strategic_game() {
         level: 9,
         unarmed: false,
         strength_bonus: 0,
+        berserk: false,
+        invisible: false,
     };
     let options = SetUpOptions {
         discovered: true,
         grounded: false,
         max_turns: 200,
+        break_off: false,
+        deadline: false,
     };
     let ours = [entry("gahan"), entry("ghek")];
     let theirs = [entry("red-warrior")];

@@ -83,6 +83,11 @@ pub struct Extras {
     /// The bouts of heroes and master swordsmen who may meet [7.81]; `None`
     /// when none may (melee never looks further then).
     pub swordplay: Option<super::swordplay::SwordPlay>,
+    /// The cards and rules of a larger game played inside the duel
+    /// ([`super::cards`]): berserk heroes [13.43], invisibility [18.2 card
+    /// 27], the break-off [18.2 card 24], the deadline to reach the
+    /// villain [13.43].
+    pub cards: super::cards::Cards,
 }
 
 impl Extras {
@@ -105,6 +110,7 @@ impl Extras {
             prisoners: false,
             personages: 0,
             swordplay: None,
+            cards: super::cards::Cards::default(),
         }
     }
 }
@@ -168,6 +174,19 @@ pub struct Progress {
     pub led: u32,
     /// Personages an enemy took off the display with him [5.72].
     pub taken: u32,
+    /// Berserk fighters who have taken one hit that cost no level: the
+    /// next hit costs one [13.43].
+    pub berserk_hit: u32,
+    /// Invisible fighters who have not yet come beside an enemy [18.2
+    /// card 27].
+    pub unseen: u32,
+    /// The tactical turn in which melee was first joined (0 not yet).
+    pub joined_in: u32,
+    /// The watched hero has reached a villain, or none is left on his
+    /// feet [13.43].
+    pub reached: bool,
+    /// The watched hero did not reach a villain in time [13.43].
+    pub late: bool,
 }
 
 /// The chance in 10 (as a probability) that a prisoner of strength

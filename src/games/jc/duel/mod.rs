@@ -9,10 +9,13 @@
 //! - [`sequence`]: the compiled [`sequence::Duel`] and its turn sequence,
 //!   with [`sequence::resolve`] the entry point for other games;
 //! - [`policy`]: `aggressive`, `patient`, `random`;
+//! - [`cards`]: the Strategic Game's rules inside a duel: berserk and the
+//!   deadline [13.43], invisibility and the break-off [18.2 cards 24, 27];
 //! - [`swordplay`]: a hero meeting a master swordsman by maneuver cards
 //!   [7.81];
 //! - [`model`]: the scenario format and the [`model::JcDuel`] model.
 
+pub mod cards;
 pub mod errand;
 pub mod escape;
 pub mod geometry;

@@ -144,10 +144,14 @@ impl DuelData {
     /// Loads `characters.toml`, `duel-rules.toml` and `duel-specials.toml`
     /// from `dir`.
     pub fn load(dir: &Path) -> Result<Self, ScenarioError> {
+        let roster = Roster::load(&dir.join("characters.toml"))?;
+        let specials_file = dir.join("duel-specials.toml");
+        let specials = SpecialRules::load(&specials_file)?;
+        specials.check_roster(&specials_file, &roster)?;
         Ok(DuelData {
-            roster: Roster::load(&dir.join("characters.toml"))?,
+            roster,
             rules: MeleeRules::load(&dir.join("duel-rules.toml"))?,
-            specials: SpecialRules::load(&dir.join("duel-specials.toml"))?,
+            specials,
             swordsman: {
                 let file = dir.join("swordsman.toml");
                 if file.is_file() {
@@ -1071,7 +1075,7 @@ fn discovery_lines(display: &Display, fighters: &[Fighter], surprise: bool) -> V
 }
 
 /// One character of a duel set up by a larger game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Entry {
     /// Index into the roster.
     pub character: usize,
@@ -1082,6 +1086,11 @@ pub struct Entry {
     /// Added to his strength at every level (an arena beast's size
     /// [17.44]).
     pub strength_bonus: u8,
+    /// Berserk: loses a level only on every second hit [13.43].
+    pub berserk: bool,
+    /// Has taken the invisibility pills: agility 10 (10/6 for the
+    /// characters the rules name) and a free blow [18.2 card 27].
+    pub invisible: bool,
 }
 
 /// How a duel set up by a larger game is fought.
@@ -1094,6 +1103,12 @@ pub struct SetUpOptions {
     pub grounded: bool,
     /// Turn limit.
     pub max_turns: u32,
+    /// The first side's first character holds card 24 and leaves the
+    /// melee with his side when he is losing [18.2 card 24].
+    pub break_off: bool,
+    /// The first side's first character must reach a villain of the other
+    /// side in time [13.43].
+    pub deadline: bool,
 }
 
 /// Sets up a duel without a scenario file (the entry point for the
@@ -1115,8 +1130,10 @@ pub fn set_up(
 ) -> Result<Duel, String> {
     let mut used = vec![0usize; display.areas.len()];
     let mut fighters: Vec<Fighter> = Vec::new();
+    let mut cards = super::cards::Cards::default();
     for (s, side) in sides.iter().enumerate() {
         let (_, candidates) = set_up_areas(display, s, None, false)?;
+        let mut first_of_side = true;
         for e in side.iter() {
             let character = roster
                 .characters
@@ -1151,6 +1168,29 @@ pub fn set_up(
                     r.strength = (r.strength + e.strength_bonus).min(super::roster::MAX_STRENGTH);
                 }
             }
+            if e.invisible {
+                // [18.2 card 27] agility 10 for the duel, 10/6 [7.39] for
+                // the characters the rules name.
+                let agility = if specials.invisible_ten_six.contains(&character.id) {
+                    super::cards::TEN_SIX_AGILITY
+                } else {
+                    specials.invisible_agility
+                };
+                for r in &mut fighter.levels {
+                    r.agility = agility;
+                }
+                cards.invisible |= 1 << fighters.len();
+            }
+            if e.berserk {
+                cards.berserk |= 1 << fighters.len();
+            }
+            if options.break_off && s == 0 && first_of_side {
+                cards.break_off = Some(fighters.len() as u8);
+            }
+            if options.deadline && s == 0 && first_of_side {
+                cards.deadline = Some((fighters.len() as u8, specials.deadline_turns));
+            }
+            first_of_side = false;
             fighters.push(fighter);
         }
     }
@@ -1167,7 +1207,9 @@ pub fn set_up(
     special.swordplay = SwordPlay::compile(&fighters, swordsman)?;
     // Ghek holds a foe once a duel [19.42] (Kar Komak's phantoms and Woola
     // are the calling game's: it counts their uses and brings them in).
-    let mut extras = false;
+    // Berserk, the deadline, invisibility and the break-off [13.43, 18.2].
+    let mut extras = cards.any();
+    special.cards = cards;
     for (i, f) in fighters.iter().enumerate() {
         if f.special == Some(Special::Immobilise) {
             special.powers[i] = specials.immobilise_uses;

@@ -300,6 +300,9 @@ pub struct DuelResult {
     pub level: [u8; MAX_FIGHTERS],
     /// Each fighter's condition at the end.
     pub status: [Status; MAX_FIGHTERS],
+    /// The hero watched by the deadline of [13.43] did not reach the
+    /// villain in time (see [`super::cards`]).
+    pub late: bool,
 }
 
 /// A melee option: a target, where to stand and face, and what it is worth.
@@ -346,6 +349,7 @@ impl Duel {
             x: super::escape::Progress {
                 disguised: self.special.disguise,
                 powers: self.special.powers,
+                unseen: self.special.cards.invisible,
                 ..Default::default()
             },
         };
@@ -802,6 +806,12 @@ impl Duel {
         dice: &mut Dice,
         trace: &mut T,
     ) -> bool {
+        // Card 24: the holder may leave the melee instead of acting.
+        if self.extras
+            && let Some(over) = self.break_off(s, a, dice, trace)
+        {
+            return over;
+        }
         let from = s.pos[a];
         if action.task == Task::PutDown {
             self.put_down(s, a, trace);
@@ -834,6 +844,16 @@ impl Duel {
         }
         if action.to != from && self.after_move(s, a, from, action.jumped, dice, trace) {
             return !self.side_standing(s, self.fighters[a].side);
+        }
+        // Card 27: the invisible fighter's free blow on first coming beside
+        // an enemy; his own melee follows if its target still stands.
+        if self.extras && s.x.unseen & (1 << a) != 0 {
+            if self.invisible_blow(s, a, action.to != from, dice, trace) {
+                return true;
+            }
+            if action.target.is_some_and(|t| !s.fighting(t)) {
+                return false;
+            }
         }
         if !matches!(action.task, Task::None | Task::PutDown) {
             return self.perform_task(s, a, action.task, action.to != from, trace);
@@ -874,6 +894,12 @@ impl Duel {
             // Ghek's hold breaks when the held character is struck [19.42].
             s.held &= !(1 << t);
         }
+        // A berserk hero shrugs off every other hit [13.43].
+        let blow = if blow != Blow::Miss && self.extras {
+            self.berserk_blow(s, t, blow, trace)
+        } else {
+            blow
+        };
         let before = s.level[t];
         let fate = apply_blow(before, self.fighters[t].unconscious_at_level_1, blow);
         trace.event(
@@ -1220,6 +1246,9 @@ impl Duel {
                     over = true;
                     break 'turns;
                 }
+                if self.extras {
+                    self.watch_deadline(&mut s, trace);
+                }
                 continue;
             }
             let k = self.initiative(&s, dice, trace, &mut order);
@@ -1252,6 +1281,12 @@ impl Duel {
                 over = true;
                 break 'turns;
             }
+            if self.extras {
+                self.watch_deadline(&mut s, trace);
+            }
+        }
+        if self.extras {
+            self.watch_deadline(&mut s, trace);
         }
         let mut result = DuelResult {
             winner: None,
@@ -1268,6 +1303,7 @@ impl Duel {
             rescued: 0,
             level: s.level,
             status: s.status,
+            late: s.x.late,
         };
         for (i, f) in self.fighters.iter().enumerate() {
             let side = usize::from(f.side);

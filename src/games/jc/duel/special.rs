@@ -55,6 +55,15 @@ pub struct SpecialRules {
     pub phantom_most_uses: u8,
     /// Ghek's immobilisations per duel [19.42].
     pub immobilise_uses: u8,
+    /// The agility the invisibility pills give for the whole duel [18.2
+    /// card 27].
+    pub invisible_agility: u8,
+    /// Roster ids whom the pills give the 10/6 of [7.39] instead (John
+    /// Carter and Carthoris [18.2 card 27]).
+    pub invisible_ten_six: Vec<String>,
+    /// Tactical turns after melee is joined within which a hero told of
+    /// the unspeakable act must reach the villain [13.43].
+    pub deadline_turns: u32,
 }
 
 #[derive(Deserialize)]
@@ -68,6 +77,16 @@ struct RawSpecials {
     tavia: RawTavia,
     phantoms: RawPhantoms,
     immobilise: RawImmobilise,
+    strategic: RawStrategic,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStrategic {
+    provenance: String,
+    invisible_agility: i64,
+    invisible_ten_six: Vec<String>,
+    deadline_turns: i64,
 }
 
 #[derive(Deserialize)]
@@ -143,6 +162,7 @@ impl SpecialRules {
             ("tavia.provenance", &raw.tavia.provenance),
             ("phantoms.provenance", &raw.phantoms.provenance),
             ("immobilise.provenance", &raw.immobilise.provenance),
+            ("strategic.provenance", &raw.strategic.provenance),
         ] {
             if text.trim().is_empty() {
                 return Err(err(
@@ -204,7 +224,41 @@ impl SpecialRules {
                 0,
                 4,
             )? as u8,
+            invisible_agility: within(
+                "strategic.invisible_agility",
+                raw.strategic.invisible_agility,
+                1,
+                i64::from(super::roster::MAX_AGILITY),
+            )? as u8,
+            invisible_ten_six: raw.strategic.invisible_ten_six,
+            deadline_turns: within(
+                "strategic.deadline_turns",
+                raw.strategic.deadline_turns,
+                1,
+                200,
+            )? as u32,
         })
+    }
+
+    /// Checks that the roster ids these rules name are in `roster`.
+    pub fn check_roster(
+        &self,
+        file: &Path,
+        roster: &super::roster::Roster,
+    ) -> Result<(), ScenarioError> {
+        let missing = |field: &str, id: &str| {
+            ScenarioError::new(
+                file,
+                field,
+                format!("expected a character of the roster, found {id:?}"),
+            )
+        };
+        for (i, id) in self.invisible_ten_six.iter().enumerate() {
+            if roster.get(id).is_none() {
+                return Err(missing(&format!("strategic.invisible_ten_six[{i}]"), id));
+            }
+        }
+        Ok(())
     }
 }
 

@@ -438,7 +438,8 @@ impl Game {
             ..FightOptions::on(if palace { PALACE } else { HOUSE })
         };
         let fought = self.fight(ctx, p, &list[..n], options, r, trace);
-        self.house_duel_ends(ctx, p, fought.won, r, trace);
+        // Late by [13.43], the villain still commits the act.
+        self.house_duel_ends(ctx, p, fought.won && !fought.late, r, trace);
         if !fought.won {
             return self.imprison(ctx, p, r, trace);
         }

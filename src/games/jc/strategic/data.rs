@@ -655,6 +655,7 @@ impl StrategicData {
         }
         let melee = MeleeRules::load(&dir.join("duel-rules.toml"))?;
         let duel_specials = SpecialRules::load(&dir.join("duel-specials.toml"))?;
+        duel_specials.check_roster(&dir.join("duel-specials.toml"), &roster)?;
         let mut displays = Vec::new();
         for name in DISPLAYS {
             displays.push(Arc::new(Display::load(

@@ -16,12 +16,14 @@ use std::sync::{Arc, Mutex};
 
 use super::data::StrategicData;
 use super::game::{Context, Game, Roller};
-use super::tables::Who;
+use super::tables::{FLIER_DISPLAY, HOUSE, PALACE, Who};
+use super::tactics;
 use crate::engine::Trace;
 use crate::games::jc::duel::model::{DEFAULT_MAX_TURNS, Entry, SetUpOptions, set_up};
 use crate::games::jc::duel::policy::Policy;
 use crate::games::jc::duel::roster::Class;
 use crate::games::jc::duel::sequence::{Duel, MAX_FIGHTERS, Status};
+use crate::games::jc::event_deck::Effect;
 use crate::games::jc::swordsman::{Bout, CardPolicy, DEFAULT_MAX_ROUNDS, Rank, Swordsman};
 
 /// Compiled duels kept at most (beyond, duels are compiled for each fight;
@@ -42,9 +44,13 @@ pub struct DuelKey {
     pub grounded: bool,
     /// Fighters per side.
     pub lens: [u8; 2],
-    /// Per side, per fighter: character, level, unarmed and strength bonus
-    /// packed.
+    /// Per side, per fighter: character, level, unarmed, strength bonus,
+    /// berserk and invisible packed.
     pub sides: [[u32; MAX_FIGHTERS]; 2],
+    /// The hero holds card 24 and plays it inside the duel [18.2 card 24].
+    pub break_off: bool,
+    /// The hero must reach the villain in time [13.43].
+    pub deadline: bool,
 }
 
 fn pack(e: &Entry) -> u32 {
@@ -52,6 +58,8 @@ fn pack(e: &Entry) -> u32 {
         | u32::from(e.level) << 8
         | u32::from(e.unarmed) << 16
         | u32::from(e.strength_bonus) << 17
+        | u32::from(e.berserk) << 25
+        | u32::from(e.invisible) << 26
 }
 
 fn unpack(v: u32) -> Entry {
@@ -60,6 +68,8 @@ fn unpack(v: u32) -> Entry {
         level: (v >> 8 & 0xff) as u8,
         unarmed: v >> 16 & 1 == 1,
         strength_bonus: (v >> 17 & 0xff) as u8,
+        berserk: v >> 25 & 1 == 1,
+        invisible: v >> 26 & 1 == 1,
     }
 }
 
@@ -138,6 +148,8 @@ impl DuelCache {
                 discovered: key.discovered,
                 grounded: key.grounded,
                 max_turns: DEFAULT_MAX_TURNS,
+                break_off: key.break_off,
+                deadline: key.deadline,
             },
         )?);
         let mut map = self.lock();
@@ -224,6 +236,9 @@ pub struct Fought {
     pub foe_dead: [bool; MAX_FIGHTERS],
     /// How many foes were given.
     pub foes: usize,
+    /// The hero did not reach the villain by the deadline of [13.43]: the
+    /// villain may still commit the act.
+    pub late: bool,
 }
 
 impl Game {
@@ -248,14 +263,42 @@ impl Game {
         let level = options
             .hero_level
             .unwrap_or_else(|| self.hero_level(ctx, p))
-            .saturating_sub(aid.hero_wound)
             .max(2);
+        // [13.42, 13.43] Told of the unspeakable act, the hero is berserk on
+        // his way to the villain; a house or palace duel then is in the house
+        // where the villain holds the captive [13.41], so there, and wherever
+        // the villain himself fights, he is not, and must reach the villain
+        // in time where the villain is among the foes.
+        let act = self.story.heroes[p].act > 0 && self.heroes[p].city.active;
+        let villain_here = foes
+            .iter()
+            .any(|&(k, _)| self.parties[p].villains().contains(&k));
+        let at_villain = matches!(options.display, HOUSE | PALACE) || villain_here;
+        // [18.2 card 24] played inside the duel, never on the fliers nor in
+        // the arena's fights to the end [17.3] (where the hero fights armed
+        // by the arena [17.31]).
+        let break_off_card = if options.display != FLIER_DISPLAY && !options.armed {
+            self.hero_card(ctx, p, |e| *e == Effect::BreakOff, r)
+                .filter(|_| tactics::hero_wants(self, p, true, r))
+        } else {
+            None
+        };
+        if act && !at_villain {
+            trace.event("JC 13.43 berserk", || {
+                format!(
+                    "{} fights berserk on his way to the villain",
+                    self.name(ctx, p)
+                )
+            });
+        }
         let mut key = DuelKey {
             display: options.display,
             discovered: options.discovered,
             grounded: options.grounded,
             lens: [0; 2],
             sides: [[0; MAX_FIGHTERS]; 2],
+            break_off: break_off_card.is_some(),
+            deadline: act && villain_here,
         };
         // The hero's side: at most half the display's fighters.
         let push = |key: &mut DuelKey, e: Entry| {
@@ -272,6 +315,8 @@ impl Game {
                 level,
                 unarmed: !(h.armed || options.armed),
                 strength_bonus: 0,
+                berserk: act && !at_villain,
+                invisible: aid.hero_invisible,
             },
         );
         // Who stands with the hero, in order (roster indices).
@@ -315,6 +360,8 @@ impl Game {
                     level: top,
                     unarmed: false,
                     strength_bonus: 0,
+                    berserk: false,
+                    invisible: false,
                 },
             );
         }
@@ -327,6 +374,8 @@ impl Game {
                     level: self.hero_level(ctx, q),
                     unarmed: !self.heroes[q].armed,
                     strength_bonus: 0,
+                    berserk: false,
+                    invisible: false,
                 },
             );
         }
@@ -340,19 +389,22 @@ impl Game {
                     level: ally_top,
                     unarmed: false,
                     strength_bonus: 0,
+                    berserk: false,
+                    invisible: false,
                 },
             );
         }
         let foes = &foes[..foes.len().min(MAX_FIGHTERS - usize::from(key.lens[0]))];
         for (i, &(k, bonus)) in foes.iter().enumerate() {
             let top = data.roster.characters[usize::from(k)].top_level;
-            // A foe struck by a free blow starts a level down (card 27).
-            let wound = aid.foe_wound.filter(|&(j, _)| j == i).map_or(0, |(_, w)| w);
             key.sides[1][usize::from(key.lens[1])] = pack(&Entry {
                 character: usize::from(k),
-                level: top.saturating_sub(wound).max(1),
+                level: top,
                 unarmed: false,
                 strength_bonus: bonus,
+                berserk: false,
+                // The villain's card 27.
+                invisible: aid.foe_invisible == Some(i),
             });
             key.lens[1] += 1;
         }
@@ -367,12 +419,28 @@ impl Game {
                     hero_level: level,
                     foe_dead: [false; MAX_FIGHTERS],
                     foes: foes.len(),
+                    late: false,
                 };
             }
         };
         let result = r.duel(&duel, &POLICIES);
         let mut won = result.winner == Some(0);
-        if !won && retinue {
+        if result.late {
+            trace.event("JC 13.43 too late", || {
+                format!(
+                    "{} did not reach the villain by the tenth tactical turn after melee was joined",
+                    self.name(ctx, p)
+                )
+            });
+        }
+        let broke_off = key.break_off && result.left == Some(0);
+        if let Some((n, _)) = break_off_card.filter(|_| broke_off) {
+            // The card goes to the face-up pile; the defeat that follows
+            // is escaped (see `saved_from_defeat`).
+            self.play_card(ctx, p, p, n, trace);
+            self.story.heroes[p].broke_off = true;
+        }
+        if !won && retinue && !broke_off {
             // [19.12] Woola comes in when his master is down.
             let offset = usize::from(key.lens[0]);
             won = self.woola_stand(ctx, p, options.display, foes, &result, offset, r, trace);
@@ -383,6 +451,7 @@ impl Game {
             hero_level: result.level[0].max(1),
             foe_dead: [false; MAX_FIGHTERS],
             foes: foes.len(),
+            late: result.late,
         };
         for i in 0..foes.len() {
             out.foe_dead[i] = result.status[n0 + i] == Status::Dead;
@@ -494,6 +563,8 @@ impl Game {
             grounded: false,
             lens: [0; 2],
             sides: [[0; MAX_FIGHTERS]; 2],
+            break_off: false,
+            deadline: false,
         };
         for (s, list) in [ours, theirs].into_iter().enumerate() {
             for e in list.iter().take(MAX_FIGHTERS / 2) {

@@ -59,11 +59,12 @@ pub enum Defeat {
 pub struct FightAid {
     /// Allies for the hero's side: how many, and their counter [19.41].
     pub allies: (u8, u8),
-    /// Levels the hero starts down (a free blow of the villain's).
-    pub hero_wound: u8,
-    /// A foe struck by a free blow: its index in the foes and the levels
-    /// it lost.
-    pub foe_wound: Option<(usize, u8)>,
+    /// The hero has taken the invisibility pills (card 27): agility 10 and
+    /// a free blow inside the duel.
+    pub hero_invisible: bool,
+    /// A foe who has taken them (the villain's card 27): its index in the
+    /// foes.
+    pub foe_invisible: Option<usize>,
     /// Another Player's hero fighting beside him [9.27].
     pub helper: Option<usize>,
 }
@@ -552,12 +553,16 @@ impl Game {
                     level,
                     unarmed: false,
                     strength_bonus: 0,
+                    berserk: false,
+                    invisible: false,
                 }],
                 &[Entry {
                     character: usize::from(foe),
                     level: killer.top_level,
                     unarmed: false,
                     strength_bonus: 0,
+                    berserk: false,
+                    invisible: false,
                 }],
                 r,
             ) != Some(false);
@@ -857,17 +862,17 @@ impl Game {
         r: &mut R,
         trace: &mut T,
     ) -> bool {
-        let flying = self.heroes[p].conveyance == FLIER
-            && matches!(defeat, Defeat::Beasts | Defeat::Capture);
+        // Card 24 was played inside the duel: the hero's side got away.
+        if std::mem::take(&mut self.story.heroes[p].broke_off) {
+            trace.event("JC 18.2 card 24", || {
+                format!("{} got away from the melee ({defeat:?})", self.name(ctx, p))
+            });
+            return true;
+        }
         let men = !matches!(defeat, Defeat::Beasts | Defeat::Arena);
-        let mut choices: [Option<(u8, Effect)>; 4] = [
+        let mut choices: [Option<(u8, Effect)>; 3] = [
             if men {
                 self.hero_card(ctx, p, |e| *e == Effect::EvadeCapture, r)
-            } else {
-                None
-            },
-            if defeat != Defeat::Arena && !flying {
-                self.hero_card(ctx, p, |e| *e == Effect::BreakOff, r)
             } else {
                 None
             },
@@ -1133,36 +1138,27 @@ impl Game {
         if std::mem::take(&mut self.story.heroes[p].hostile) {
             aid.helper = self.fellow_aid(ctx, p, r, trace);
         }
-        // Card 27 before the duel with the villain's group.
+        // Card 27 before the duel with the villain's group: the pills act
+        // inside the duel (agility 10, a free blow at first contact).
         if std::mem::take(&mut self.story.heroes[p].villain_duel) && !foes.is_empty() {
             let roster = &ctx.data.roster;
-            let hero = &roster.characters[usize::from(self.heroes[p].character)];
-            let target = foes
-                .iter()
-                .position(|&(k, _)| roster.characters[usize::from(k)].class == Class::Villain)
-                .unwrap_or(0);
-            let villain = &roster.characters[usize::from(foes[target].0)];
             if let Some((n, _)) = self.hero_card(ctx, p, |e| *e == Effect::Invisibility, r)
                 && tactics::hero_wants(self, p, true, r)
             {
                 self.play_card(ctx, p, p, n, trace);
-                let level = self.hero_level(ctx, p);
-                if r.d10() + i32::from(hero.at(level).strength)
-                    >= i32::from(villain.at(villain.top_level).agility)
-                {
-                    aid.foe_wound = Some((target, 1));
-                }
+                aid.hero_invisible = true;
             }
             if let Some((n, _)) = self.villain_card(ctx, p, |e| *e == Effect::Invisibility, r)
                 && tactics::villain_wants(self, p, true, r)
             {
                 self.play_card(ctx, q, p, n, trace);
-                let level = self.hero_level(ctx, p);
-                if r.d10() + i32::from(villain.at(villain.top_level).strength)
-                    >= i32::from(hero.at(level).agility)
-                {
-                    aid.hero_wound = 1;
-                }
+                aid.foe_invisible = Some(
+                    foes.iter()
+                        .position(|&(k, _)| {
+                            roster.characters[usize::from(k)].class == Class::Villain
+                        })
+                        .unwrap_or(0),
+                );
             }
         }
         aid

@@ -40,8 +40,10 @@
 //! **Unspeakable acts** [13.4]: the villain and his captive are revealed
 //! (room and all); he gets three City Sub-sequences in which to reach them, and
 //! the Unspeakable Act Table is read if he fails or is beaten there [13.44],
-//! with the exceptions of [19.21]. The berserk rule [13.43] is a duel rule
-//! the duel model does not play.
+//! with the exceptions of [19.21]. Until he reaches the villain's house the
+//! hero fights berserk, and there he must reach the villain in time [13.43]
+//! (`jc.duel`'s [`crate::games::jc::duel::cards`], wired in
+//! [`Game::fight`]).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -732,6 +734,8 @@ impl Game {
             level: roster.characters[usize::from(c)].top_level,
             unarmed: false,
             strength_bonus: 0,
+            berserk: false,
+            invisible: false,
         };
         let display = if self.parties[p].spots[VILLAIN_QUARRY].area == ctx.data.city_map.palace {
             PALACE

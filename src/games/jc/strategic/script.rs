@@ -8,6 +8,7 @@ use std::collections::VecDeque;
 
 use super::game::Roller;
 use crate::games::jc::deck::DeckState;
+use crate::games::jc::duel::cards::Cards;
 use crate::games::jc::duel::policy::Policy;
 use crate::games::jc::duel::sequence::{Duel, DuelResult, MAX_FIGHTERS, Status};
 use crate::games::jc::swordsman::{Bout, BoutResult};
@@ -27,6 +28,12 @@ pub struct Script {
     pub duels: VecDeque<bool>,
     /// Bout winners: whether the hero wins.
     pub bouts: VecDeque<bool>,
+    /// Per lost duel, whether the hero's side left it by card 24 (no when
+    /// none is left).
+    pub left: VecDeque<bool>,
+    /// The duel rules of [`crate::games::jc::duel::cards`] in each duel
+    /// fought, in order.
+    pub seen: Vec<Cards>,
 }
 
 impl Script {
@@ -60,6 +67,12 @@ impl Script {
         self
     }
 
+    /// Adds whether lost duels end with the hero's side leaving by card 24.
+    pub fn left(mut self, left: &[bool]) -> Self {
+        self.left.extend(left);
+        self
+    }
+
     /// Adds bout winners.
     pub fn bouts(mut self, won: &[bool]) -> Self {
         self.bouts.extend(won);
@@ -78,6 +91,7 @@ impl Script {
             && self.cards.is_empty()
             && self.duels.is_empty()
             && self.bouts.is_empty()
+            && self.left.is_empty()
     }
 }
 
@@ -99,9 +113,12 @@ impl Roller for Script {
     }
 
     /// The winners stand at their top levels; the losers are dead, or
-    /// unconscious at level 1 if they would fall unconscious.
+    /// unconscious at level 1 if they would fall unconscious, or gone off
+    /// the display at their top levels if the hero's side left by card 24.
     fn duel(&mut self, duel: &Duel, _policies: &[Policy; 2]) -> DuelResult {
+        self.seen.push(duel.special.cards);
         let won = self.duels.pop_front().expect("a scripted duel");
+        let left = !won && self.left.pop_front().unwrap_or(false);
         let winner = if won { 0u8 } else { 1 };
         let mut level = [0u8; MAX_FIGHTERS];
         let mut status = [Status::Dead; MAX_FIGHTERS];
@@ -109,6 +126,9 @@ impl Roller for Script {
             if f.side == winner {
                 level[i] = f.top_level;
                 status[i] = Status::Fighting;
+            } else if left {
+                level[i] = f.top_level;
+                status[i] = Status::Escaped;
             } else if f.unconscious_at_level_1 {
                 level[i] = 1;
                 status[i] = Status::Unconscious;
@@ -124,11 +144,12 @@ impl Roller for Script {
             deciding_blow: None,
             discovered_in: 0,
             escaped: [0; 2],
-            left: None,
+            left: left.then_some(0),
             prisoners_freed: 0,
             rescued: 0,
             level,
             status,
+            late: false,
         }
     }
 

@@ -710,6 +710,8 @@ impl Game {
             level: 0,
             unarmed: false,
             strength_bonus: 0,
+            berserk: false,
+            invisible: false,
         }; MAX_FIGHTERS];
         let mut n = 0;
         for (i, &(k, bonus)) in foes.iter().enumerate() {
@@ -720,6 +722,8 @@ impl Game {
                     level: result.level[j].max(1),
                     unarmed: false,
                     strength_bonus: bonus,
+                    berserk: false,
+                    invisible: false,
                 };
                 n += 1;
             }
@@ -732,6 +736,8 @@ impl Game {
             level: ctx.data.roster.characters[usize::from(w.character)].top_level,
             unarmed: false,
             strength_bonus: w.strength_bonus,
+            berserk: false,
+            invisible: false,
         };
         let won = self.side_duel(ctx, display, &[woola], &side[..n], r) == Some(true);
         trace.event("JC 19.12 Woola", || {

@@ -287,6 +287,9 @@ pub struct HeroStory {
     pub invisible: i8,
     /// The next fight is with the villain's group.
     pub villain_duel: bool,
+    /// His side left the last duel by card 24: the defeat that follows is
+    /// escaped [18.2 card 24].
+    pub broke_off: bool,
     /// The next fight is a hostile encounter, in which a fellow hero may
     /// aid him [9.27].
     pub hostile: bool,
@@ -325,6 +328,7 @@ impl HeroStory {
         villain_city_try: false,
         north_pass: false,
         invisible: 0,
+        broke_off: false,
         villain_duel: false,
         hostile: false,
     };

@@ -1172,3 +1172,170 @@ fn a_miraculous_escape_saves_only_from_an_outdoor_or_arena_defeat() {
     assert!(g.story.hands[0].is_empty());
     assert_eq!(g.heroes[0].skip, 1);
 }
+
+/// John Carter's first villain with combat values.
+fn fighting_villain(m: &JcStrategic, g: &Game) -> u8 {
+    let roster = &m.data().roster;
+    *g.parties[0]
+        .villains()
+        .iter()
+        .find(|&&v| roster.characters[usize::from(v)].fights())
+        .expect("a villain who fights")
+}
+
+#[test]
+fn a_hero_told_of_the_act_fights_berserk_until_the_villains_house() {
+    // [13.43] With an act pending, John Carter's street fight is berserk;
+    // the house duel (where the villain holds the captive [13.41]) is not,
+    // nor a fight with the villain himself, which the deadline watches.
+    use super::duels::FightOptions;
+    use super::tables::HOUSE;
+    let m = model("two-heroes");
+    let ctx = m.context();
+    let mut g = game(&m);
+    set_retinue(&mut g, 0, &[]);
+    let warriors = [(k(&m, "red-warrior"), 0u8); 2];
+    let villain = fighting_villain(&m, &g);
+    let with_villain = [(villain, 0u8), (k(&m, "red-warrior"), 0)];
+    let house = FightOptions {
+        discovered: false,
+        ..FightOptions::on(HOUSE)
+    };
+    // In the villain's city game [15].
+    g.heroes[0].city.active = true;
+    let fights = |g: &mut Game, act: u8| {
+        g.story.heroes[0].act = act;
+        let mut s = Script::default().duels(&[true; 4]);
+        for (foes, options) in [
+            (&warriors[..], FightOptions::on(STREET)),
+            (&warriors[..], house),
+            (&with_villain[..], FightOptions::on(STREET)),
+            (&with_villain[..], house),
+        ] {
+            g.fight(&ctx, 0, foes, options, &mut s, &mut NoTrace);
+        }
+        assert!(s.done());
+        s.seen
+            .iter()
+            .map(|c| (c.berserk, c.deadline))
+            .collect::<Vec<_>>()
+    };
+    let turns = m.data().duel_specials.deadline_turns;
+    assert_eq!(turns, 10);
+    assert_eq!(
+        fights(&mut g, 2),
+        [
+            (1, None),
+            (0, None),
+            (0, Some((0, turns))),
+            (0, Some((0, turns)))
+        ]
+    );
+    assert_eq!(fights(&mut g, 0), [(0, None); 4]);
+}
+
+#[test]
+fn the_pills_of_card_27_act_inside_the_duel_with_the_villains_group() {
+    // [18.2 card 27] John Carter holds card 27 and his villain's Player
+    // another: both play them as the duel with the villain's group begins;
+    // the hero and the villain (its first villain) take the pills, and no
+    // die is rolled before the duel.
+    use super::duels::FightOptions;
+    let m = model("two-heroes");
+    let ctx = m.context();
+    let mut g = game(&m);
+    set_retinue(&mut g, 0, &[]);
+    let q = g.villain_player(0);
+    g.story.hands[0] = hand(&[27]);
+    g.story.hands[q] = hand(&[27]);
+    let villain = fighting_villain(&m, &g);
+    let foes = [(k(&m, "red-warrior"), 0u8), (villain, 0)];
+    g.story.heroes[0].villain_duel = true;
+    let mut s = Script::default().duels(&[true]);
+    g.fight(
+        &ctx,
+        0,
+        &foes,
+        FightOptions::on(STREET),
+        &mut s,
+        &mut NoTrace,
+    );
+    assert!(s.done());
+    // Fighters: the hero (0), then the foes (1, 2): the villain is 2.
+    assert_eq!(s.seen[0].invisible, 0b101);
+    assert!(g.story.hands[0].is_empty() && g.story.hands[q].is_empty());
+    // Not for another fight: the card stays in hand.
+    g.story.hands[0] = hand(&[27]);
+    let mut s = Script::default().duels(&[true]);
+    g.fight(
+        &ctx,
+        0,
+        &foes,
+        FightOptions::on(STREET),
+        &mut s,
+        &mut NoTrace,
+    );
+    assert_eq!(
+        (s.seen[0].invisible, g.story.hands[0].cards()),
+        (0, &[27][..])
+    );
+}
+
+#[test]
+fn card_24_is_played_inside_the_duel_and_saves_the_hero_from_defeat() {
+    // [18.2 card 24] John Carter holds card 24: his street fight carries
+    // the break-off; lost by leaving, the card goes to the face-up pile and
+    // the capture that would follow is escaped. Never on the fliers, nor
+    // in the arena's fights (armed [17.31]); a duel lost on his feet does
+    // not play it.
+    use super::duels::FightOptions;
+    use super::tables::ARENA;
+    let m = model("two-heroes");
+    let ctx = m.context();
+    let mut g = game(&m);
+    set_retinue(&mut g, 0, &[]);
+    let foes = [(k(&m, "red-warrior"), 0u8); 3];
+    for options in [
+        FightOptions::on(FLIER_DISPLAY),
+        FightOptions {
+            armed: true,
+            ..FightOptions::on(ARENA)
+        },
+    ] {
+        g.story.hands[0] = hand(&[24]);
+        let mut s = Script::default().duels(&[true]);
+        g.fight(&ctx, 0, &foes, options, &mut s, &mut NoTrace);
+        assert_eq!(s.seen[0].break_off, None);
+        assert_eq!(g.story.hands[0].cards(), [24]);
+    }
+    // Won: the card was in the duel but not played.
+    let mut s = Script::default().duels(&[true]);
+    g.fight(
+        &ctx,
+        0,
+        &foes,
+        FightOptions::on(STREET),
+        &mut s,
+        &mut NoTrace,
+    );
+    assert_eq!(s.seen[0].break_off, Some(0));
+    assert_eq!(g.story.hands[0].cards(), [24]);
+    // Lost by leaving the display: played, and the defeat escaped.
+    let mut s = Script::default().duels(&[false]).left(&[true]);
+    let f = g.fight(
+        &ctx,
+        0,
+        &foes,
+        FightOptions::on(STREET),
+        &mut s,
+        &mut NoTrace,
+    );
+    assert!(!f.won && s.done());
+    assert!(g.story.hands[0].is_empty());
+    assert!(g.story.heroes[0].broke_off);
+    let mut none = Script::default();
+    assert!(g.saved_from_defeat(&ctx, 0, Defeat::Capture, &mut none, &mut NoTrace));
+    assert!(!g.story.heroes[0].broke_off);
+    // Without a card left, the next capture is not escaped.
+    assert!(!g.saved_from_defeat(&ctx, 0, Defeat::Capture, &mut none, &mut NoTrace));
+}
