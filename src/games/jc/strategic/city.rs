@@ -445,10 +445,7 @@ impl Game {
         }
         if q == VILLAIN_QUARRY {
             // Every defender of the house fell with the hero's win.
-            self.slay_villains(ctx, p);
-            let party = &mut self.parties[p];
-            party.henchmen_len = 0;
-            party.surrogate = NONE;
+            self.slay_villain_group(ctx, p);
             self.check_glory(ctx, p, trace);
             if self.parties[p].holds_captive() {
                 self.surrogate_at_final(ctx, p, trace);
@@ -547,11 +544,7 @@ impl Game {
                 shown = true;
             }
             Companion::Hero => {
-                if let Some(&k) = data
-                    .prison_heroes
-                    .iter()
-                    .find(|&&k| self.in_play & (1u128 << k) == 0)
-                {
+                if let Some(&k) = data.prison_heroes.iter().find(|&&k| self.drawable(k)) {
                     help += rules.escape_help[3];
                     fighter = k;
                     joiner = k;
@@ -749,9 +742,10 @@ impl Game {
         self.back_in_city(ctx, p, prison_turns, r)
     }
 
-    /// A prison companion joins hero `p`'s retinue [17.13-17.15].
+    /// A prison companion joins hero `p`'s retinue [17.13-17.15], if he
+    /// survived the arena.
     fn companion_joins(&mut self, p: usize, joiner: u8) {
-        if joiner != NONE {
+        if joiner != NONE && self.slain & (1u128 << joiner) == 0 {
             self.heroes[p].join(joiner);
         }
     }

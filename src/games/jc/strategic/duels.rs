@@ -456,11 +456,12 @@ impl Game {
         for i in 0..foes.len() {
             out.foe_dead[i] = result.status[n0 + i] == Status::Dead;
         }
-        // Dead companions leave the retinue [11.31, 11.34, 11.41] (and stay
-        // marked in play: the dead are not drawn again).
+        // Dead companions leave the retinue [11.31, 11.34, 11.41], slain:
+        // never drawn again.
         for (i, &k) in company_list[..company_len].iter().enumerate() {
             if result.status[1 + i] == Status::Dead {
                 self.heroes[p].leave_character(k);
+                self.slay(ctx, k);
             }
         }
         let hs = &mut self.heroes[p].stats;

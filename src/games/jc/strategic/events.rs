@@ -577,8 +577,9 @@ impl Game {
                 }
             )
         });
-        if !survived && self.heroes[p].leave_character(k) {
-            self.in_play &= !(1u128 << k);
+        if !survived {
+            self.heroes[p].leave_character(k);
+            self.slay(ctx, k);
         }
     }
 

@@ -2,9 +2,10 @@
 //! Encounter Friend Table [12.16] (or, for the hand of fate in the villain's
 //! city, the City Friend Table [16.38]) says who joins him. A minor
 //! character or personage is the first of his code series (lowest code
-//! [12.12]) not in play, from the hero's city or else the nearest city that
-//! has one [12.12, 12.15]; warriors of Mars are the city's [12.14]; a hero
-//! is the first not in play in the Prison Companion order [17.15]. Vad Varo's
+//! [12.12]) not in play and not dead, from the hero's city or else the
+//! nearest city that has one [12.12, 12.15]; warriors of Mars are the
+//! city's [12.14]; a hero is the first not in play and not dead in the
+//! Prison Companion order [17.15]. Vad Varo's
 //! first minor characters and Tan Hadron's first personage are fixed
 //! [20.36, 20.37]. Ghek joins only a hero with a female personage [19.45];
 //! a female personage may win the hero's heart [13.11, 16.35].
@@ -313,7 +314,7 @@ impl Game {
                 .prison_heroes
                 .iter()
                 .copied()
-                .find(|&k| self.in_play & (1u128 << k) == 0),
+                .find(|&k| self.drawable(k)),
             Friend::PassiveSlave => {
                 trace.event("JC 16.34 passive slave", || {
                     format!(
@@ -413,18 +414,17 @@ impl Game {
             .first_friends
             .iter()
             .find(|(h, _)| *h == hero)?;
-        list.iter()
-            .copied()
-            .find(|&k| kind(k) && self.in_play & (1u128 << k) == 0)
+        list.iter().copied().find(|&k| kind(k) && self.drawable(k))
     }
 
-    /// The first character of `series` (lowest code) not in play, living in
-    /// `city` or else in the nearest city with one [12.12, 12.15].
+    /// The first character of `series` (lowest code) neither in play nor
+    /// dead, living in `city` or else in the nearest city with one [12.12,
+    /// 12.15].
     pub fn nearest_free(&self, ctx: &Context, city: u8, series: &Series) -> Option<u8> {
         let data = ctx.data;
         let mut best: Option<(u16, u16, u8)> = None;
         for (k, c) in data.roster.characters.iter().enumerate() {
-            if !series.contains(c.code) || self.in_play & (1u128 << k) != 0 {
+            if !series.contains(c.code) || !self.drawable(k as u8) {
                 continue;
             }
             let Some(home) = data.home(k as u8) else {

@@ -431,8 +431,16 @@ pub struct Game {
     pub movement: DeckState,
     /// The acquisition deck [14.0].
     pub acquisition: DeckState,
-    /// Characters in play (bit per roster index).
+    /// Characters in play (bit per roster index): taken up by a hero, a
+    /// villain's party or a cell, so not to be drawn. A character who
+    /// leaves alive (goes home, is turned away) has his bit cleared and may
+    /// be met again.
     pub in_play: u128,
+    /// Named characters who died (bit per roster index): never drawn,
+    /// placed or met again, whatever `in_play` says [11.31, 11.41, 12.31,
+    /// 13.45, 20.51]. Generic counters (no home in the character
+    /// directory) stand for many men and are not recorded.
+    pub slain: u128,
     /// Firings per table entry.
     pub fired: [u16; MAX_ENTRIES],
     /// Player-Turns whose City Sub-sequences hit the safety bound.
@@ -539,6 +547,7 @@ impl Game {
                 r.pick(k as usize) as u32
             }),
             in_play: 0,
+            slain: 0,
             fired: [0; MAX_ENTRIES],
             city_bound_hits: 0,
             end: None,
@@ -657,6 +666,20 @@ impl Game {
         if let Some(c) = self.fired.get_mut(usize::from(entry)) {
             *c = c.saturating_add(1);
         }
+    }
+
+    /// Character `k` dies: he leaves play for good (see [`Game::slain`]).
+    pub fn slay(&mut self, ctx: &Context, k: u8) {
+        self.in_play &= !(1u128 << k);
+        if ctx.data.home(k).is_some() {
+            self.slain |= 1u128 << k;
+        }
+    }
+
+    /// Whether `k` may be drawn or placed now (as a friend, cellmate,
+    /// surrogate, resident): neither in play nor dead.
+    pub fn drawable(&self, k: u8) -> bool {
+        (self.in_play | self.slain) & (1u128 << k) == 0
     }
 
     /// Plays the game to its end or the turn limit.
@@ -1023,7 +1046,7 @@ impl Game {
     /// game only in his villain's city, no named character (one with a
     /// home in the character directory) in two retinues or entourages,
     /// entourages within their limits [10.5], no two villains in one city
-    /// [10.33]. Returns what is wrong.
+    /// [10.33], no dead character with anyone. Returns what is wrong.
     pub fn check_invariants(&self, ctx: &Context) -> Result<(), String> {
         let data = ctx.data;
         let n = usize::from(self.players);
@@ -1064,6 +1087,26 @@ impl Game {
             }
             if party.surrogate != NONE && party.surrogate != data.nameless_villain {
                 note(party.surrogate, "a surrogate")?;
+            }
+            // The dead are with nobody [11.31, 11.41].
+            let mut with = self.story.heroes[p].held;
+            for &k in party
+                .villains()
+                .iter()
+                .chain(party.waiting())
+                .chain(party.henchmen())
+                .chain(&[party.captive, party.surrogate])
+                .chain(h.retinue())
+            {
+                if k != NONE {
+                    with |= 1u128 << k;
+                }
+            }
+            if let Some(k) = (0..128u8).find(|&k| with & self.slain & (1u128 << k) != 0) {
+                return Err(format!(
+                    "{} is dead but still with hero {p} or his villain",
+                    data.roster.characters[usize::from(k)].name
+                ));
             }
             for o in 0..p {
                 if party_present(party)

@@ -42,6 +42,8 @@ pub mod offers;
 pub mod players;
 pub mod romance;
 pub mod script;
+#[cfg(test)]
+mod slain_tests;
 pub mod specials;
 pub mod stats;
 pub mod story;

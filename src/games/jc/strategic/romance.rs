@@ -470,11 +470,13 @@ impl Game {
     fn send_to_villain(&mut self, ctx: &Context, p: usize, k: u8) {
         self.heroes[p].leave_character(k);
         if !super::game::party_present(&self.parties[p]) {
-            // Nobody is left to take him in: he goes his own way.
+            // Nobody is left to take him in: he goes his own way, alive
+            // (he may be met again).
             self.in_play &= !(1u128 << k);
         } else if ctx.data.roster.characters[usize::from(k)].class == Class::Personage {
             self.hold(ctx, p, k);
         } else if self.add_henchmen(p, &[k]) == 0 {
+            // No room in the entourage [10.5]: he leaves alive.
             self.in_play &= !(1u128 << k);
         }
     }
@@ -588,7 +590,7 @@ impl Game {
                     let n = usize::from(party.henchmen_len);
                     party.henchmen.copy_within(i + 1..n, i);
                     party.henchmen_len -= 1;
-                    self.in_play &= !(1u128 << v);
+                    self.slay(ctx, v);
                     format!("kills {}", roster.characters[usize::from(v)].name)
                 }
                 None => "finds nobody to strike".to_string(),
@@ -598,7 +600,7 @@ impl Game {
             self.parties[p].captive = NONE;
         }
         self.story.heroes[p].held &= !(1u128 << k);
-        self.in_play &= !(1u128 << k);
+        self.slay(ctx, k);
         trace.event("JC 12.31 remorse", || {
             format!(
                 "{} repents, {deed} for {}, and takes her own life",
@@ -753,6 +755,7 @@ impl Game {
                 party.henchmen_len -= 1;
             }
             self.story.heroes[p].repented &= !(1u128 << k);
+            self.slay(ctx, k);
         }
         trace.event("JC 12.32 duel with the repentant", || {
             format!(
@@ -776,7 +779,7 @@ impl Game {
             return;
         }
         self.parties[p].captive = NONE;
-        self.in_play &= !(1u128 << k);
+        self.slay(ctx, k);
         if self.is_captive_of(ctx, p, k) {
             self.heroes[p].love_barred = true;
         }

@@ -448,6 +448,7 @@ impl Game {
         self.tars_tarkas_joins(ctx, p, k);
         if self.turn >= self.story.heroes[p].tars_leaves {
             self.heroes[p].leave(i);
+            // He goes home alive: he may befriend a hero again.
             self.in_play &= !(1u128 << k);
             self.story.heroes[p].tars_leaves = 0;
             trace.event("JC 19.51 Tars Tarkas leaves", || {
@@ -622,6 +623,7 @@ impl Game {
                 if let Some(k) = minor {
                     self.heroes[p].leave_character(k);
                     if self.add_henchmen(p, &[k]) == 0 {
+                        // No room in the entourage [10.5]: he leaves alive.
                         self.in_play &= !(1u128 << k);
                     }
                 }
@@ -640,8 +642,7 @@ impl Game {
         trace: &mut T,
     ) -> bool {
         let l = ctx.data.story.specials.lum_tar_o;
-        if city != l.city || die != i32::from(l.roll) || self.in_play & (1u128 << l.character) != 0
-        {
+        if city != l.city || die != i32::from(l.roll) || !self.drawable(l.character) {
             return false;
         }
         self.heroes[p].penalty = (1, l.turns);

@@ -15,24 +15,24 @@ use crate::engine::{Dice, NoTrace};
 use crate::games::jc::event_deck::{Effect, EventPiles, Hand};
 use crate::games::jc::map::FLIER;
 
-fn model(name: &str) -> JcStrategic {
+pub(super) fn model(name: &str) -> JcStrategic {
     match JcStrategic::load(Path::new(&format!("scenarios/jc/strategic/{name}.toml"))) {
         Ok((m, _)) => m,
         Err(e) => panic!("{e}"),
     }
 }
 
-fn k(m: &JcStrategic, id: &str) -> u8 {
+pub(super) fn k(m: &JcStrategic, id: &str) -> u8 {
     m.data().roster.find(id).unwrap_or_else(|| panic!("{id}")) as u8
 }
 
-fn city(m: &JcStrategic, id: &str) -> u8 {
+pub(super) fn city(m: &JcStrategic, id: &str) -> u8 {
     m.data().map.city(id).unwrap_or_else(|| panic!("{id}")) as u8
 }
 
 /// A game set up with real dice, then emptied of cards: no hands, an empty
 /// deck (so a Random Events Phase draws nothing unless a test stacks it).
-fn game(m: &JcStrategic) -> Game {
+pub(super) fn game(m: &JcStrategic) -> Game {
     let ctx = m.context();
     let mut g = Game::new(&ctx, &mut Dice::for_trial(1, 0), &mut NoTrace);
     g.story.piles = EventPiles::stacked(&[]);
@@ -49,7 +49,7 @@ fn hand(cards: &[u8]) -> Hand {
 }
 
 /// Puts hero `p` in `place` with exactly `retinue`.
-fn set_retinue(g: &mut Game, p: usize, retinue: &[u8]) {
+pub(super) fn set_retinue(g: &mut Game, p: usize, retinue: &[u8]) {
     let h = &mut g.heroes[p];
     h.retinue_len = 0;
     for &c in retinue {

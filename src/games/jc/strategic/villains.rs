@@ -143,7 +143,7 @@ impl Game {
             }
         } else {
             // No villain left for them to join: they go back to their
-            // cities, free to be taken up again.
+            // cities alive, free to be taken up again.
             for i in 0..usize::from(party.waiting_len) {
                 self.in_play &= !(1u128 << party.waiting[i]);
             }
@@ -201,8 +201,9 @@ impl Game {
     }
 
     /// The first character (lowest code [3.23]) of the code series `codes`
-    /// who lives in `city` and is not in play; with `nearest`, failing one
-    /// there, from the nearest city (in haads) that has one [10.12, 17.17].
+    /// who lives in `city` and is neither in play nor dead; with `nearest`,
+    /// failing one there, from the nearest city (in haads) that has one
+    /// [10.12, 17.17].
     pub fn find_resident(
         &self,
         ctx: &Context,
@@ -213,7 +214,7 @@ impl Game {
         let data = ctx.data;
         let mut best: Option<(u16, u16, u8)> = None;
         for (k, c) in data.roster.characters.iter().enumerate() {
-            if !codes.contains(&c.code) || self.in_play & (1 << k) != 0 {
+            if !codes.contains(&c.code) || !self.drawable(k as u8) {
                 continue;
             }
             let Some(home) = data.home(k as u8) else {
@@ -234,19 +235,37 @@ impl Game {
     }
 
     /// Hero `p` has slain every villain of his who fights (those without
-    /// combat values stay with the entourage; the dead stay "in play", so
-    /// they are never drawn from the directory again).
+    /// combat values stay with the entourage; the dead are recorded as
+    /// slain, never drawn from the directory again).
     pub fn slay_villains(&mut self, ctx: &Context, p: usize) {
-        let party = &mut self.parties[p];
         let mut kept = 0usize;
-        for i in 0..usize::from(party.villains_len) {
-            let k = party.villains[i];
-            if !ctx.data.roster.characters[usize::from(k)].fights() {
-                party.villains[kept] = k;
+        for i in 0..usize::from(self.parties[p].villains_len) {
+            let k = self.parties[p].villains[i];
+            if ctx.data.roster.characters[usize::from(k)].fights() {
+                self.slay(ctx, k);
+            } else {
+                self.parties[p].villains[kept] = k;
                 kept += 1;
             }
         }
-        party.villains_len = kept as u8;
+        self.parties[p].villains_len = kept as u8;
+    }
+
+    /// Every defender of hero `p`'s villain's house fell with the hero's
+    /// win [15.42]: the villains who fight, the surrogate and all
+    /// henchmen die.
+    pub fn slay_villain_group(&mut self, ctx: &Context, p: usize) {
+        self.slay_villains(ctx, p);
+        let party = self.parties[p];
+        for &k in party.henchmen() {
+            self.slay(ctx, k);
+        }
+        if party.surrogate != NONE {
+            self.slay(ctx, party.surrogate);
+        }
+        let party = &mut self.parties[p];
+        party.henchmen_len = 0;
+        party.surrogate = NONE;
     }
 
     /// Whether any villain of hero `p` who fights still lives.
@@ -413,6 +432,7 @@ impl Game {
                 h.leave(i);
             }
             h.escort = NONE;
+            // He goes his way alive [20.38].
             self.in_play &= !(1u128 << e);
             trace.event("JC 20.38 escort leaves", || {
                 format!(
