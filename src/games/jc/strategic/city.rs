@@ -435,10 +435,17 @@ impl Game {
         }
         let options = FightOptions {
             discovered: false,
+            withdraw: q == VILLAIN_QUARRY,
             ..FightOptions::on(if palace { PALACE } else { HOUSE })
         };
         let fought = self.fight(ctx, p, &list[..n], options, r, trace);
         self.house_duel_ends(ctx, p, fought.won, r, trace);
+        // [10.22] a villain who got off the display.
+        if q == VILLAIN_QUARRY
+            && let Some(flow) = self.villain_escape(ctx, p, &party, &fought, r, trace)
+        {
+            return flow;
+        }
         if !fought.won {
             return self.imprison(ctx, p, r, trace);
         }
@@ -765,6 +772,11 @@ impl Game {
         h.city.house = NONE;
         h.city.secret = true;
         h.skip = h.skip.max(turns);
+        // [15.26] nothing left to pursue here (the villain's group slain and
+        // the captive lost while he was inside): the city game is over.
+        if players::quarry(self, p).is_none() {
+            return Flow::Over;
+        }
         Flow::EndTurn
     }
 

@@ -8,7 +8,9 @@
 //! A compiled duel depends only on its [`DuelKey`] (display, who fights at
 //! which level, armed or not, surprise, grounded fliers), so each is built
 //! once and shared by every later fight with the same key, as `jc.military`
-//! caches its battles; the bouts (whose minimax mixes need a linear
+//! caches its battles. In the duel with the villain's group the villains
+//! withdraw by an exit once their side is losing [10.22]; that is part of
+//! the key. The bouts (whose minimax mixes need a linear
 //! program) are compiled at load for every pair of ranks.
 
 use std::collections::HashMap;
@@ -45,6 +47,9 @@ pub struct DuelKey {
     /// Per side, per fighter: character, level, unarmed and strength bonus
     /// packed.
     pub sides: [[u32; MAX_FIGHTERS]; 2],
+    /// The foes' villains withdraw by an exit once their side is losing
+    /// [10.22] (`jc.duel`'s `withdraw` goal).
+    pub withdraw: bool,
 }
 
 fn pack(e: &Entry) -> u32 {
@@ -138,6 +143,7 @@ impl DuelCache {
                 discovered: key.discovered,
                 grounded: key.grounded,
                 max_turns: DEFAULT_MAX_TURNS,
+                withdraw: key.withdraw,
             },
         )?);
         let mut map = self.lock();
@@ -196,6 +202,10 @@ pub struct FightOptions {
     pub armed: bool,
     /// Fliers on the ground: no falls (acquisition [14.25]).
     pub grounded: bool,
+    /// The villains among the foes make for an exit once their side is
+    /// losing and may escape the display [10.22] (the duel with the
+    /// villain's group in his house or palace).
+    pub withdraw: bool,
 }
 
 impl FightOptions {
@@ -209,6 +219,7 @@ impl FightOptions {
             hero_level: None,
             armed: false,
             grounded: false,
+            withdraw: false,
         }
     }
 }
@@ -224,6 +235,9 @@ pub struct Fought {
     pub foe_dead: [bool; MAX_FIGHTERS],
     /// How many foes were given.
     pub foes: usize,
+    /// Per foe, in the order given: left the display by an exit [5.18,
+    /// 10.22] (the duel's `Escaped` condition).
+    pub foe_escaped: [bool; MAX_FIGHTERS],
 }
 
 impl Game {
@@ -256,6 +270,7 @@ impl Game {
             grounded: options.grounded,
             lens: [0; 2],
             sides: [[0; MAX_FIGHTERS]; 2],
+            withdraw: options.withdraw,
         };
         // The hero's side: at most half the display's fighters.
         let push = |key: &mut DuelKey, e: Entry| {
@@ -367,6 +382,7 @@ impl Game {
                     hero_level: level,
                     foe_dead: [false; MAX_FIGHTERS],
                     foes: foes.len(),
+                    foe_escaped: [false; MAX_FIGHTERS],
                 };
             }
         };
@@ -383,9 +399,11 @@ impl Game {
             hero_level: result.level[0].max(1),
             foe_dead: [false; MAX_FIGHTERS],
             foes: foes.len(),
+            foe_escaped: [false; MAX_FIGHTERS],
         };
         for i in 0..foes.len() {
             out.foe_dead[i] = result.status[n0 + i] == Status::Dead;
+            out.foe_escaped[i] = result.status[n0 + i] == Status::Escaped;
         }
         // Dead companions leave the retinue [11.31, 11.34, 11.41] (and stay
         // marked in play: the dead are not drawn again).
@@ -494,6 +512,7 @@ impl Game {
             grounded: false,
             lens: [0; 2],
             sides: [[0; MAX_FIGHTERS]; 2],
+            withdraw: false,
         };
         for (s, list) in [ours, theirs].into_iter().enumerate() {
             for e in list.iter().take(MAX_FIGHTERS / 2) {

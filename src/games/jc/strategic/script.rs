@@ -9,6 +9,7 @@ use std::collections::VecDeque;
 use super::game::Roller;
 use crate::games::jc::deck::DeckState;
 use crate::games::jc::duel::policy::Policy;
+use crate::games::jc::duel::roster::Class;
 use crate::games::jc::duel::sequence::{Duel, DuelResult, MAX_FIGHTERS, Status};
 use crate::games::jc::swordsman::{Bout, BoutResult};
 
@@ -27,6 +28,10 @@ pub struct Script {
     pub duels: VecDeque<bool>,
     /// Bout winners: whether the hero wins.
     pub bouts: VecDeque<bool>,
+    /// Per duel, in order, whether the second side's villains got off the
+    /// display [10.22] (they then stand escaped at their top levels); a
+    /// duel with none left scripted has no escape.
+    pub escapes: VecDeque<bool>,
 }
 
 impl Script {
@@ -60,6 +65,12 @@ impl Script {
         self
     }
 
+    /// Adds villains' escapes from the display, one per duel.
+    pub fn escapes(mut self, escaped: &[bool]) -> Self {
+        self.escapes.extend(escaped);
+        self
+    }
+
     /// Adds bout winners.
     pub fn bouts(mut self, won: &[bool]) -> Self {
         self.bouts.extend(won);
@@ -78,6 +89,7 @@ impl Script {
             && self.cards.is_empty()
             && self.duels.is_empty()
             && self.bouts.is_empty()
+            && self.escapes.is_empty()
     }
 }
 
@@ -99,9 +111,12 @@ impl Roller for Script {
     }
 
     /// The winners stand at their top levels; the losers are dead, or
-    /// unconscious at level 1 if they would fall unconscious.
+    /// unconscious at level 1 if they would fall unconscious; villains of
+    /// the second side scripted to escape stand escaped at their top
+    /// levels.
     fn duel(&mut self, duel: &Duel, _policies: &[Policy; 2]) -> DuelResult {
         let won = self.duels.pop_front().expect("a scripted duel");
+        let escaped = self.escapes.pop_front().unwrap_or(false);
         let winner = if won { 0u8 } else { 1 };
         let mut level = [0u8; MAX_FIGHTERS];
         let mut status = [Status::Dead; MAX_FIGHTERS];
@@ -112,6 +127,10 @@ impl Roller for Script {
             } else if f.unconscious_at_level_1 {
                 level[i] = 1;
                 status[i] = Status::Unconscious;
+            }
+            if escaped && f.side == 1 && f.class == Class::Villain {
+                level[i] = f.top_level;
+                status[i] = Status::Escaped;
             }
         }
         DuelResult {
