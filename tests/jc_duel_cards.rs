@@ -49,6 +49,7 @@ const PLAIN: SetUpOptions = SetUpOptions {
     max_turns: 200,
     break_off: false,
     deadline: false,
+    withdraw: false,
 };
 
 fn entry(roster: &Roster, id: &str) -> Entry {

@@ -1484,6 +1484,7 @@ fn set_up_gives_ghek_his_hold_for_the_strategic_game() {
         max_turns: 200,
         break_off: false,
         deadline: false,
+        withdraw: false,
     };
     let ours = [entry("gahan"), entry("ghek")];
     let theirs = [entry("red-warrior")];
@@ -1506,4 +1507,91 @@ fn set_up_gives_ghek_his_hold_for_the_strategic_game() {
     // Without Ghek, nothing beyond the open-display rules runs.
     let plain = build(&ours[..1]);
     assert!(!plain.extras);
+}
+
+#[test]
+fn a_losing_villain_withdraws_by_the_house_exit_10_22() {
+    use barsoom::games::jc::duel::escape::Goal;
+    use barsoom::games::jc::duel::model::{Entry, SetUpOptions, set_up};
+    let roster = barsoom::games::jc::duel::roster::Roster::load(&data().join("characters.toml"))
+        .expect("roster");
+    let rules = barsoom::games::jc::duel::melee::MeleeRules::load(&data().join("duel-rules.toml"))
+        .expect("rules");
+    let display = |name: &str| {
+        std::sync::Arc::new(
+            Display::load(&data().join(format!("displays/{name}.toml"))).expect(name),
+        )
+    };
+    let entry = |id: &str| Entry {
+        character: roster.find(id).expect(id),
+        level: 9,
+        ..Entry::default()
+    };
+    let ours = [entry("john-carter")];
+    let theirs = [entry("gar-nal"), entry("red-warrior")];
+    let build = |name: &str, withdraw: bool| {
+        set_up(
+            &display(name),
+            [&ours, &theirs],
+            &roster,
+            rules,
+            &specials(),
+            &swordsman_tables(),
+            SetUpOptions {
+                discovered: true,
+                grounded: false,
+                max_turns: 200,
+                withdraw,
+                break_off: false,
+                deadline: false,
+            },
+        )
+        .expect("set up")
+    };
+    // The house lets the defenders out by either entrance [7.24], the
+    // palace by the tower moorings [5.56]; the arena, the flier and the
+    // street (only the entering side leaves it [7.22]) have no way out for
+    // them, so their villains fight on.
+    for (name, goal) in [
+        ("house", Goal::Withdraw),
+        ("palace", Goal::Withdraw),
+        ("arena", Goal::Fight),
+        ("street", Goal::Fight),
+        ("flier", Goal::Fight),
+    ] {
+        assert_eq!(build(name, true).special.goals[1], goal, "{name}");
+    }
+    assert_eq!(build("house", false).special.goals[1], Goal::Fight);
+    let d = build("house", true);
+    assert!(d.extras && d.special.may_leave);
+    // Fighters: John Carter 0, Gar Nal 1, the red warrior 2.
+    let (gar_nal, warrior) = (1, 2);
+    let mut s = d.start();
+    s.discovered = true;
+    // Not losing at the start; losing once his guard is down, or once he
+    // has lost a level himself.
+    assert!(!d.losing(&s, 1));
+    let mut hurt = s;
+    hurt.level[gar_nal] -= 1;
+    assert!(d.losing(&hurt, 1));
+    s.status[warrior] = Status::Dead;
+    assert!(d.losing(&s, 1));
+    // He walks towards the nearest exit, striking no blow.
+    let field = d.fields(&s, gar_nal).expect("fields").exits[1].clone();
+    let at = |p: (i16, i16)| field[d.display.index(p.0, p.1)];
+    let mut dice = Dice::for_trial(1, 0);
+    let action = Policy::Aggressive.choose(&d, &s, gar_nal, &mut dice);
+    assert_eq!(action.target, None);
+    assert!(at(action.to) < at(s.pos[gar_nal]));
+    // Standing on an exit he leaves; with no one else of his side on his
+    // feet that ends the duel, his side having left the display [5.18].
+    let exit = field.iter().position(|&v| v == 0).expect("an exit square");
+    let width = d.display.width as usize;
+    s.pos[gar_nal] = ((exit % width) as i16, (exit / width) as i16);
+    assert!(d.exit_at(gar_nal, s.pos[gar_nal]).is_some());
+    let action = Policy::Aggressive.choose(&d, &s, gar_nal, &mut dice);
+    assert_eq!(action.task, Task::Leave);
+    assert!(d.perform(&mut s, gar_nal, action, &mut dice, &mut NoTrace));
+    assert_eq!(s.status[gar_nal], Status::Escaped);
+    assert_eq!(s.x.left, Some(1));
 }

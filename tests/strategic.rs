@@ -837,3 +837,173 @@ fn the_cli_breaks_games_down_by_hero_and_table_entry() {
     assert!(err.contains("found no row for 2"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
+
+/// A duel with every foe off the display by an exit, won or lost by the
+/// hero.
+fn villain_got_away(won: bool) -> barsoom::games::jc::strategic::duels::Fought {
+    use barsoom::games::jc::duel::sequence::MAX_FIGHTERS;
+    barsoom::games::jc::strategic::duels::Fought {
+        won,
+        hero_level: 3,
+        foe_dead: [false; MAX_FIGHTERS],
+        foes: MAX_FIGHTERS,
+        foe_escaped: [true; MAX_FIGHTERS],
+        late: false,
+    }
+}
+
+#[test]
+fn a_villain_who_escapes_the_house_display_flees_with_his_entourage_10_22() {
+    let m = load("two-heroes");
+    let ctx = m.context();
+    let (mut g, _) = set_up(&m);
+    // John Carter in Zodanga, the first of his villain's two cities, knows
+    // the villain's house, in this very area; his love barred [13.44], he
+    // goes for the villain's group rather than the captive.
+    enter(&m, &mut g, 0, "zodanga");
+    g.heroes[0].city.knows[VILLAIN_QUARRY] = 2;
+    g.heroes[0].love_barred = true;
+    let before = g.parties[0];
+    assert!(before.villains_len > 0 && before.holds_captive());
+    // The duel in the house [15.42]: the hero holds the field, the
+    // villains got out by an exit [7.24, 10.22] and every other defender
+    // died. The sensible Player has them flee: the Destination Chart gives
+    // Manator, now the final destination (second counted city [10.43]).
+    let mut s = Script::default()
+        .duels(&[true])
+        .escapes(&[true])
+        .d10s(&chart_rolls(&m, "manator"));
+    g.city_subsequences(&ctx, 0, &mut s, &mut NoTrace);
+    assert!(s.done());
+    let p0 = &g.parties[0];
+    assert_eq!(p0.city, city(&m, "manator"));
+    assert!(p0.at_final);
+    // Alive, with the captive: the entourage moves with him [10.21]; his
+    // henchmen died in the house, and so did Rapas, a minor character
+    // among the gang, who fought on: only villains (301-400) withdraw.
+    let rapas = character(&m, "rapas");
+    let kept: Vec<u8> = before
+        .villains()
+        .iter()
+        .copied()
+        .filter(|&k| k != rapas)
+        .collect();
+    assert!(kept.len() < before.villains().len());
+    assert_eq!(p0.villains(), &kept[..]);
+    assert_eq!(p0.captive, before.captive);
+    assert_eq!(p0.henchmen_len, 0);
+    let h = &g.heroes[0];
+    assert_eq!(
+        (
+            h.stats.villain_escapes,
+            h.stats.escape_flights,
+            h.stats.flights
+        ),
+        (1, 1, 1)
+    );
+    assert_eq!(h.glory_at, 0, "no glory while the villains live");
+    assert!(!h.city.active, "the city game is over, as after any flight");
+    assert!(g.check_invariants(&ctx).is_ok());
+}
+
+#[test]
+fn a_villain_in_his_final_destination_escapes_the_display_but_never_moves() {
+    let m = load("two-heroes");
+    let ctx = m.context();
+    let (mut g, _) = set_up(&m);
+    // Carthoris's villain is in Dusar, his final destination [10.32].
+    let dusar = city(&m, "dusar");
+    enter(&m, &mut g, 1, "dusar");
+    let before = g.parties[1];
+    let mut s = Script::default();
+    let flow = g.villain_escape(
+        &ctx,
+        1,
+        &before,
+        &villain_got_away(true),
+        &mut s,
+        &mut NoTrace,
+    );
+    // No flight [10.42]: the marker goes on instead [10.41] and the city
+    // game goes on.
+    assert_eq!(flow, Some(Flow::Continue));
+    assert!(s.done());
+    let p1 = &g.parties[1];
+    assert_eq!(p1.city, dusar);
+    assert!(p1.marker);
+    assert_eq!(p1.villains(), before.villains());
+    let h = &g.heroes[1];
+    assert_eq!(
+        (
+            h.stats.villain_escapes,
+            h.stats.escape_flights,
+            h.stats.flights
+        ),
+        (1, 0, 0)
+    );
+    assert!(h.city.active);
+    // A duel in which no villain got away is no escape.
+    let mut none = villain_got_away(true);
+    none.foe_escaped = [false; barsoom::games::jc::duel::sequence::MAX_FIGHTERS];
+    assert_eq!(
+        g.villain_escape(&ctx, 1, &before, &none, &mut s, &mut NoTrace),
+        None
+    );
+    assert_eq!(g.heroes[1].stats.villain_escapes, 1);
+}
+
+#[test]
+fn the_random_villain_player_flees_after_an_escape_on_a_coin() {
+    let m = load_with(
+        "two-heroes",
+        &[
+            "players[0].villain_policy=random",
+            "players[1].villain_policy=random",
+        ],
+    )
+    .expect("random villains");
+    let ctx = m.context();
+    let zodanga = city(&m, "zodanga");
+    // The coin's 1: he stays in Zodanga and hides his group and the
+    // captive anew [16.11]; what the hero knew is gone.
+    let (mut g, _) = set_up(&m);
+    enter(&m, &mut g, 0, "zodanga");
+    g.heroes[0].city.knows = [2, 2];
+    let before = g.parties[0];
+    let mut s = Script::default().picks(&[1]);
+    let flow = g.villain_escape(
+        &ctx,
+        0,
+        &before,
+        &villain_got_away(true),
+        &mut s,
+        &mut NoTrace,
+    );
+    assert_eq!(flow, Some(Flow::Continue));
+    assert_eq!(g.parties[0].city, zodanga);
+    assert_eq!(g.heroes[0].city.knows, [0, 0]);
+    assert!(g.heroes[0].city.active);
+    assert_eq!(g.heroes[0].stats.escape_flights, 0);
+    // The coin's 0: he flees to Manator [10.22]; a hero beaten by the rest
+    // of the house is interned, as when the villain flees after a
+    // discovery [15.23] (Internment Table roll 1).
+    let (mut g, _) = set_up(&m);
+    enter(&m, &mut g, 0, "zodanga");
+    let mut rolls = chart_rolls(&m, "manator").to_vec();
+    rolls.push(1);
+    let mut s = Script::default().picks(&[0]).d10s(&rolls);
+    let flow = g.villain_escape(
+        &ctx,
+        0,
+        &before,
+        &villain_got_away(false),
+        &mut s,
+        &mut NoTrace,
+    );
+    assert_eq!(flow, Some(Flow::Over));
+    assert!(s.done());
+    assert_eq!(g.parties[0].city, city(&m, "manator"));
+    let h = &g.heroes[0];
+    assert_eq!((h.stats.escape_flights, h.stats.internments), (1, 1));
+    assert!(!h.city.active);
+}

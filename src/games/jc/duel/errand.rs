@@ -48,6 +48,9 @@ enum Plan {
     PickUp(usize),
     /// Walk over to an unconscious comrade.
     Fetch(usize),
+    /// A villain of a losing side makes for an exit and leaves, striking no
+    /// blow on the way [`super::escape::Goal::Withdraw`].
+    Withdraw,
 }
 
 /// The side's plan for fighter `a` [5.4, 5.18, 5.55].
@@ -60,6 +63,15 @@ fn plan(duel: &Duel, s: &State, a: usize) -> Plan {
     }
     if goal == Goal::Fight {
         return Plan::Fight;
+    }
+    if goal == Goal::Withdraw {
+        // [10.22] only the villains leave, once the side is losing.
+        let villain = duel.fighters[a].class == Class::Villain;
+        return if villain && duel.losing(s, side) {
+            Plan::Withdraw
+        } else {
+            Plan::Fight
+        };
     }
     if duel.fighters[a].prisoner {
         return Plan::HeadOut;
@@ -235,7 +247,7 @@ fn fetch(duel: &Duel, s: &State, a: usize, u: usize) -> Option<Action> {
 fn carry_out(duel: &Duel, s: &State, a: usize, plan: Plan) -> Option<Action> {
     match plan {
         Plan::Fight => None,
-        Plan::HeadOut => head_out(duel, s, a, true),
+        Plan::HeadOut | Plan::Withdraw => head_out(duel, s, a, true),
         Plan::Escort => head_out(duel, s, a, false),
         Plan::Work => work(duel, s, a),
         Plan::PickUp(u) => Some(Action::stay(s, a, Task::PickUp(u as u8))),
@@ -333,7 +345,7 @@ fn put_down_to_fight(duel: &Duel, s: &State, a: usize, standing: bool) -> Option
 /// standing on the exit on the way out.
 fn urgent(duel: &Duel, s: &State, a: usize, plan: Plan) -> bool {
     s.carrying[a] != 0
-        || matches!(plan, Plan::PickUp(_))
+        || matches!(plan, Plan::PickUp(_) | Plan::Withdraw)
         || (plan == Plan::HeadOut && duel.exit_at(a, s.pos[a]).is_some())
 }
 
@@ -388,9 +400,8 @@ pub fn random(duel: &Duel, s: &State, a: usize, dice: &mut Dice) -> Option<Actio
 /// nearest enemy (so she is not led into the rescuers' reach), and leaves
 /// a free personage where she is.
 pub fn leads(duel: &Duel, s: &State, a: usize, p: usize, from: (i16, i16)) -> bool {
-    use super::escape::Goal;
     let side = usize::from(duel.fighters[a].side);
-    if duel.special.goals[side] != Goal::Fight {
+    if duel.special.goals[side].leaves_at_once() {
         return true;
     }
     s.status[p] == Status::CaptivePersonage
@@ -408,7 +419,6 @@ pub fn personage_move(
     policy: super::policy::Policy,
     dice: &mut Dice,
 ) -> Option<Action> {
-    use super::escape::Goal;
     let side = duel.fighters[p].side;
     let display = duel.movement_display(s, p);
     let reach = Reach::compute_for(
@@ -440,7 +450,7 @@ pub fn personage_move(
             ..Action::stay(s, p, Task::None)
         });
     }
-    if duel.special.goals[usize::from(side)] == Goal::Fight {
+    if !duel.special.goals[usize::from(side)].leaves_at_once() {
         return None;
     }
     if on_exit {

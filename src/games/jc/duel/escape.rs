@@ -26,6 +26,11 @@ pub enum Goal {
     /// Free the side's prisoners [5.55, 7.7], then get them and itself off
     /// the display.
     Rescue,
+    /// Fight, but once the side is losing ([`Duel::losing`]) its villains
+    /// make for an exit the side may use and leave the display [5.18]
+    /// without stopping to strike; the others fight on, covering them (a
+    /// villain escaping a duel with the hero [10.22]).
+    Withdraw,
 }
 
 impl Goal {
@@ -35,8 +40,15 @@ impl Goal {
             "fight" => Some(Goal::Fight),
             "escape" => Some(Goal::Escape),
             "rescue" => Some(Goal::Rescue),
+            "withdraw" => Some(Goal::Withdraw),
             _ => None,
         }
+    }
+
+    /// Whether the whole side makes for the exits from the start (its
+    /// personages and captives go with it [5.71, 5.72]).
+    pub fn leaves_at_once(self) -> bool {
+        matches!(self, Goal::Escape | Goal::Rescue)
     }
 }
 
@@ -263,6 +275,33 @@ impl Duel {
             self.variant(s, self.fighters[a].side)
         };
         self.special.fields.get(v)
+    }
+
+    /// Whether side `side` is losing, for [`Goal::Withdraw`]: one of its
+    /// villains has lost a level in this duel, or it came with fighters
+    /// other than villains and personages and none of them is on his feet
+    /// any more (his guards are down).
+    pub fn losing(&self, s: &State, side: u8) -> bool {
+        let mut guards = false;
+        let mut standing = false;
+        for (i, f) in self.fighters.iter().enumerate() {
+            if f.side != side || f.prisoner {
+                continue;
+            }
+            match f.class {
+                Class::Villain => {
+                    if s.level[i] < f.top_level {
+                        return true;
+                    }
+                }
+                Class::Personage => {}
+                _ => {
+                    guards = true;
+                    standing |= s.fighting(i);
+                }
+            }
+        }
+        guards && !standing
     }
 
     /// Whether side `side` may leave by exit area `k` [5.18, 7.22, 7.24].

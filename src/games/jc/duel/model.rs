@@ -308,7 +308,9 @@ impl JcDuel {
                 Some(g) => Goal::parse(g).ok_or_else(|| {
                     err(
                         field("goal"),
-                        format!("expected \"fight\", \"escape\" or \"rescue\", found {g:?}"),
+                        format!(
+                            "expected \"fight\", \"escape\", \"rescue\" or \"withdraw\", found {g:?}"
+                        ),
                     )
                 })?,
             };
@@ -914,6 +916,19 @@ fn check_goals(
                 ),
             ));
         }
+        if goal == Goal::Withdraw
+            && !fighters
+                .iter()
+                .any(|f| f.side == side && f.class == Class::Villain)
+        {
+            return Err(err(
+                field(),
+                format!(
+                    "expected a villain on side {} to withdraw [10.22], found none",
+                    side + 1
+                ),
+            ));
+        }
         if goal == Goal::Rescue {
             let mine: Vec<&Fighter> = fighters
                 .iter()
@@ -1109,6 +1124,10 @@ pub struct SetUpOptions {
     /// The first side's first character must reach a villain of the other
     /// side in time [13.43].
     pub deadline: bool,
+    /// The second side's villains withdraw by an exit once it is losing
+    /// ([`Goal::Withdraw`], [10.22]); ignored on a display without an exit
+    /// the second side may use or with no villain on that side.
+    pub withdraw: bool,
 }
 
 /// Sets up a duel without a scenario file (the entry point for the
@@ -1215,6 +1234,21 @@ pub fn set_up(
             special.powers[i] = specials.immobilise_uses;
             extras = true;
         }
+    }
+    // [10.22] a villain leaves the display once his side is losing, where
+    // the display lets his side out [5.18, 7.24, 5.56].
+    if options.withdraw
+        && fighters
+            .iter()
+            .any(|f| f.side == 1 && f.class == Class::Villain)
+        && display
+            .areas
+            .iter()
+            .any(|a| a.exit && !a.secret && a.exit_sides & 0b10 != 0)
+    {
+        special.goals[1] = Goal::Withdraw;
+        special.may_leave = true;
+        extras = true;
     }
     let mut duel = Duel {
         display: Arc::clone(display),

@@ -435,11 +435,18 @@ impl Game {
         }
         let options = FightOptions {
             discovered: false,
+            withdraw: q == VILLAIN_QUARRY,
             ..FightOptions::on(if palace { PALACE } else { HOUSE })
         };
         let fought = self.fight(ctx, p, &list[..n], options, r, trace);
         // Late by [13.43], the villain still commits the act.
         self.house_duel_ends(ctx, p, fought.won && !fought.late, r, trace);
+        // [10.22] a villain who got off the display.
+        if q == VILLAIN_QUARRY
+            && let Some(flow) = self.villain_escape(ctx, p, &party, &fought, r, trace)
+        {
+            return flow;
+        }
         if !fought.won {
             return self.imprison(ctx, p, r, trace);
         }
@@ -760,6 +767,11 @@ impl Game {
         h.city.house = NONE;
         h.city.secret = true;
         h.skip = h.skip.max(turns);
+        // [15.26] nothing left to pursue here (the villain's group slain and
+        // the captive lost while he was inside): the city game is over.
+        if players::quarry(self, p).is_none() {
+            return Flow::Over;
+        }
         Flow::EndTurn
     }
 

@@ -8,7 +8,9 @@
 //! A compiled duel depends only on its [`DuelKey`] (display, who fights at
 //! which level, armed or not, surprise, grounded fliers), so each is built
 //! once and shared by every later fight with the same key, as `jc.military`
-//! caches its battles; the bouts (whose minimax mixes need a linear
+//! caches its battles. In the duel with the villain's group the villains
+//! withdraw by an exit once their side is losing [10.22]; that is part of
+//! the key. The bouts (whose minimax mixes need a linear
 //! program) are compiled at load for every pair of ranks.
 
 use std::collections::HashMap;
@@ -51,6 +53,9 @@ pub struct DuelKey {
     pub break_off: bool,
     /// The hero must reach the villain in time [13.43].
     pub deadline: bool,
+    /// The foes' villains withdraw by an exit once their side is losing
+    /// [10.22] (`jc.duel`'s `withdraw` goal).
+    pub withdraw: bool,
 }
 
 fn pack(e: &Entry) -> u32 {
@@ -150,6 +155,7 @@ impl DuelCache {
                 max_turns: DEFAULT_MAX_TURNS,
                 break_off: key.break_off,
                 deadline: key.deadline,
+                withdraw: key.withdraw,
             },
         )?);
         let mut map = self.lock();
@@ -208,6 +214,10 @@ pub struct FightOptions {
     pub armed: bool,
     /// Fliers on the ground: no falls (acquisition [14.25]).
     pub grounded: bool,
+    /// The villains among the foes make for an exit once their side is
+    /// losing and may escape the display [10.22] (the duel with the
+    /// villain's group in his house or palace).
+    pub withdraw: bool,
 }
 
 impl FightOptions {
@@ -221,6 +231,7 @@ impl FightOptions {
             hero_level: None,
             armed: false,
             grounded: false,
+            withdraw: false,
         }
     }
 }
@@ -239,6 +250,9 @@ pub struct Fought {
     /// The hero did not reach the villain by the deadline of [13.43]: the
     /// villain may still commit the act.
     pub late: bool,
+    /// Per foe, in the order given: left the display by an exit [5.18,
+    /// 10.22] (the duel's `Escaped` condition).
+    pub foe_escaped: [bool; MAX_FIGHTERS],
 }
 
 impl Game {
@@ -299,6 +313,7 @@ impl Game {
             sides: [[0; MAX_FIGHTERS]; 2],
             break_off: break_off_card.is_some(),
             deadline: act && villain_here,
+            withdraw: options.withdraw,
         };
         // The hero's side: at most half the display's fighters.
         let push = |key: &mut DuelKey, e: Entry| {
@@ -420,6 +435,7 @@ impl Game {
                     foe_dead: [false; MAX_FIGHTERS],
                     foes: foes.len(),
                     late: false,
+                    foe_escaped: [false; MAX_FIGHTERS],
                 };
             }
         };
@@ -452,9 +468,11 @@ impl Game {
             foe_dead: [false; MAX_FIGHTERS],
             foes: foes.len(),
             late: result.late,
+            foe_escaped: [false; MAX_FIGHTERS],
         };
         for i in 0..foes.len() {
             out.foe_dead[i] = result.status[n0 + i] == Status::Dead;
+            out.foe_escaped[i] = result.status[n0 + i] == Status::Escaped;
         }
         // Dead companions leave the retinue [11.31, 11.34, 11.41], slain:
         // never drawn again.
@@ -566,6 +584,7 @@ impl Game {
             sides: [[0; MAX_FIGHTERS]; 2],
             break_off: false,
             deadline: false,
+            withdraw: false,
         };
         for (s, list) in [ours, theirs].into_iter().enumerate() {
             for e in list.iter().take(MAX_FIGHTERS / 2) {

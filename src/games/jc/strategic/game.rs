@@ -205,6 +205,10 @@ pub struct HeroStats {
     pub friends_offered: u16,
     /// Times his villain fled from him.
     pub flights: u16,
+    /// Times his villain got off the display during their duel [10.22].
+    pub villain_escapes: u16,
+    /// Flights that followed such an escape (counted in `flights` too).
+    pub escape_flights: u16,
 }
 
 /// A hero and everything travelling with him.

@@ -53,6 +53,7 @@ pub mod tables;
 pub mod tactics;
 pub mod travel;
 pub mod villains;
+pub mod withdrawal;
 
 use std::path::Path;
 

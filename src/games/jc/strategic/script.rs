@@ -10,6 +10,7 @@ use super::game::Roller;
 use crate::games::jc::deck::DeckState;
 use crate::games::jc::duel::cards::Cards;
 use crate::games::jc::duel::policy::Policy;
+use crate::games::jc::duel::roster::Class;
 use crate::games::jc::duel::sequence::{Duel, DuelResult, MAX_FIGHTERS, Status};
 use crate::games::jc::swordsman::{Bout, BoutResult};
 
@@ -34,6 +35,10 @@ pub struct Script {
     /// The duel rules of [`crate::games::jc::duel::cards`] in each duel
     /// fought, in order.
     pub seen: Vec<Cards>,
+    /// Per duel, in order, whether the second side's villains got off the
+    /// display [10.22] (they then stand escaped at their top levels); a
+    /// duel with none left scripted has no escape.
+    pub escapes: VecDeque<bool>,
 }
 
 impl Script {
@@ -73,6 +78,12 @@ impl Script {
         self
     }
 
+    /// Adds villains' escapes from the display, one per duel.
+    pub fn escapes(mut self, escaped: &[bool]) -> Self {
+        self.escapes.extend(escaped);
+        self
+    }
+
     /// Adds bout winners.
     pub fn bouts(mut self, won: &[bool]) -> Self {
         self.bouts.extend(won);
@@ -92,6 +103,7 @@ impl Script {
             && self.duels.is_empty()
             && self.bouts.is_empty()
             && self.left.is_empty()
+            && self.escapes.is_empty()
     }
 }
 
@@ -114,11 +126,14 @@ impl Roller for Script {
 
     /// The winners stand at their top levels; the losers are dead, or
     /// unconscious at level 1 if they would fall unconscious, or gone off
-    /// the display at their top levels if the hero's side left by card 24.
+    /// the display at their top levels if the hero's side left by card 24;
+    /// villains of the second side scripted to escape stand escaped at
+    /// their top levels.
     fn duel(&mut self, duel: &Duel, _policies: &[Policy; 2]) -> DuelResult {
         self.seen.push(duel.special.cards);
         let won = self.duels.pop_front().expect("a scripted duel");
         let left = !won && self.left.pop_front().unwrap_or(false);
+        let escaped = self.escapes.pop_front().unwrap_or(false);
         let winner = if won { 0u8 } else { 1 };
         let mut level = [0u8; MAX_FIGHTERS];
         let mut status = [Status::Dead; MAX_FIGHTERS];
@@ -132,6 +147,10 @@ impl Roller for Script {
             } else if f.unconscious_at_level_1 {
                 level[i] = 1;
                 status[i] = Status::Unconscious;
+            }
+            if escaped && f.side == 1 && f.class == Class::Villain {
+                level[i] = f.top_level;
+                status[i] = Status::Escaped;
             }
         }
         DuelResult {

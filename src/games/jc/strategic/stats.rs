@@ -28,12 +28,13 @@ pub struct HeroCounts {
     pub out: u64,
     /// Sums over his games: duels, duels lost, imprisonments, captures,
     /// internments, discoveries, arena duels, escapes, friends offered,
-    /// villain flights, movement cards.
-    pub sums: [u64; 11],
+    /// villain flights, movement cards, villain escapes from the display
+    /// [10.22] and the flights they caused.
+    pub sums: [u64; 13],
 }
 
 /// Names of [`HeroCounts::sums`], in order.
-pub const SUM_NAMES: [&str; 11] = [
+pub const SUM_NAMES: [&str; 13] = [
     "duels",
     "lost",
     "prison",
@@ -45,6 +46,8 @@ pub const SUM_NAMES: [&str; 11] = [
     "friends",
     "flights",
     "cards",
+    "v.escaped",
+    "v.esc.fled",
 ];
 
 /// The breakdown of a run of games.
@@ -127,6 +130,8 @@ fn count_block(model: &JcStrategic, seed: u64, range: std::ops::Range<u64>) -> B
                 s.friends_offered,
                 s.flights,
                 s.cards,
+                s.villain_escapes,
+                s.escape_flights,
             ];
             for (x, v) in c.sums.iter_mut().zip(values) {
                 *x += u64::from(v);
