@@ -1277,11 +1277,14 @@ impl Display {
     /// the doorway only when one of them stands in it); counters on
     /// different decks; or either on a ramp with the blow struck against
     /// its arrow.
-    #[inline]
+    #[inline(always)]
     pub fn obstructed(&self, attacker: (i16, i16), target: (i16, i16)) -> bool {
-        if !self.obstacles {
-            return false;
-        }
+        self.obstacles && self.obstructed_by_features(attacker, target)
+    }
+
+    /// [`Display::obstructed`] on a display with doorways, decks, the
+    /// staging area or ramps.
+    fn obstructed_by_features(&self, attacker: (i16, i16), target: (i16, i16)) -> bool {
         let fa = self.features(attacker.0, attacker.1);
         let ft = self.features(target.0, target.1);
         if (fa | ft) & F_DOOR != 0 {

@@ -508,7 +508,11 @@ impl Duel {
                 let (ox, oy) = super::geometry::offset_of_position(n, s.facing[t]);
                 *at = (s.pos[t].0 + ox, s.pos[t].1 + oy);
             }
-            // Positions 1-8 in order, those he can walk to.
+            // Positions 1-8 in order, those he can walk to. A moving
+            // attack's need and value depend on where he stands only
+            // through behind [7.32] and obstructed [7.34]: each of the four
+            // cases is worked out once per target.
+            let mut cases = [None::<(i32, f64)>; 4];
             let mut open = reach.walkable(&around, steps);
             while open != 0 {
                 let at = around[open.trailing_zeros() as usize];
@@ -517,7 +521,14 @@ impl Duel {
                     continue;
                 }
                 if let Some(facing) = self.facing_to_attack(s, a, t, at) {
-                    let (behind, needed) = self.needed(s, a, t, at, true);
+                    let (dx, dy) = (at.0 - s.pos[t].0, at.1 - s.pos[t].1);
+                    let behind = is_behind(self.fighters[t].behind(), dx, dy, s.facing[t]);
+                    let obstructed = self.display.obstructed(at, s.pos[t]);
+                    let case = usize::from(behind) | usize::from(obstructed) << 1;
+                    let (needed, value) = *cases[case].get_or_insert_with(|| {
+                        let (_, needed) = self.needed(s, a, t, at, true);
+                        (needed, self.value(s, a, t, needed))
+                    });
                     f(Attack {
                         target: t,
                         at,
@@ -525,7 +536,7 @@ impl Duel {
                         moved: true,
                         behind,
                         needed,
-                        value: self.value(s, a, t, needed),
+                        value,
                     });
                 }
             }
@@ -557,12 +568,17 @@ impl Duel {
 
     /// Movements `a` may make this phase, and how many with his
     /// once-per-duel extra [5.2, 5.3].
-    #[inline]
+    #[inline(always)]
     pub fn movements(&self, s: &State, a: usize) -> (u8, Option<u8>) {
         // One movement, engaged or not: no need to look round.
         if self.fighters[a].movement == MovementKind::Normal {
             return (1, None);
         }
+        self.movements_of_movers(s, a)
+    }
+
+    /// [`Duel::movements`] of a fighter with more than one movement.
+    fn movements_of_movers(&self, s: &State, a: usize) -> (u8, Option<u8>) {
         if self.next_to_enemy(s, a) {
             return (1, None);
         }
