@@ -1007,3 +1007,30 @@ fn the_random_villain_player_flees_after_an_escape_on_a_coin() {
     assert_eq!((h.stats.escape_flights, h.stats.internments), (1, 1));
     assert!(!h.city.active);
 }
+
+#[test]
+fn defenders_who_fall_in_a_lost_house_duel_stay_dead_11_31_15_42() {
+    // Carthoris loses the duel with his villain's group (no villain got
+    // off the display), but the first of its fighting villains fell on
+    // the display: he leaves the group, slain, and the rest stay.
+    let m = load("two-heroes");
+    let ctx = m.context();
+    let (mut g, _) = set_up(&m);
+    let before = g.parties[1];
+    let roster = &m.data().roster;
+    let fallen = *before
+        .villains()
+        .iter()
+        .find(|&&k| roster.characters[usize::from(k)].fights())
+        .expect("a villain who fights");
+    let mut fought = villain_got_away(false);
+    fought.foe_escaped = [false; barsoom::games::jc::duel::sequence::MAX_FIGHTERS];
+    fought.foe_dead[0] = true;
+    g.bury_defenders(&ctx, 1, &before, &fought);
+    let after = g.parties[1];
+    assert!(!after.villains().contains(&fallen));
+    assert_eq!(after.villains_len, before.villains_len - 1);
+    assert_eq!(after.henchmen(), before.henchmen());
+    assert_ne!(g.slain & (1u128 << fallen), 0, "never drawn again");
+    assert!(g.check_invariants(&ctx).is_ok());
+}

@@ -389,7 +389,7 @@ impl Game {
         trace: &mut T,
     ) -> Flow {
         let data = ctx.data;
-        let party = self.parties[p];
+        let mut party = self.parties[p];
         let spot = party.spots[q];
         let at_final = usize::from(party.at_final);
         let palace = spot.area == data.city_map.palace;
@@ -403,6 +403,9 @@ impl Game {
         };
         if q == VILLAIN_QUARRY {
             self.before_villain_duel(ctx, p, r, trace);
+            // A repentant who came over [12.32], or whoever Tario or Luud
+            // brought [19.32, 19.33], changed the group before it fights.
+            party = self.parties[p];
             for &k in party.villains() {
                 if data.roster.characters[usize::from(k)].fights() {
                     add(k, &mut list);
@@ -448,7 +451,18 @@ impl Game {
             return flow;
         }
         if !fought.won {
-            return self.imprison(ctx, p, r, trace);
+            if q == VILLAIN_QUARRY {
+                // The defenders who fell stay dead though the hero lost.
+                self.bury_defenders(ctx, p, &party, &fought);
+                self.check_glory(ctx, p, trace);
+            }
+            let flow = self.imprison(ctx, p, r, trace);
+            // [15.26] with the whole group dead and no captive held here,
+            // nothing is left to pursue: the city game is over.
+            if players::quarry(self, p).is_none() {
+                return Flow::Over;
+            }
+            return flow;
         }
         if q == VILLAIN_QUARRY {
             // Every defender of the house fell with the hero's win.

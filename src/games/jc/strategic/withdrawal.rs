@@ -37,14 +37,33 @@ impl Game {
         r: &mut R,
         trace: &mut T,
     ) -> Option<Flow> {
-        let roster = &ctx.data.roster;
-        let fights = |k: u8| roster.characters[usize::from(k)].fights();
-        let fighting = party.villains().iter().filter(|&&k| fights(k)).count();
-        let leaders = fighting + usize::from(party.surrogate != NONE);
-        let fought_len = fought.foes;
-        if !fought.foe_escaped[..leaders.min(fought_len)].contains(&true) {
+        let leaders = fighting_villains(ctx, party) + usize::from(party.surrogate != NONE);
+        if !fought.foe_escaped[..leaders.min(fought.foes)].contains(&true) {
             return None;
         }
+        self.bury_defenders(ctx, p, party, fought);
+        self.heroes[p].stats.villain_escapes += 1;
+        trace.event("JC 10.22 villain escapes", || {
+            format!(
+                "{}'s villain leaves the display by an exit ({} of his entourage left)",
+                self.name(ctx, p),
+                self.parties[p].henchmen_len
+            )
+        });
+        Some(self.villain_escape_choice(ctx, p, fought.won, r, trace))
+    }
+
+    /// After the duel with hero `p`'s villain's group (`party` as it stood
+    /// then; its fighting villains, surrogate and henchmen came first on
+    /// the foes' side, in that order): the defenders who died leave the
+    /// entourage, slain, whoever won the duel; those who got away or never
+    /// came on the display stay with him [11.31, 15.42].
+    pub fn bury_defenders(&mut self, ctx: &Context, p: usize, party: &Party, fought: &Fought) {
+        let roster = &ctx.data.roster;
+        let fights = |k: u8| roster.characters[usize::from(k)].fights();
+        let fighting = fighting_villains(ctx, party);
+        let leaders = fighting + usize::from(party.surrogate != NONE);
+        let fought_len = fought.foes;
         // Only the dead leave the entourage, slain: those who got away and
         // those who never came on the display stay with him.
         let died = |i: usize| i < fought_len && fought.foe_dead[i];
@@ -83,15 +102,6 @@ impl Game {
         here.surrogate = next.surrogate;
         here.henchmen = next.henchmen;
         here.henchmen_len = next.henchmen_len;
-        self.heroes[p].stats.villain_escapes += 1;
-        trace.event("JC 10.22 villain escapes", || {
-            format!(
-                "{}'s villain leaves the display by an exit ({} of his entourage left)",
-                self.name(ctx, p),
-                self.parties[p].henchmen_len
-            )
-        });
-        Some(self.villain_escape_choice(ctx, p, fought.won, r, trace))
     }
 
     /// The owning Player's choice after his villain got off the display
@@ -136,4 +146,14 @@ impl Game {
         }
         Flow::Continue
     }
+}
+
+/// How many of `party`'s villains fight (they come first on the display).
+fn fighting_villains(ctx: &Context, party: &Party) -> usize {
+    let roster = &ctx.data.roster;
+    party
+        .villains()
+        .iter()
+        .filter(|&&k| roster.characters[usize::from(k)].fights())
+        .count()
 }
