@@ -183,7 +183,7 @@ fn without_berserk_the_same_blows_take_a_level_each() {
 // ---------------------------------------------------------------- deadline
 
 #[test]
-fn the_hero_must_reach_the_villain_by_the_tenth_turn_after_melee_is_joined() {
+fn the_hero_has_ten_turns_from_the_joining_of_melee_to_get_to_the_villain() {
     let ro = roster();
     let options = SetUpOptions {
         deadline: true,

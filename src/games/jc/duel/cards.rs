@@ -12,9 +12,9 @@
 //!   [7.52, 7.53]. The second die is rolled either way. A bout with a
 //!   master swordsman [7.81] counts its hits by the maneuver cards, not
 //!   here.
-//! - **The deadline** [13.43]: the hero must reach the villain by the
-//!   tenth tactical turn after melee is joined, or the villain may still
-//!   commit the act. Reaching reads as ending a tactical turn beside a
+//! - **The deadline** [13.43]: the hero has ten tactical turns, counted
+//!   from the joining of melee, to get to the villain; failing that, the
+//!   villain may still commit the act. Reaching reads as ending a tactical turn beside a
 //!   villain of the other side on his feet, or no such villain being left
 //!   on his feet; a duel that ends first is in time.
 //! - **Invisibility** [18.2 card 27]: the fighter's agility is 10 for the

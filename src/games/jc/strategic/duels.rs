@@ -444,7 +444,7 @@ impl Game {
         if result.late {
             trace.event("JC 13.43 too late", || {
                 format!(
-                    "{} did not reach the villain by the tenth tactical turn after melee was joined",
+                    "{} did not get to the villain within ten tactical turns of the melee's start",
                     self.name(ctx, p)
                 )
             });
