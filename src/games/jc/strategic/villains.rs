@@ -320,11 +320,7 @@ impl Game {
             return;
         }
         self.parties[p].marker = false;
-        self.hide_quarries(ctx, p, r);
-        let c = &mut self.heroes[p].city;
-        c.knows = [0; 2];
-        c.last = [0; 2];
-        c.empty = [0; 2];
+        self.hide_anew(ctx, p, r);
         trace.event("JC 10.41 redeploy", || {
             format!("{}'s villain hides his quarries anew", self.name(ctx, p))
         });
@@ -392,6 +388,17 @@ impl Game {
                 }
             )
         });
+    }
+
+    /// The villain's group and the captive are hidden again in the city
+    /// the hero is searching [16.11]: what the hero had learnt of their
+    /// houses no longer holds.
+    pub fn hide_anew<R: Roller>(&mut self, ctx: &Context, p: usize, r: &mut R) {
+        self.hide_quarries(ctx, p, r);
+        let c = &mut self.heroes[p].city;
+        c.knows = [0; 2];
+        c.last = [0; 2];
+        c.empty = [0; 2];
     }
 
     /// The villain's player hides the villain's group and the captive

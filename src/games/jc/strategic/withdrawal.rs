@@ -132,11 +132,7 @@ impl Game {
             return self.imprison(ctx, p, r, trace);
         }
         if !self.parties[p].at_final {
-            self.hide_quarries(ctx, p, r);
-            let c = &mut self.heroes[p].city;
-            c.knows = [0; 2];
-            c.last = [0; 2];
-            c.empty = [0; 2];
+            self.hide_anew(ctx, p, r);
             trace.event("JC 10.22 villain stays", || {
                 format!(
                     "{}'s villain stays in the city and hides anew [16.11]",
