@@ -914,6 +914,51 @@ fn the_one_movement_bitboard_search_agrees_with_the_general_one() {
     }
 }
 
+#[test]
+fn the_shortcut_search_from_afar_agrees_with_the_full_reach() {
+    // `first_within_one_movement` reads the free boxes and proves a box
+    // reachable by a free shortest path before it spreads the reach; on
+    // any layout it must pick the box the full reach picks.
+    let d = arena();
+    let origin = (16, 16);
+    let mut seed = 0x2545_f491_u64;
+    let mut next = |below: i16| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((seed >> 33) % below as u64) as i16
+    };
+    let mut walked_round = 0;
+    for _ in 0..3000 {
+        let others: Vec<(i16, i16)> = (0..1 + next(6))
+            .map(|_| (origin.0 - 8 + next(17), origin.1 - 8 + next(17)))
+            .collect();
+        let centres: Vec<(i16, i16)> = (0..1 + next(3))
+            .map(|_| (origin.0 - 14 + next(29), origin.1 - 14 + next(29)))
+            .collect();
+        let gap = centres
+            .iter()
+            .map(|&(x, y)| (x - origin.0).abs().max((y - origin.1).abs()))
+            .min()
+            .unwrap_or(0);
+        let ds = (gap - 4).max(0)..gap;
+        let reach = Reach::compute(&d, origin, 4, &others, false);
+        let expected = ds
+            .clone()
+            .find_map(|k| reach.first_within(4, false, &centres[..], k))
+            .map(|(x, y, _)| (x, y));
+        let got =
+            Reach::first_within_one_movement(&d, origin, &others[..], false, &centres[..], ds);
+        assert_eq!(got, expected, "others {others:?}, centres {centres:?}");
+        if let Some((x, y)) = got {
+            let straight = (x - origin.0).abs().max((y - origin.1).abs());
+            walked_round += usize::from(reach.walk_steps(x, y) > Some(straight as u8));
+        }
+    }
+    // The layouts include boxes reached only round a counter.
+    assert!(walked_round > 0);
+}
+
 // ------------------------------------------------- displays other than the arena
 
 fn display(name: &str) -> Display {

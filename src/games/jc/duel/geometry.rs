@@ -1459,6 +1459,50 @@ impl Display {
     }
 }
 
+/// Counters' top-left boxes as the geometry reads them: a list, or the
+/// boxes a bit mask picks out of one (no copy into a list of their own).
+pub trait Boxes: Copy {
+    /// Calls `f(x, y)` for each box, in order.
+    fn each(self, f: impl FnMut(i16, i16));
+}
+
+impl Boxes for &[(i16, i16)] {
+    #[inline(always)]
+    fn each(self, mut f: impl FnMut(i16, i16)) {
+        for &(x, y) in self {
+            f(x, y);
+        }
+    }
+}
+
+impl<const N: usize> Boxes for &[(i16, i16); N] {
+    #[inline(always)]
+    fn each(self, f: impl FnMut(i16, i16)) {
+        self.as_slice().each(f);
+    }
+}
+
+/// The boxes `boxes[i]` for each bit `i` of `among`, lowest first.
+#[derive(Debug, Clone, Copy)]
+pub struct Picked<'a> {
+    /// Every counter's box.
+    pub boxes: &'a [(i16, i16)],
+    /// Which of them (bit per counter).
+    pub among: u32,
+}
+
+impl Boxes for Picked<'_> {
+    #[inline(always)]
+    fn each(self, mut f: impl FnMut(i16, i16)) {
+        let mut bits = self.among;
+        while bits != 0 {
+            let (x, y) = self.boxes[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+            f(x, y);
+        }
+    }
+}
+
 /// Where a mover can end a phase: the boxes of the window around him that
 /// he can walk to, and those only a jump over counters reaches
 /// [5.11-5.16, 5.34]. The window is a bitboard: one `u128` of 9×9 boxes for
@@ -1515,7 +1559,7 @@ impl Reach {
         display: &Display,
         origin: (i16, i16),
         steps: i16,
-        others: &[(i16, i16)],
+        others: impl Boxes,
         jumps: bool,
         restricted_ok: bool,
     ) -> Self {
@@ -1536,7 +1580,7 @@ impl Reach {
     }
 
     /// [`Reach::compute_for`] within one movement.
-    fn small(walls: &Walls, others: &[(i16, i16)], jumps: bool) -> Self {
+    fn small(walls: &Walls, others: impl Boxes, jumps: bool) -> Self {
         Reach {
             origin: walls.origin,
             radius: walls.radius,
@@ -1545,7 +1589,7 @@ impl Reach {
     }
 
     /// [`Reach::compute_for`] beyond one movement.
-    fn large(walls: &Walls, others: &[(i16, i16)], jumps: bool) -> Self {
+    fn large(walls: &Walls, others: impl Boxes, jumps: bool) -> Self {
         Reach {
             origin: walls.origin,
             radius: walls.radius,
@@ -1612,16 +1656,17 @@ impl Reach {
     /// window) for the first `d` of `ds` that has a box: the first box
     /// within `d` of one of `centres` that a counter at `origin` reaches in
     /// one movement, `others` the counters on the display. Reads only the
-    /// free boxes while the first free box of a `d` has a free rectangle
-    /// between the mover and it (he walks there straight, so the reach
-    /// holds it and nothing before it); spreads the reach otherwise.
+    /// free boxes while the first free box of a `d` has a free shortest
+    /// path from the mover (diagonal steps, then straight, or the other
+    /// way round: the reach holds it and nothing before it); spreads the
+    /// reach otherwise.
     #[inline]
     pub fn first_within_one_movement(
         display: &Display,
         origin: (i16, i16),
-        others: &[(i16, i16)],
+        others: impl Boxes,
         restricted_ok: bool,
-        centres: &[(i16, i16)],
+        centres: impl Boxes,
         ds: std::ops::Range<i16>,
     ) -> Option<(i16, i16)> {
         let walls = Walls {
@@ -1631,30 +1676,35 @@ impl Reach {
             restricted_ok,
         };
         let free = Sets::<u128>::free(&walls, others);
-        let mut walk: Option<u128> = None;
-        for d in ds {
-            if let Some(walk) = walk {
-                match first_near(walk, 0, origin, centres, d) {
-                    Some((x, y, _)) => return Some((x, y)),
-                    None => continue,
-                }
-            }
+        for d in ds.clone() {
             let Some((x, y, _)) = first_near(free, 0, origin, centres, d) else {
                 continue;
             };
             let (c, r) = window_box(free, origin, x, y);
-            let half = <u128 as Board>::HALF;
-            let straight = small_rect(c.min(half), c.max(half), r.min(half), r.max(half));
-            if free & straight == straight {
+            let [diagonal_first, straight_first] = SMALL_PATHS[(r * SMALL as i16 + c) as usize];
+            if free & diagonal_first == diagonal_first || free & straight_first == straight_first {
                 return Some((x, y));
             }
-            let spread = spread(Sets::<u128>::centre(), free, STEPS_PER_MOVEMENT);
-            walk = Some(spread);
-            if let Some((x, y, _)) = first_near(spread, 0, origin, centres, d) {
-                return Some((x, y));
-            }
+            return Self::first_walked_within(free, origin, centres, d..ds.end);
         }
         None
+    }
+
+    /// The rest of [`Reach::first_within_one_movement`] once a free box
+    /// is not walked to straight: the same search over the boxes the
+    /// mover walks to round the counters. Kept out of line so that the
+    /// straight case does not pay for the spread.
+    #[inline(never)]
+    fn first_walked_within(
+        free: u128,
+        origin: (i16, i16),
+        centres: impl Boxes,
+        ds: std::ops::Range<i16>,
+    ) -> Option<(i16, i16)> {
+        let walk = spread(Sets::<u128>::centre(), free, STEPS_PER_MOVEMENT);
+        ds.into_iter()
+            .find_map(|d| first_near(walk, 0, origin, centres, d))
+            .map(|(x, y, _)| (x, y))
     }
 
     /// The first box of [`Reach::for_each`] (`steps` and `jump` as there)
@@ -1702,7 +1752,7 @@ impl Reach {
         &self,
         steps: u8,
         jump: bool,
-        centres: &[(i16, i16)],
+        centres: impl Boxes,
         d: i16,
     ) -> Option<(i16, i16, bool)> {
         with_sets!(self, sets => {
@@ -1929,7 +1979,7 @@ struct Sets<B> {
 }
 
 impl<B: Board> Sets<B> {
-    fn compute(walls: &Walls, others: &[(i16, i16)], jumps: bool) -> Self {
+    fn compute(walls: &Walls, others: impl Boxes, jumps: bool) -> Self {
         let radius = walls.radius;
         let free = Self::free(walls, others);
         let mut over = if jumps {
@@ -1956,12 +2006,10 @@ impl<B: Board> Sets<B> {
     /// The boxes a counter may end on: open for him and covered by none of
     /// the counters at `others`, and his own box.
     #[inline]
-    fn free(walls: &Walls, others: &[(i16, i16)]) -> B {
+    fn free(walls: &Walls, others: impl Boxes) -> B {
         let origin = walls.origin;
         let mut free = B::open(walls, false);
-        for &(ox, oy) in others {
-            free = free.and_not(B::covering(ox - origin.0, oy - origin.1));
-        }
+        others.each(|ox, oy| free = free.and_not(B::covering(ox - origin.0, oy - origin.1)));
         free.or(Self::centre())
     }
 
@@ -2053,14 +2101,12 @@ fn first_near<B: Board>(
     ends: B,
     jumped: B,
     origin: (i16, i16),
-    centres: &[(i16, i16)],
+    centres: impl Boxes,
     d: i16,
 ) -> Option<(i16, i16, bool)> {
     let (x0, y0) = (origin.0 - B::HALF, origin.1 - B::HALF);
     let mut near = B::EMPTY;
-    for &(x, y) in centres {
-        near = near.or(B::rect(x - d - x0, x + d - x0, y - d - y0, y + d - y0));
-    }
+    centres.each(|x, y| near = near.or(B::rect(x - d - x0, x + d - x0, y - d - y0, y + d - y0)));
     let (c, r) = ends.and(near).first()?;
     Some((x0 + c, y0 + r, jumped.has(c, r)))
 }
@@ -2165,6 +2211,56 @@ const fn small_rect(c0: i16, c1: i16, r0: i16, r1: i16) -> u128 {
     }
     SMALL_SPANS[c0 as usize][c1 as usize] & SMALL_SPANS[SMALL + r0 as usize][r1 as usize]
 }
+
+/// The boxes of two king-step paths from the middle of the 9×9 window to
+/// each of its boxes (`[row * 9 + column]`), ends included: diagonal steps
+/// first and then straight ones, or straight first. Either is as short as
+/// any path there, so a mover whose free boxes hold one of them walks
+/// there within one movement.
+const SMALL_PATHS: [[u128; 2]; SMALL * SMALL] = {
+    let mut paths = [[0u128; 2]; SMALL * SMALL];
+    let half = STEPS_PER_MOVEMENT;
+    let mut r = 0;
+    while r < SMALL as i16 {
+        let mut c = 0;
+        while c < SMALL as i16 {
+            let (dc, dr) = (c - half, r - half);
+            let (sc, sr) = (dc.signum(), dr.signum());
+            let (ac, ar) = (dc.abs(), dr.abs());
+            let diagonal = if ac < ar { ac } else { ar };
+            let straight = if ac < ar { ar - ac } else { ac - ar };
+            // The straight part runs along the longer axis.
+            let (tc, tr) = if ac >= ar { (sc, 0) } else { (0, sr) };
+            let mut which = 0;
+            while which < 2 {
+                let (mut x, mut y) = (half, half);
+                let mut set = 1u128 << (y * SMALL as i16 + x);
+                let mut k = 0;
+                while k < diagonal + straight {
+                    let diagonal_now = if which == 0 {
+                        k < diagonal
+                    } else {
+                        k >= straight
+                    };
+                    if diagonal_now {
+                        x += sc;
+                        y += sr;
+                    } else {
+                        x += tc;
+                        y += tr;
+                    }
+                    set |= 1u128 << (y * SMALL as i16 + x);
+                    k += 1;
+                }
+                paths[(r * SMALL as i16 + c) as usize][which] = set;
+                which += 1;
+            }
+            c += 1;
+        }
+        r += 1;
+    }
+    paths
+};
 
 /// How far a counter may stand from the middle of the 9×9 window, either
 /// way, and still cover a box of it.

@@ -16,7 +16,9 @@
 use std::cell::RefCell;
 
 use super::geometry::COUNTER;
-use super::geometry::{EAST, NORTH, Reach, SOUTH, WEST, WalkScratch, in_arc, offset_of_position};
+use super::geometry::{
+    EAST, NORTH, Picked, Reach, SOUTH, WEST, WalkScratch, in_arc, offset_of_position,
+};
 use super::sequence::{Attack, Duel, MAX_FIGHTERS, State};
 use crate::engine::Dice;
 
@@ -203,21 +205,6 @@ thread_local! {
     static FIELD: RefCell<WalkScratch> = RefCell::new(WalkScratch::default());
 }
 
-/// The top-left boxes of the fighters `among` (bit per fighter), and how
-/// many.
-#[inline(always)]
-fn boxes_of(s: &State, among: u32) -> ([(i16, i16); MAX_FIGHTERS], usize) {
-    let mut boxes = [(0i16, 0i16); MAX_FIGHTERS];
-    let mut k = 0;
-    let mut bits = among;
-    while bits != 0 {
-        boxes[k] = s.pos[bits.trailing_zeros() as usize];
-        k += 1;
-        bits &= bits - 1;
-    }
-    (boxes, k)
-}
-
 /// [`close_in`] on open ground for a fighter of one movement (no jumps)
 /// out of striking range (`gap` boxes from the nearest of `targets`): the
 /// same action, found without the full reach; `None` when no box he can
@@ -233,14 +220,18 @@ fn close_in_from_afar(
     if movements != 1 || !duel.display.open_ground || targets == 0 {
         return None;
     }
-    let (enemies, k) = boxes_of(s, targets);
-    let (others, n) = duel.obstacles(s, a);
     let to = Reach::first_within_one_movement(
         duel.movement_display(s, a),
         s.pos[a],
-        &others[..n],
+        Picked {
+            boxes: &s.pos,
+            among: duel.obstacle_mask(s, a),
+        },
         s.restricted == duel.fighters[a].side + 1,
-        &enemies[..k],
+        Picked {
+            boxes: &s.pos,
+            among: targets,
+        },
         (gap - 4).max(0)..gap,
     )?;
     Some(Action {
@@ -302,12 +293,14 @@ fn close_in(
         // The first reachable box (in `Reach::for_each` order) of the
         // smallest gap: the first box within d of an enemy for the
         // smallest d that has one, if below the gap where he stands.
-        let (enemies, k) = boxes_of(s, targets);
+        let enemies = Picked {
+            boxes: &s.pos,
+            among: targets,
+        };
         // A move of r steps brings him at most r boxes nearer anyone.
         let nearest = (best.0 - i16::from(movements * 4)).max(0);
         for d in nearest..best.0 {
-            if let Some((x, y, jumped)) = reach.first_within(movements * 4, jumps, &enemies[..k], d)
-            {
+            if let Some((x, y, jumped)) = reach.first_within(movements * 4, jumps, enemies, d) {
                 best = (d, (x, y), jumped);
                 break;
             }

@@ -12,8 +12,9 @@
 use std::sync::Arc;
 
 use super::geometry::{
-    COUNTER, Display, DisplayKind, FRONT_ARC, HERO_ARC, HERO_BEHIND, OTHER_BEHIND, PositionSet,
-    Reach, STEPS_PER_MOVEMENT, WARRIOR_ARC, adjacent, facing_letter, in_arc, is_behind,
+    Boxes, COUNTER, Display, DisplayKind, FRONT_ARC, HERO_ARC, HERO_BEHIND, OTHER_BEHIND, Picked,
+    PositionSet, Reach, STEPS_PER_MOVEMENT, WARRIOR_ARC, adjacent, facing_letter, in_arc,
+    is_behind,
 };
 use super::melee::{Blow, Conditions, Fate, MeleeRules, apply_blow};
 use super::policy::{Action, Policy, Task};
@@ -240,6 +241,10 @@ pub struct State {
     pub meleed: u32,
     /// The state of exits, prisoners and special characters.
     pub x: super::escape::Progress,
+    /// The fighters of each side (bit per fighter; fixed for the duel).
+    pub sides: [u32; 2],
+    /// The personages (bit per fighter; fixed for the duel) [7.16].
+    pub personages: u32,
 }
 
 impl State {
@@ -247,6 +252,16 @@ impl State {
     #[inline]
     pub fn fighting(&self, i: usize) -> bool {
         self.status[i] == Status::Fighting
+    }
+
+    /// The fighters on their feet, bit per fighter.
+    #[inline(always)]
+    pub fn fighting_mask(&self) -> u32 {
+        let mut bits = 0;
+        for i in 0..self.n {
+            bits |= u32::from(self.fighting(i)) << i;
+        }
+        bits
     }
 
     /// Whether fighter `i` is a prisoner still held [7.7, 5.55].
@@ -352,8 +367,14 @@ impl Duel {
                 unseen: self.special.cards.invisible,
                 ..Default::default()
             },
+            sides: [0; 2],
+            personages: 0,
         };
         for (i, f) in self.fighters.iter().enumerate() {
+            s.sides[usize::from(f.side)] |= 1 << i;
+            if f.class == Class::Personage {
+                s.personages |= 1 << i;
+            }
             s.pos[i] = f.start;
             s.facing[i] = f.facing;
             s.level[i] = f.top_level;
@@ -383,10 +404,28 @@ impl Duel {
     /// never across fliers [19.13].
     #[inline(always)]
     pub fn may_target(&self, s: &State, a: usize, t: usize) -> bool {
-        self.fighters[a].side != self.fighters[t].side
-            && s.fighting(t)
-            && (self.fighters[t].class != Class::Personage || s.x.struck & (1 << t) != 0)
-            && (!self.extras || self.may_duel_across(s, a, t))
+        s.fighting(t) && self.may_target_among(s, a, 1 << t) != 0
+    }
+
+    /// Those of the fighters `among` (bit per fighter, all on their feet)
+    /// whom `a` may melee: [`Duel::may_target`] for each at once.
+    #[inline(always)]
+    fn may_target_among(&self, s: &State, a: usize, among: u32) -> u32 {
+        let enemies = s.sides[usize::from(1 - self.fighters[a].side)];
+        let bits = among & enemies & (!s.personages | s.x.struck);
+        if !self.extras {
+            return bits;
+        }
+        let mut kept = bits;
+        let mut rest = bits;
+        while rest != 0 {
+            let t = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if !self.may_duel_across(s, a, t) {
+                kept &= !(1 << t);
+            }
+        }
+        kept
     }
 
     /// Woola may not duel from one flier to the other [19.13].
@@ -478,10 +517,10 @@ impl Duel {
         ) {
             return;
         }
-        for t in 0..s.n {
-            if !self.may_target(s, a, t) {
-                continue;
-            }
+        let mut targets = self.targets(s, a);
+        while targets != 0 {
+            let t = targets.trailing_zeros() as usize;
+            targets &= targets - 1;
             if let Some(facing) = self.facing_to_attack(s, a, t, s.pos[a]) {
                 let (behind, needed) = self.needed(s, a, t, s.pos[a], false);
                 f(Attack {
@@ -603,13 +642,7 @@ impl Duel {
     /// The fighters `a` may melee, bit per fighter [7.13-7.16].
     #[inline(always)]
     pub fn targets(&self, s: &State, a: usize) -> u32 {
-        let mut bits = 0;
-        for t in 0..s.n {
-            if self.may_target(s, a, t) {
-                bits |= 1 << t;
-            }
-        }
-        bits
+        self.may_target_among(s, a, s.fighting_mask())
     }
 
     /// The nearest of the fighters `among` (bit per fighter) from `at`, the
@@ -650,26 +683,42 @@ impl Duel {
     pub fn obstacles(&self, s: &State, a: usize) -> ([(i16, i16); MAX_FIGHTERS], usize) {
         let mut others = [(0i16, 0i16); MAX_FIGHTERS];
         let mut k = 0;
+        Picked {
+            boxes: &s.pos,
+            among: self.obstacle_mask(s, a),
+        }
+        .each(|x, y| {
+            others[k] = (x, y);
+            k += 1;
+        });
+        (others, k)
+    }
+
+    /// The counters in `a`'s way [5.15], bit per fighter.
+    #[inline(always)]
+    pub fn obstacle_mask(&self, s: &State, a: usize) -> u32 {
+        let mut bits = 0;
         for i in 0..s.n {
             if i != a && s.blocks(i) {
-                others[k] = s.pos[i];
-                k += 1;
+                bits |= 1 << i;
             }
         }
-        (others, k)
+        bits
     }
 
     /// The reach of `a` with `movements` movements.
     #[inline(always)]
     pub fn reach(&self, s: &State, a: usize, movements: u8) -> Reach {
-        let (others, k) = self.obstacles(s, a);
         // A carrier does not jump [5.42].
         let jumps = self.fighters[a].movement.jumps() && movements >= 2 && s.carrying[a] == 0;
         Reach::compute_for(
             self.movement_display(s, a),
             s.pos[a],
             i16::from(movements) * STEPS_PER_MOVEMENT,
-            &others[..k],
+            Picked {
+                boxes: &s.pos,
+                among: self.obstacle_mask(s, a),
+            },
             jumps,
             s.restricted == self.fighters[a].side + 1,
         )
