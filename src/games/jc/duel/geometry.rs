@@ -1579,7 +1579,9 @@ impl Reach {
         }
     }
 
-    /// [`Reach::compute_for`] within one movement.
+    /// [`Reach::compute_for`] within one movement (the hot case: built in
+    /// place in the caller).
+    #[inline(always)]
     fn small(walls: &Walls, others: impl Boxes, jumps: bool) -> Self {
         Reach {
             origin: walls.origin,
@@ -1589,6 +1591,7 @@ impl Reach {
     }
 
     /// [`Reach::compute_for`] beyond one movement.
+    #[inline(never)]
     fn large(walls: &Walls, others: impl Boxes, jumps: bool) -> Self {
         Reach {
             origin: walls.origin,
@@ -1979,6 +1982,7 @@ struct Sets<B> {
 }
 
 impl<B: Board> Sets<B> {
+    #[inline(always)]
     fn compute(walls: &Walls, others: impl Boxes, jumps: bool) -> Self {
         let radius = walls.radius;
         let free = Self::free(walls, others);

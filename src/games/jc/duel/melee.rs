@@ -292,17 +292,51 @@ impl MeleeRules {
     }
 
     /// The exact probabilities of [miss, level, kill] of one melee.
+    #[inline]
     pub fn odds(&self, attacker: Class, needed: i32) -> [f64; 3] {
         if needed >= self.ten_six_from {
-            let level = 0.1 * f64::from(11 - self.ten_six_second) / 10.0;
+            let level = after_a_ten(11 - self.ten_six_second);
             return [1.0 - level, level, 0.0];
         }
         // Faces 1-9 that reach the need, plus the 10.
-        let plain = f64::from((10 - needed).clamp(0, 9)) / 10.0;
-        let kill = 0.1 * f64::from(11 - self.kill[class_index(attacker)]) / 10.0;
+        let plain = TENTHS[(10 - needed).clamp(0, 9) as usize];
+        let kill = after_a_ten(11 - self.kill[class_index(attacker)]);
         let level = plain + 0.1 - kill;
         [1.0 - plain - 0.1, level, kill]
     }
+}
+
+/// `n / 10` for `n` of 0 to 10: the chance that a d10 shows one of `n`
+/// given faces. A table, because the policies ask for odds in their inner
+/// loop and a division there is slow; the values are those the division
+/// gives.
+const TENTHS: [f64; 11] = {
+    let mut tenths = [0.0; 11];
+    let mut n = 0;
+    while n < 11 {
+        tenths[n] = n as f64 / 10.0;
+        n += 1;
+    }
+    tenths
+};
+
+/// The chance of a 10 and then one of `faces` given faces on a second d10:
+/// `0.1 * faces / 10`, from a table as [`TENTHS`].
+#[inline]
+fn after_a_ten(faces: u32) -> f64 {
+    const AFTER_A_TEN: [f64; 11] = {
+        let mut odds = [0.0; 11];
+        let mut n = 0;
+        while n < 11 {
+            odds[n] = 0.1 * n as f64 / 10.0;
+            n += 1;
+        }
+        odds
+    };
+    AFTER_A_TEN
+        .get(faces as usize)
+        .copied()
+        .unwrap_or(0.1 * f64::from(faces) / 10.0)
 }
 
 /// A character's state after a blow.

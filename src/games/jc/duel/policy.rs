@@ -152,8 +152,9 @@ pub(super) fn best_attack(
     reach: &Reach,
     keep: impl Fn(&Attack) -> bool,
 ) -> Option<Attack> {
-    let gap = duel.gap_to_enemy(s, a, s.pos[a]);
-    best_attack_at_gap(duel, s, a, (movements, gap), reach, keep)
+    let targets = duel.targets(s, a);
+    let gap = duel.gap_among(s, targets, s.pos[a]);
+    best_attack_at_gap(duel, s, a, (movements, targets, gap), reach, keep)
 }
 
 /// Whether an enemy `gap` boxes away may be within a counter of the reach
@@ -163,13 +164,14 @@ fn in_striking_range(movements: u8, gap: i16) -> bool {
     gap <= i16::from(movements * 4) + COUNTER
 }
 
-/// [`best_attack`] for a fighter whose nearest enemy is `gap` boxes away.
+/// [`best_attack`] for a fighter whose targets are `targets` (bit per
+/// fighter), the nearest `gap` boxes away.
 #[inline]
 fn best_attack_at_gap(
     duel: &Duel,
     s: &State,
     a: usize,
-    (movements, gap): (u8, i16),
+    (movements, targets, gap): (u8, u32, i16),
     reach: &Reach,
     keep: impl Fn(&Attack) -> bool,
 ) -> Option<Attack> {
@@ -179,7 +181,7 @@ fn best_attack_at_gap(
     }
     let mut best: Option<Attack> = None;
     duel.for_each_attack(s, a, Some((reach, steps)), |x| {
-        if keep(&x) && better(&x, &best) && duel.keeps_closing(s, a, x.at) {
+        if keep(&x) && better(&x, &best) && duel.keeps_closing_from(s, (targets, gap), x.at) {
             best = Some(x);
         }
     });
@@ -363,11 +365,14 @@ fn aggressive(duel: &Duel, s: &State, a: usize) -> Action {
         return close_in_out_of_range(duel, s, a, base, (targets, here));
     }
     let reach = duel.reach(s, a, base);
-    if let Some(x) = best_attack_at_gap(duel, s, a, (base, gap), &reach, |_| true) {
+    if let Some(x) = best_attack_at_gap(duel, s, a, (base, targets, gap), &reach, |_| true) {
         return Action::strike(&x, false);
     }
     if let Some(m) = extra
-        && let Some(x) = best_attack_at_gap(duel, s, a, (m, gap), &duel.reach(s, a, m), |_| true)
+        && let Some(x) =
+            best_attack_at_gap(duel, s, a, (m, targets, gap), &duel.reach(s, a, m), |_| {
+                true
+            })
     {
         return Action::strike(&x, true);
     }
@@ -390,7 +395,9 @@ fn patient(duel: &Duel, s: &State, a: usize) -> Action {
     }
     let reach = duel.reach(s, a, base);
     // Strike where he stands, or move and strike only from behind.
-    if let Some(x) = best_attack_at_gap(duel, s, a, (base, gap), &reach, |x| !x.moved || x.behind) {
+    if let Some(x) = best_attack_at_gap(duel, s, a, (base, targets, gap), &reach, |x| {
+        !x.moved || x.behind
+    }) {
         return Action::strike(&x, false);
     }
     // Set up: the attack position he can reach that is best for next phase.

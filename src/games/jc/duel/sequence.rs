@@ -667,7 +667,14 @@ impl Duel {
     /// `a` (the larger of the row and column gaps of the top-left boxes).
     #[inline(always)]
     pub fn gap_to_enemy(&self, s: &State, a: usize, at: (i16, i16)) -> i16 {
-        self.nearest_of(s, self.targets(s, a), at)
+        self.gap_among(s, self.targets(s, a), at)
+    }
+
+    /// The distance in boxes from `at` to the nearest of the fighters
+    /// `among` (bit per fighter; `i16::MAX` if none).
+    #[inline(always)]
+    pub fn gap_among(&self, s: &State, among: u32, at: (i16, i16)) -> i16 {
+        self.nearest_of(s, among, at)
             .map_or(i16::MAX, |(_, gap)| gap)
     }
 
@@ -729,15 +736,29 @@ impl Duel {
     /// first joined.
     #[inline]
     pub fn keeps_closing(&self, s: &State, a: usize, to: (i16, i16)) -> bool {
-        if s.melee_joined || !self.display.kind.no_retreat_before_melee() {
+        if !self.closing_rule_holds(s) {
             return true;
         }
         let targets = self.targets(s, a);
-        let gap = |at| {
-            self.nearest_of(s, targets, at)
-                .map_or(i16::MAX, |(_, gap)| gap)
-        };
-        gap(to) <= gap(s.pos[a])
+        self.keeps_closing_from(s, (targets, self.gap_among(s, targets, s.pos[a])), to)
+    }
+
+    /// [`Duel::keeps_closing`] for a fighter whose targets are `targets`
+    /// (bit per fighter), the nearest `here` boxes from where he stands.
+    #[inline(always)]
+    pub fn keeps_closing_from(
+        &self,
+        s: &State,
+        (targets, here): (u32, i16),
+        to: (i16, i16),
+    ) -> bool {
+        !self.closing_rule_holds(s) || self.gap_among(s, targets, to) <= here
+    }
+
+    /// Whether no one may yet move away from the enemy [7.21, 7.22].
+    #[inline(always)]
+    fn closing_rule_holds(&self, s: &State) -> bool {
+        !s.melee_joined && self.display.kind.no_retreat_before_melee()
     }
 
     /// The special display rules after `a` moved from `from` to where he
