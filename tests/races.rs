@@ -3,9 +3,9 @@
 //! battle odds against Monte Carlo, termination, determinism across
 //! threads, and one-line errors for bad set-ups.
 //!
-//! Attribute order (the Random Attribute Determination Table): 1 speed,
-//! 2 small arms, 3 surprise, 4 hand to hand, 5 armor, 6 artillery,
-//! 7 numbers, 8 psionics, 9 morale; 10 is rolled again.
+//! The die faces map to the attributes as `faces` in
+//! `scenarios/races/data/races.toml` lists them (the Random Attribute
+//! Determination Table): faces 1-9 one attribute each, 10 a reroll.
 
 mod common;
 

@@ -14,9 +14,10 @@
 //!   here.
 //! - **The deadline** [13.43]: the hero has ten tactical turns, counted
 //!   from the joining of melee, to get to the villain; failing that, the
-//!   villain may still commit the act. Reaching reads as ending a tactical turn beside a
-//!   villain of the other side on his feet, or no such villain being left
-//!   on his feet; a duel that ends first is in time.
+//!   villain may still commit the act. Reaching reads as ending a
+//!   tactical turn beside a villain of the other side on his feet, or no
+//!   such villain being left on his feet; a duel that ends first is in
+//!   time.
 //! - **Invisibility** [18.2 card 27]: the fighter's agility is 10 for the
 //!   whole duel (the 10/6 of [7.39] for John Carter and Carthoris: the
 //!   set-up writes it into his ratings); the first time his own action
