@@ -12,10 +12,12 @@ use std::path::{Path, PathBuf};
 use barsoom::engine::{Dice, Model, RunConfig, Tally, run};
 use barsoom::games::jc::duel::geometry::{
     Area, Display, DisplayKind, EAST, FRONT_ARC, HERO_ARC, HERO_BEHIND, NORTH, OTHER_BEHIND, Reach,
-    SOUTH, WARRIOR_ARC, WEST, WalkScratch, in_arc, is_behind, offset_of_position, positions_around,
+    SOUTH, WARRIOR_ARC, WEST, WalkScratch, Walked, in_arc, is_behind, offset_of_position,
+    positions_around,
 };
 use barsoom::games::jc::duel::melee::{Blow, Conditions, Fate, MeleeRules, apply_blow};
 use barsoom::games::jc::duel::model::{JcDuel, OUT_FIRST_WINS, OUT_SECOND_WINS};
+use barsoom::games::jc::duel::policy::Policy;
 use barsoom::games::jc::duel::roster::{Class, Ratings, Roster};
 use barsoom::games::jc::duel::sequence::State;
 
@@ -616,13 +618,77 @@ fn walking_search_finds_what_a_distance_field_finds_on_a_wide_display() {
                     |x, y| !skip || Some((x, y)) != first.map(|(b, _)| b),
                 );
                 assert_eq!(
-                    found.map(|(x, y, _)| (x, y)),
+                    found.to().map(|(x, y, _)| (x, y)),
                     expected,
                     "from {origin:?} in {steps} steps, skipping the nearest: {skip}"
                 );
+                // On a display without walls a walk always leads to him:
+                // finding nothing means nothing is nearer.
+                if expected.is_none() {
+                    assert_eq!(found, Walked::Stay, "from {origin:?} in {steps} steps");
+                }
             }
         }
     }
+}
+
+#[test]
+fn a_fighter_closes_on_a_doorway_shut_by_two_enemies() {
+    // Two warriors side by side just inside the south-middle room of the
+    // house fill its four-box doorway (columns 22-25, row 22) with their
+    // counters. No exact position [7.41] round either is open ground on
+    // the corridor side, and those inside the room are shut off by the
+    // pair; the box straddling both from the corridor, (22, 19), is a
+    // position to attack from [7.42].
+    let dir = tempfile::tempdir().expect("tempdir");
+    let m = load(&write(
+        dir.path(),
+        "doorway",
+        "display = \"house\"\ndiscovered = true",
+        &format!(
+            "{}{}",
+            side("aggressive", "\"red-warrior\""),
+            side("aggressive", "{ id = \"red-warrior\", count = 2 }")
+        ),
+    ));
+    let d = m.duel();
+    let mut s: State = d.start();
+    s.pos[0] = (12, 14);
+    (s.pos[1], s.pos[2]) = ((20, 23), (24, 23));
+    (s.facing[1], s.facing[2]) = (NORTH, NORTH);
+    let mut scratch = WalkScratch::default();
+    let reach = Reach::compute(&d.display, s.pos[0], 4, &[s.pos[1], s.pos[2]], false);
+    let exact: Vec<(i16, i16)> = [1, 2]
+        .iter()
+        .flat_map(|&t| {
+            (1..=8u8).map(move |n| {
+                let (ox, oy) = offset_of_position(n, NORTH);
+                (s.pos[t].0 + ox, s.pos[t].1 + oy)
+            })
+        })
+        .collect();
+    let no_way = reach.nearest_walking(
+        &d.display,
+        false,
+        &[s.pos[1], s.pos[2]],
+        &exact,
+        (4, false),
+        &mut scratch,
+        |_, _| true,
+    );
+    assert_eq!(no_way, Walked::NoWay, "the exact positions are shut off");
+    let mut dice = Dice::for_trial(1, 0);
+    let action = Policy::Aggressive.choose(d, &s, 0, &mut dice);
+    let gap = |(x, y): (i16, i16)| (x - 22).abs().max((y - 19).abs());
+    assert!(
+        gap(action.to) == gap(s.pos[0]) - 4,
+        "a full movement towards the straddling box: {action:?}"
+    );
+    // Standing there, he attacks the pair from where he stands.
+    s.pos[0] = (22, 19);
+    let action = Policy::Aggressive.choose(d, &s, 0, &mut dice);
+    assert_eq!(action.to, (22, 19));
+    assert!(action.target.is_some(), "{action:?}");
 }
 
 #[test]

@@ -113,6 +113,27 @@ pub fn adjacent(dx: i16, dy: i16) -> bool {
     dx.abs().max(dy.abs()) == COUNTER
 }
 
+/// The 32 top-left offsets, rows first, at which a counter touches
+/// another [7.12]: the eight exact positions [7.41] and the boxes that
+/// straddle two of them [7.42].
+pub const TOUCHING: [(i16, i16); 32] = {
+    let mut ring = [(0i16, 0i16); 32];
+    let mut k = 0;
+    let mut dy = -COUNTER;
+    while dy <= COUNTER {
+        let mut dx = -COUNTER;
+        while dx <= COUNTER {
+            if dx == -COUNTER || dx == COUNTER || dy == -COUNTER || dy == COUNTER {
+                ring[k] = (dx, dy);
+                k += 1;
+            }
+            dx += 1;
+        }
+        dy += 1;
+    }
+    ring
+};
+
 /// The positions [7.41] that a counter `(dx, dy)` away (top-left to
 /// top-left) occupies around a counter facing `facing`: one position when
 /// exact, two when it straddles them [7.42]; `None` if not adjacent.
@@ -1712,7 +1733,9 @@ impl Reach {
 
     /// The first box of [`Reach::for_each`] (`steps` and `jump` as there)
     /// that `accept` takes among those nearest by walking to one of `goals`,
-    /// and nearer than the mover's own box: `(x, y, jumped)`. Walking is by
+    /// and nearer than the mover's own box: [`Walked::To`]; else whether
+    /// he is as near as he can come ([`Walked::Stay`]) or no walk leads
+    /// from the goals to him ([`Walked::NoWay`]). Walking is by
     /// king steps through the boxes where a counter may stand on `display`
     /// (open to a side with or without `restricted_ok` [5.57]) clear of the
     /// counters at `blockers` [5.15]; goals he could not stand on do not
@@ -1728,7 +1751,7 @@ impl Reach {
         (steps, jump): (u8, bool),
         scratch: &mut WalkScratch,
         accept: impl FnMut(i16, i16) -> bool,
-    ) -> Option<(i16, i16, bool)> {
+    ) -> Walked {
         let search = Walking {
             display,
             restricted_ok,
@@ -1771,6 +1794,29 @@ const ROW_WORDS: usize = MAX_DISPLAY.div_ceil(64);
 /// A display row as a bit set.
 type BitRow = [u64; ROW_WORDS];
 
+/// What [`Reach::nearest_walking`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Walked {
+    /// The box to move to, `(x, y, jumped)`.
+    To(i16, i16, bool),
+    /// None nearer than where he stands: he is as near as walking brings
+    /// him.
+    Stay,
+    /// No walk leads from the goals to him (walls and counters shut them
+    /// off).
+    NoWay,
+}
+
+impl Walked {
+    /// The box to move to, if any.
+    pub fn to(self) -> Option<(i16, i16, bool)> {
+        match self {
+            Walked::To(x, y, jumped) => Some((x, y, jumped)),
+            Walked::Stay | Walked::NoWay => None,
+        }
+    }
+}
+
 /// Reused buffers of [`Reach::nearest_walking`], one bit row per display
 /// row: where a counter may walk, where the search has been, its last
 /// layer and the next.
@@ -1800,7 +1846,7 @@ impl Walking<'_> {
         jumped: B,
         sc: &mut WalkScratch,
         mut accept: impl FnMut(i16, i16) -> bool,
-    ) -> Option<(i16, i16, bool)> {
+    ) -> Walked {
         let display = self.display;
         let (w, h) = (display.width, display.height as usize);
         for rows in [
@@ -1844,7 +1890,7 @@ impl Walking<'_> {
         while lo <= hi {
             // The mover's own layer: nothing nearer is left.
             if sy < h && sc.frontier[sy][sx / 64] >> (sx % 64) & 1 != 0 {
-                return None;
+                return Walked::Stay;
             }
             let first = (lo as i16).max(wy);
             let last = (hi as i16).min(wy + span as i16 - 1);
@@ -1855,7 +1901,7 @@ impl Walking<'_> {
                     let c = hits.trailing_zeros() as i16;
                     hits &= hits - 1;
                     if accept(wx + c, y) {
-                        return Some((wx + c, y, jumped.has(c, r as i16)));
+                        return Walked::To(wx + c, y, jumped.has(c, r as i16));
                     }
                 }
             }
@@ -1900,7 +1946,7 @@ impl Walking<'_> {
             std::mem::swap(&mut sc.frontier, &mut sc.next);
             (lo, hi) = (next_lo, next_hi);
         }
-        None
+        Walked::NoWay
     }
 }
 

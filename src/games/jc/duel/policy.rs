@@ -17,7 +17,8 @@ use std::cell::RefCell;
 
 use super::geometry::COUNTER;
 use super::geometry::{
-    EAST, NORTH, Picked, Reach, SOUTH, WEST, WalkScratch, in_arc, offset_of_position,
+    EAST, NORTH, Picked, Reach, SOUTH, TOUCHING, WEST, WalkScratch, Walked, in_arc,
+    offset_of_position,
 };
 use super::sequence::{Attack, Duel, MAX_FIGHTERS, State};
 use crate::engine::Dice;
@@ -310,35 +311,10 @@ fn close_in(
     }
     // Off open ground, or held up behind a counter on it (an unconscious
     // hero lying between): by walking distance round walls and counters.
-    // The reachable box nearest by walking (the first of those in
-    // `Reach::for_each` order), if nearer than where he stands.
-    if !duel.display.open_ground || (best.1 == s.pos[a] && best.0 > COUNTER) {
-        let (others, count) = duel.obstacles(s, a);
-        let mut goals = [(0i16, 0i16); 8 * MAX_FIGHTERS];
-        let mut g = 0;
-        let mut bits = targets;
-        while bits != 0 {
-            let t = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            for n in 1..=8u8 {
-                let (ox, oy) = offset_of_position(n, s.facing[t]);
-                goals[g] = (s.pos[t].0 + ox, s.pos[t].1 + oy);
-                g += 1;
-            }
-        }
-        FIELD.with(|field| {
-            if let Some((x, y, jumped)) = reach.nearest_walking(
-                duel.movement_display(s, a),
-                s.restricted == duel.fighters[a].side + 1,
-                &others[..count],
-                &goals[..g],
-                (movements * 4, jumps),
-                &mut field.borrow_mut(),
-                |x, y| duel.keeps_closing(s, a, (x, y)),
-            ) {
-                best = (0, (x, y), jumped);
-            }
-        });
+    if (!duel.display.open_ground || (best.1 == s.pos[a] && best.0 > COUNTER))
+        && let Some((x, y, jumped)) = walk_closer(duel, s, a, (movements, jumps), reach, targets)
+    {
+        best = (0, (x, y), jumped);
     }
     let (_, to, jumped) = best;
     Action {
@@ -349,6 +325,73 @@ fn close_in(
         target: None,
         task: Task::None,
     }
+}
+
+/// The box of `reach` (the first of those in `Reach::for_each` order)
+/// nearest by walking round walls and counters to an exact position
+/// [7.41] round one of `targets`, if nearer than where `a` stands. When
+/// no walk leads to any exact position (a pair of enemies shutting a
+/// doorway with their counters), the nearest to any box touching an
+/// enemy: a position straddling two [7.42] is still one to attack from.
+/// Kept out of line: its goal list is large, and the open display seldom
+/// needs it.
+#[inline(never)]
+fn walk_closer(
+    duel: &Duel,
+    s: &State,
+    a: usize,
+    (movements, jumps): (u8, bool),
+    reach: &Reach,
+    targets: u32,
+) -> Option<(i16, i16, bool)> {
+    let (others, count) = duel.obstacles(s, a);
+    let mut goals = [(0i16, 0i16); TOUCHING.len() * MAX_FIGHTERS];
+    FIELD.with(|field| {
+        let field = &mut field.borrow_mut();
+        let mut walk_to = |goals: &[(i16, i16)]| {
+            reach.nearest_walking(
+                duel.movement_display(s, a),
+                s.restricted == duel.fighters[a].side + 1,
+                &others[..count],
+                goals,
+                (movements * 4, jumps),
+                field,
+                |x, y| duel.keeps_closing(s, a, (x, y)),
+            )
+        };
+        let exact = |facing, k: usize| offset_of_position(k as u8 + 1, facing);
+        let g = boxes_round(s, targets, (8, exact), &mut goals);
+        let mut walked = walk_to(&goals[..g]);
+        if walked == Walked::NoWay {
+            let touching = |_, k: usize| TOUCHING[k];
+            let g = boxes_round(s, targets, (TOUCHING.len(), touching), &mut goals);
+            walked = walk_to(&goals[..g]);
+        }
+        walked.to()
+    })
+}
+
+/// Fills `goals` with the boxes `offset(facing, k)` from each of
+/// `targets` (bit per fighter) for `k` below `per`, `facing` the target's;
+/// returns how many it wrote.
+fn boxes_round(
+    s: &State,
+    targets: u32,
+    (per, offset): (usize, impl Fn(u8, usize) -> (i16, i16)),
+    goals: &mut [(i16, i16)],
+) -> usize {
+    let mut g = 0;
+    let mut bits = targets;
+    while bits != 0 {
+        let t = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        for k in 0..per {
+            let (ox, oy) = offset(s.facing[t], k);
+            goals[g] = (s.pos[t].0 + ox, s.pos[t].1 + oy);
+            g += 1;
+        }
+    }
+    g
 }
 
 fn aggressive(duel: &Duel, s: &State, a: usize) -> Action {
