@@ -373,6 +373,60 @@ fn carrying_takes_a_phase_costs_movement_and_a_point_in_melee() {
 }
 
 #[test]
+fn a_fighting_side_lifts_a_fallen_hero_out_of_a_shut_doorway() {
+    // Carthoris lies unconscious [3.26] across the south-middle doorway of
+    // the house (columns 22-25, row 22), two warriors just inside the room
+    // behind him. The one box from which the corridor side reaches the
+    // pair, (22, 19), is his; the exact positions [7.41] round them are
+    // walls or inside the room.
+    let m = duel(
+        "display = \"house\"\ndiscovered = true",
+        &side("", "\"carthoris\", \"red-warrior\""),
+        &side("", "{ id = \"red-warrior\", count = 2 }"),
+    );
+    let d = m.duel();
+    assert!(
+        d.extras,
+        "a hero may fall where walls are: pick-ups in play"
+    );
+    let (carthoris, friend) = (0, 1);
+    let trace = &mut NoTrace;
+    let mut dice = Dice::for_trial(1, 0);
+    let mut s = d.start();
+    s.status[carthoris] = Status::Unconscious;
+    s.level[carthoris] = 1;
+    s.pos[carthoris] = (22, 19);
+    s.pos[friend] = (12, 14);
+    (s.pos[2], s.pos[3]) = ((20, 23), (24, 23));
+    (s.facing[2], s.facing[3]) = (NORTH, NORTH);
+    // No walk leads him to the pair: he walks over to Carthoris, a full
+    // movement nearer.
+    let gap = |(x, y): (i16, i16)| (x - 22).abs().max((y - 19).abs());
+    let walk = Policy::Aggressive.choose(d, &s, friend, &mut dice);
+    assert_eq!(gap(walk.to), gap(s.pos[friend]) - 4, "{walk:?}");
+    // Beside him, he picks him up [5.41].
+    s.pos[friend] = (18, 15);
+    let lift = Policy::Aggressive.choose(d, &s, friend, &mut dice);
+    assert_eq!(
+        (lift.to, lift.task),
+        ((18, 15), Task::PickUp(carthoris as u8)),
+        "{lift:?}"
+    );
+    assert!(!d.perform(&mut s, friend, lift, &mut dice, trace));
+    d.turn_end(&mut s, &POLICIES, &mut dice, trace);
+    assert_eq!(s.carrying[friend], 1);
+    // A side that fights does not carry him off: the carrier steps into
+    // the doorway, now open, towards the enemy...
+    let step = Policy::Aggressive.choose(d, &s, friend, &mut dice);
+    assert_eq!((step.to, step.task), ((22, 19), Task::None), "{step:?}");
+    // ...and there puts him down to strike.
+    s.pos[friend] = (22, 19);
+    let strike = Policy::Aggressive.choose(d, &s, friend, &mut dice);
+    assert_eq!(strike.task, Task::PutDown, "{strike:?}");
+    assert!(strike.target.is_some(), "{strike:?}");
+}
+
+#[test]
 fn a_carrier_leaving_takes_his_load_with_him() {
     let m = duel(
         "display = \"house\"\ndiscovered = true",

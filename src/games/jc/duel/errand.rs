@@ -14,12 +14,17 @@
 //!   side may use but leave by it [5.18] only once no freed prisoner of the
 //!   side is left on the display, waiting out a turn where the exit asks
 //!   for it [5.56]. Freed prisoners and carriers head out at once.
+//! - A side that fights picks up a comrade only to clear its way: a
+//!   fighter with no walk to any enemy picks up (or walks over to) the
+//!   unconscious comrade whose counter shuts it, a hero fallen in a
+//!   doorway (`policy::clear_the_way`). A carrier of such a side fights
+//!   on, putting his load down when an enemy is beside him.
 //! - Kar Komak materialises his phantoms and Ghek holds the strongest enemy
 //!   at their first chance once the attackers are discovered, never when
 //!   engaged [19.43].
 //!
-//! `aggressive` strikes first when it has an attack (except a carrier or a
-//! fighter on his way out); `patient` does the errand first unless an enemy
+//! `aggressive` strikes first when it has an attack (except a carrier of a
+//! side leaving or a fighter on his way out); `patient` does the errand first unless an enemy
 //! is beside him (then it defends itself as it always does); `random` picks
 //! uniformly between its ordinary random action and each special action
 //! open to it (leaving by the exit it stands on, picking up a character
@@ -58,9 +63,6 @@ fn plan(duel: &Duel, s: &State, a: usize) -> Plan {
     use super::escape::Goal;
     let side = duel.fighters[a].side;
     let goal = duel.special.goals[usize::from(side)];
-    if s.carrying[a] != 0 {
-        return Plan::HeadOut;
-    }
     if goal == Goal::Fight {
         return Plan::Fight;
     }
@@ -73,7 +75,7 @@ fn plan(duel: &Duel, s: &State, a: usize) -> Plan {
             Plan::Fight
         };
     }
-    if duel.fighters[a].prisoner {
+    if s.carrying[a] != 0 || duel.fighters[a].prisoner {
         return Plan::HeadOut;
     }
     let held = |i: usize| duel.fighters[i].side == side && s.captive(i);
@@ -250,8 +252,17 @@ fn carry_out(duel: &Duel, s: &State, a: usize, plan: Plan) -> Option<Action> {
         Plan::HeadOut | Plan::Withdraw => head_out(duel, s, a, true),
         Plan::Escort => head_out(duel, s, a, false),
         Plan::Work => work(duel, s, a),
-        Plan::PickUp(u) => Some(Action::stay(s, a, Task::PickUp(u as u8))),
-        Plan::Fetch(u) => fetch(duel, s, a, u),
+        Plan::PickUp(u) | Plan::Fetch(u) => pick_up_or_fetch(duel, s, a, u),
+    }
+}
+
+/// Fighter `a` picks up the unconscious `u` if he may [5.41], else walks
+/// over to him.
+pub(super) fn pick_up_or_fetch(duel: &Duel, s: &State, a: usize, u: usize) -> Option<Action> {
+    if duel.may_pick_up(s, a, u) {
+        Some(Action::stay(s, a, Task::PickUp(u as u8)))
+    } else {
+        fetch(duel, s, a, u)
     }
 }
 
@@ -279,20 +290,21 @@ fn power(duel: &Duel, s: &State, a: usize) -> Option<Action> {
     }
 }
 
-/// `aggressive` with extras in play: a power first; a carrier, a fighter
-/// standing on his way out, or one picking up does that; otherwise the
-/// best attack within reach; otherwise the errand; `None`: the ordinary
-/// aggressive play.
+/// `aggressive` with extras in play: a power first; a carrier with an
+/// enemy beside him puts his load down and strikes; a carrier of a side
+/// leaving, a fighter standing on his way out, or one picking up does
+/// that; otherwise the best attack within reach; otherwise the errand;
+/// `None`: the ordinary aggressive play.
 pub fn aggressive(duel: &Duel, s: &State, a: usize) -> Option<Action> {
     if let Some(x) = power(duel, s, a) {
+        return Some(x);
+    }
+    if let Some(x) = put_down_to_fight(duel, s, a, false) {
         return Some(x);
     }
     let plan = plan(duel, s, a);
     if plan == Plan::Fight {
         return None;
-    }
-    if let Some(x) = put_down_to_fight(duel, s, a, false) {
-        return Some(x);
     }
     if !urgent(duel, s, a, plan) {
         let (base, _) = duel.movements(s, a);

@@ -718,6 +718,7 @@ impl JcDuel {
             || special.personages != 0
             || goals.iter().any(|&g| g != Goal::Fight)
             || (faints && random.contains(&true))
+            || fallen_may_shut_the_way(&display, &fighters)
             || fighters
                 .iter()
                 .any(|f| f.special.is_some() || f.loves.is_some() || f.starts_absent);
@@ -1044,6 +1045,13 @@ fn find_square(
     None
 }
 
+/// Whether a hero may fall unconscious [3.26] where walls are: lying in a
+/// doorway he can shut it, and his side then picks him up to clear the
+/// way [5.41] (`policy::clear_the_way`), which needs the extras' turn end.
+fn fallen_may_shut_the_way(display: &Display, fighters: &[Fighter]) -> bool {
+    !display.open_ground && fighters.iter().any(|f| f.unconscious_at_level_1)
+}
+
 /// Unless a facing was given, each side faces the other along the axis on
 /// which the two sides' counters lie further apart [7.21] (prisoners and
 /// those not yet on the display left out).
@@ -1227,7 +1235,7 @@ pub fn set_up(
     // Ghek holds a foe once a duel [19.42] (Kar Komak's phantoms and Woola
     // are the calling game's: it counts their uses and brings them in).
     // Berserk, the deadline, invisibility and the break-off [13.43, 18.2].
-    let mut extras = cards.any();
+    let mut extras = cards.any() || fallen_may_shut_the_way(display, &fighters);
     special.cards = cards;
     for (i, f) in fighters.iter().enumerate() {
         if f.special == Some(Special::Immobilise) {

@@ -20,7 +20,7 @@ use super::geometry::{
     EAST, NORTH, Picked, Reach, SOUTH, TOUCHING, WEST, WalkScratch, Walked, in_arc,
     offset_of_position,
 };
-use super::sequence::{Attack, Duel, MAX_FIGHTERS, State};
+use super::sequence::{Attack, Duel, MAX_FIGHTERS, State, Status};
 use crate::engine::Dice;
 
 /// A side's policy.
@@ -311,10 +311,16 @@ fn close_in(
     }
     // Off open ground, or held up behind a counter on it (an unconscious
     // hero lying between): by walking distance round walls and counters.
-    if (!duel.display.open_ground || (best.1 == s.pos[a] && best.0 > COUNTER))
-        && let Some((x, y, jumped)) = walk_closer(duel, s, a, (movements, jumps), reach, targets)
-    {
-        best = (0, (x, y), jumped);
+    if !duel.display.open_ground || (best.1 == s.pos[a] && best.0 > COUNTER) {
+        match walk_closer(duel, s, a, (movements, jumps), reach, (targets, 0)) {
+            Walked::To(x, y, jumped) => best = (0, (x, y), jumped),
+            Walked::NoWay if duel.extras => {
+                if let Some(x) = clear_the_way(duel, s, a, (movements, jumps), reach, targets) {
+                    return x;
+                }
+            }
+            _ => {}
+        }
     }
     let (_, to, jumped) = best;
     Action {
@@ -327,14 +333,40 @@ fn close_in(
     }
 }
 
+/// A fighter of a side that fights, finding no walk to any enemy, clears
+/// the way: the first unconscious comrade but for whose counter a walk
+/// would lead to one (lying in a doorway) he picks up if beside him
+/// [5.41], else walks over to; `None` if no comrade shuts the way. Once
+/// he carries him he fights on, putting him down beside the enemy
+/// (`errand::put_down_to_fight`).
+#[cold]
+fn clear_the_way(
+    duel: &Duel,
+    s: &State,
+    a: usize,
+    (movements, jumps): (u8, bool),
+    reach: &Reach,
+    targets: u32,
+) -> Option<Action> {
+    let side = duel.fighters[a].side;
+    let shutting = (0..s.n).find(|&u| {
+        duel.fighters[u].side == side
+            && s.status[u] == Status::Unconscious
+            && walk_closer(duel, s, a, (movements, jumps), reach, (targets, 1 << u))
+                != Walked::NoWay
+    })?;
+    super::errand::pick_up_or_fetch(duel, s, a, shutting)
+}
+
 /// The box of `reach` (the first of those in `Reach::for_each` order)
 /// nearest by walking round walls and counters to an exact position
 /// [7.41] round one of `targets`, if nearer than where `a` stands. When
 /// no walk leads to any exact position (a pair of enemies shutting a
 /// doorway with their counters), the nearest to any box touching an
 /// enemy: a position straddling two [7.42] is still one to attack from.
-/// Kept out of line: its goal list is large, and the open display seldom
-/// needs it.
+/// The counters of `ignored` (bit per fighter) are walked through, as if
+/// they were not there. Kept out of line: its goal list is large, and
+/// the open display seldom needs it.
 #[inline(never)]
 fn walk_closer(
     duel: &Duel,
@@ -342,9 +374,9 @@ fn walk_closer(
     a: usize,
     (movements, jumps): (u8, bool),
     reach: &Reach,
-    targets: u32,
-) -> Option<(i16, i16, bool)> {
-    let (others, count) = duel.obstacles(s, a);
+    (targets, ignored): (u32, u32),
+) -> Walked {
+    let (others, count) = duel.obstacles(s, a, ignored);
     let mut goals = [(0i16, 0i16); TOUCHING.len() * MAX_FIGHTERS];
     FIELD.with(|field| {
         let field = &mut field.borrow_mut();
@@ -367,7 +399,7 @@ fn walk_closer(
             let g = boxes_round(s, targets, (TOUCHING.len(), touching), &mut goals);
             walked = walk_to(&goals[..g]);
         }
-        walked.to()
+        walked
     })
 }
 

@@ -684,15 +684,20 @@ impl Duel {
         self.nearest_of(s, self.targets(s, a), at).map(|(t, _)| t)
     }
 
-    /// The top-left boxes of the counters in `a`'s way [5.15], and how
-    /// many there are.
+    /// The top-left boxes of the counters in `a`'s way [5.15], but those
+    /// of `ignored` (bit per fighter), and how many there are.
     #[inline(always)]
-    pub fn obstacles(&self, s: &State, a: usize) -> ([(i16, i16); MAX_FIGHTERS], usize) {
+    pub fn obstacles(
+        &self,
+        s: &State,
+        a: usize,
+        ignored: u32,
+    ) -> ([(i16, i16); MAX_FIGHTERS], usize) {
         let mut others = [(0i16, 0i16); MAX_FIGHTERS];
         let mut k = 0;
         Picked {
             boxes: &s.pos,
-            among: self.obstacle_mask(s, a),
+            among: self.obstacle_mask(s, a) & !ignored,
         }
         .each(|x, y| {
             others[k] = (x, y);
