@@ -1527,10 +1527,7 @@ fn set_up_gives_ghek_his_hold_for_the_strategic_game() {
     let entry = |id: &str| Entry {
         character: roster.find(id).expect(id),
         level: 9,
-        unarmed: false,
-        strength_bonus: 0,
-        berserk: false,
-        invisible: false,
+        ..Entry::default()
     };
     let options = SetUpOptions {
         discovered: true,

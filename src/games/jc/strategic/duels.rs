@@ -373,10 +373,7 @@ impl Game {
                 Entry {
                     character: usize::from(k),
                     level: top,
-                    unarmed: false,
-                    strength_bonus: 0,
-                    berserk: false,
-                    invisible: false,
+                    ..Entry::default()
                 },
             );
         }
@@ -388,9 +385,7 @@ impl Game {
                     character: usize::from(self.heroes[q].character),
                     level: self.hero_level(ctx, q),
                     unarmed: !self.heroes[q].armed,
-                    strength_bonus: 0,
-                    berserk: false,
-                    invisible: false,
+                    ..Entry::default()
                 },
             );
         }
@@ -402,10 +397,7 @@ impl Game {
                 Entry {
                     character: usize::from(aid.allies.1),
                     level: ally_top,
-                    unarmed: false,
-                    strength_bonus: 0,
-                    berserk: false,
-                    invisible: false,
+                    ..Entry::default()
                 },
             );
         }
@@ -415,11 +407,10 @@ impl Game {
             key.sides[1][usize::from(key.lens[1])] = pack(&Entry {
                 character: usize::from(k),
                 level: top,
-                unarmed: false,
                 strength_bonus: bonus,
-                berserk: false,
                 // The villain's card 27.
                 invisible: aid.foe_invisible == Some(i),
+                ..Entry::default()
             });
             key.lens[1] += 1;
         }

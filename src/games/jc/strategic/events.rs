@@ -551,18 +551,12 @@ impl Game {
                 &[Entry {
                     character: usize::from(k),
                     level,
-                    unarmed: false,
-                    strength_bonus: 0,
-                    berserk: false,
-                    invisible: false,
+                    ..Entry::default()
                 }],
                 &[Entry {
                     character: usize::from(foe),
                     level: killer.top_level,
-                    unarmed: false,
-                    strength_bonus: 0,
-                    berserk: false,
-                    invisible: false,
+                    ..Entry::default()
                 }],
                 r,
             ) != Some(false);

@@ -734,10 +734,7 @@ impl Game {
         let entry = |c: u8| Entry {
             character: usize::from(c),
             level: roster.characters[usize::from(c)].top_level,
-            unarmed: false,
-            strength_bonus: 0,
-            berserk: false,
-            invisible: false,
+            ..Entry::default()
         };
         let display = if self.parties[p].spots[VILLAIN_QUARRY].area == ctx.data.city_map.palace {
             PALACE

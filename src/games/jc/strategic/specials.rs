@@ -706,14 +706,7 @@ impl Game {
         if self.heroes[p].character != w.master || display == FLIER_DISPLAY {
             return false;
         }
-        let mut side = [Entry {
-            character: 0,
-            level: 0,
-            unarmed: false,
-            strength_bonus: 0,
-            berserk: false,
-            invisible: false,
-        }; MAX_FIGHTERS];
+        let mut side = [Entry::default(); MAX_FIGHTERS];
         let mut n = 0;
         for (i, &(k, bonus)) in foes.iter().enumerate() {
             let j = offset + i;
@@ -721,10 +714,8 @@ impl Game {
                 side[n] = Entry {
                     character: usize::from(k),
                     level: result.level[j].max(1),
-                    unarmed: false,
                     strength_bonus: bonus,
-                    berserk: false,
-                    invisible: false,
+                    ..Entry::default()
                 };
                 n += 1;
             }
@@ -735,10 +726,8 @@ impl Game {
         let woola = Entry {
             character: usize::from(w.character),
             level: ctx.data.roster.characters[usize::from(w.character)].top_level,
-            unarmed: false,
             strength_bonus: w.strength_bonus,
-            berserk: false,
-            invisible: false,
+            ..Entry::default()
         };
         let won = self.side_duel(ctx, display, &[woola], &side[..n], r) == Some(true);
         trace.event("JC 19.12 Woola", || {
