@@ -24,11 +24,11 @@
 //!   engaged [19.43].
 //!
 //! `aggressive` strikes first when it has an attack (except a carrier of a
-//! side leaving or a fighter on his way out); `patient` does the errand first unless an enemy
-//! is beside him (then it defends itself as it always does); `random` picks
-//! uniformly between its ordinary random action and each special action
-//! open to it (leaving by the exit it stands on, picking up a character
-//! beside it, a power).
+//! side leaving or a fighter on his way out); `patient` does the errand
+//! first unless an enemy is beside him (then it defends itself as it
+//! always does); `random` picks uniformly between its ordinary random
+//! action and each special action open to it (leaving by the exit it
+//! stands on, picking up a character beside it, a power).
 
 use std::cell::RefCell;
 
