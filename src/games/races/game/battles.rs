@@ -1,11 +1,12 @@
 //! The battle phase: leaders in charge (fixed, greedy or random) and the
 //! battles between stacks [Leaders], [Battle Phase].
 
-use super::{Ending, Game, MAX_LEADERS, NONE, Player};
 use crate::engine::Trace;
 use crate::games::races::Roller;
 use crate::games::races::battle::{Odds, Verdict, choose_leader, fight, odds, roll_attribute};
 use crate::games::races::map::NO_HEX;
+
+use super::{Ending, Game, MAX_LEADERS, NONE, Player};
 
 impl<'m> Game<'m> {
     pub(super) fn fixed_charge(&self, h: u16) -> Option<Option<u8>> {

@@ -22,9 +22,10 @@
 
 use std::cell::Cell;
 
+use crate::engine::{Dice, Model, OutputSpec, Trace, TrialResult};
+
 use super::data::{ATTRIBUTES, Profile};
 use super::map::{HexMap, HexSet, MAX_HEXES, NO_HEX, NO_HEXES};
-use crate::engine::{Dice, Model, OutputSpec, Trace, TrialResult};
 
 mod battles;
 mod players;

@@ -1,11 +1,12 @@
 //! The players' movement: random moves, the greedy player's search and
 //! moves, and the order of each stack before the battle phase.
 
-use super::turn::sort_by_keys_descending;
-use super::{FAR, Game, LEVELS, NONE, Player};
 use crate::games::races::Roller;
 use crate::games::races::battle::odds;
 use crate::games::races::map::{ForWords, HexSet, NO_HEX, set_contains};
+
+use super::turn::sort_by_keys_descending;
+use super::{FAR, Game, LEVELS, NONE, Player};
 
 impl<'m> Game<'m> {
     /// Random movement: a random warband of the `k` listed in the board's

@@ -5,16 +5,17 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::{
-    FixedStack, MAX_LEADERS, MAX_PLAYERS, MAX_START_WARBANDS, MAX_TURNS, METRIC_TURNS, NONE,
-    Player, RacesGame, Seat, TerrainRule, flat_terrain_table,
-};
 use crate::engine::accumulate::MAX_METRICS;
 use crate::engine::{MetricSpec, OutputSpec};
 use crate::games::races::battle::{attribute_probabilities, odds};
 use crate::games::races::data::{RacesData, id_list};
 use crate::games::races::map::{HexMap, MAX_SIDE, ZONE_NAMES};
 use crate::scenario::{ScenarioError, parse_toml, read_text};
+
+use super::{
+    FixedStack, MAX_LEADERS, MAX_PLAYERS, MAX_START_WARBANDS, MAX_TURNS, METRIC_TURNS, NONE,
+    Player, RacesGame, Seat, TerrainRule, flat_terrain_table,
+};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

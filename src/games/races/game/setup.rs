@@ -1,12 +1,13 @@
 //! Set-up: the terrain roll (and its flattened table), the map and the
 //! deployment of every seat [Map], [Scenario Setup], [Leaders].
 
-use super::{
-    ENTRY_DETAIL, ENTRY_IMPASSABLE_BIT, ENTRY_KEY_BIT, Game, Leader, MAX_LEADERS, NONE, Seat,
-};
 use crate::games::races::Roller;
 use crate::games::races::battle::roll_attribute;
 use crate::games::races::data::Face;
+
+use super::{
+    ENTRY_DETAIL, ENTRY_IMPASSABLE_BIT, ENTRY_KEY_BIT, Game, Leader, MAX_LEADERS, NONE, Seat,
+};
 
 /// Rolls one hex's terrain: the hex table, then any table its face sends
 /// on to [Hex Terrain Type], [Beneficial Terrain Type Table], [Settlement

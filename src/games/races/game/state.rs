@@ -1,14 +1,15 @@
 //! [`Game`]'s state: construction, queries about hexes, stacks and
 //! leaders, and the bookkeeping of stacks as warbands move and fall.
 
-use super::{
-    Board, Game, IMPASSABLE, MAX_LEADERS, MAX_PLAYERS, MAX_WARBANDS, NO_LEADER, NONE, RacesGame,
-    SLOT_WORDS, TerrainRule, Warband,
-};
 use crate::games::races::battle::scores;
 use crate::games::races::data::{ATTRIBUTES, Profile};
 use crate::games::races::map::{
     HexSet, NO_HEX, NO_HEXES, set_and, set_contains, set_hexes, set_insert, set_len, set_remove,
+};
+
+use super::{
+    Board, Game, IMPASSABLE, MAX_LEADERS, MAX_PLAYERS, MAX_WARBANDS, NO_LEADER, NONE, RacesGame,
+    SLOT_WORDS, TerrainRule, Warband,
 };
 
 impl<'m> Game<'m> {

@@ -1,14 +1,15 @@
 //! The turn sequence: initiative, recruiting and command points, the
 //! movement phase, the end of the turn and of the game [Turn Sequence].
 
-use super::{
-    Ending, Game, MAX_PLAYERS, METRIC_BATTLES, METRIC_BY_HOLDING, METRIC_FIRST_MOVER_WON,
-    METRIC_SURVIVORS, METRIC_TURNS, Player,
-};
 use crate::engine::accumulate::MAX_METRICS;
 use crate::engine::{Trace, TrialResult};
 use crate::games::races::Roller;
 use crate::games::races::map::{NO_HEXES, set_and, set_contains, set_hexes};
+
+use super::{
+    Ending, Game, MAX_PLAYERS, METRIC_BATTLES, METRIC_BY_HOLDING, METRIC_FIRST_MOVER_WON,
+    METRIC_SURVIVORS, METRIC_TURNS, Player,
+};
 
 /// Command dice for `units` units: one d10 per `per_die` units, rounded
 /// up [Movement Phase].
