@@ -9,9 +9,10 @@
 //! procedure.
 //!
 //! Every mechanic is written once (in `rules`) and read by both the Monte
-//! Carlo trial ([`WomDuel::run_trial`]) and the exact chain ([`exact`]):
-//! attack profiles classify a roll, initiative profiles decide a seizure,
-//! and `next_holder` passes the initiative.
+//! Carlo trial ([`Model::run_trial`](crate::engine::Model::run_trial) in
+//! `model`) and the exact chain ([`exact`]): attack profiles classify a
+//! roll, initiative profiles decide a seizure, and `next_holder` passes the
+//! initiative.
 //!
 //! This file holds the fighters and the built model; the rest is split by
 //! job:
