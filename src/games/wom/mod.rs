@@ -3,5 +3,4 @@
 pub mod air;
 pub mod battle;
 pub mod duel;
-pub mod duel_exact;
 pub mod tables;

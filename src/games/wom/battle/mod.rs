@@ -1,7 +1,17 @@
 //! `wom.battle`: Warriors of Mars mass battles at 1:50 (PART I, land
 //! warfare): units of stands, movement and charges, missile fire, melee,
 //! morale and the loss of leaders.
+//!
+//! - [`battle`]: the model's types, the battle state, movement, the turn
+//!   sequence and the `Model` impl;
+//! - `scenario`: the scenario file, its validation and the output spec;
+//! - `combat`: missile fire and melee;
+//! - `morale`: morale checks and units leaving the fight;
+//! - [`tables`]: the battle tables, loaded and checked.
 
 #[allow(clippy::module_inception)]
 pub mod battle;
+mod combat;
+mod morale;
+mod scenario;
 pub mod tables;

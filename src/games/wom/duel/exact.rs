@@ -5,12 +5,12 @@
 //! it) and whether the opening panic check is still due. Every transition
 //! is read from the same profiles the Monte Carlo uses.
 
-use super::duel::{
+use super::{
     Blow, CompiledShot, FirstStrike, MissileEffect, WomDuel, initiative_needs_roll, next_holder,
 };
-use super::tables::Score;
 use crate::analysis::markov::{AbsorbingChain, Step, solve as solve_chain};
 use crate::engine::{ExactSolution, Model, rng::sum_distribution};
+use crate::games::wom::tables::Score;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct State {
