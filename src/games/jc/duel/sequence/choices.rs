@@ -2,6 +2,7 @@
 //! his movements and reach, the enemies nearest him, and the closing rule.
 
 use super::state::{Attack, Duel, MAX_FIGHTERS, State};
+use crate::games::jc::duel::geometry;
 use crate::games::jc::duel::geometry::{
     Boxes, COUNTER, DisplayKind, Picked, Reach, STEPS_PER_MOVEMENT, adjacent, in_arc, is_behind,
 };
@@ -154,7 +155,7 @@ impl Duel {
             }
             let mut around = [(0i16, 0i16); 8];
             for (n, at) in (1..=8u8).zip(&mut around) {
-                let (ox, oy) = crate::games::jc::duel::geometry::offset_of_position(n, s.facing[t]);
+                let (ox, oy) = geometry::offset_of_position(n, s.facing[t]);
                 *at = (s.pos[t].0 + ox, s.pos[t].1 + oy);
             }
             // Positions 1-8 in order, those he can walk to. A moving

@@ -3,6 +3,7 @@
 
 use super::state::{Duel, DuelResult, MAX_FIGHTERS, State, Status};
 use crate::engine::{Dice, Trace};
+use crate::games::jc::duel::geometry;
 use crate::games::jc::duel::geometry::{COUNTER, DisplayKind, facing_letter};
 use crate::games::jc::duel::melee::{Blow, Fate, apply_blow};
 use crate::games::jc::duel::policy::{Action, Policy, Task};
@@ -676,7 +677,7 @@ impl Duel {
     /// Top-left boxes one counter apart, for tests: `(x, y)` moved `n`
     /// counters along `facing`.
     pub fn step_counters(at: (i16, i16), facing: u8, n: i16) -> (i16, i16) {
-        let (dx, dy) = crate::games::jc::duel::geometry::from_frame(0, -COUNTER * n, facing);
+        let (dx, dy) = geometry::from_frame(0, -COUNTER * n, facing);
         (at.0 + dx, at.1 + dy)
     }
 }

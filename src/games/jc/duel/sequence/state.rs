@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use crate::games::jc::duel::escape;
 use crate::games::jc::duel::geometry::{
     Display, FRONT_ARC, HERO_ARC, HERO_BEHIND, OTHER_BEHIND, PositionSet, WARRIOR_ARC,
 };
@@ -155,7 +156,7 @@ pub struct Duel {
     /// acquisition (the turn-end and after-action steps run only then).
     pub extras: bool,
     /// The rules of [5.4, 5.5, 7.7, 19] and what each side brings.
-    pub special: crate::games::jc::duel::escape::Extras,
+    pub special: escape::Extras,
     /// Fliers on the ground: no one falls crossing between them [14.25].
     pub grounded: bool,
 }
@@ -229,7 +230,7 @@ pub struct State {
     /// Fighters who initiated a melee this turn [5.41, 5.55].
     pub meleed: u32,
     /// The state of exits, prisoners and special characters.
-    pub x: crate::games::jc::duel::escape::Progress,
+    pub x: escape::Progress,
     /// The fighters of each side (bit per fighter; fixed for the duel).
     pub sides: [u32; 2],
     /// The personages (bit per fighter; fixed for the duel) [7.16].
@@ -350,7 +351,7 @@ impl Duel {
             fury: 0,
             held: 0,
             meleed: 0,
-            x: crate::games::jc::duel::escape::Progress {
+            x: escape::Progress {
                 disguised: self.special.disguise,
                 powers: self.special.powers,
                 unseen: self.special.cards.invisible,
