@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
+use super::consts::{MAX_HENCHMEN, MAX_VILLAINS, NO_PLACE};
 use super::tables::{
     self, ArenaDuel, Companion, DISPLAYS, Delay, DieTable, Entries, Foes, Internment, JetanDuels,
     Lookup, Outcome, RawFoe, RawRow, TableSpec, Who,
@@ -29,15 +30,8 @@ use crate::games::jc::map::{BarsoomMap, FLIER, MAX_PLACES, THOAT, WALK};
 use crate::games::jc::swordsman::SwordsmanTables;
 use crate::scenario::{ScenarioError, read_toml};
 
-/// "No place" in place fields.
-pub const NO_PLACE: u8 = u8::MAX;
 /// Most characters the roster may hold (character sets are `u128`).
 pub const MAX_ROSTER: usize = 128;
-/// Most villain characters one hero faces (with those joining at the
-/// final destination).
-pub const MAX_VILLAINS: usize = 6;
-/// Most henchmen an entourage may hold [10.5].
-pub const MAX_HENCHMEN: usize = 12;
 /// Most characters a hero starts with.
 pub const MAX_START_RETINUE: usize = 4;
 /// Most areas of the city map (area sets are `u16`).
@@ -1539,13 +1533,13 @@ fn load_rules(
             entries,
         )?);
     }
-    if heroes.is_empty() || heroes.len() > super::game::MAX_PLAYERS {
+    if heroes.is_empty() || heroes.len() > super::consts::MAX_PLAYERS {
         return Err(ScenarioError::new(
             &file,
             "heroes",
             format!(
                 "expected 1 to {} heroes, found {}",
-                super::game::MAX_PLAYERS,
+                super::consts::MAX_PLAYERS,
                 heroes.len()
             ),
         ));

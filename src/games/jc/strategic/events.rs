@@ -28,7 +28,9 @@
 //!   escape cards and the arena companion.
 
 use super::city::Flow;
-use super::game::{Context, Game, NONE, Place, Roller, Status};
+use super::consts::NONE;
+use super::dice::Roller;
+use super::game::{Context, Game, Place, Status};
 use super::romance::female;
 use super::tables::{Foes, HOUSE, ITEM_FLIER, PALACE, STREET, Who};
 use super::tactics;
@@ -155,7 +157,7 @@ impl Game {
         self.tars_tarkas_upkeep(ctx, p, trace);
         let s = &mut self.story.heroes[p];
         if s.slave.0 != NONE && self.heroes[p].city() != Some(s.slave.1) {
-            s.slave = (NONE, super::data::NO_PLACE);
+            s.slave = (NONE, super::consts::NO_PLACE);
         }
         self.brain_transfer(ctx, p, r, trace);
         self.draw_event(ctx, p, r, trace);
@@ -687,7 +689,7 @@ impl Game {
     /// Whether quarry `q` of hero `p` is in this city.
     fn quarry_here(&self, p: usize, q: usize) -> bool {
         let party = &self.parties[p];
-        if q == super::game::CAPTIVE_QUARRY {
+        if q == super::consts::CAPTIVE_QUARRY {
             party.holds_captive()
         } else {
             party.villains_len > 0 || party.henchmen_len > 0 || party.surrogate != NONE

@@ -8,6 +8,8 @@
 //! - [`tables`]: the die tables and what their entries say.
 //! - [`data`]: every data file, checked and compiled.
 //! - [`game`]: the state (fixed arrays), the set-up and the turn sequence.
+//! - [`consts`]: limits and sentinels shared across the modules.
+//! - [`dice`]: the [`dice::Roller`] every chance goes through.
 //! - [`travel`]: overland movement [9].
 //! - [`villains`]: villain placement, flight, surrogates and entourage
 //!   [10].
@@ -25,12 +27,14 @@
 //!   deck in play), [`friends`] (the friend tables), [`romance`] (love,
 //!   treachery, remorse, unspeakable acts), [`specials`] (the special
 //!   characters), [`tactics`] (both policies' choices about them).
-//! - [`script`]: a scripted [`game::Roller`] for worked examples and tests.
+//! - [`script`]: a scripted roller for worked examples and tests.
 //! - [`stats`]: per-hero and per-table-entry breakdowns for `barsoom jc
 //!   strategic-stats`.
 
 pub mod city;
+pub mod consts;
 pub mod data;
+pub mod dice;
 pub mod duels;
 pub mod encounters;
 pub mod events;
@@ -59,9 +63,10 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use self::consts::{MAX_ENTRIES, MAX_PLAYERS};
 use self::data::StrategicData;
 use self::duels::DuelCache;
-use self::game::{Context, End, Game, GameConfig, MAX_ENTRIES, MAX_PLAYERS};
+use self::game::{Context, End, Game, GameConfig};
 use self::players::{HeroPolicy, POLICIES, VillainPolicy};
 use crate::engine::accumulate::MAX_METRICS;
 use crate::engine::{Dice, MetricSpec, Model, OutputSpec, Trace, TrialResult};
@@ -199,7 +204,7 @@ impl JcStrategic {
     }
 
     /// Plays one game with `r`'s chances.
-    pub fn play<R: game::Roller, T: Trace>(&self, r: &mut R, trace: &mut T) -> (Game, End) {
+    pub fn play<R: dice::Roller, T: Trace>(&self, r: &mut R, trace: &mut T) -> (Game, End) {
         let ctx = self.context();
         let mut g = Game::new(&ctx, r, trace);
         let end = g.play(&ctx, r, trace);

@@ -31,7 +31,9 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::game::{Context, Game, NONE, Roller};
+use super::consts::NONE;
+use super::dice::Roller;
+use super::game::{Context, Game};
 use super::story::{Look, build_rows, number, provenance};
 use super::tables::{DieTable, Entries, FLIER_DISPLAY, Foes, RollSpec, TableSpec, Who};
 use super::tactics;

@@ -12,9 +12,9 @@
 
 use std::path::Path;
 
-use super::data::NO_PLACE;
+use super::consts::{MAX_PLAYERS, NO_PLACE, NONE};
+use super::dice::Roller;
 use super::friends::FriendTables;
-use super::game::{MAX_PLAYERS, NONE, Roller};
 use super::romance::RomanceRules;
 use super::specials::SpecialRules;
 use super::tables::{self, DieTable, Entries, RawRow, RollSpec, TableSpec};
