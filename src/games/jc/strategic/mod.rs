@@ -26,7 +26,8 @@
 //! - [`story`]: their data and `Copy` state; [`events`] (the Random Event
 //!   deck in play), [`friends`] (the friend tables), [`romance`] (love,
 //!   treachery, remorse, unspeakable acts), [`specials`] (the special
-//!   characters), [`tactics`] (both policies' choices about them).
+//!   characters), [`tactics`] (both policies' choices about them);
+//!   [`loading`]: what the loaders of their files share.
 //! - [`script`]: a scripted roller for worked examples and tests.
 //! - [`stats`]: per-hero and per-table-entry breakdowns for `barsoom jc
 //!   strategic-stats`.
@@ -42,6 +43,7 @@ pub mod fellows;
 pub mod friends;
 pub mod game;
 pub mod hooks;
+pub mod loading;
 pub mod offers;
 pub mod players;
 pub mod romance;

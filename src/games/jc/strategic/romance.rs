@@ -55,7 +55,7 @@ use super::consts::{CAPTIVE_QUARRY, NONE, VILLAIN_QUARRY};
 use super::dice::Roller;
 use super::duels::{Company, FightOptions};
 use super::game::{Context, Game};
-use super::story::{Look, build_rows, number, provenance};
+use super::loading::{Look, build_rows, number, provenance};
 use super::tables::{DieTable, Entries, HOUSE, PALACE, RollSpec, STREET, TableSpec};
 use super::tactics;
 use crate::engine::Trace;

@@ -34,7 +34,7 @@ use serde::Deserialize;
 use super::consts::NONE;
 use super::dice::Roller;
 use super::game::{Context, Game};
-use super::story::{Look, build_rows, number, provenance};
+use super::loading::{Look, build_rows, number, provenance};
 use super::tables::{DieTable, Entries, FLIER_DISPLAY, Foes, RollSpec, TableSpec, Who};
 use super::tactics;
 use crate::engine::Trace;
