@@ -4,9 +4,9 @@ pub mod deck;
 pub mod duel;
 pub mod event_deck;
 pub mod fleet;
-pub mod fleet_exact;
-pub mod fleet_tables;
 pub mod map;
 pub mod military;
 pub mod strategic;
 pub mod swordsman;
+
+pub use fleet::{exact as fleet_exact, tables as fleet_tables};

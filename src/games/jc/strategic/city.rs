@@ -25,9 +25,11 @@
 //! final destination [17.18].
 //! L: the villain's flight, taken where it happens [15.22, 17.33].
 
+use super::consts::{CAPTIVE_QUARRY, NONE, VILLAIN_QUARRY};
+use super::dice::Roller;
 use super::duels::{Company, FightOptions};
 use super::events::Defeat;
-use super::game::{CAPTIVE_QUARRY, Context, Game, NONE, Roller, Status, VILLAIN_QUARRY, stamp};
+use super::game::{Context, Game, Status, stamp};
 use super::hooks::FriendSource;
 use super::players::{self, CityMove};
 use super::tables::{ARENA, ArenaDuel, Companion, HOUSE, Outcome, PALACE, STREET, Who};

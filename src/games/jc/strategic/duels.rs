@@ -17,7 +17,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::data::StrategicData;
-use super::game::{Context, Game, Roller};
+use super::dice::Roller;
+use super::game::{Context, Game};
 use super::tables::{FLIER_DISPLAY, HOUSE, PALACE, Who};
 use super::tactics;
 use crate::engine::Trace;
@@ -358,7 +359,7 @@ impl Game {
             }
             Company::Alone(extra) => {
                 for k in extra {
-                    if k != super::game::NONE && fights(k) {
+                    if k != super::consts::NONE && fights(k) {
                         company_list[company_len] = k;
                         company_len += 1;
                     }

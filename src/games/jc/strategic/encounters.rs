@@ -17,9 +17,10 @@
 //! deck and reads its flier or weapons-and-thoats line [14.1].
 
 use super::data::conveyance_index;
+use super::dice::Roller;
 use super::duels::FightOptions;
 use super::events::Defeat;
-use super::game::{Context, Game, Place, Roller, Status, Transit};
+use super::game::{Context, Game, Place, Status, Transit};
 use super::hooks::FriendSource;
 use super::players;
 use super::tables::{
@@ -52,7 +53,7 @@ impl Game {
         let h = self.heroes[p];
         let trip = h.trip;
         let quiet = h.moved
-            && trip.from != super::data::NO_PLACE
+            && trip.from != super::consts::NO_PLACE
             && data.quiet[usize::from(trip.from)] & (1 << trip.to) != 0;
         match h.place {
             Place::Transit(t) => {
@@ -386,7 +387,7 @@ impl Game {
                 to,
                 left: haads,
                 total: haads,
-                via: super::game::NONE,
+                via: super::consts::NONE,
             });
             trace.event("JC 9.56 the pit", || {
                 format!(

@@ -23,7 +23,8 @@
 //! rival nor gives one a companion, and takes what is offered; a random
 //! Player tosses a coin for each.
 
-use super::game::{Context, Game, Roller, Status};
+use super::dice::Roller;
+use super::game::{Context, Game, Status};
 use super::tactics;
 use crate::engine::Trace;
 use crate::games::jc::duel::roster::Class;
@@ -92,7 +93,7 @@ impl Game {
                 || h.status != Status::Free
                 || h.city() != Some(c)
                 || h.city.active
-                || h.retinue_len as usize >= super::game::MAX_RETINUE
+                || h.retinue_len as usize >= super::consts::MAX_RETINUE
             {
                 continue;
             }

@@ -14,9 +14,11 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::game::{Context, Game, NONE, Place, Roller};
+use super::consts::NONE;
+use super::dice::Roller;
+use super::game::{Context, Game, Place};
 use super::hooks::FriendSource;
-use super::story::{Look, build_rows, number, provenance};
+use super::loading::{Look, build_rows, number, provenance};
 use super::tables::{DieTable, Entries, RollSpec, TableSpec};
 use super::tactics;
 use crate::engine::Trace;

@@ -18,67 +18,17 @@
 //! and `jc.swordsman`) and [`super::hooks`] (where befriendment, love,
 //! random events and special characters [12, 13, 18, 19] plug in).
 
-use super::data::{NO_PLACE, StrategicData};
+use super::consts::{MAX_ENTRIES, MAX_RETINUE, NO_PLACE};
+use super::data::StrategicData;
+use super::dice::Roller;
 use super::duels::DuelCache;
 use super::players::{HeroPolicy, VillainPolicy};
 use super::tables::ITEM_WEAPONS;
-use crate::engine::{Dice, Trace};
+use crate::engine::Trace;
 use crate::games::jc::deck::DeckState;
-use crate::games::jc::duel::policy::Policy;
-use crate::games::jc::duel::sequence::{Duel, DuelResult};
 use crate::games::jc::map::FLIER;
-use crate::games::jc::swordsman::{Bout, BoutResult};
 
-/// Most players [20.11].
-pub const MAX_PLAYERS: usize = 6;
-/// Most characters travelling with one hero.
-pub const MAX_RETINUE: usize = 12;
-/// Most table entries whose firings a game counts.
-pub const MAX_ENTRIES: usize = 1024;
-/// "None" for small index fields.
-pub const NONE: u8 = u8::MAX;
-
-/// Every chance of the game: dice, card draws, duels and bouts. [`Dice`]
-/// rolls them; tests script them.
-pub trait Roller {
-    /// A six-sided die, 1..=6.
-    fn d6(&mut self) -> i32;
-    /// A ten-sided die, 1..=10 (0 reads 10 [3.6]).
-    fn d10(&mut self) -> i32;
-    /// A uniform index in `0..n` (`n` > 0).
-    fn pick(&mut self, n: usize) -> usize;
-    /// Draws the top card of a deck (reshuffling an exhausted one).
-    fn card(&mut self, deck: &mut DeckState) -> usize;
-    /// Fights a compiled duel of the Duelling Game.
-    fn duel(&mut self, duel: &Duel, policies: &[Policy; 2]) -> DuelResult;
-    /// Fights a master swordsman bout [7.8].
-    fn bout(&mut self, bout: &Bout) -> BoutResult;
-}
-
-impl Roller for Dice {
-    #[inline]
-    fn d6(&mut self) -> i32 {
-        Dice::d6(self) as i32
-    }
-    #[inline]
-    fn d10(&mut self) -> i32 {
-        Dice::d10(self) as i32
-    }
-    #[inline]
-    fn pick(&mut self, n: usize) -> usize {
-        self.below(n as u32) as usize
-    }
-    #[inline]
-    fn card(&mut self, deck: &mut DeckState) -> usize {
-        deck.draw(self)
-    }
-    fn duel(&mut self, duel: &Duel, policies: &[Policy; 2]) -> DuelResult {
-        duel.resolve(policies, self, &mut crate::engine::NoTrace)
-    }
-    fn bout(&mut self, bout: &Bout) -> BoutResult {
-        bout.resolve(self, &mut crate::engine::NoTrace)
-    }
-}
+pub use super::consts::{CAPTIVE_QUARRY, MAX_PLAYERS, NONE, VILLAIN_QUARRY};
 
 /// Where a hero is on the map of Barsoom.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,11 +80,6 @@ pub struct Spot {
     /// Room (0 = 1).
     pub room: u8,
 }
-
-/// Quarry index: the villain's group.
-pub const VILLAIN_QUARRY: usize = 0;
-/// Quarry index: the captive.
-pub const CAPTIVE_QUARRY: usize = 1;
 
 /// A hero's progress in the City Sub-game [15-17].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -321,7 +266,7 @@ pub struct Party {
     /// The player who controls him [10.0 PROCEDURE].
     pub controller: u8,
     /// The living villain characters (roster indices).
-    pub villains: [u8; super::data::MAX_VILLAINS],
+    pub villains: [u8; super::consts::MAX_VILLAINS],
     /// How many.
     pub villains_len: u8,
     /// Villains who join at the final destination [20.22], not yet joined.
@@ -329,7 +274,7 @@ pub struct Party {
     /// How many.
     pub waiting_len: u8,
     /// The henchmen (roster indices) [10.21].
-    pub henchmen: [u8; super::data::MAX_HENCHMEN],
+    pub henchmen: [u8; super::consts::MAX_HENCHMEN],
     /// How many.
     pub henchmen_len: u8,
     /// The most henchmen he may have [10.5].
@@ -523,11 +468,11 @@ impl Game {
         };
         let empty_party = Party {
             controller: 0,
-            villains: [NONE; super::data::MAX_VILLAINS],
+            villains: [NONE; super::consts::MAX_VILLAINS],
             villains_len: 0,
             waiting: [NONE; 2],
             waiting_len: 0,
-            henchmen: [NONE; super::data::MAX_HENCHMEN],
+            henchmen: [NONE; super::consts::MAX_HENCHMEN],
             henchmen_len: 0,
             limit: 0,
             captive: NONE,

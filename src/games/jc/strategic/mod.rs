@@ -8,6 +8,8 @@
 //! - [`tables`]: the die tables and what their entries say.
 //! - [`data`]: every data file, checked and compiled.
 //! - [`game`]: the state (fixed arrays), the set-up and the turn sequence.
+//! - [`consts`]: limits and sentinels shared across the modules.
+//! - [`dice`]: the [`dice::Roller`] every chance goes through.
 //! - [`travel`]: overland movement [9].
 //! - [`villains`]: villain placement, flight, surrogates and entourage
 //!   [10].
@@ -24,13 +26,16 @@
 //! - [`story`]: their data and `Copy` state; [`events`] (the Random Event
 //!   deck in play), [`friends`] (the friend tables), [`romance`] (love,
 //!   treachery, remorse, unspeakable acts), [`specials`] (the special
-//!   characters), [`tactics`] (both policies' choices about them).
-//! - [`script`]: a scripted [`game::Roller`] for worked examples and tests.
+//!   characters), [`tactics`] (both policies' choices about them);
+//!   [`loading`]: what the loaders of their files share.
+//! - [`script`]: a scripted roller for worked examples and tests.
 //! - [`stats`]: per-hero and per-table-entry breakdowns for `barsoom jc
 //!   strategic-stats`.
 
 pub mod city;
+pub mod consts;
 pub mod data;
+pub mod dice;
 pub mod duels;
 pub mod encounters;
 pub mod events;
@@ -38,6 +43,7 @@ pub mod fellows;
 pub mod friends;
 pub mod game;
 pub mod hooks;
+pub mod loading;
 pub mod offers;
 pub mod players;
 pub mod romance;
@@ -59,9 +65,10 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use self::consts::{MAX_ENTRIES, MAX_PLAYERS};
 use self::data::StrategicData;
 use self::duels::DuelCache;
-use self::game::{Context, End, Game, GameConfig, MAX_ENTRIES, MAX_PLAYERS};
+use self::game::{Context, End, Game, GameConfig};
 use self::players::{HeroPolicy, POLICIES, VillainPolicy};
 use crate::engine::accumulate::MAX_METRICS;
 use crate::engine::{Dice, MetricSpec, Model, OutputSpec, Trace, TrialResult};
@@ -199,7 +206,7 @@ impl JcStrategic {
     }
 
     /// Plays one game with `r`'s chances.
-    pub fn play<R: game::Roller, T: Trace>(&self, r: &mut R, trace: &mut T) -> (Game, End) {
+    pub fn play<R: dice::Roller, T: Trace>(&self, r: &mut R, trace: &mut T) -> (Game, End) {
         let ctx = self.context();
         let mut g = Game::new(&ctx, r, trace);
         let end = g.play(&ctx, r, trace);

@@ -17,7 +17,8 @@
 //! all that can be offered to him. A random Player tosses a coin to offer
 //! and another to accept.
 
-use super::game::{Context, Game, Roller};
+use super::dice::Roller;
+use super::game::{Context, Game};
 use super::tactics;
 use crate::games::jc::event_deck::Effect;
 

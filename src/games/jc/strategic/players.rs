@@ -33,7 +33,9 @@
 //! **`random`** (either side): a uniform choice among the legal ones at
 //! every decision.
 
-use super::game::{CAPTIVE_QUARRY, Context, Game, NONE, Place, Roller, Spot, VILLAIN_QUARRY};
+use super::consts::{CAPTIVE_QUARRY, NONE, VILLAIN_QUARRY};
+use super::dice::Roller;
+use super::game::{Context, Game, Place, Spot};
 use super::tables::{ITEM_FLIER, ITEM_THOATS, ITEM_WEAPONS, Outcome, Who};
 use crate::games::jc::duel::roster::Class;
 use crate::games::jc::map::{FLIER, UNREACHABLE, WALK};

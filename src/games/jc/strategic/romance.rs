@@ -51,9 +51,11 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::city::Flow;
+use super::consts::{CAPTIVE_QUARRY, NONE, VILLAIN_QUARRY};
+use super::dice::Roller;
 use super::duels::{Company, FightOptions};
-use super::game::{CAPTIVE_QUARRY, Context, Game, NONE, Roller, VILLAIN_QUARRY};
-use super::story::{Look, build_rows, number, provenance};
+use super::game::{Context, Game};
+use super::loading::{Look, build_rows, number, provenance};
 use super::tables::{DieTable, Entries, HOUSE, PALACE, RollSpec, STREET, TableSpec};
 use super::tactics;
 use crate::engine::Trace;

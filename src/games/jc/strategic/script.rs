@@ -6,7 +6,7 @@
 
 use std::collections::VecDeque;
 
-use super::game::Roller;
+use super::dice::Roller;
 use crate::games::jc::deck::DeckState;
 use crate::games::jc::duel::cards::Cards;
 use crate::games::jc::duel::policy::Policy;

@@ -31,8 +31,10 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::game::{Context, Game, NONE, Roller};
-use super::story::{Look, build_rows, number, provenance};
+use super::consts::NONE;
+use super::dice::Roller;
+use super::game::{Context, Game};
+use super::loading::{Look, build_rows, number, provenance};
 use super::tables::{DieTable, Entries, FLIER_DISPLAY, Foes, RollSpec, TableSpec, Who};
 use super::tactics;
 use crate::engine::Trace;

@@ -57,7 +57,8 @@
 //! **`random`**: a fair coin for every optional play or choice, a uniform
 //! choice among candidates and discards.
 
-use super::game::{Context, Game, Roller};
+use super::dice::Roller;
+use super::game::{Context, Game};
 use super::players::{HeroPolicy, VillainPolicy};
 use crate::games::jc::duel::roster::Class;
 use crate::games::jc::event_deck::Effect;

@@ -10,7 +10,9 @@
 //! [9.43] are further movements that may not turn back over a line already
 //! travelled.
 
-use super::game::{Context, Game, NONE, Place, Roller, Transit};
+use super::consts::NONE;
+use super::dice::Roller;
+use super::game::{Context, Game, Place, Transit};
 use super::players::{self, Move};
 use crate::engine::Trace;
 use crate::games::jc::map::{FLIER, Route, THOAT, WALK};

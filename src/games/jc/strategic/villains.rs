@@ -7,8 +7,9 @@
 //! [10.12], the entourage limit [10.5, 10.52] and the hiding of the quarries
 //! when a hero comes [16.11-16.16].
 
-use super::data::NO_PLACE;
-use super::game::{CityGame, Context, Game, NONE, Roller, party_present};
+use super::consts::{NO_PLACE, NONE};
+use super::dice::Roller;
+use super::game::{CityGame, Context, Game, party_present};
 use super::players;
 use crate::engine::Trace;
 

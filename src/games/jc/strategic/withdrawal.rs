@@ -18,8 +18,10 @@
 //! slain ([`Game::slay`]).
 
 use super::city::Flow;
+use super::consts::NONE;
+use super::dice::Roller;
 use super::duels::Fought;
-use super::game::{Context, Game, NONE, Party, Roller};
+use super::game::{Context, Game, Party};
 use crate::engine::Trace;
 
 impl Game {

@@ -1,34 +1,20 @@
-//! `jc.fleet`: fleet combat of the Military Game of John Carter, Warlord of
-//! Mars (SPI 1979), section 23, with influenced neutral fleets [24.4].
-//!
-//! A battle is set up once ([`BattleSetup`] and [`SidePolicy`] compiled
-//! into a [`Battle`]); [`Battle::resolve`] fights it with the dice it is
-//! given. Each mechanic is one function read by both the Monte Carlo and the
-//! exact chain ([`super::fleet_exact`]): [`Battle::opening`] (break-off by
-//! agreement), [`Battle::forced_reverse`], [`ManeuverMix`] (the maneuver
-//! policies), [`Battle::round`] (matrix, leadership, intrinsic defense, the
-//! results table, simultaneous losses, Reverses) and [`Battle::terminal`].
-//!
-//! Internally the two sides are held by *role*: index 0 is the attacker,
-//! 1 the defender [23.0 PROCEDURE]; results are reported by *side*, in the
-//! order of the scenario's `[[sides]]`.
+//! The state and rules of one battle: forces, the compiled [`Battle`], its
+//! rounds, losses, Reverses and ends [23.0-23.7, 24.4].
 
-use std::path::Path;
-
-use serde::Deserialize;
-
-use super::fleet_tables::{FleetTables, JcData, MANEUVERS, id_list};
+use super::players::{LossOrder, ManeuverMix, ManeuverPolicy, SidePolicy};
+use super::tables::{FleetTables, JcData, MANEUVERS};
 use crate::analysis::matrix_game::solve_zero_sum;
-use crate::engine::accumulate::MAX_METRICS;
-use crate::engine::{Dice, ExactSolution, MetricSpec, Model, OutputSpec, Trace, TrialResult};
-use crate::scenario::{ScenarioError, parse_toml, read_text};
+use crate::engine::{Dice, Trace};
 
 /// Most strength points a side (home and neutral fleets together) may field.
 pub const MAX_STRENGTH: u8 = 99;
+
 /// Default cap on rounds; a battle still going is "undecided".
 pub const DEFAULT_MAX_ROUNDS: u32 = 10_000;
+
 /// Integer weight a mixed strategy is quantised to (the sum of its weights).
 pub const MIX_RESOLUTION: u32 = 1 << 10;
+
 /// Consecutive Reverses that break combat off [23.22].
 pub const REVERSES_TO_BREAK_OFF: u8 = 2;
 
@@ -36,86 +22,40 @@ pub const REVERSES_TO_BREAK_OFF: u8 = 2;
 /// run from -(99 + 9) (the most a side can be behind, with intrinsic
 /// defense) to +99.
 const DIFF_OFFSET: i32 = MAX_STRENGTH as i32 + 9;
+
 /// Columns of the widened results table.
 const DIFFERENTIALS: i32 = DIFF_OFFSET + MAX_STRENGTH as i32 + 1;
 
 /// State flag: the side's neutral fleets must Reverse [24.44].
 pub const FORCED_REVERSE: u8 = 1;
+
 /// State flag: the side's influenced neutral is lost to it [24.42, 24.43].
 pub const NEUTRAL_REVERTED: u8 = 2;
+
 /// State flag: the side's neutral fleets have left the battle [24.43].
 pub const NEUTRAL_LEFT: u8 = 4;
 
 /// Outcome: the first side eliminates the second and holds the city.
 pub const OUT_FIRST_ELIMINATES: u16 = 0;
+
 /// Outcome: the second side eliminates the first.
 pub const OUT_SECOND_ELIMINATES: u16 = 1;
+
 /// Outcome: both are eliminated in the same round.
 pub const OUT_MUTUAL: u16 = 2;
+
 /// Outcome: the first side breaks off by two Reverses; the second holds.
 pub const OUT_FIRST_REVERSES: u16 = 3;
+
 /// Outcome: the second side breaks off by two Reverses; the first holds.
 pub const OUT_SECOND_REVERSES: u16 = 4;
+
 /// Outcome: broken off by agreement (or both Reverse twice at once); the
 /// side that held the city keeps it.
 pub const OUT_AGREED: u16 = 5;
+
 /// Outcome: still fighting at the round limit.
 pub const OUT_UNDECIDED: u16 = 6;
-
-/// Metric slots.
-pub const METRIC_ROUNDS: usize = 0;
-/// Strength left to the first side (index + side).
-pub const METRIC_LEFT: usize = 1;
-/// Commanders captured from the first side (index + side).
-pub const METRIC_CAPTURED: usize = 3;
-/// Whether the side's influenced neutral was lost (index + side).
-pub const METRIC_NEUTRAL_LOST: usize = 5;
-
-// ---------------------------------------------------------------- scenario
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FleetFile {
-    model: String,
-    description: String,
-    data: Option<String>,
-    capital: Option<String>,
-    holder: Option<String>,
-    phasing: Option<String>,
-    max_rounds: Option<i64>,
-    sides: Vec<SideFile>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SideFile {
-    label: Option<String>,
-    nation: String,
-    strength: i64,
-    #[serde(default)]
-    commanders: Vec<String>,
-    neutral: Option<NeutralFile>,
-    #[serde(default)]
-    policy: PolicyFile,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct NeutralFile {
-    nation: String,
-    strength: i64,
-    #[serde(default)]
-    commanders: Vec<String>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields, default)]
-struct PolicyFile {
-    maneuver: Option<String>,
-    break_off_behind: Option<f64>,
-    accept_break_off: bool,
-    losses: Option<String>,
-}
 
 // ---------------------------------------------------------------- set-up
 
@@ -164,130 +104,6 @@ pub struct BattleSetup {
     pub holder: Option<usize>,
     /// The phasing side, attacker on equal strength [23.0 PROCEDURE].
     pub phasing: usize,
-}
-
-/// How a side picks its maneuver each round.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum ManeuverPolicy {
-    /// Each of the nine maneuvers with equal probability.
-    Uniform,
-    /// Always the same maneuver.
-    Favourite(usize),
-    /// The optimal mixed strategy of the one-round modifier game (the
-    /// maneuver matrix as a zero-sum game, solved by linear programming).
-    Minimax,
-}
-
-/// Which fleets a side loses first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LossOrder {
-    /// Its own nation's fleets, sparing the neutral [24.43].
-    HomeFirst,
-    /// The neutral's fleets (which then leave the battle [24.43]).
-    NeutralFirst,
-}
-
-/// A side's policy.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SidePolicy {
-    /// How it picks maneuvers.
-    pub maneuver: ManeuverPolicy,
-    /// It wants out once the enemy has at least this many times its
-    /// strength; `None`: never.
-    pub break_off_behind: Option<f64>,
-    /// It agrees when the enemy proposes to break off.
-    pub accept_break_off: bool,
-    /// Which fleets it loses first.
-    pub losses: LossOrder,
-}
-
-impl Default for SidePolicy {
-    fn default() -> Self {
-        SidePolicy {
-            maneuver: ManeuverPolicy::Uniform,
-            break_off_behind: None,
-            accept_break_off: false,
-            losses: LossOrder::HomeFirst,
-        }
-    }
-}
-
-// ---------------------------------------------------------------- mechanics
-
-/// A maneuver policy as integer weights, sampled with one bounded draw that
-/// also rolls the side's d10.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ManeuverMix {
-    /// Weight of each maneuver.
-    pub weights: [u32; MANEUVERS],
-    /// Running sums of the weights.
-    cumulative: [u32; MANEUVERS],
-    /// Sum of the weights.
-    pub total: u32,
-}
-
-impl ManeuverMix {
-    /// A mix from integer weights (at least one positive).
-    pub fn from_weights(weights: [u32; MANEUVERS]) -> Self {
-        let mut cumulative = [0; MANEUVERS];
-        let mut sum = 0;
-        for (c, w) in cumulative.iter_mut().zip(weights) {
-            sum += w;
-            *c = sum;
-        }
-        ManeuverMix {
-            weights,
-            cumulative,
-            total: sum,
-        }
-    }
-
-    /// Probabilities quantised to [`MIX_RESOLUTION`] by largest remainders.
-    pub fn from_probabilities(p: &[f64]) -> Self {
-        let scaled: Vec<f64> = p.iter().map(|x| x * f64::from(MIX_RESOLUTION)).collect();
-        let mut weights = [0u32; MANEUVERS];
-        for (w, s) in weights.iter_mut().zip(&scaled) {
-            *w = s.floor() as u32;
-        }
-        let mut short = MIX_RESOLUTION - weights.iter().sum::<u32>();
-        let mut order: Vec<usize> = (0..MANEUVERS).collect();
-        order.sort_by(|a, b| {
-            let ra = scaled[*a] - scaled[*a].floor();
-            let rb = scaled[*b] - scaled[*b].floor();
-            rb.total_cmp(&ra).then(a.cmp(b))
-        });
-        for i in order {
-            if short == 0 {
-                break;
-            }
-            weights[i] += 1;
-            short -= 1;
-        }
-        Self::from_weights(weights)
-    }
-
-    /// Probability of maneuver `i`.
-    pub fn probability(&self, i: usize) -> f64 {
-        f64::from(self.weights[i]) / f64::from(self.total)
-    }
-
-    /// The maneuver whose share of `0..total` holds `u`.
-    #[inline]
-    pub fn pick(&self, u: u32) -> usize {
-        self.cumulative[..MANEUVERS - 1]
-            .iter()
-            .map(|c| usize::from(*c <= u))
-            .sum()
-    }
-
-    /// The table one bounded draw reads: entry `x` of `0..total * 10` is
-    /// the maneuver `pick(x / 10)` and the d10 face `x % 10 + 1` (the die's 0
-    /// reads 10 [3.6]), packed as `maneuver << 4 | face`.
-    pub fn event_table(&self) -> Vec<u8> {
-        (0..self.total * 10)
-            .map(|x| (self.pick(x / 10) as u8) << 4 | (x % 10 + 1) as u8)
-            .collect()
-    }
 }
 
 /// The fighting state of a battle, by role (0 attacker, 1 defender).
@@ -1067,390 +883,11 @@ pub fn resolve_battle(battle: &Battle, dice: &mut Dice) -> BattleResult {
     battle.resolve(dice, &mut crate::engine::NoTrace)
 }
 
-// ---------------------------------------------------------------- model
-
-/// The `jc.fleet` model: one battle per trial.
-#[derive(Debug, Clone)]
-pub struct JcFleet {
-    battle: Battle,
-    spec: OutputSpec,
-}
-
-impl JcFleet {
-    /// Loads a `jc.fleet` scenario and the data it names (default folder:
-    /// `../data` beside the scenario's folder).
-    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let text = read_text(path)?;
-        let file: FleetFile = parse_toml(path, &text)?;
-        crate::scenario::expect_model(path, &file.model, "jc.fleet")?;
-        let data_dir = crate::scenario::data_dir(path, file.data.as_deref());
-        let data = JcData::load(&data_dir)?;
-        let model = Self::build(path, &file, &data)?;
-        Ok((model, file.description))
-    }
-
-    /// The compiled battle.
-    pub fn battle(&self) -> &Battle {
-        &self.battle
-    }
-
-    fn build(path: &Path, file: &FleetFile, data: &JcData) -> Result<Self, ScenarioError> {
-        let err = |field: String, message: String| ScenarioError::new(path, field, message);
-        if file.sides.len() != 2 {
-            return Err(err(
-                "sides".into(),
-                format!("expected exactly 2 [[sides]], found {}", file.sides.len()),
-            ));
-        }
-        let max_rounds = match file.max_rounds {
-            None => DEFAULT_MAX_ROUNDS,
-            Some(n) if (1..=10_000_000).contains(&n) => n as u32,
-            Some(n) => {
-                return Err(err(
-                    "max_rounds".into(),
-                    format!("expected 1 to 10000000, found {n}"),
-                ));
-            }
-        };
-        let mut used: Vec<(usize, String)> = Vec::new();
-        let mut forces = Vec::new();
-        let mut policies = Vec::new();
-        for (s, side) in file.sides.iter().enumerate() {
-            let field = |f: &str| format!("sides[{s}].{f}");
-            let nation = data.nation(&side.nation).ok_or_else(|| {
-                err(
-                    field("nation"),
-                    format!(
-                        "expected one of the nations {}, found {:?}",
-                        id_list(data.nations.iter().map(|n| n.id.as_str())),
-                        side.nation
-                    ),
-                )
-            })?;
-            let strength = check_strength(side.strength, &field("strength"))
-                .map_err(|m| err(field("strength"), m))?;
-            let neutral = match &side.neutral {
-                None => None,
-                Some(n) => {
-                    let nf = |f: &str| format!("sides[{s}].neutral.{f}");
-                    let n_nation = data.nation(&n.nation).ok_or_else(|| {
-                        err(
-                            nf("nation"),
-                            format!(
-                                "expected one of the nations {}, found {:?}",
-                                id_list(data.nations.iter().map(|n| n.id.as_str())),
-                                n.nation
-                            ),
-                        )
-                    })?;
-                    if n_nation == nation {
-                        return Err(err(
-                            nf("nation"),
-                            format!(
-                                "expected a neutral nation other than the side's own ({:?})",
-                                side.nation
-                            ),
-                        ));
-                    }
-                    let n_strength = check_strength(n.strength, &nf("strength"))
-                        .map_err(|m| err(nf("strength"), m))?;
-                    let commanders = resolve_commanders(
-                        path,
-                        &nf("commanders"),
-                        &n.commanders,
-                        n_nation,
-                        data,
-                        &mut used,
-                    )?;
-                    Some(NeutralForce {
-                        nation: n_nation,
-                        strength: n_strength,
-                        commanders,
-                    })
-                }
-            };
-            let commanders = resolve_commanders(
-                path,
-                &field("commanders"),
-                &side.commanders,
-                nation,
-                data,
-                &mut used,
-            )?;
-            let force = Force {
-                label: side
-                    .label
-                    .clone()
-                    .unwrap_or_else(|| data.nations[nation].name.clone()),
-                nation,
-                strength,
-                commanders,
-                neutral,
-            };
-            if force.total() > MAX_STRENGTH {
-                return Err(err(
-                    field("strength"),
-                    format!(
-                        "expected at most {MAX_STRENGTH} strength points with the neutral's, found {}",
-                        force.total()
-                    ),
-                ));
-            }
-            forces.push(force);
-            policies.push(resolve_policy(path, s, &side.policy, data)?);
-        }
-        if forces[0].label == forces[1].label {
-            forces[0].label.push_str(" (A)");
-            forces[1].label.push_str(" (B)");
-        }
-        let side_by_label = |field: &str, label: &str| {
-            forces.iter().position(|f| f.label == label).ok_or_else(|| {
-                err(
-                    field.into(),
-                    format!(
-                        "expected the label of a side ({:?} or {:?}), found {label:?}",
-                        forces[0].label, forces[1].label
-                    ),
-                )
-            })
-        };
-        let holder = file
-            .holder
-            .as_deref()
-            .map(|h| side_by_label("holder", h))
-            .transpose()?;
-        let phasing = file
-            .phasing
-            .as_deref()
-            .map(|h| side_by_label("phasing", h))
-            .transpose()?
-            .unwrap_or(0);
-        let capital = match &file.capital {
-            None => None,
-            Some(c) => Some(data.capital(c).ok_or_else(|| {
-                err(
-                    "capital".into(),
-                    format!(
-                        "expected one of the capitals {} (leave it out for any other city), found {c:?}",
-                        id_list(data.capitals.iter().map(|c| c.id.as_str()))
-                    ),
-                )
-            })?),
-        };
-        let [a, b] = [forces[0].clone(), forces[1].clone()];
-        let setup = BattleSetup {
-            sides: [a, b],
-            capital,
-            holder,
-            phasing,
-        };
-        let battle = Battle::new(data, &setup, &[policies[0], policies[1]], max_rounds)
-            .map_err(|m| err("policy".into(), m))?;
-        let place =
-            capital.map_or_else(|| "the city".to_string(), |c| data.capitals[c].name.clone());
-        let spec = output_spec(&setup, &place, max_rounds);
-        Ok(JcFleet { battle, spec })
-    }
-}
-
-fn check_strength(value: i64, _field: &str) -> Result<u8, String> {
-    if (1..=i64::from(MAX_STRENGTH)).contains(&value) {
-        Ok(value as u8)
-    } else {
-        Err(format!(
-            "expected 1 to {MAX_STRENGTH} fleet strength points, found {value}"
-        ))
-    }
-}
-
-fn resolve_commanders(
-    path: &Path,
-    field: &str,
-    ids: &[String],
-    nation: usize,
-    data: &JcData,
-    used: &mut Vec<(usize, String)>,
-) -> Result<Vec<usize>, ScenarioError> {
-    let mut out = Vec::new();
-    for (i, id) in ids.iter().enumerate() {
-        let field = format!("{field}[{i}]");
-        let Some(c) = data.commander(id) else {
-            return Err(ScenarioError::new(
-                path,
-                field,
-                format!(
-                    "expected one of the commanders {}, found {id:?}",
-                    id_list(data.commanders.iter().map(|c| c.id.as_str()))
-                ),
-            ));
-        };
-        let commander = &data.commanders[c];
-        if commander.nation != nation {
-            return Err(ScenarioError::new(
-                path,
-                field,
-                format!(
-                    "expected a commander of {} (commanders go with fleets of their own nation, 22.23), found {} of {}",
-                    data.nations[nation].name, commander.name, data.nations[commander.nation].name
-                ),
-            ));
-        }
-        if let Some((_, first)) = used.iter().find(|(u, _)| *u == c) {
-            return Err(ScenarioError::new(
-                path,
-                field,
-                format!("expected each commander once, found {id:?} again (first at {first})"),
-            ));
-        }
-        used.push((c, field));
-        out.push(c);
-    }
-    Ok(out)
-}
-
-fn resolve_policy(
-    path: &Path,
-    s: usize,
-    policy: &PolicyFile,
-    data: &JcData,
-) -> Result<SidePolicy, ScenarioError> {
-    let field = |f: &str| format!("sides[{s}].policy.{f}");
-    let maneuver = match policy.maneuver.as_deref() {
-        None | Some("uniform") => ManeuverPolicy::Uniform,
-        Some("minimax") => ManeuverPolicy::Minimax,
-        Some(id) => match data.tables.maneuver(id) {
-            Some(m) => ManeuverPolicy::Favourite(m),
-            None => {
-                return Err(ScenarioError::new(
-                    path,
-                    field("maneuver"),
-                    format!(
-                        "expected \"uniform\", \"minimax\" or one of the maneuvers {}, found {id:?}",
-                        data.tables.maneuver_list()
-                    ),
-                ));
-            }
-        },
-    };
-    let break_off_behind = match policy.break_off_behind {
-        None => None,
-        Some(r) if r.is_finite() && r >= 1.0 => Some(r),
-        Some(r) => {
-            return Err(ScenarioError::new(
-                path,
-                field("break_off_behind"),
-                format!("expected a strength ratio of at least 1 (e.g. 2.0), found {r}"),
-            ));
-        }
-    };
-    let losses = match policy.losses.as_deref() {
-        None | Some("home-first") => LossOrder::HomeFirst,
-        Some("neutral-first") => LossOrder::NeutralFirst,
-        Some(other) => {
-            return Err(ScenarioError::new(
-                path,
-                field("losses"),
-                format!("expected \"home-first\" or \"neutral-first\", found {other:?}"),
-            ));
-        }
-    };
-    Ok(SidePolicy {
-        maneuver,
-        break_off_behind,
-        accept_break_off: policy.accept_break_off,
-        losses,
-    })
-}
-
-fn metric(name: &str, description: String) -> MetricSpec {
-    MetricSpec {
-        name: name.into(),
-        description,
-    }
-}
-
-fn output_spec(setup: &BattleSetup, place: &str, max_rounds: u32) -> OutputSpec {
-    let [a, b] = [&setup.sides[0].label, &setup.sides[1].label];
-    let agreed = match setup.holder {
-        Some(h) => format!(
-            "broken off by agreement: {} keeps {place}",
-            setup.sides[h].label
-        ),
-        None => "broken off by agreement".to_string(),
-    };
-    let mut outcomes = vec![String::new(); 7];
-    outcomes[usize::from(OUT_FIRST_ELIMINATES)] = format!("{a} eliminates {b}");
-    outcomes[usize::from(OUT_SECOND_ELIMINATES)] = format!("{b} eliminates {a}");
-    outcomes[usize::from(OUT_MUTUAL)] = "both fleets eliminated".into();
-    outcomes[usize::from(OUT_FIRST_REVERSES)] = format!("{a} breaks off (two Reverses): {b} holds");
-    outcomes[usize::from(OUT_SECOND_REVERSES)] =
-        format!("{b} breaks off (two Reverses): {a} holds");
-    outcomes[usize::from(OUT_AGREED)] = agreed;
-    outcomes[usize::from(OUT_UNDECIDED)] = format!("undecided after {max_rounds} rounds");
-    let mut metrics = vec![metric("rounds", "rounds of fleet combat".into())];
-    let sides = [(a, "a"), (b, "b")];
-    for (side, key) in sides {
-        metrics.push(metric(
-            &format!("left_{key}"),
-            format!("{side} strength points left"),
-        ));
-    }
-    for (side, key) in sides {
-        metrics.push(metric(
-            &format!("captured_{key}"),
-            format!("{side} commanders captured"),
-        ));
-    }
-    for (side, key) in sides {
-        metrics.push(metric(
-            &format!("neutral_lost_{key}"),
-            format!("{side}'s influenced neutral lost (0/1)"),
-        ));
-    }
-    debug_assert!(metrics.len() <= MAX_METRICS);
-    OutputSpec {
-        outcomes,
-        metrics,
-        length_metric: Some(METRIC_ROUNDS),
-        trends: Vec::new(),
-    }
-}
-
-/// The trial row of a fought battle.
-pub fn trial_result(result: &BattleResult) -> TrialResult {
-    let t = &result.terminal;
-    let mut metrics = [0u32; MAX_METRICS];
-    metrics[METRIC_ROUNDS] = result.rounds;
-    for side in 0..2 {
-        metrics[METRIC_LEFT + side] = u32::from(t.left[side]);
-        metrics[METRIC_CAPTURED + side] = u32::from(t.captured[side]);
-        metrics[METRIC_NEUTRAL_LOST + side] = u32::from(t.neutral_lost[side]);
-    }
-    TrialResult {
-        outcome: t.outcome,
-        metrics,
-    }
-}
-
-impl Model for JcFleet {
-    fn spec(&self) -> &OutputSpec {
-        &self.spec
-    }
-
-    #[inline]
-    fn run_trial<T: Trace>(&self, dice: &mut Dice, trace: &mut T) -> TrialResult {
-        trial_result(&self.battle.resolve(dice, trace))
-    }
-
-    fn exact(&self) -> Result<ExactSolution, String> {
-        super::fleet_exact::solve(&self.battle)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::NoTrace;
+    use crate::games::jc::fleet::model::JcFleet;
 
     /// The plain specialisation must fight exactly the battle the general
     /// code fights: same dice in, same result out, trial by trial.

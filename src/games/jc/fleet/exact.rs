@@ -12,11 +12,10 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::fleet::{
-    Battle, BattleState, METRIC_CAPTURED, METRIC_LEFT, METRIC_NEUTRAL_LOST, METRIC_ROUNDS,
-    OUT_UNDECIDED, RoundPlay, Terminal,
-};
-use super::fleet_tables::MANEUVERS;
+use super::battle::OUT_UNDECIDED;
+use super::battle::{Battle, BattleState, RoundPlay, Terminal};
+use super::model::{METRIC_CAPTURED, METRIC_LEFT, METRIC_NEUTRAL_LOST, METRIC_ROUNDS};
+use super::tables::MANEUVERS;
 use crate::analysis::markov::{AbsorbingChain, Step, solve as solve_chain};
 use crate::engine::ExactSolution;
 
@@ -119,11 +118,11 @@ impl AbsorbingChain for FleetChain {
 /// Solves a battle exactly: outcome probabilities, and exact means of the
 /// rounds fought, strength left, commanders captured and neutrals lost.
 pub fn solve(battle: &Battle) -> Result<ExactSolution, String> {
-    if battle.max_rounds() < super::fleet::DEFAULT_MAX_ROUNDS {
+    if battle.max_rounds() < super::battle::DEFAULT_MAX_ROUNDS {
         return Err(format!(
             "the exact chain has no round limit, so it cannot match max_rounds = {}; leave max_rounds out (default {})",
             battle.max_rounds(),
-            super::fleet::DEFAULT_MAX_ROUNDS
+            super::battle::DEFAULT_MAX_ROUNDS
         ));
     }
     let start = settle(battle, battle.start());

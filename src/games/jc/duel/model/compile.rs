@@ -1,242 +1,28 @@
-//! The `jc.duel` model: a scenario names a display, two sides of roster
-//! characters and a policy per side; each trial fights the duel once.
+//! Compiling a scenario into a [`Duel`]: placing the sides, specials and
+//! goals, the displays with their openings and areas.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use serde::Deserialize;
-
-use super::escape::{Extras, Fields, Goal};
-use super::geometry::{
+use super::scenario::{
+    DEFAULT_MAX_TURNS, DuelData, DuelFile, EntryFile, FullEntry, JcDuel, MAX_SCENARIO_FIGHTERS,
+    SideFile, output_spec,
+};
+use super::set_up::{check_house_set_up, discovery_lines, overlaps, set_up_areas};
+use crate::games::jc::duel::escape::{Extras, Fields, Goal};
+use crate::games::jc::duel::geometry;
+use crate::games::jc::duel::geometry::{
     Area, Display, DisplayKind, EAST, NORTH, Openings, SOUTH, WEST, parse_facing,
 };
-use super::melee::MeleeRules;
-use super::policy::Policy;
-use super::roster::{Character, Class, Roster, Special};
-use super::sequence::{Duel, DuelResult, Fighter, MAX_FIGHTERS};
-use super::special::SpecialRules;
-use super::swordplay::SwordPlay;
-use crate::engine::accumulate::MAX_METRICS;
-use crate::engine::{Dice, MetricSpec, Model, OutputSpec, Trace, TrialResult};
-use crate::games::jc::swordsman::SwordsmanTables;
-use crate::scenario::{ScenarioError, parse_toml, read_text};
-
-/// Most characters a `jc.duel` scenario may field (each has a kills
-/// metric).
-pub const MAX_SCENARIO_FIGHTERS: usize = 16;
-
-/// Default turn limit; a duel still going is undecided.
-pub const DEFAULT_MAX_TURNS: u32 = 200;
-
-/// Outcome: the first side wins.
-pub const OUT_FIRST_WINS: u16 = 0;
-/// Outcome: the second side wins.
-pub const OUT_SECOND_WINS: u16 = 1;
-/// Outcome: still fighting at the turn limit.
-pub const OUT_UNDECIDED: u16 = 2;
-/// Outcome (when a side may leave): the first side's last fighters on
-/// their feet left the display [5.18]; the next outcome is the second
-/// side's.
-pub const OUT_FIRST_LEFT: u16 = 3;
-
-/// Metric: tactical turns.
-pub const METRIC_TURNS: usize = 0;
-/// Metric: survivors of the first side (index + side).
-pub const METRIC_SURVIVORS: usize = 1;
-/// Metric: levels lost by the first side (index + side).
-pub const METRIC_LEVELS_LOST: usize = 3;
-/// Metric: heroes of the first side unconscious (index + side).
-pub const METRIC_HEROES_UNCONSCIOUS: usize = 5;
-/// Metric: the fighter (1-based, scenario order) who struck the deciding
-/// blow, 0 if undecided.
-pub const METRIC_DECIDING_BLOW: usize = 7;
-/// Metric: kills of fighter 1 (index + fighter).
-pub const METRIC_KILLS: usize = 8;
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DuelFile {
-    model: String,
-    description: String,
-    data: Option<String>,
-    display: String,
-    max_turns: Option<i64>,
-    /// States that no conditions of surprise exist [6.0 general rule], so a
-    /// house or palace duel starts discovered.
-    discovered: Option<bool>,
-    /// A duel for a grounded flier: the first side sets up in the staging
-    /// area [5.51, 7.23].
-    #[serde(default)]
-    acquisition: bool,
-    /// How a hero meets a master swordsman: `"maneuvers"` (the default, the
-    /// maneuver cards of [7.81]) or `"counters"` (the arena alternative of
-    /// [7.87]: an ordinary melee against the GM or MA counter).
-    master_swordsmen: Option<String>,
-    sides: Vec<SideFile>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SideFile {
-    label: Option<String>,
-    policy: Option<String>,
-    /// The entrance (an exit area's name) the side sets up at [7.22-7.25].
-    entrance: Option<String>,
-    /// What the side is after: "fight" (default), "escape", "rescue".
-    goal: Option<String>,
-    /// The side's player holds a card that opens the secret passageways
-    /// [5.54, 18.2 cards 40-42].
-    #[serde(default)]
-    secret_passage: bool,
-    /// The attacking side is disguised [6.25, 18.2 cards 53-54].
-    #[serde(default)]
-    disguise: bool,
-    characters: Vec<EntryFile>,
-}
-
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum EntryFile {
-    Id(String),
-    Full(FullEntry),
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FullEntry {
-    id: String,
-    count: Option<i64>,
-    at: Option<[i64; 2]>,
-    facing: Option<String>,
-    #[serde(default)]
-    unarmed: bool,
-    /// Held prisoner by the other side [7.7].
-    #[serde(default)]
-    prisoner: bool,
-    /// The area a prisoner is held in (by name); default the first that
-    /// holds prisoners.
-    held: Option<String>,
-    /// A prisoner brought in unconscious (a hero).
-    #[serde(default)]
-    unconscious: bool,
-    /// For Tavia or Llana of Gathol: the hero she loves [19.23].
-    loves: Option<String>,
-    /// For Kar Komak: materialisations of phantom warriors this duel
-    /// grants [19.41].
-    phantoms: Option<i64>,
-}
-
-/// The data a duel reads from its data folder.
-#[derive(Debug, Clone)]
-pub struct DuelData {
-    /// The roster.
-    pub roster: Roster,
-    /// Melee numbers.
-    pub rules: MeleeRules,
-    /// Escape, dungeon, carrying and special-character numbers.
-    pub specials: SpecialRules,
-    /// The maneuver cards of master swordsmen [7.8] (`swordsman.toml`,
-    /// needed only where a hero meets one [7.81]).
-    pub swordsman: Option<SwordsmanTables>,
-}
-
-impl DuelData {
-    /// Loads `characters.toml`, `duel-rules.toml` and `duel-specials.toml`
-    /// from `dir`.
-    pub fn load(dir: &Path) -> Result<Self, ScenarioError> {
-        let roster = Roster::load(&dir.join("characters.toml"))?;
-        let specials_file = dir.join("duel-specials.toml");
-        let specials = SpecialRules::load(&specials_file)?;
-        specials.check_roster(&specials_file, &roster)?;
-        Ok(DuelData {
-            roster,
-            rules: MeleeRules::load(&dir.join("duel-rules.toml"))?,
-            specials,
-            swordsman: {
-                let file = dir.join("swordsman.toml");
-                if file.is_file() {
-                    Some(SwordsmanTables::load(&file)?)
-                } else {
-                    None
-                }
-            },
-        })
-    }
-}
-
-/// The `jc.duel` model.
-#[derive(Debug, Clone)]
-pub struct JcDuel {
-    duel: Duel,
-    policies: [Policy; 2],
-    spec: OutputSpec,
-    layout: Layout,
-}
-
-/// Where the optional metrics sit in a trial row, after the kills.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Layout {
-    /// `discovered_in`, when the duel needs discovery.
-    pub discovered_in: Option<usize>,
-    /// `escaped_a` and `escaped_b`, when a side may leave the display.
-    pub escaped: Option<usize>,
-    /// `prisoners_freed` and `rescued`, when there are prisoners.
-    pub prisoners: Option<usize>,
-}
+use crate::games::jc::duel::policy::Policy;
+use crate::games::jc::duel::roster;
+use crate::games::jc::duel::roster::{Character, Class, Special};
+use crate::games::jc::duel::sequence::{Duel, Fighter};
+use crate::games::jc::duel::swordplay::SwordPlay;
+use crate::scenario::ScenarioError;
 
 impl JcDuel {
-    /// Loads a `jc.duel` scenario and the data it names (default folder:
-    /// `../data` beside the scenario's folder).
-    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let text = read_text(path)?;
-        let file: DuelFile = parse_toml(path, &text)?;
-        crate::scenario::expect_model(path, &file.model, "jc.duel")?;
-        let dir = crate::scenario::data_dir(path, file.data.as_deref());
-        let data = DuelData::load(&dir)?;
-        let display_dir = dir.join("displays");
-        let display_file = display_dir.join(format!("{}.toml", file.display));
-        if file.display.contains(['/', '\\']) || !display_file.is_file() {
-            let mut known: Vec<String> = std::fs::read_dir(&display_dir)
-                .map(|entries| {
-                    entries
-                        .filter_map(|e| e.ok())
-                        .filter_map(|e| {
-                            e.file_name()
-                                .to_str()
-                                .and_then(|n| n.strip_suffix(".toml"))
-                                .map(str::to_string)
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
-            known.sort();
-            return Err(ScenarioError::new(
-                path,
-                "display",
-                format!(
-                    "expected one of the displays {} (files in {}), found {:?}",
-                    known.join(", "),
-                    display_dir.display(),
-                    file.display
-                ),
-            ));
-        }
-        let display = Display::load(&display_file)?;
-        let model = Self::build(path, &file, &data, display)?;
-        Ok((model, file.description))
-    }
-
-    /// The compiled duel.
-    pub fn duel(&self) -> &Duel {
-        &self.duel
-    }
-
-    /// The sides' policies.
-    pub fn policies(&self) -> [Policy; 2] {
-        self.policies
-    }
-
-    fn build(
+    pub(super) fn build(
         path: &Path,
         file: &DuelFile,
         data: &DuelData,
@@ -254,7 +40,7 @@ impl JcDuel {
         for (i, area) in display.areas.iter().enumerate() {
             if let Some(h) = area.holds.iter().find(|h| {
                 h.as_str() != PRISONER
-                    && super::roster::Class::parse(h).is_none()
+                    && roster::Class::parse(h).is_none()
                     && data.roster.get(h).is_none()
             }) {
                 return Err(err(
@@ -527,7 +313,7 @@ impl JcDuel {
                                         !fighters.iter().any(|o| overlaps(o.start, q))
                                             && (!area.dungeon
                                                 || display.touches(q.0, q.1, |c| {
-                                                    c == super::geometry::Cell::Manacles
+                                                    c == geometry::Cell::Manacles
                                                 }))
                                     })
                                     .map(|q| (k, q))
@@ -758,7 +544,7 @@ fn side_has_john_carter(side: &SideFile, data: &DuelData) -> bool {
         };
         data.roster
             .get(id)
-            .is_some_and(|c| c.movement == super::roster::MovementKind::JohnCarter)
+            .is_some_and(|c| c.movement == roster::MovementKind::JohnCarter)
     })
 }
 
@@ -814,9 +600,9 @@ fn compile_specials(
         let efield = |f: &str| format!("sides[{side}].characters[{e}].{f}");
         match fighters[i].special {
             Some(Special::Woola) if fighters[i].starts_absent => {
-                let jc = fighters.iter().position(|f| {
-                    f.side == side && f.movement == super::roster::MovementKind::JohnCarter
-                });
+                let jc = fighters
+                    .iter()
+                    .position(|f| f.side == side && f.movement == roster::MovementKind::JohnCarter);
                 special.woola = jc.map(|jc| (i, jc));
             }
             Some(Special::Immobilise) => special.powers[i] = rules.immobilise_uses,
@@ -960,7 +746,7 @@ fn check_goals(
 
 /// The display under each state of its openings, Woola's flier, and the
 /// steering fields [5.54, 5.55, 19.13].
-fn compile_displays(duel: &mut Duel) {
+pub(super) fn compile_displays(duel: &mut Duel) {
     let variants = if duel.display.has_openings() { 4 } else { 1 };
     if variants > 1 {
         duel.special.variants = (0..variants)
@@ -974,8 +760,8 @@ fn compile_displays(duel: &mut Duel) {
         let own = duel.display.decks(start.0, start.1);
         let areas = duel.display.areas.clone();
         duel.special.woola_display = Some(duel.display.with_sky_where(|c| match c {
-            super::geometry::Cell::Gap => true,
-            super::geometry::Cell::Area(k) => {
+            geometry::Cell::Gap => true,
+            geometry::Cell::Area(k) => {
                 let deck = areas[usize::from(k)].deck;
                 deck != 0 && own & (1 << (deck - 1)) == 0
             }
@@ -992,8 +778,8 @@ fn compile_displays(duel: &mut Duel) {
                     .any(|k| under & (1 << k) != 0 && duel.may_leave_by(side, k))
             })
         });
-        let door = display
-            .distance_field(|x, y| display.touches(x, y, |c| c == super::geometry::Cell::Locked));
+        let door =
+            display.distance_field(|x, y| display.touches(x, y, |c| c == geometry::Cell::Locked));
         let beside = duel
             .fighters
             .iter()
@@ -1001,7 +787,7 @@ fn compile_displays(duel: &mut Duel) {
                 if f.in_dungeon {
                     let at = f.start;
                     display.distance_field(|x, y| {
-                        (x - at.0).abs().max((y - at.1).abs()) == super::geometry::COUNTER
+                        (x - at.0).abs().max((y - at.1).abs()) == geometry::COUNTER
                     })
                 } else {
                     Vec::new()
@@ -1020,7 +806,7 @@ fn compile_displays(duel: &mut Duel) {
 /// The first free set-up square for `character` among the `candidates`
 /// areas of a side (in order), where the area holds his class or id and is
 /// not full [7.2]: the area and the square.
-fn find_square(
+pub(super) fn find_square(
     display: &Display,
     candidates: &[usize],
     used: &[usize],
@@ -1048,14 +834,14 @@ fn find_square(
 /// Whether a hero may fall unconscious [3.26] where walls are: lying in a
 /// doorway he can shut it, and his side then picks him up to clear the
 /// way [5.41] (`policy::clear_the_way`), which needs the extras' turn end.
-fn fallen_may_shut_the_way(display: &Display, fighters: &[Fighter]) -> bool {
+pub(super) fn fallen_may_shut_the_way(display: &Display, fighters: &[Fighter]) -> bool {
     !display.open_ground && fighters.iter().any(|f| f.unconscious_at_level_1)
 }
 
 /// Unless a facing was given, each side faces the other along the axis on
 /// which the two sides' counters lie further apart [7.21] (prisoners and
 /// those not yet on the display left out).
-fn face_each_other(fighters: &mut [Fighter], given: &[bool]) {
+pub(super) fn face_each_other(fighters: &mut [Fighter], given: &[bool]) {
     let mean = |fighters: &[Fighter], side: u8| {
         let mine: Vec<_> = fighters
             .iter()
@@ -1079,455 +865,5 @@ fn face_each_other(fighters: &mut [Fighter], given: &[bool]) {
         if !given {
             f.facing = default_facing[usize::from(f.side)];
         }
-    }
-}
-
-/// With `surprise`, each defender's lines of discovery from where he set
-/// up [6.22]; otherwise none.
-fn discovery_lines(display: &Display, fighters: &[Fighter], surprise: bool) -> Vec<Vec<bool>> {
-    fighters
-        .iter()
-        .map(|f| {
-            if surprise && f.side == 1 {
-                display.discovery_lines(f.start)
-            } else {
-                Vec::new()
-            }
-        })
-        .collect()
-}
-
-/// One character of a duel set up by a larger game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Entry {
-    /// Index into the roster.
-    pub character: usize,
-    /// The level he starts at (his top level or lower).
-    pub level: u8,
-    /// Fights unarmed [7.36].
-    pub unarmed: bool,
-    /// Added to his strength at every level (an arena beast's size
-    /// [17.44]).
-    pub strength_bonus: u8,
-    /// Berserk: loses a level only on every second hit [13.43].
-    pub berserk: bool,
-    /// Has taken the invisibility pills: agility 10 (10/6 for the
-    /// characters the rules name) and a free blow [18.2 card 27].
-    pub invisible: bool,
-}
-
-/// How a duel set up by a larger game is fought.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct SetUpOptions {
-    /// House and palace duels start with the first side undiscovered
-    /// [6.0, 7.24, 7.25] unless this is set (acquisition duels [14.23]).
-    pub discovered: bool,
-    /// Fliers on the ground: no falls [14.25].
-    pub grounded: bool,
-    /// Turn limit.
-    pub max_turns: u32,
-    /// The first side's first character holds card 24 and leaves the
-    /// melee with his side when he is losing [18.2 card 24].
-    pub break_off: bool,
-    /// The first side's first character must reach a villain of the other
-    /// side in time [13.43].
-    pub deadline: bool,
-    /// The second side's villains withdraw by an exit once it is losing
-    /// ([`Goal::Withdraw`], [10.22]); ignored on a display without an exit
-    /// the second side may use or with no villain on that side.
-    pub withdraw: bool,
-}
-
-/// Sets up a duel without a scenario file (the entry point for the
-/// Strategic Game): side 0 enters by the display's first entrance, and each
-/// character takes the first free square of his side's set-up areas that
-/// holds his class [7.2]; a character no such area can take stands on any
-/// free square of his side's set-up areas, then on any open square of the
-/// display (a larger party than the printed areas hold). Personages take
-/// no part. Fails only when the display has no room left at all or a side
-/// has no one with combat values.
-pub fn set_up(
-    display: &Arc<Display>,
-    sides: [&[Entry]; 2],
-    roster: &Roster,
-    rules: MeleeRules,
-    specials: &SpecialRules,
-    swordsman: &SwordsmanTables,
-    options: SetUpOptions,
-) -> Result<Duel, String> {
-    let mut used = vec![0usize; display.areas.len()];
-    let mut fighters: Vec<Fighter> = Vec::new();
-    let mut cards = super::cards::Cards::default();
-    for (s, side) in sides.iter().enumerate() {
-        let (_, candidates) = set_up_areas(display, s, None, false)?;
-        let mut first_of_side = true;
-        for e in side.iter() {
-            let character = roster
-                .characters
-                .get(e.character)
-                .ok_or_else(|| format!("no character {} in the roster", e.character))?;
-            if character.class == Class::Personage {
-                continue;
-            }
-            if fighters.len() == MAX_FIGHTERS {
-                return Err(format!(
-                    "expected at most {MAX_FIGHTERS} characters in a duel, found more"
-                ));
-            }
-            let free = |square: &(i16, i16)| !fighters.iter().any(|f| overlaps(f.start, *square));
-            let start = match find_square(display, &candidates, &used, &fighters, character) {
-                Some((k, square)) => {
-                    used[k] += 1;
-                    square
-                }
-                None => match display.setup[s].iter().copied().find(free) {
-                    Some(square) => square,
-                    None => open_square(display, &fighters, s).ok_or_else(|| {
-                        format!("no room on {} for {}", display.name, character.name)
-                    })?,
-                },
-            };
-            let mut fighter = Fighter::new(character, s as u8, start, NORTH);
-            fighter.top_level = e.level.clamp(1, character.top_level);
-            fighter.unarmed = e.unarmed;
-            if e.strength_bonus > 0 {
-                for r in &mut fighter.levels {
-                    r.strength = (r.strength + e.strength_bonus).min(super::roster::MAX_STRENGTH);
-                }
-            }
-            if e.invisible {
-                // [18.2 card 27] agility 10 for the duel, 10/6 [7.39] for
-                // the characters the rules name.
-                let agility = if specials.invisible_ten_six.contains(&character.id) {
-                    super::cards::TEN_SIX_AGILITY
-                } else {
-                    specials.invisible_agility
-                };
-                for r in &mut fighter.levels {
-                    r.agility = agility;
-                }
-                cards.invisible |= 1 << fighters.len();
-            }
-            if e.berserk {
-                cards.berserk |= 1 << fighters.len();
-            }
-            if options.break_off && s == 0 && first_of_side {
-                cards.break_off = Some(fighters.len() as u8);
-            }
-            if options.deadline && s == 0 && first_of_side {
-                cards.deadline = Some((fighters.len() as u8, specials.deadline_turns));
-            }
-            first_of_side = false;
-            fighters.push(fighter);
-        }
-    }
-    for side in 0..2u8 {
-        if !fighters.iter().any(|f| f.side == side) {
-            return Err(format!("side {} has no one with combat values", side + 1));
-        }
-    }
-    let given = vec![false; fighters.len()];
-    face_each_other(&mut fighters, &given);
-    let surprise = !display.kind.starts_discovered() && !options.discovered;
-    let mut special = Extras::none(specials.clone());
-    // A hero meeting a master swordsman fights him by maneuver cards [7.81].
-    special.swordplay = SwordPlay::compile(&fighters, swordsman)?;
-    // Ghek holds a foe once a duel [19.42] (Kar Komak's phantoms and Woola
-    // are the calling game's: it counts their uses and brings them in).
-    // Berserk, the deadline, invisibility and the break-off [13.43, 18.2].
-    let mut extras = cards.any() || fallen_may_shut_the_way(display, &fighters);
-    special.cards = cards;
-    for (i, f) in fighters.iter().enumerate() {
-        if f.special == Some(Special::Immobilise) {
-            special.powers[i] = specials.immobilise_uses;
-            extras = true;
-        }
-    }
-    // [10.22] a villain leaves the display once his side is losing, where
-    // the display lets his side out [5.18, 7.24, 5.56].
-    if options.withdraw
-        && fighters
-            .iter()
-            .any(|f| f.side == 1 && f.class == Class::Villain)
-        && display
-            .areas
-            .iter()
-            .any(|a| a.exit && !a.secret && a.exit_sides & 0b10 != 0)
-    {
-        special.goals[1] = Goal::Withdraw;
-        special.may_leave = true;
-        extras = true;
-    }
-    let mut duel = Duel {
-        display: Arc::clone(display),
-        lines: discovery_lines(display, &fighters, surprise),
-        fighters,
-        rules,
-        max_turns: options.max_turns,
-        surprise,
-        extras,
-        special,
-        grounded: options.grounded,
-    };
-    if extras {
-        compile_displays(&mut duel);
-    }
-    Ok(duel)
-}
-
-/// An open square no counter covers, scanning from side 0's end of the
-/// display (the top rows) or side 1's (the bottom rows).
-fn open_square(display: &Display, fighters: &[Fighter], side: usize) -> Option<(i16, i16)> {
-    let rows: Vec<i16> = if side == 0 {
-        (0..display.height).collect()
-    } else {
-        (0..display.height).rev().collect()
-    };
-    for y in rows {
-        for x in 0..display.width {
-            if display.open(x, y) && !fighters.iter().any(|f| overlaps(f.start, (x, y))) {
-                return Some((x, y));
-            }
-        }
-    }
-    None
-}
-
-/// The areas where side `side` sets up by default, in order: the chosen
-/// entrance (the first of the side's entrances if none is named) and every
-/// set-up area of the side that is not an entrance [7.22-7.25]; in an
-/// acquisition the first side sets up in the staging area only, and
-/// otherwise no one does [5.51, 7.23]. Also the chosen entrance.
-fn set_up_areas(
-    display: &Display,
-    side: usize,
-    entrance: Option<&str>,
-    acquisition: bool,
-) -> Result<(Option<usize>, Vec<usize>), String> {
-    let own = |a: &Area| {
-        a.side == Some(side as u8) && (a.staging == (acquisition && side == 0) || a.entrance)
-    };
-    let entrances: Vec<usize> = (0..display.areas.len())
-        .filter(|&k| own(&display.areas[k]) && display.areas[k].entrance)
-        .collect();
-    let chosen = match entrance {
-        None => entrances.first().copied(),
-        Some(name) => Some(
-            entrances
-                .iter()
-                .copied()
-                .find(|&k| display.areas[k].name == name)
-                .ok_or_else(|| {
-                    format!(
-                        "expected an entrance of side {} on {}: {}, found {name:?}",
-                        side + 1,
-                        display.name,
-                        if entrances.is_empty() {
-                            "none (this display has none for the side)".to_string()
-                        } else {
-                            entrances
-                                .iter()
-                                .map(|&k| format!("{:?}", display.areas[k].name))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        }
-                    )
-                })?,
-        ),
-    };
-    let chosen = chosen.filter(|_| !(acquisition && side == 0));
-    Ok((
-        chosen,
-        chosen
-            .into_iter()
-            .chain(
-                (0..display.areas.len())
-                    .filter(|&k| own(&display.areas[k]) && !display.areas[k].entrance),
-            )
-            .collect(),
-    ))
-}
-
-/// The house set-up [7.24]: the defender's villains and personages in a
-/// room, and at least half (rounded down) of his other characters outside
-/// the rooms.
-fn check_house_set_up(
-    path: &Path,
-    display: &Display,
-    fighters: &[Fighter],
-) -> Result<(), ScenarioError> {
-    let mut others = 0;
-    let mut outside = 0;
-    for f in fighters.iter().filter(|f| f.side == 1) {
-        let in_room = display.in_room(f.start.0, f.start.1);
-        if matches!(f.class, Class::Villain | Class::Personage) {
-            if !in_room {
-                return Err(ScenarioError::new(
-                    path,
-                    "sides[1].characters",
-                    format!(
-                        "expected {} ({}) set up in a room of {} [7.24], found him outside",
-                        f.name,
-                        f.class.name(),
-                        display.name
-                    ),
-                ));
-            }
-        } else {
-            others += 1;
-            outside += usize::from(!in_room);
-        }
-    }
-    if outside < others / 2 {
-        return Err(ScenarioError::new(
-            path,
-            "sides[1].characters",
-            format!(
-                "expected at least {} of the defender's {others} other characters outside a room of {} [7.24], found {outside}",
-                others / 2,
-                display.name
-            ),
-        ));
-    }
-    Ok(())
-}
-
-/// Whether two counters at these top-left boxes overlap.
-fn overlaps(a: (i16, i16), b: (i16, i16)) -> bool {
-    (a.0 - b.0).abs() < 4 && (a.1 - b.1).abs() < 4
-}
-
-fn metric(name: &str, description: String) -> MetricSpec {
-    MetricSpec {
-        name: name.into(),
-        description,
-    }
-}
-
-fn output_spec(duel: &Duel, labels: &[String; 2]) -> (OutputSpec, Layout) {
-    let mut outcomes = vec![
-        format!("won by {}", labels[0]),
-        format!("won by {}", labels[1]),
-        format!("undecided after {} turns", duel.max_turns),
-    ];
-    if duel.special.may_leave {
-        for label in labels {
-            outcomes.push(format!("{label} left the display"));
-        }
-    }
-    let mut metrics = vec![metric("turns", "tactical turns fought".into())];
-    let keys = ["a", "b"];
-    for (label, key) in labels.iter().zip(keys) {
-        metrics.push(metric(
-            &format!("survivors_{key}"),
-            format!("{label}: characters still on their feet"),
-        ));
-    }
-    for (label, key) in labels.iter().zip(keys) {
-        metrics.push(metric(
-            &format!("levels_lost_{key}"),
-            format!("{label}: levels lost"),
-        ));
-    }
-    for (label, key) in labels.iter().zip(keys) {
-        metrics.push(metric(
-            &format!("heroes_unconscious_{key}"),
-            format!("{label}: heroes unconscious at the end"),
-        ));
-    }
-    metrics.push(metric(
-        "deciding_blow",
-        "the character (1-based, scenario order) whose blow ended the duel; 0 undecided".into(),
-    ));
-    for (i, f) in duel.fighters.iter().enumerate() {
-        metrics.push(metric(
-            &format!("kills_{}", i + 1),
-            format!("{} (character {}): kills and knock-outs", f.name, i + 1),
-        ));
-    }
-    let mut layout = Layout::default();
-    if duel.surprise {
-        layout.discovered_in = Some(metrics.len());
-        metrics.push(metric(
-            "discovered_in",
-            "the turn the attackers were discovered for good [6.3]; 0 never".into(),
-        ));
-    }
-    if duel.special.may_leave {
-        layout.escaped = Some(metrics.len());
-        for (label, key) in labels.iter().zip(keys) {
-            metrics.push(metric(
-                &format!("escaped_{key}"),
-                format!("{label}: characters who left the display [5.18]"),
-            ));
-        }
-    }
-    if duel.special.prisoners {
-        layout.prisoners = Some(metrics.len());
-        metrics.push(metric(
-            "prisoners_freed",
-            "prisoners freed by escape [7.7] or from the dungeon [5.55]".into(),
-        ));
-        metrics.push(metric(
-            "rescued",
-            "prisoners free at the end and off the display, or on it with their side holding the field".into(),
-        ));
-    }
-    debug_assert!(metrics.len() <= MAX_METRICS);
-    (
-        OutputSpec {
-            outcomes,
-            metrics,
-            length_metric: Some(METRIC_TURNS),
-            trends: Vec::new(),
-        },
-        layout,
-    )
-}
-
-/// The trial row of a fought duel.
-pub fn trial_result(r: &DuelResult, fighters: usize, layout: Layout) -> TrialResult {
-    let mut metrics = [0u32; MAX_METRICS];
-    metrics[METRIC_TURNS] = r.turns;
-    for side in 0..2 {
-        metrics[METRIC_SURVIVORS + side] = u32::from(r.survivors[side]);
-        metrics[METRIC_LEVELS_LOST + side] = u32::from(r.levels_lost[side]);
-        metrics[METRIC_HEROES_UNCONSCIOUS + side] = u32::from(r.heroes_unconscious[side]);
-    }
-    metrics[METRIC_DECIDING_BLOW] = r.deciding_blow.map_or(0, |i| u32::from(i) + 1);
-    for i in 0..fighters {
-        metrics[METRIC_KILLS + i] = u32::from(r.kills[i]);
-    }
-    if let Some(k) = layout.discovered_in {
-        metrics[k] = r.discovered_in;
-    }
-    if let Some(k) = layout.escaped {
-        metrics[k] = u32::from(r.escaped[0]);
-        metrics[k + 1] = u32::from(r.escaped[1]);
-    }
-    if let Some(k) = layout.prisoners {
-        metrics[k] = u32::from(r.prisoners_freed);
-        metrics[k + 1] = u32::from(r.rescued);
-    }
-    TrialResult {
-        outcome: match (r.winner, r.left) {
-            (Some(_), Some(side)) if layout.escaped.is_some() => OUT_FIRST_LEFT + u16::from(side),
-            (Some(0), _) => OUT_FIRST_WINS,
-            (Some(_), _) => OUT_SECOND_WINS,
-            (None, _) => OUT_UNDECIDED,
-        },
-        metrics,
-    }
-}
-
-impl Model for JcDuel {
-    fn spec(&self) -> &OutputSpec {
-        &self.spec
-    }
-
-    #[inline]
-    fn run_trial<T: Trace>(&self, dice: &mut Dice, trace: &mut T) -> TrialResult {
-        let r = self.duel.resolve(&self.policies, dice, trace);
-        trial_result(&r, self.duel.fighters.len(), self.layout)
     }
 }

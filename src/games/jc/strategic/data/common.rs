@@ -1,0 +1,55 @@
+//! What the data files' loaders share: the `provenance` check, place
+//! look-ups by id and the rows of a die table file.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::games::jc::map::BarsoomMap;
+use crate::games::jc::strategic::tables::RawRow;
+use crate::scenario::ScenarioError;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RowsFile {
+    pub(super) provenance: String,
+    pub(super) rolls: Vec<RawRow>,
+}
+
+/// Checks a `provenance` field: where the values come from.
+pub(crate) fn check_provenance(file: &Path, field: &str, text: &str) -> Result<(), ScenarioError> {
+    if text.trim().is_empty() {
+        return Err(ScenarioError::new(
+            file,
+            field,
+            "expected where the values come from (rules [case] or reconstructed: why)",
+        ));
+    }
+    Ok(())
+}
+
+/// Looks places up by id with one-line errors.
+pub(crate) struct Places<'a> {
+    /// The map.
+    pub(crate) map: &'a BarsoomMap,
+}
+
+impl Places<'_> {
+    /// The index of the city `id` (not a waypoint).
+    pub(crate) fn get(&self, file: &Path, field: &str, id: &str) -> Result<u8, ScenarioError> {
+        self.map
+            .city(id)
+            .filter(|&c| !self.map.cities[c].waypoint)
+            .map(|c| c as u8)
+            .ok_or_else(|| {
+                ScenarioError::new(
+                    file,
+                    field,
+                    format!(
+                        "expected a city of the map (barsoom-map.toml, strategic-map.toml), found {id:?}; nearest: {}",
+                        crate::scenario::nearest_ids(id, self.map.cities.iter().map(|c| c.id.as_str()))
+                    ),
+                )
+            })
+    }
+}
