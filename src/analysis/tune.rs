@@ -189,10 +189,7 @@ mod tests {
     fn spec() -> OutputSpec {
         OutputSpec {
             outcomes: vec!["A wins".into(), "B wins".into()],
-            metrics: vec![MetricSpec {
-                name: "rounds".into(),
-                description: "rounds".into(),
-            }],
+            metrics: vec![MetricSpec::new("rounds", "rounds")],
             length_metric: Some(0),
             trends: Vec::new(),
         }

@@ -57,6 +57,16 @@ pub struct MetricSpec {
     pub description: String,
 }
 
+impl MetricSpec {
+    /// A metric called `name` that counts `description`.
+    pub fn new(name: impl Into<String>, description: impl Into<String>) -> Self {
+        MetricSpec {
+            name: name.into(),
+            description: description.into(),
+        }
+    }
+}
+
 impl OutputSpec {
     /// Checks the limits the accumulators rely on.
     pub fn check(&self) -> Result<(), String> {

@@ -170,10 +170,7 @@ impl RunState {
             metrics: self
                 .metrics
                 .iter()
-                .map(|[name, description]| MetricSpec {
-                    name: name.clone(),
-                    description: description.clone(),
-                })
+                .map(|[name, description]| MetricSpec::new(name, description))
                 .collect(),
             length_metric: self.length_metric,
             trends: self.trends.clone(),

@@ -11,72 +11,49 @@ use std::path::{Path, PathBuf};
 
 use crate::engine::DynModel;
 use crate::scenario::{
-    Header, Override, ScenarioError, fnv1a64, parse_toml, read_text, record_inputs, scenario_name,
-    with_overrides,
+    Override, ScenarioError, fnv1a64, model_field, parse_toml, read_text, record_inputs,
+    scenario_name, with_overrides,
 };
 
-/// A model and its one-line description.
-pub struct ModelInfo {
+/// What a model's loader gives: the built model and the scenario's
+/// one-line description.
+pub type Loaded = (Box<dyn DynModel>, String);
+
+/// A model the registry knows: its identifier, what it simulates, and how
+/// to build it from a scenario file. Each model declares its own `ENTRY`;
+/// [`MODELS`] lists them.
+pub struct ModelEntry {
     /// Identifier used in scenario files' `model` field.
     pub id: &'static str,
     /// What it simulates.
     pub description: &'static str,
+    /// Reads and checks a scenario of this model: the built model and the
+    /// scenario's one-line description.
+    pub load: fn(&Path) -> Result<Loaded, ScenarioError>,
 }
 
-/// Every model barsoom knows.
-pub const MODELS: &[ModelInfo] = &[
-    ModelInfo {
-        id: "wom.duel",
-        description: "Warriors of Mars individual combat: men and animals, one or several a side, with an optional missile volley",
-    },
-    ModelInfo {
-        id: "wom.air",
-        description: "Warriors of Mars aerial warfare: fleets of fliers with gunfire, criticals, ramming, grappling, boarding and keel bombs",
-    },
-    ModelInfo {
-        id: "wom.battle",
-        description: "Warriors of Mars mass battles at 1:50: units of infantry and cavalry with missile fire, charges, melee, morale, routs and leader losses",
-    },
-    ModelInfo {
-        id: "jc.fleet",
-        description: "John Carter, Warlord of Mars fleet combat: maneuvers, leadership, intrinsic defense, Reverses and influenced neutrals",
-    },
-    ModelInfo {
-        id: "jc.duel",
-        description: "John Carter, Warlord of Mars duels: counters with facing on the open/arena display, initiative by alertness, melee with modifiers, natural 10s and levels, under aggressive, patient or random policies",
-    },
-    ModelInfo {
-        id: "jc.swordsman",
-        description: "John Carter, Warlord of Mars master swordsman duels: maneuver cards committed ahead by rank on the maneuver matrix, advantages and hits, random, exploiter or minimax play",
-    },
-    ModelInfo {
-        id: "jc.military",
-        description: "John Carter, Warlord of Mars Military Game in full: Helium against the Dusar/Jahar alliance on the map of Barsoom, with movement cards, fleet combat, reinforcements, storms, neutrals and diplomacy",
-    },
-    ModelInfo {
-        id: "jc.strategic",
-        description: "John Carter, Warlord of Mars Strategic Game in full: 1 to 6 heroes pursue their villains across Barsoom with movement cards, outdoor and city encounters fought as duels, acquisition, the city game of discovery, information, imprisonment and arena duels, to glory and love",
-    },
-    ModelInfo {
-        id: "races.battle",
-        description: "Six races of Mars: one battle between two warbands with terrain, settlement and leader bonuses, solved exactly",
-    },
-    ModelInfo {
-        id: "races.game",
-        description: "Six races of Mars hex wargame for 2 to 4 players: rolled or fixed map, initiative, recruiting, command points, stacks, leaders, battles, key locations",
-    },
-    ModelInfo {
-        id: "jetan.game",
-        description: "Jetan, the Martian chess: a match between two players (random, greedy, alphabeta, mcts) under the book rules or any rule flags",
-    },
-    ModelInfo {
-        id: "talisman.game",
-        description: "Talisman under the advanced tournament rules: complete 2-6 player games from the deal to a winner at the Crown of Command",
-    },
-    ModelInfo {
-        id: "talisman.combat",
-        description: "Talisman combat: one round of d6 + Strength against d6 + Strength (or Craft), solved exactly",
-    },
+/// Boxes a model loader's result for [`ModelEntry::load`].
+pub fn boxed<M: DynModel + 'static>(
+    loaded: Result<(M, String), ScenarioError>,
+) -> Result<Loaded, ScenarioError> {
+    loaded.map(|(model, description)| (Box::new(model) as Box<dyn DynModel>, description))
+}
+
+/// Every model barsoom knows, in the order `list` shows them.
+pub const MODELS: &[ModelEntry] = &[
+    wom::duel::ENTRY,
+    wom::air::battle::ENTRY,
+    wom::battle::ENTRY,
+    jc::fleet::ENTRY,
+    jc::duel::ENTRY,
+    jc::swordsman::ENTRY,
+    jc::military::ENTRY,
+    jc::strategic::ENTRY,
+    races::battle::ENTRY,
+    races::game::ENTRY,
+    jetan::game::ENTRY,
+    talisman::game::ENTRY,
+    talisman::combat::ENTRY,
 ];
 
 /// A scenario file loaded and validated, ready to run.
@@ -119,71 +96,18 @@ pub fn load_with(path: &Path, overrides: &[Override]) -> Result<LoadedScenario, 
 
 fn load_model(path: &Path) -> Result<LoadedScenario, ScenarioError> {
     let text = read_text(path)?;
-    let header: Header = parse_toml(path, &text)?;
-    let model_id = header
-        .model
-        .ok_or_else(|| ScenarioError::new(path, "model", model_expectation("a `model` field")))?;
-    let (model, description): (Box<dyn DynModel>, String) = match model_id.as_str() {
-        "wom.duel" => {
-            let (model, description) = wom::duel::WomDuel::load(path)?;
-            (Box::new(model), description)
-        }
-        "wom.air" => {
-            let (model, description) = wom::air::battle::WomAir::load(path)?;
-            (Box::new(model), description)
-        }
-        "wom.battle" => {
-            let (model, description) = wom::battle::battle::WomBattle::load(path)?;
-            (Box::new(model), description)
-        }
-        "jc.fleet" => {
-            let (model, description) = jc::fleet::JcFleet::load(path)?;
-            (Box::new(model), description)
-        }
-        "jc.duel" => {
-            let (model, description) = jc::duel::model::JcDuel::load(path)?;
-            (Box::new(model), description)
-        }
-        "jc.swordsman" => {
-            let (model, description) = jc::swordsman::JcSwordsman::load(path)?;
-            (Box::new(model), description)
-        }
-        "jc.military" => {
-            let (model, description) = jc::military::JcMilitary::load(path)?;
-            (Box::new(model), description)
-        }
-        "jc.strategic" => {
-            let (model, description) = jc::strategic::JcStrategic::load(path)?;
-            (Box::new(model), description)
-        }
-        "races.battle" => {
-            let (model, description) = races::battle::RacesBattle::load(path)?;
-            (Box::new(model), description)
-        }
-        "races.game" => {
-            let (model, description) = races::game::RacesGame::load(path)?;
-            (Box::new(model), description)
-        }
-        "jetan.game" => {
-            let (model, description) = jetan::game::JetanGame::load(path)?;
-            (Box::new(model), description)
-        }
-        "talisman.game" => {
-            let (model, description) = talisman::game::TalismanGame::load(path)?;
-            (Box::new(model), description)
-        }
-        "talisman.combat" => {
-            let (model, description) = talisman::combat::TalismanCombat::load(path)?;
-            (Box::new(model), description)
-        }
-        other => {
-            return Err(ScenarioError::new(
-                path,
-                "model",
-                model_expectation(&format!("{other:?}")),
-            ));
-        }
+    let model_id = model_field(path, &text)?;
+    let entry = model_id
+        .as_deref()
+        .and_then(|id| MODELS.iter().find(|m| m.id == id));
+    let (Some(model_id), Some(entry)) = (model_id.clone(), entry) else {
+        let found = match model_id {
+            Some(id) => format!("{id:?}"),
+            None => "no `model` field".into(),
+        };
+        return Err(ScenarioError::new(path, "model", model_expectation(&found)));
     };
+    let (model, description) = (entry.load)(path)?;
     if let Err(message) = model.spec().check() {
         return Err(ScenarioError::new(path, "model", message));
     }
@@ -205,11 +129,12 @@ fn model_expectation(found: &str) -> String {
     )
 }
 
-/// Reads only the description of a scenario (for listings).
+/// Reads only the model and description of a scenario (for listings).
 pub fn describe(path: &Path) -> Option<(String, String)> {
     let text = read_text(path).ok()?;
-    let header: Header = parse_toml(path, &text).ok()?;
-    Some((header.model?, header.description.unwrap_or_default()))
+    let table: toml::Table = parse_toml(path, &text).ok()?;
+    let field = |key: &str| table.get(key).and_then(|v| v.as_str()).map(String::from);
+    Some((field("model")?, field("description").unwrap_or_default()))
 }
 
 /// A model's reference scenario for `barsoom bench`.

@@ -365,13 +365,12 @@ mod tests {
 
     #[test]
     fn a_zero_one_metric_gets_its_rate_and_wilson_interval() {
-        let metric = |name: &str| MetricSpec {
-            name: name.into(),
-            description: String::new(),
-        };
         let spec = OutputSpec {
             outcomes: vec!["a".into(), "b".into()],
-            metrics: vec![metric("won_first"), metric("rounds")],
+            metrics: vec![
+                MetricSpec::new("won_first", ""),
+                MetricSpec::new("rounds", ""),
+            ],
             length_metric: None,
             trends: Vec::new(),
         };

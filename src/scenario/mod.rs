@@ -32,9 +32,8 @@ impl ScenarioError {
     }
 }
 
-/// Reads `path` as UTF-8 text (and notes it, while [`record_inputs`] is
 /// Checks that a scenario file names the model that is loading it.
-pub fn expect_model(path: &Path, found: &str, expected: &str) -> Result<(), ScenarioError> {
+fn expect_model(path: &Path, found: &str, expected: &str) -> Result<(), ScenarioError> {
     if found == expected {
         return Ok(());
     }
@@ -90,14 +89,7 @@ pub fn nearest_ids<'a>(id: &str, known: impl Iterator<Item = &'a str>) -> String
         .join(", ")
 }
 
-/// The data folder a scenario uses: its `data` field, relative to the
-/// scenario's own folder (default `../data`, beside the scenario's folder).
-pub fn data_dir(path: &Path, data: Option<&str>) -> PathBuf {
-    path.parent()
-        .unwrap_or(Path::new("."))
-        .join(data.unwrap_or("../data"))
-}
-
+/// Reads `path` as UTF-8 text (and notes it, while [`record_inputs`] is
 /// watching, as one of the inputs a scenario depends on).
 pub fn read_text(path: &Path) -> Result<String, ScenarioError> {
     let text = std::fs::read_to_string(path)
@@ -167,7 +159,13 @@ pub fn parse_toml<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, Sce
 fn parse_plain<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, ScenarioError> {
     toml::from_str(text).map_err(|e| {
         let message = e.message().trim().replace('\n', " ");
-        match e.span() {
+        // A file type that flattens [`Scenario`] reports an unknown
+        // top-level key without its place: find the key's own line.
+        let span = match (e.span(), unknown_key(&message)) {
+            (Some(span), Some(key)) if span.is_empty() => key_line_span(text, key).or(Some(span)),
+            (span, _) => span,
+        };
+        match span {
             Some(span) => {
                 let line_number = text[..span.start.min(text.len())].matches('\n').count() + 1;
                 let line = text.lines().nth(line_number - 1).unwrap_or("");
@@ -190,18 +188,124 @@ fn parse_plain<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, Scenar
     })
 }
 
+/// The key named by serde's "unknown field `key`" message.
+fn unknown_key(message: &str) -> Option<&str> {
+    message.strip_prefix("unknown field `")?.split('`').next()
+}
+
+/// The span of the first top-level line of `text` that sets `key` (before
+/// any table header), or of its `[key]` / `[[key]]` table header.
+fn key_line_span(text: &str, key: &str) -> Option<std::ops::Range<usize>> {
+    let mut start = 0;
+    let mut top_level = true;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim();
+        let header = trimmed.trim_start_matches('[').trim_end_matches(']').trim();
+        if trimmed.starts_with('[') {
+            if header == key {
+                return Some(start..start + line.len());
+            }
+            top_level = false;
+        } else if top_level && trimmed.split('=').next().map(str::trim) == Some(key) {
+            return Some(start..start + line.len());
+        }
+        start += line.len();
+    }
+    None
+}
+
 /// Reads and parses a TOML file.
 pub fn read_toml<T: DeserializeOwned>(path: &Path) -> Result<T, ScenarioError> {
     parse_toml(path, &read_text(path)?)
 }
 
-/// The part every scenario shares: which model runs it.
-#[derive(Debug, serde::Deserialize)]
-pub struct Header {
+/// The header every scenario file starts with, flattened into each model's
+/// file type (`#[serde(flatten)] scenario: Scenario`): which model runs it,
+/// what it is, and where its data files are.
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct Scenario {
     /// Model identifier, e.g. `wom.duel`.
-    pub model: Option<String>,
+    pub model: String,
     /// One-line description.
-    pub description: Option<String>,
+    pub description: String,
+    /// Folder of the data files, relative to the scenario's own folder
+    /// (each model has its default).
+    pub data: Option<String>,
+}
+
+impl Scenario {
+    /// The data folder: the `data` field or `default`, relative to the
+    /// folder of the scenario at `path`.
+    pub fn data_dir(&self, path: &Path, default: &str) -> PathBuf {
+        path.parent()
+            .unwrap_or(Path::new("."))
+            .join(self.data.as_deref().unwrap_or(default))
+    }
+
+    /// Refuses a `data` field in the scenario of a model that reads no data
+    /// files.
+    pub fn no_data(&self, path: &Path) -> Result<(), ScenarioError> {
+        match &self.data {
+            None => Ok(()),
+            Some(_) => Err(ScenarioError::new(
+                path,
+                "data",
+                "expected no data folder: this model reads no data files",
+            )),
+        }
+    }
+}
+
+/// Reads the scenario at `path` as the file type `T` of the model `model`
+/// (which flattens [`Scenario`]), after checking that the file names that
+/// model.
+pub fn read_scenario<T: DeserializeOwned>(path: &Path, model: &str) -> Result<T, ScenarioError> {
+    let text = read_text(path)?;
+    match model_field(path, &text)? {
+        Some(found) => expect_model(path, &found, model)?,
+        None => {
+            let message = format!("expected {model:?}, found no `model` field");
+            return Err(ScenarioError::new(path, "model", message));
+        }
+    }
+    parse_toml(path, &text)
+}
+
+/// The `model` field of scenario `text` read from `path`, if it has one.
+pub fn model_field(path: &Path, text: &str) -> Result<Option<String>, ScenarioError> {
+    let table: toml::Table = parse_toml(path, text)?;
+    match table.get("model") {
+        Some(toml::Value::String(id)) => Ok(Some(id.clone())),
+        Some(other) => Err(ScenarioError::new(
+            path,
+            "model",
+            format!("expected a model identifier, found {other}"),
+        )),
+        None => Ok(None),
+    }
+}
+
+/// Checks a `provenance` field: it must say where the values come from,
+/// `rules [case] ...` (printed in the rulebook) or `reconstructed: why`.
+pub fn check_provenance(file: &Path, field: &str, text: &str) -> Result<(), ScenarioError> {
+    let text = text.trim_start();
+    let says_where = text.starts_with("rules") || text.starts_with("reconstructed");
+    if says_where && text.len() > "reconstructed".len() {
+        return Ok(());
+    }
+    Err(ScenarioError::new(
+        file,
+        field,
+        "expected where the values come from: \"rules [case] ...\" or \"reconstructed: why\"",
+    ))
+}
+
+/// Identifiers for an "expected one of ..." message: quoted, comma-joined.
+pub fn id_list<'a>(ids: impl IntoIterator<Item = &'a str>) -> String {
+    ids.into_iter()
+        .map(|id| format!("{id:?}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The scenario's name: its file stem.

@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 use super::map::{FLIER, THOAT};
 use crate::engine::Dice;
-use crate::scenario::{ScenarioError, read_toml};
+use crate::scenario::{ScenarioError, check_provenance, read_toml};
 
 /// Most cards a deck may hold.
 pub const MAX_CARDS: usize = 64;
@@ -42,9 +42,7 @@ impl MovementDeck {
     /// Loads and checks `movement-deck.toml`.
     pub fn load(file: &Path) -> Result<Self, ScenarioError> {
         let raw: DeckFile = read_toml(file)?;
-        if raw.provenance.trim().is_empty() {
-            return Err(ScenarioError::new(file, "provenance", "expected a source"));
-        }
+        check_provenance(file, "provenance", &raw.provenance)?;
         if !(0..=999).contains(&raw.first_card) {
             return Err(ScenarioError::new(
                 file,

@@ -15,7 +15,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::scenario::{ScenarioError, read_toml};
+use crate::scenario::{ScenarioError, check_provenance, read_toml};
 
 /// Most cards the deck may hold.
 pub const MAX_EVENT_CARDS: usize = 96;
@@ -310,12 +310,7 @@ impl EventDeck {
 
     fn build(file: &Path, raw: &RawDeck, names: &Names) -> Result<Self, ScenarioError> {
         let err = |field: String, message: String| ScenarioError::new(file, field, message);
-        if raw.provenance.trim().is_empty() {
-            return Err(err(
-                "provenance".into(),
-                "expected where the values come from (rules [case] or reconstructed: why)".into(),
-            ));
-        }
+        check_provenance(file, "provenance", &raw.provenance)?;
         if !(1..=(MAX_HAND as i64 - 1)).contains(&raw.hand_limit) {
             return Err(err(
                 "hand_limit".into(),
@@ -339,13 +334,7 @@ impl EventDeck {
                     ),
                 ));
             }
-            if c.provenance.trim().is_empty() {
-                return Err(err(
-                    field("provenance"),
-                    "expected where the reading comes from (rules [case] or reconstructed: why)"
-                        .into(),
-                ));
-            }
+            check_provenance(file, &field("provenance"), &c.provenance)?;
             if c.text.trim().is_empty() {
                 return Err(err(field("text"), "expected what the card does".into()));
             }

@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::games::jc::fleet_tables::{JcData, id_list};
-use crate::scenario::{ScenarioError, read_toml};
+use crate::games::jc::fleet_tables::JcData;
+use crate::scenario::{ScenarioError, check_provenance, id_list, read_toml};
 
 /// Most cities the Military Game's map may hold (its city sets are `u32`
 /// masks).
@@ -156,9 +156,7 @@ impl BarsoomMap {
         let mut raws: Vec<(PathBuf, MapFile)> = Vec::new();
         for file in files {
             let raw: MapFile = read_toml(file)?;
-            if raw.provenance.trim().is_empty() {
-                return Err(ScenarioError::new(file, "provenance", "expected a source"));
-            }
+            check_provenance(file, "provenance", &raw.provenance)?;
             raws.push((file.to_path_buf(), raw));
         }
         let Some(first) = files.first() else {

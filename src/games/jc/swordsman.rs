@@ -17,6 +17,8 @@
 //! hand). The one-round payoff counts a hit as 1 and an advantage as 1/2
 //! (half of the two that make a hit), the opponent's results negatively.
 
+use crate::games::{ModelEntry, boxed};
+use crate::scenario::{Scenario, read_scenario};
 use std::path::Path;
 
 use serde::Deserialize;
@@ -24,7 +26,7 @@ use serde::Deserialize;
 use crate::analysis::matrix_game::solve_zero_sum;
 use crate::engine::accumulate::MAX_METRICS;
 use crate::engine::{Dice, MetricSpec, Model, OutputSpec, Trace, TrialResult};
-use crate::scenario::{ScenarioError, parse_toml, read_text, read_toml};
+use crate::scenario::{ScenarioError, read_toml};
 
 /// Maneuvers (and cards per deck).
 pub const MANEUVERS: usize = 10;
@@ -632,9 +634,8 @@ fn pick_weighted(weights: &[u32; MANEUVERS], used: u16, dice: &mut Dice) -> usiz
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct BoutFile {
-    model: String,
-    description: String,
-    data: Option<String>,
+    #[serde(flatten)]
+    scenario: Scenario,
     max_rounds: Option<i64>,
     sides: Vec<SideFile>,
 }
@@ -656,14 +657,19 @@ pub struct JcSwordsman {
     spec: OutputSpec,
 }
 
+/// The registry's entry for `jc.swordsman`.
+pub const ENTRY: ModelEntry = ModelEntry {
+    id: "jc.swordsman",
+    description: "John Carter, Warlord of Mars master swordsman duels: maneuver cards committed ahead by rank on the maneuver matrix, advantages and hits, random, exploiter or minimax play",
+    load: |path| boxed(JcSwordsman::load(path)),
+};
+
 impl JcSwordsman {
     /// Loads a `jc.swordsman` scenario and `swordsman.toml` from its data
     /// folder.
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let text = read_text(path)?;
-        let file: BoutFile = parse_toml(path, &text)?;
-        crate::scenario::expect_model(path, &file.model, "jc.swordsman")?;
-        let dir = crate::scenario::data_dir(path, file.data.as_deref());
+        let file: BoutFile = read_scenario(path, ENTRY.id)?;
+        let dir = file.scenario.data_dir(path, "../data");
         let tables = SwordsmanTables::load(&dir.join("swordsman.toml"))?;
         let err = |field: String, message: String| ScenarioError::new(path, field, message);
         crate::scenario::expect_two_sides(path, file.sides.len())?;
@@ -704,7 +710,7 @@ impl JcSwordsman {
         let [a, b] = [sides[0].clone(), sides[1].clone()];
         let bout = Bout::new(tables, [a, b], max_rounds).map_err(|m| err("sides".into(), m))?;
         let spec = output_spec(&bout);
-        Ok((JcSwordsman { bout, spec }, file.description))
+        Ok((JcSwordsman { bout, spec }, file.scenario.description))
     }
 
     /// The compiled bout.
@@ -715,26 +721,22 @@ impl JcSwordsman {
 
 fn output_spec(bout: &Bout) -> OutputSpec {
     let [a, b] = [&bout.sides[0].label, &bout.sides[1].label];
-    let metric = |name: &str, description: String| MetricSpec {
-        name: name.into(),
-        description,
-    };
-    let mut metrics = vec![metric("rounds", "rounds of maneuver cards".into())];
+    let mut metrics = vec![MetricSpec::new("rounds", "rounds of maneuver cards")];
     for (label, key) in [(a, "a"), (b, "b")] {
-        metrics.push(metric(
-            &format!("levels_left_{key}"),
+        metrics.push(MetricSpec::new(
+            format!("levels_left_{key}"),
             format!("{label}: levels left"),
         ));
     }
     for (label, key) in [(a, "a"), (b, "b")] {
-        metrics.push(metric(
-            &format!("hits_{key}"),
+        metrics.push(MetricSpec::new(
+            format!("hits_{key}"),
             format!("{label}: hits scored"),
         ));
     }
     for (label, key) in [(a, "a"), (b, "b")] {
-        metrics.push(metric(
-            &format!("advantages_{key}"),
+        metrics.push(MetricSpec::new(
+            format!("advantages_{key}"),
             format!("{label}: advantages won"),
         ));
     }

@@ -3,6 +3,8 @@
 //! ones, so colours alternate exactly and the metrics report
 //! the first-move advantage, how games end and the gambling takings.
 
+use crate::games::{ModelEntry, boxed};
+use crate::scenario::{Scenario, read_scenario};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
@@ -14,7 +16,7 @@ use super::rules::{Color, Kind, PieceValues, RuleFlags};
 use crate::engine::accumulate::{MAX_METRICS, TrialResult};
 use crate::engine::model::{MetricSpec, Model, OutputSpec, Trace};
 use crate::engine::rng::Dice;
-use crate::scenario::{ScenarioError, parse_toml, read_text, read_toml};
+use crate::scenario::{ScenarioError, read_toml};
 
 /// The default ply limit: a game still running after it is "unfinished".
 pub const DEFAULT_MAX_PLIES: u32 = 1_000;
@@ -117,8 +119,8 @@ pub fn play_game<T: Trace>(
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct GameFile {
-    model: String,
-    description: String,
+    #[serde(flatten)]
+    scenario: Scenario,
     /// Seat A, then seat B: `random`, `greedy`, `alphabeta[:NODES]`,
     /// `mcts[:PLAYOUTS]`.
     players: Vec<String>,
@@ -180,14 +182,20 @@ thread_local! {
     static WORKSPACE: RefCell<Workspace> = RefCell::new(Workspace::default());
 }
 
+/// The registry's entry for `jetan.game`.
+pub const ENTRY: ModelEntry = ModelEntry {
+    id: "jetan.game",
+    description: "Jetan, the Martian chess: a match between two players (random, greedy, alphabeta, mcts) under the book rules or any rule flags",
+    load: |path| boxed(JetanGame::load(path)),
+};
+
 impl JetanGame {
     /// Loads and checks a `jetan.game` scenario; returns the model and the
     /// scenario's description.
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let text = read_text(path)?;
-        let file: GameFile = parse_toml(path, &text)?;
+        let file: GameFile = read_scenario(path, ENTRY.id)?;
+        file.scenario.no_data(path)?;
         let err = |field: &str, message: String| ScenarioError::new(path, field, message);
-        crate::scenario::expect_model(path, &file.model, "jetan.game")?;
         if file.players.len() != 2 {
             return Err(err(
                 "players",
@@ -254,7 +262,7 @@ impl JetanGame {
                 max_plies,
                 spec,
             },
-            file.description,
+            file.scenario.description,
         ))
     }
 
@@ -332,13 +340,6 @@ pub fn trial_result(record: &GameRecord, a_plays: Color) -> TrialResult {
     TrialResult { outcome, metrics }
 }
 
-fn metric(name: &str, description: String) -> MetricSpec {
-    MetricSpec {
-        name: name.into(),
-        description,
-    }
-}
-
 fn output_spec(seats: [Player; 2], first: Color, max_plies: u32) -> OutputSpec {
     let [a, b] = seats;
     let outcomes = vec![
@@ -352,14 +353,35 @@ fn output_spec(seats: [Player; 2], first: Color, max_plies: u32) -> OutputSpec {
     let first_name = first.name();
     let second_name = first.other().name();
     let metrics = vec![
-        metric("plies", "plies played (moves of either side)".into()),
-        metric("first_won", format!("1 if the side moving first ({first_name}) won")),
-        metric("second_won", format!("1 if the side moving second ({second_name}) won")),
-        metric("princess_taken", "1 if the game was won by taking the Princess (else by Chief takes Chief, a draw or unfinished)".into()),
-        metric("a_first", format!("1 if seat A ({a}) moved first (even-numbered trials)")),
-        metric("a_won_first", format!("1 if seat A ({a}) moved first and won")),
-        metric("a_takings", format!("value of the pieces seat A ({a}) took")),
-        metric("b_takings", format!("value of the pieces seat B ({b}) took")),
+        MetricSpec::new("plies", "plies played (moves of either side)"),
+        MetricSpec::new(
+            "first_won",
+            format!("1 if the side moving first ({first_name}) won"),
+        ),
+        MetricSpec::new(
+            "second_won",
+            format!("1 if the side moving second ({second_name}) won"),
+        ),
+        MetricSpec::new(
+            "princess_taken",
+            "1 if the game was won by taking the Princess (else by Chief takes Chief, a draw or unfinished)",
+        ),
+        MetricSpec::new(
+            "a_first",
+            format!("1 if seat A ({a}) moved first (even-numbered trials)"),
+        ),
+        MetricSpec::new(
+            "a_won_first",
+            format!("1 if seat A ({a}) moved first and won"),
+        ),
+        MetricSpec::new(
+            "a_takings",
+            format!("value of the pieces seat A ({a}) took"),
+        ),
+        MetricSpec::new(
+            "b_takings",
+            format!("value of the pieces seat B ({b}) took"),
+        ),
     ];
     OutputSpec {
         outcomes,

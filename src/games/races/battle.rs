@@ -4,15 +4,18 @@
 //! function shared by the full game, the `races.battle` model and the exact
 //! closed form ([`odds`] sums [`fight`] over the key attribute's faces).
 
+use crate::games::{ModelEntry, boxed};
+use crate::scenario::id_list;
+use crate::scenario::{Scenario, read_scenario};
 use std::path::Path;
 
 use serde::Deserialize;
 
 use super::Roller;
-use super::data::{ATTRIBUTES, Profile, REROLL, RacesData, id_list};
+use super::data::{ATTRIBUTES, Profile, REROLL, RacesData};
 use crate::engine::accumulate::MAX_METRICS;
 use crate::engine::{Dice, ExactSolution, MetricSpec, Model, OutputSpec, Trace, TrialResult};
-use crate::scenario::{ScenarioError, parse_toml, read_text};
+use crate::scenario::ScenarioError;
 
 /// How one battle ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -353,9 +356,8 @@ pub const OUT_BOTH: u16 = 2;
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct BattleFile {
-    model: String,
-    description: String,
-    data: Option<String>,
+    #[serde(flatten)]
+    scenario: Scenario,
     attacker: SideFile,
     defender: SideFile,
 }
@@ -396,17 +398,25 @@ pub struct RacesBattle {
     spec: OutputSpec,
 }
 
+/// The registry's entry for `races.battle`.
+pub const ENTRY: ModelEntry = ModelEntry {
+    id: "races.battle",
+    description: "Six races of Mars: one battle between two warbands with terrain, settlement and leader bonuses, solved exactly",
+    load: |path| boxed(RacesBattle::load(path)),
+};
+
 impl RacesBattle {
     /// Loads a `races.battle` scenario; returns the model and description.
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let text = read_text(path)?;
-        let file: BattleFile = parse_toml(path, &text)?;
-        crate::scenario::expect_model(path, &file.model, "races.battle")?;
-        let data_dir = crate::scenario::data_dir(path, file.data.as_deref());
+        let file: BattleFile = read_scenario(path, ENTRY.id)?;
+        let data_dir = file.scenario.data_dir(path, "../data");
         let data = RacesData::load(&data_dir)?;
         let attacker = battle_side(path, "attacker", &file.attacker, &data)?;
         let defender = battle_side(path, "defender", &file.defender, &data)?;
-        Ok((Self::new(&data, attacker, defender), file.description))
+        Ok((
+            Self::new(&data, attacker, defender),
+            file.scenario.description,
+        ))
     }
 
     /// A battle between two resolved sides.
@@ -440,10 +450,10 @@ impl RacesBattle {
                 format!("{} wins", label(&defender, "defender")),
                 "both destroyed".into(),
             ],
-            metrics: vec![MetricSpec {
-                name: "key".into(),
-                description: "key attribute (1 speed .. 9 morale)".into(),
-            }],
+            metrics: vec![MetricSpec::new(
+                "key",
+                "key attribute (1 speed .. 9 morale)",
+            )],
             length_metric: None,
             trends: Vec::new(),
         };

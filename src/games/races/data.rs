@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::scenario::{ScenarioError, read_toml};
+use crate::scenario::{ScenarioError, check_provenance, id_list, read_toml};
 
 /// Warbands have nine attributes [Attributes].
 pub const ATTRIBUTES: usize = 9;
@@ -213,22 +213,6 @@ struct RawTerrainFile {
 /// Largest bonus or value an attribute entry may hold.
 pub const MAX_VALUE: i64 = 20;
 
-/// The listed ids, quoted and comma-separated (for error messages).
-pub fn id_list<'a>(ids: impl Iterator<Item = &'a str>) -> String {
-    ids.map(|i| format!("{i:?}")).collect::<Vec<_>>().join(", ")
-}
-
-fn need_provenance(file: &Path, field: &str, text: &str) -> Result<(), ScenarioError> {
-    if text.trim().is_empty() {
-        return Err(ScenarioError::new(
-            file,
-            field,
-            "expected where the table comes from (rules [section] or reconstructed: why)",
-        ));
-    }
-    Ok(())
-}
-
 impl RacesData {
     /// Loads and checks `races.toml`, `variants.toml`, `terrain.toml` and
     /// `rules.toml` from `dir`.
@@ -263,7 +247,7 @@ impl RacesData {
             hex_chain: 1,
             rules,
         };
-        need_provenance(&variants_file, "provenance", &raw_variants.provenance)?;
+        check_provenance(&variants_file, "provenance", &raw_variants.provenance)?;
         for (id, v) in &raw_variants.variants {
             let kind = data.variant(&variants_file, &format!("variants.{id}"), id, v)?;
             data.kinds.push(kind);
@@ -280,7 +264,7 @@ impl RacesData {
         raw: RawRaces,
     ) -> Result<(Vec<String>, Vec<String>, Vec<Race>, Vec<u8>, Vec<u8>), ScenarioError> {
         let err = |field: &str, message: String| ScenarioError::new(file, field, message);
-        need_provenance(file, "provenance", &raw.provenance)?;
+        check_provenance(file, "provenance", &raw.provenance)?;
         if raw.attributes.len() != ATTRIBUTES || raw.attribute_names.len() != ATTRIBUTES {
             return Err(err(
                 "attributes",
@@ -314,7 +298,7 @@ impl RacesData {
         // The race table fixes the order: races follow its faces.
         let t = &raw.race_table;
         if let Some(p) = &t.provenance {
-            need_provenance(file, "race_table.provenance", p)?;
+            check_provenance(file, "race_table.provenance", p)?;
         }
         if t.faces.len() != t.die as usize || t.die == 0 {
             return Err(err(
@@ -354,7 +338,7 @@ impl RacesData {
             .collect();
         let a = &raw.random_attribute;
         if let Some(p) = &a.provenance {
-            need_provenance(file, "random_attribute.provenance", p)?;
+            check_provenance(file, "random_attribute.provenance", p)?;
         }
         if a.faces.len() != a.die as usize || a.die == 0 {
             return Err(err(
@@ -398,7 +382,7 @@ impl RacesData {
     }
 
     fn check_rules(file: &Path, rules: &Rules) -> Result<(), ScenarioError> {
-        need_provenance(file, "provenance", &rules.provenance)?;
+        check_provenance(file, "provenance", &rules.provenance)?;
         let err = |field: &str, message: String| Err(ScenarioError::new(file, field, message));
         if rules.max_move == 0 {
             return err("max_move", "expected at least 1 hex".into());
@@ -518,7 +502,7 @@ impl RacesData {
 
     fn load_terrain(&mut self, file: &Path, raw: RawTerrainFile) -> Result<(), ScenarioError> {
         let err = |field: String, message: String| ScenarioError::new(file, field, message);
-        need_provenance(file, "provenance", &raw.provenance)?;
+        check_provenance(file, "provenance", &raw.provenance)?;
         for (id, t) in &raw.terrain {
             let field = |f: &str| format!("terrain.{id}.{f}");
             let in_hex = self

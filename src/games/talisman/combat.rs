@@ -3,6 +3,8 @@
 //! Also the exact single-combat table and the `talisman.combat` model, one
 //! combat between two fixed scores, which `barsoom exact` solves.
 
+use crate::games::{ModelEntry, boxed};
+use crate::scenario::{Scenario, read_scenario};
 use std::path::Path;
 
 use serde::Deserialize;
@@ -11,7 +13,7 @@ use super::game::Roller;
 use crate::engine::accumulate::TrialResult;
 use crate::engine::model::{ExactSolution, MetricSpec, Model, OutputSpec, Trace};
 use crate::engine::rng::Dice;
-use crate::scenario::{ScenarioError, expect_model, parse_toml, read_text};
+use crate::scenario::ScenarioError;
 
 /// How one round of combat ended, for the character.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,8 +111,8 @@ pub struct TalismanCombat {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CombatFile {
-    model: String,
-    description: String,
+    #[serde(flatten)]
+    scenario: Scenario,
     character_strength: i32,
     creature_strength: i32,
     #[serde(default)]
@@ -124,11 +126,18 @@ pub const OUT_STAND_OFF: u16 = 1;
 /// Outcome index: the creature wins.
 pub const OUT_CREATURE_WINS: u16 = 2;
 
+/// The registry's entry for `talisman.combat`.
+pub const ENTRY: ModelEntry = ModelEntry {
+    id: "talisman.combat",
+    description: "Talisman combat: one round of d6 + Strength against d6 + Strength (or Craft), solved exactly",
+    load: |path| boxed(TalismanCombat::load(path)),
+};
+
 impl TalismanCombat {
     /// Loads a `talisman.combat` scenario.
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let file: CombatFile = parse_toml(path, &read_text(path)?)?;
-        expect_model(path, &file.model, "talisman.combat")?;
+        let file: CombatFile = read_scenario(path, ENTRY.id)?;
+        file.scenario.no_data(path)?;
         for (field, value) in [
             ("character_strength", file.character_strength),
             ("creature_strength", file.creature_strength),
@@ -147,7 +156,7 @@ impl TalismanCombat {
                 file.creature_strength,
                 file.best_of_two,
             ),
-            file.description,
+            file.scenario.description,
         ))
     }
 
@@ -163,10 +172,10 @@ impl TalismanCombat {
                     "stand-off".into(),
                     "creature wins".into(),
                 ],
-                metrics: vec![MetricSpec {
-                    name: "margin".into(),
-                    description: "winner's score minus loser's (0 in a stand-off)".into(),
-                }],
+                metrics: vec![MetricSpec::new(
+                    "margin",
+                    "winner's score minus loser's (0 in a stand-off)",
+                )],
                 length_metric: None,
                 trends: Vec::new(),
             },

@@ -101,7 +101,7 @@ fn one() -> u8 {
 pub fn load(dir: &Path) -> Result<Vec<Curse>, ScenarioError> {
     let path = dir.join("curses.toml");
     let file: CursesFile = read_toml(&path)?;
-    super::data::check_provenance(&path, &file.provenance)?;
+    crate::scenario::check_provenance(&path, "provenance", &file.provenance)?;
     let mut curses = Vec::new();
     for (i, c) in file.curses.iter().enumerate() {
         let field = |sub: &str| format!("curses[{i}].{sub}");

@@ -12,7 +12,7 @@ use serde::Deserialize;
 
 use super::board::{Board, BoardFile};
 use super::curses::Curse;
-use crate::scenario::{ScenarioError, read_toml};
+use crate::scenario::{ScenarioError, check_provenance, read_toml};
 
 /// Alignment of a character, or the alignment a card or item asks for [7].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -757,18 +757,6 @@ struct EndingFile {
     craft: i32,
 }
 
-pub(super) fn check_provenance(file: &Path, provenance: &str) -> Result<(), ScenarioError> {
-    let ok = provenance.starts_with("rules [") || provenance.starts_with("reconstructed: ");
-    if ok && provenance.len() > 16 {
-        return Ok(());
-    }
-    Err(ScenarioError::new(
-        file,
-        "provenance",
-        "expected \"rules [case]\" or \"reconstructed: <reasoning>\"",
-    ))
-}
-
 fn item_of(file: &Path, field: &str, c: &CardFile) -> Result<Item, ScenarioError> {
     let err =
         |sub: &str, message: String| ScenarioError::new(file, format!("{field}.{sub}"), message);
@@ -865,7 +853,7 @@ impl Rules {
     pub fn load(dir: &Path) -> Result<Rules, ScenarioError> {
         let board_path = dir.join("board.toml");
         let board_file: BoardFile = read_toml(&board_path)?;
-        check_provenance(&board_path, &board_file.provenance)?;
+        check_provenance(&board_path, "provenance", &board_file.provenance)?;
         let space_names: Vec<String> = board_file.spaces.iter().map(|s| s.name.clone()).collect();
         let mut compiler = EffectCompiler {
             space_names: &space_names,
@@ -875,7 +863,7 @@ impl Rules {
 
         let path = dir.join("characters.toml");
         let file: CharactersFile = read_toml(&path)?;
-        check_provenance(&path, &file.provenance)?;
+        check_provenance(&path, "provenance", &file.provenance)?;
         let mut characters = Vec::new();
         for (i, c) in file.characters.iter().enumerate() {
             let f = |sub: &str| format!("characters[{i}].{sub}");
@@ -962,7 +950,7 @@ impl Rules {
 
         let path = dir.join("adventure.toml");
         let file: DeckFile = read_toml(&path)?;
-        check_provenance(&path, &file.provenance)?;
+        check_provenance(&path, "provenance", &file.provenance)?;
         let mut cards = Vec::new();
         let mut card_effects = Vec::new();
         for (i, c) in file.cards.iter().enumerate() {
@@ -1031,7 +1019,7 @@ impl Rules {
 
         let path = dir.join("spells.toml");
         let file: SpellsFile = read_toml(&path)?;
-        check_provenance(&path, &file.provenance)?;
+        check_provenance(&path, "provenance", &file.provenance)?;
         let mut spells = Vec::new();
         for (i, s) in file.spells.iter().enumerate() {
             let field = format!("spells[{i}]");
@@ -1075,7 +1063,7 @@ impl Rules {
 
         let path = dir.join("purchases.toml");
         let file: PurchasesFile = read_toml(&path)?;
-        check_provenance(&path, &file.provenance)?;
+        check_provenance(&path, "provenance", &file.provenance)?;
         let mut purchases = Vec::new();
         for (i, c) in file.items.iter().enumerate() {
             let field = format!("items[{i}]");
@@ -1095,7 +1083,7 @@ impl Rules {
 
         let path = dir.join("endings.toml");
         let file: EndingsFile = read_toml(&path)?;
-        check_provenance(&path, &file.provenance)?;
+        check_provenance(&path, "provenance", &file.provenance)?;
         let mut endings = Vec::new();
         for (i, e) in file.endings.iter().enumerate() {
             let kind = match e.kind.as_str() {

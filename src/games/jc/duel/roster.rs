@@ -8,7 +8,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::games::jc::swordsman::Rank;
-use crate::scenario::{ScenarioError, read_toml};
+use crate::scenario::{ScenarioError, check_provenance, read_toml};
 
 /// Highest agility rating a counter may carry.
 pub const MAX_AGILITY: u8 = 20;
@@ -257,15 +257,11 @@ impl Roster {
 
     fn from_raw(file: &Path, raw: RawRoster) -> Result<Self, ScenarioError> {
         let err = |field: String, message: String| ScenarioError::new(file, field, message);
-        if raw.provenance.trim().is_empty() {
-            return Err(err("provenance".into(), provenance_expectation()));
-        }
+        check_provenance(file, "provenance", &raw.provenance)?;
         let mut characters: Vec<Character> = Vec::with_capacity(raw.characters.len());
         for (i, c) in raw.characters.into_iter().enumerate() {
             let field = |f: &str| format!("characters[{i}].{f}");
-            if c.provenance.trim().is_empty() {
-                return Err(err(field("provenance"), provenance_expectation()));
-            }
+            check_provenance(file, &field("provenance"), &c.provenance)?;
             if c.id.is_empty() || characters.iter().any(|o| o.id == c.id) {
                 return Err(err(
                     field("id"),
@@ -444,8 +440,4 @@ impl Roster {
     pub fn suggest(&self, id: &str) -> String {
         crate::scenario::nearest_ids(id, self.characters.iter().map(|c| c.id.as_str()))
     }
-}
-
-fn provenance_expectation() -> String {
-    "expected where the values come from (rules [case] or reconstructed: why)".into()
 }

@@ -23,6 +23,7 @@
 pub mod battle;
 pub mod exact;
 pub mod model;
+pub use model::ENTRY;
 pub mod players;
 pub mod scenario;
 pub mod tables;

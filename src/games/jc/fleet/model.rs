@@ -1,6 +1,8 @@
 //! The [`JcFleet`] model: loading a scenario into a battle, the output spec
 //! and the `Model` impl.
 
+use crate::games::{ModelEntry, boxed};
+use crate::scenario::read_scenario;
 use std::path::Path;
 
 use super::battle::{
@@ -9,10 +11,11 @@ use super::battle::{
     OUT_SECOND_REVERSES, OUT_UNDECIDED,
 };
 use super::scenario::{FleetFile, check_strength, resolve_commanders, resolve_policy};
-use super::tables::{JcData, id_list};
+use super::tables::JcData;
 use crate::engine::accumulate::MAX_METRICS;
 use crate::engine::{Dice, ExactSolution, MetricSpec, Model, OutputSpec, Trace, TrialResult};
-use crate::scenario::{ScenarioError, parse_toml, read_text};
+use crate::scenario::ScenarioError;
+use crate::scenario::id_list;
 
 /// Metric slots.
 pub const METRIC_ROUNDS: usize = 0;
@@ -35,17 +38,22 @@ pub struct JcFleet {
     spec: OutputSpec,
 }
 
+/// The registry's entry for `jc.fleet`.
+pub const ENTRY: ModelEntry = ModelEntry {
+    id: "jc.fleet",
+    description: "John Carter, Warlord of Mars fleet combat: maneuvers, leadership, intrinsic defense, Reverses and influenced neutrals",
+    load: |path| boxed(JcFleet::load(path)),
+};
+
 impl JcFleet {
     /// Loads a `jc.fleet` scenario and the data it names (default folder:
     /// `../data` beside the scenario's folder).
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let text = read_text(path)?;
-        let file: FleetFile = parse_toml(path, &text)?;
-        crate::scenario::expect_model(path, &file.model, "jc.fleet")?;
-        let data_dir = crate::scenario::data_dir(path, file.data.as_deref());
+        let file: FleetFile = read_scenario(path, ENTRY.id)?;
+        let data_dir = file.scenario.data_dir(path, "../data");
         let data = JcData::load(&data_dir)?;
         let model = Self::build(path, &file, &data)?;
-        Ok((model, file.description))
+        Ok((model, file.scenario.description))
     }
 
     /// The compiled battle.
@@ -212,13 +220,6 @@ impl JcFleet {
     }
 }
 
-fn metric(name: &str, description: String) -> MetricSpec {
-    MetricSpec {
-        name: name.into(),
-        description,
-    }
-}
-
 fn output_spec(setup: &BattleSetup, place: &str, max_rounds: u32) -> OutputSpec {
     let [a, b] = [&setup.sides[0].label, &setup.sides[1].label];
     let agreed = match setup.holder {
@@ -237,23 +238,23 @@ fn output_spec(setup: &BattleSetup, place: &str, max_rounds: u32) -> OutputSpec 
         format!("{b} breaks off (two Reverses): {a} holds");
     outcomes[usize::from(OUT_AGREED)] = agreed;
     outcomes[usize::from(OUT_UNDECIDED)] = format!("undecided after {max_rounds} rounds");
-    let mut metrics = vec![metric("rounds", "rounds of fleet combat".into())];
+    let mut metrics = vec![MetricSpec::new("rounds", "rounds of fleet combat")];
     let sides = [(a, "a"), (b, "b")];
     for (side, key) in sides {
-        metrics.push(metric(
-            &format!("left_{key}"),
+        metrics.push(MetricSpec::new(
+            format!("left_{key}"),
             format!("{side} strength points left"),
         ));
     }
     for (side, key) in sides {
-        metrics.push(metric(
-            &format!("captured_{key}"),
+        metrics.push(MetricSpec::new(
+            format!("captured_{key}"),
             format!("{side} commanders captured"),
         ));
     }
     for (side, key) in sides {
-        metrics.push(metric(
-            &format!("neutral_lost_{key}"),
+        metrics.push(MetricSpec::new(
+            format!("neutral_lost_{key}"),
             format!("{side}'s influenced neutral lost (0/1)"),
         ));
     }

@@ -1,23 +1,24 @@
 //! The `jc.fleet` scenario format and its checks: sides, neutral fleets,
 //! commanders' strength and the policies named in the file.
 
+use crate::scenario::Scenario;
 use std::path::Path;
 
 use serde::Deserialize;
 
 use super::battle::MAX_STRENGTH;
 use super::players::{LossOrder, ManeuverPolicy, SidePolicy};
-use super::tables::{JcData, id_list};
+use super::tables::JcData;
 use crate::scenario::ScenarioError;
+use crate::scenario::id_list;
 
 // ---------------------------------------------------------------- scenario
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct FleetFile {
-    pub(super) model: String,
-    pub(super) description: String,
-    pub(super) data: Option<String>,
+    #[serde(flatten)]
+    pub(super) scenario: Scenario,
     pub(super) capital: Option<String>,
     pub(super) holder: Option<String>,
     pub(super) phasing: Option<String>,

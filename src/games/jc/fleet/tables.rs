@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::scenario::{ScenarioError, read_toml};
+use crate::scenario::{ScenarioError, check_provenance, read_toml};
 
 /// How many fleet maneuvers there are [23.0 PROCEDURE].
 pub const MANEUVERS: usize = 9;
@@ -395,9 +395,7 @@ impl JcData {
 
         let file = dir.join("nations.toml");
         let raw: RawNations = read_toml(&file)?;
-        if raw.provenance.trim().is_empty() {
-            return Err(ScenarioError::new(&file, "provenance", "expected a source"));
-        }
+        check_provenance(&file, "provenance", &raw.provenance)?;
         let nations: Vec<Nation> = raw
             .nations
             .iter()
@@ -445,9 +443,7 @@ impl JcData {
 
         let file = dir.join("commanders.toml");
         let raw: RawCommanders = read_toml(&file)?;
-        if raw.provenance.trim().is_empty() {
-            return Err(ScenarioError::new(&file, "provenance", "expected a source"));
-        }
+        check_provenance(&file, "provenance", &raw.provenance)?;
         let mut commanders = Vec::new();
         for (id, c) in &raw.commanders {
             let nation = nation_index(&c.nation, &file, format!("commanders.{id}.nation"))?;
@@ -490,9 +486,4 @@ impl JcData {
     pub fn commander(&self, id: &str) -> Option<usize> {
         self.commanders.iter().position(|c| c.id == id)
     }
-}
-
-/// Comma-separated ids, for error messages.
-pub fn id_list<'a>(ids: impl Iterator<Item = &'a str>) -> String {
-    ids.collect::<Vec<_>>().join(", ")
 }

@@ -8,7 +8,8 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::games::jc::fleet_tables::{JcData, id_list};
+use crate::games::jc::fleet_tables::JcData;
+use crate::scenario::id_list;
 use crate::scenario::{ScenarioError, read_toml};
 
 /// Most diplomacy modes.

@@ -23,6 +23,8 @@ pub mod rules;
 
 pub use crate::games::jc::{deck, map};
 
+use crate::games::{ModelEntry, boxed};
+use crate::scenario::{Scenario, read_scenario};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -36,8 +38,8 @@ use crate::engine::accumulate::MAX_METRICS;
 use crate::engine::{
     Dice, MetricSpec, Model, OutputSpec, Trace, TrendLine, TrendSpec, TrialResult,
 };
-use crate::games::jc::fleet_tables::id_list;
-use crate::scenario::{ScenarioError, parse_toml, read_text};
+use crate::scenario::ScenarioError;
+use crate::scenario::id_list;
 
 /// Default Game-Turns before a game is scored unfinished.
 pub const DEFAULT_TURN_LIMIT: u16 = 60;
@@ -47,9 +49,8 @@ pub const DEFAULT_ROLLOUTS: u16 = 16;
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ScenarioFile {
-    model: String,
-    description: String,
-    data: Option<String>,
+    #[serde(flatten)]
+    scenario: Scenario,
     turn_limit: Option<i64>,
     first: Option<String>,
     #[serde(default)]
@@ -93,14 +94,19 @@ pub struct JcMilitary {
     counts_at: usize,
 }
 
+/// The registry's entry for `jc.military`.
+pub const ENTRY: ModelEntry = ModelEntry {
+    id: "jc.military",
+    description: "John Carter, Warlord of Mars Military Game in full: Helium against the Dusar/Jahar alliance on the map of Barsoom, with movement cards, fleet combat, reinforcements, storms, neutrals and diplomacy",
+    load: |path| boxed(JcMilitary::load(path)),
+};
+
 impl JcMilitary {
     /// Loads a `jc.military` scenario and the data it names (default
     /// folder: `../data` beside the scenario's folder).
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let text = read_text(path)?;
-        let file: ScenarioFile = parse_toml(path, &text)?;
-        crate::scenario::expect_model(path, &file.model, "jc.military")?;
-        let dir = crate::scenario::data_dir(path, file.data.as_deref());
+        let file: ScenarioFile = read_scenario(path, ENTRY.id)?;
+        let dir = file.scenario.data_dir(path, "../data");
         let rules = MilitaryRules::load(&dir)?;
         battles::check(&rules.data).map_err(|e| {
             ScenarioError::new(
@@ -119,7 +125,7 @@ impl JcMilitary {
                 spec,
                 counts_at,
             },
-            file.description,
+            file.scenario.description,
         ))
     }
 
@@ -306,13 +312,6 @@ fn build_config(
     })
 }
 
-fn metric(name: &str, description: String) -> MetricSpec {
-    MetricSpec {
-        name: name.into(),
-        description,
-    }
-}
-
 fn output_spec(rules: &MilitaryRules, config: &GameConfig) -> (OutputSpec, usize) {
     let names = [&rules.sides[0].name, &rules.sides[1].name];
     let base = [
@@ -330,17 +329,17 @@ fn output_spec(rules: &MilitaryRules, config: &GameConfig) -> (OutputSpec, usize
             .collect(),
     };
     let ids = [&rules.sides[0].id, &rules.sides[1].id];
-    let mut metrics = vec![metric("turns", "Game-Turns played".into())];
+    let mut metrics = vec![MetricSpec::new("turns", "Game-Turns played")];
     for p in 0..2 {
-        metrics.push(metric(
-            &format!("capitals_{}", ids[p]),
+        metrics.push(MetricSpec::new(
+            format!("capitals_{}", ids[p]),
             format!("capitals held by {} at the end", names[p]),
         ));
     }
     for p in 0..2 {
         for t in CHECKPOINTS {
-            metrics.push(metric(
-                &format!("capitals_{}_t{t}", ids[p]),
+            metrics.push(MetricSpec::new(
+                format!("capitals_{}_t{t}", ids[p]),
                 format!(
                     "capitals held by {} after turn {t} (the end, if sooner)",
                     names[p]
@@ -350,8 +349,8 @@ fn output_spec(rules: &MilitaryRules, config: &GameConfig) -> (OutputSpec, usize
     }
     for n in &rules.neutrals {
         let nation = &rules.data.nations[n.nation];
-        metrics.push(metric(
-            &format!("neutral_{}", nation.id),
+        metrics.push(MetricSpec::new(
+            format!("neutral_{}", nation.id),
             format!(
                 "{} at the end: 0 neutral, 1 influenced by {}, 2 by {}",
                 nation.name, names[0], names[1]
@@ -360,36 +359,36 @@ fn output_spec(rules: &MilitaryRules, config: &GameConfig) -> (OutputSpec, usize
     }
     let counts_at = metrics.len();
     for p in 0..2 {
-        metrics.push(metric(
-            &format!("storm_losses_{}", ids[p]),
+        metrics.push(MetricSpec::new(
+            format!("storm_losses_{}", ids[p]),
             format!("{} strength points lost to storms", names[p]),
         ));
     }
-    metrics.push(metric("storms", "storms that struck".into()));
-    metrics.push(metric("battles", "fleet combats fought".into()));
+    metrics.push(MetricSpec::new("storms", "storms that struck"));
+    metrics.push(MetricSpec::new("battles", "fleet combats fought"));
     for p in 0..2 {
-        metrics.push(metric(
-            &format!("combat_losses_{}", ids[p]),
+        metrics.push(MetricSpec::new(
+            format!("combat_losses_{}", ids[p]),
             format!("{} strength points lost in combat", names[p]),
         ));
     }
     for p in 0..2 {
-        metrics.push(metric(
-            &format!("captured_{}", ids[p]),
+        metrics.push(MetricSpec::new(
+            format!("captured_{}", ids[p]),
             format!("{} commanders captured", names[p]),
         ));
     }
-    metrics.push(metric(
+    metrics.push(MetricSpec::new(
         "breaches",
-        "neutrals won by the other side's breach of the peace [24.27]".into(),
+        "neutrals won by the other side's breach of the peace [24.27]",
     ));
-    metrics.push(metric(
+    metrics.push(MetricSpec::new(
         "break_offs",
-        "fleet combats broken off by agreement, or by both sides Reversing at once [23.22]".into(),
+        "fleet combats broken off by agreement, or by both sides Reversing at once [23.22]",
     ));
-    metrics.push(metric(
+    metrics.push(MetricSpec::new(
         "grace_joins",
-        "neutrals whose fleets joined the side attacked in its grace Turn [24.28]".into(),
+        "neutrals whose fleets joined the side attacked in its grace Turn [24.28]",
     ));
     const { assert!(1 + 2 + 2 * CHECKPOINTS.len() + MAX_NEUTRALS + COUNTS <= MAX_METRICS) };
     let capitals = TrendSpec {

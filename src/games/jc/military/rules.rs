@@ -10,8 +10,8 @@ use serde::Deserialize;
 use super::deck::MovementDeck;
 use super::diplomacy::DiplomacyTables;
 use super::map::BarsoomMap;
-use crate::games::jc::fleet_tables::{JcData, id_list};
-use crate::scenario::{ScenarioError, read_toml};
+use crate::games::jc::fleet_tables::JcData;
+use crate::scenario::{ScenarioError, check_provenance, id_list, read_toml};
 
 /// Most neutrals.
 pub const MAX_NEUTRALS: usize = 8;
@@ -156,9 +156,7 @@ impl MilitaryRules {
         let file = dir.join("military.toml");
         let raw: MilitaryFile = read_toml(&file)?;
         let err = |field: String, message: String| ScenarioError::new(&file, field, message);
-        if raw.provenance.trim().is_empty() {
-            return Err(err("provenance".into(), "expected a source".into()));
-        }
+        check_provenance(&file, "provenance", &raw.provenance)?;
         let r = &raw.rules;
         let ranged = |v: i64, lo: i64, hi: i64, field: &str| -> Result<i64, ScenarioError> {
             if (lo..=hi).contains(&v) {

@@ -88,7 +88,7 @@ impl Look<'_> {
 }
 
 /// Checks a `provenance` field.
-pub(super) use super::data::check_provenance as provenance;
+pub(super) use crate::scenario::check_provenance as provenance;
 
 /// Builds a die table from rows of a story file's own shape: `roll` gives
 /// each row's roll for the coverage checks of [`tables::build`], `parse`

@@ -61,6 +61,8 @@ pub mod travel;
 pub mod villains;
 pub mod withdrawal;
 
+use crate::games::{ModelEntry, boxed};
+use crate::scenario::{Scenario, read_scenario};
 use std::path::Path;
 
 use serde::Deserialize;
@@ -72,7 +74,7 @@ use self::game::{Context, End, Game, GameConfig};
 use self::players::{HeroPolicy, POLICIES, VillainPolicy};
 use crate::engine::accumulate::MAX_METRICS;
 use crate::engine::{Dice, MetricSpec, Model, OutputSpec, Trace, TrialResult};
-use crate::scenario::{ScenarioError, parse_toml, read_text};
+use crate::scenario::ScenarioError;
 
 /// Default Strategic Turns before a game is scored unfinished.
 pub const DEFAULT_TURN_LIMIT: u16 = 200;
@@ -92,9 +94,8 @@ pub const HERO_METRICS: [&str; 6] = [
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ScenarioFile {
-    model: String,
-    description: String,
-    data: Option<String>,
+    #[serde(flatten)]
+    scenario: Scenario,
     turn_limit: Option<i64>,
     #[serde(default)]
     tor_dur_bar: bool,
@@ -122,14 +123,19 @@ pub struct JcStrategic {
     listed: Vec<u8>,
 }
 
+/// The registry's entry for `jc.strategic`.
+pub const ENTRY: ModelEntry = ModelEntry {
+    id: "jc.strategic",
+    description: "John Carter, Warlord of Mars Strategic Game in full: 1 to 6 heroes pursue their villains across Barsoom with movement cards, outdoor and city encounters fought as duels, acquisition, the city game of discovery, information, imprisonment and arena duels, to glory and love",
+    load: |path| boxed(JcStrategic::load(path)),
+};
+
 impl JcStrategic {
     /// Loads a `jc.strategic` scenario and the data it names (default
     /// folder: `../data` beside the scenario's folder).
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let text = read_text(path)?;
-        let file: ScenarioFile = parse_toml(path, &text)?;
-        crate::scenario::expect_model(path, &file.model, "jc.strategic")?;
-        let dir = crate::scenario::data_dir(path, file.data.as_deref());
+        let file: ScenarioFile = read_scenario(path, ENTRY.id)?;
+        let dir = file.scenario.data_dir(path, "../data");
         let data = StrategicData::load(&dir)?;
         if data.entries.names.len() > MAX_ENTRIES {
             return Err(ScenarioError::new(
@@ -171,7 +177,7 @@ impl JcStrategic {
                 spec,
                 listed,
             },
-            file.description,
+            file.scenario.description,
         ))
     }
 
@@ -380,10 +386,6 @@ fn build_config(
     })
 }
 
-fn metric(name: String, description: String) -> MetricSpec {
-    MetricSpec { name, description }
-}
-
 fn output_spec(data: &StrategicData, config: &GameConfig, listed: &[u8]) -> OutputSpec {
     let name = |h: u8| {
         data.roster.characters[usize::from(data.heroes[usize::from(h)].character)]
@@ -401,30 +403,30 @@ fn output_spec(data: &StrategicData, config: &GameConfig, listed: &[u8]) -> Outp
         .collect();
     outcomes.push("no champion".into());
     outcomes.push(format!("unfinished after {} turns", config.turn_limit));
-    let mut metrics = vec![metric("turns".into(), "Strategic Turns played".into())];
+    let mut metrics = vec![MetricSpec::new("turns", "Strategic Turns played")];
     for &h in listed {
         let (n, i) = (name(h), id(h));
-        metrics.push(metric(
+        metrics.push(MetricSpec::new(
             format!("glory_{i}"),
             format!("{n} slew his villain and all henchmen [20.51] (1/0)"),
         ));
-        metrics.push(metric(
+        metrics.push(MetricSpec::new(
             format!("love_{i}"),
             format!("{n} brought the captive home [20.52] (1/0)"),
         ));
-        metrics.push(metric(
+        metrics.push(MetricSpec::new(
             format!("out_of_play_{i}"),
             format!("{n} went out of play [11.33, 17.3] (1/0)"),
         ));
-        metrics.push(metric(
+        metrics.push(MetricSpec::new(
             format!("duels_{i}"),
             format!("duels and bouts {n} fought"),
         ));
-        metrics.push(metric(
+        metrics.push(MetricSpec::new(
             format!("duels_lost_{i}"),
             format!("duels and bouts {n} lost"),
         ));
-        metrics.push(metric(
+        metrics.push(MetricSpec::new(
             format!("imprisonments_{i}"),
             format!("times {n} was imprisoned [17.0]"),
         ));

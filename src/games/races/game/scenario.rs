@@ -1,6 +1,9 @@
 //! The `races.game` scenario file: its format, its validation into a
 //! [`RacesGame`], and the output spec.
 
+use crate::games::{ModelEntry, boxed};
+use crate::scenario::id_list;
+use crate::scenario::{Scenario, read_scenario};
 use std::path::Path;
 
 use serde::Deserialize;
@@ -8,9 +11,9 @@ use serde::Deserialize;
 use crate::engine::accumulate::MAX_METRICS;
 use crate::engine::{MetricSpec, OutputSpec};
 use crate::games::races::battle::{attribute_probabilities, odds};
-use crate::games::races::data::{RacesData, id_list};
+use crate::games::races::data::RacesData;
 use crate::games::races::map::{HexMap, MAX_SIDE, ZONE_NAMES};
-use crate::scenario::{ScenarioError, parse_toml, read_text};
+use crate::scenario::ScenarioError;
 
 use super::{
     FixedStack, MAX_LEADERS, MAX_PLAYERS, MAX_START_WARBANDS, MAX_TURNS, METRIC_TURNS, NONE,
@@ -20,9 +23,8 @@ use super::{
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct GameFile {
-    model: String,
-    description: String,
-    data: Option<String>,
+    #[serde(flatten)]
+    scenario: Scenario,
     max_turns: i64,
     map: MapFile,
     victory: VictoryFile,
@@ -75,16 +77,21 @@ struct StackFile {
     leaders: Vec<String>,
 }
 
+/// The registry's entry for `races.game`.
+pub const ENTRY: ModelEntry = ModelEntry {
+    id: "races.game",
+    description: "Six races of Mars hex wargame for 2 to 4 players: rolled or fixed map, initiative, recruiting, command points, stacks, leaders, battles, key locations",
+    load: |path| boxed(RacesGame::load(path)),
+};
+
 impl RacesGame {
     /// Loads a `races.game` scenario; returns the model and description.
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let text = read_text(path)?;
-        let file: GameFile = parse_toml(path, &text)?;
-        crate::scenario::expect_model(path, &file.model, "races.game")?;
-        let data_dir = crate::scenario::data_dir(path, file.data.as_deref());
+        let file: GameFile = read_scenario(path, ENTRY.id)?;
+        let data_dir = file.scenario.data_dir(path, "../data");
         let data = RacesData::load(&data_dir)?;
         let model = Self::build(path, &file, &data)?;
-        Ok((model, file.description))
+        Ok((model, file.scenario.description))
     }
 
     /// The scenario's seats.
@@ -523,25 +530,21 @@ fn fixed_map(
 }
 
 fn output_spec(seats: &[Seat], max_turns: u32) -> OutputSpec {
-    let metric = |name: &str, description: String| MetricSpec {
-        name: name.into(),
-        description,
-    };
     let mut outcomes: Vec<String> = seats.iter().map(|s| format!("{} wins", s.label)).collect();
     outcomes.push("draw".into());
     outcomes.push(format!("unfinished after {max_turns} turns"));
     let mut metrics = vec![
-        metric("turns", "turns played".into()),
-        metric("battles", "battles fought".into()),
-        metric("by_holding", "won by holding key locations (0/1)".into()),
-        metric(
+        MetricSpec::new("turns", "turns played"),
+        MetricSpec::new("battles", "battles fought"),
+        MetricSpec::new("by_holding", "won by holding key locations (0/1)"),
+        MetricSpec::new(
             "first_mover_won",
-            "the player first in turn 1's initiative won (0/1)".into(),
+            "the player first in turn 1's initiative won (0/1)",
         ),
     ];
     for (i, s) in seats.iter().enumerate() {
-        metrics.push(metric(
-            &format!("survivors_{i}"),
+        metrics.push(MetricSpec::new(
+            format!("survivors_{i}"),
             format!("{}'s warbands left", s.label),
         ));
     }

@@ -16,6 +16,7 @@ use super::data::{Ability, MAX_CARDS, MAX_SPELLS, Rules};
 use super::policy::Policy;
 
 mod model;
+pub use model::ENTRY;
 mod movement;
 
 pub use model::{

@@ -1,6 +1,8 @@
 //! The `talisman.game` model: the scenario file and its validation, the
 //! outcomes and metrics (the output spec) and the `Model` impl.
 
+use crate::games::{ModelEntry, boxed};
+use crate::scenario::{Scenario, read_scenario};
 use std::path::Path;
 
 use serde::Deserialize;
@@ -10,7 +12,7 @@ use crate::engine::model::{MetricSpec, Model, OutputSpec, Trace};
 use crate::engine::rng::Dice;
 use crate::games::talisman::data::Rules;
 use crate::games::talisman::policy::{Policy, SensibleKnobs};
-use crate::scenario::{ScenarioError, data_dir, expect_model, parse_toml, read_text};
+use crate::scenario::ScenarioError;
 
 use super::{CAUSE_NAMES, Config, End, Game, MAX_HAND, MAX_PLAYERS};
 
@@ -24,9 +26,8 @@ pub struct TalismanGame {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct GameFile {
-    model: String,
-    description: String,
-    data: Option<String>,
+    #[serde(flatten)]
+    scenario: Scenario,
     players: Vec<String>,
     #[serde(default)]
     first_characters: Vec<String>,
@@ -71,15 +72,21 @@ pub const METRIC_WINNER_STRENGTH: usize = 21;
 /// Metric: the winner's total Craft.
 pub const METRIC_WINNER_CRAFT: usize = 22;
 
+/// The registry's entry for `talisman.game`.
+pub const ENTRY: ModelEntry = ModelEntry {
+    id: "talisman.game",
+    description: "Talisman under the advanced tournament rules: complete 2-6 player games from the deal to a winner at the Crown of Command",
+    load: |path| boxed(TalismanGame::load(path)),
+};
+
 impl TalismanGame {
     /// Loads a `talisman.game` scenario and its data.
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let file: GameFile = parse_toml(path, &read_text(path)?)?;
-        expect_model(path, &file.model, "talisman.game")?;
-        let rules = Rules::load(&data_dir(path, file.data.as_deref()))?;
+        let file: GameFile = read_scenario(path, ENTRY.id)?;
+        let rules = Rules::load(&file.scenario.data_dir(path, "../data"))?;
         let config = Self::build(path, &file, &rules)?;
         let model = TalismanGame::new(rules, config);
-        Ok((model, file.description))
+        Ok((model, file.scenario.description))
     }
 
     fn build(path: &Path, file: &GameFile, rules: &Rules) -> Result<Config, ScenarioError> {
@@ -216,43 +223,51 @@ fn output_spec(rules: &Rules, config: &Config) -> OutputSpec {
         .collect();
     outcomes.push("no survivor".into());
     outcomes.push(format!("unfinished after {} rounds", config.max_rounds));
-    let m = |name: &str, description: &str| MetricSpec {
-        name: name.into(),
-        description: description.into(),
-    };
     let mut metrics = vec![
-        m("rounds", "rounds played"),
-        m(
+        MetricSpec::new("rounds", "rounds played"),
+        MetricSpec::new(
             "winner_seat",
             "winning seat, 1 is the first player (0: no winner)",
         ),
     ];
     for s in 1..=MAX_PLAYERS {
-        metrics.push(m(&format!("seat{s}_won"), &format!("1 if seat {s} won")));
-    }
-    metrics.push(m("deaths", "characters killed"));
-    for name in CAUSE_NAMES {
-        metrics.push(m(
-            &format!("deaths_{name}"),
-            &format!("characters killed by {name}"),
+        metrics.push(MetricSpec::new(
+            format!("seat{s}_won"),
+            format!("1 if seat {s} won"),
         ));
     }
-    metrics.push(m("characters_played", "characters brought into play"));
-    metrics.push(m(
+    metrics.push(MetricSpec::new("deaths", "characters killed"));
+    for name in CAUSE_NAMES {
+        metrics.push(MetricSpec::new(
+            format!("deaths_{name}"),
+            format!("characters killed by {name}"),
+        ));
+    }
+    metrics.push(MetricSpec::new(
+        "characters_played",
+        "characters brought into play",
+    ));
+    metrics.push(MetricSpec::new(
         "crown_round",
         "round the Crown was first reached (0: never)",
     ));
-    metrics.push(m("lives_to_enemies", "lives lost in combat with enemies"));
-    metrics.push(m(
+    metrics.push(MetricSpec::new(
+        "lives_to_enemies",
+        "lives lost in combat with enemies",
+    ));
+    metrics.push(MetricSpec::new(
         "lives_to_spirits",
         "lives lost in psychic combat with spirits",
     ));
-    metrics.push(m("cards_drawn", "adventure cards drawn"));
-    metrics.push(m(
+    metrics.push(MetricSpec::new("cards_drawn", "adventure cards drawn"));
+    metrics.push(MetricSpec::new(
         "winner_strength",
         "the winner's total Strength (0: no winner)",
     ));
-    metrics.push(m("winner_craft", "the winner's total Craft (0: no winner)"));
+    metrics.push(MetricSpec::new(
+        "winner_craft",
+        "the winner's total Craft (0: no winner)",
+    ));
     debug_assert!(metrics.len() <= MAX_METRICS);
     OutputSpec {
         outcomes,

@@ -14,4 +14,5 @@ pub mod battle;
 mod combat;
 mod morale;
 mod scenario;
+pub use scenario::ENTRY;
 pub mod tables;

@@ -1,12 +1,14 @@
 //! The `wom.battle` scenario file: its format, its validation into a
 //! [`WomBattle`](super::battle::WomBattle), and the output spec.
 
+use crate::games::{ModelEntry, boxed};
+use crate::scenario::{Scenario, read_scenario};
 use std::path::Path;
 
 use serde::Deserialize;
 
 use crate::engine::{MetricSpec, OutputSpec};
-use crate::scenario::{ScenarioError, parse_toml, read_text};
+use crate::scenario::ScenarioError;
 
 use super::battle::{
     Approach, M_TURNS, MAX_DISTANCE, MAX_FIGURES, MAX_UNITS, SideSpec, UnitSpec, WomBattle,
@@ -16,9 +18,8 @@ use super::tables::{BattleTables, TROOP_NAMES, Troop, WEAPON_NAMES};
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct BattleFile {
-    model: String,
-    description: String,
-    data: Option<String>,
+    #[serde(flatten)]
+    scenario: Scenario,
     distance: i64,
     max_turns: Option<i64>,
     sides: Vec<SideFile>,
@@ -61,16 +62,21 @@ struct PersonalityFile {
     level: i64,
 }
 
+/// The registry's entry for `wom.battle`.
+pub const ENTRY: ModelEntry = ModelEntry {
+    id: "wom.battle",
+    description: "Warriors of Mars mass battles at 1:50: units of infantry and cavalry with missile fire, charges, melee, morale, routs and leader losses",
+    load: |path| boxed(WomBattle::load(path)),
+};
+
 impl WomBattle {
     /// Loads a `wom.battle` scenario and the tables it names.
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let text = read_text(path)?;
-        let file: BattleFile = parse_toml(path, &text)?;
-        crate::scenario::expect_model(path, &file.model, "wom.battle")?;
-        let dir = crate::scenario::data_dir(path, file.data.as_deref());
+        let file: BattleFile = read_scenario(path, ENTRY.id)?;
+        let dir = file.scenario.data_dir(path, "../data");
         let tables = BattleTables::load(&dir)?;
         let model = Self::build(path, &file, tables)?;
-        Ok((model, file.description))
+        Ok((model, file.scenario.description))
     }
 
     fn build(path: &Path, file: &BattleFile, tables: BattleTables) -> Result<Self, ScenarioError> {
@@ -134,8 +140,8 @@ impl WomBattle {
     /// A battle between two checked sides `distance` inches apart.
     pub fn new(tables: BattleTables, sides: [SideSpec; 2], distance: u32, max_turns: u32) -> Self {
         let mut metrics = vec![
-            metric("turns", "turns played"),
-            metric("melee_turns", "turns with a round of melee"),
+            MetricSpec::new("turns", "turns played"),
+            MetricSpec::new("melee_turns", "turns with a round of melee"),
         ];
         let per_side = [
             ("casualties", "figures lost by"),
@@ -148,9 +154,9 @@ impl WomBattle {
         for (name, what) in per_side {
             for (s, side) in sides.iter().enumerate() {
                 let tag = if s == 0 { "first" } else { "second" };
-                metrics.push(metric(
-                    &format!("{name}_{tag}"),
-                    &format!("{what} {}", side.name),
+                metrics.push(MetricSpec::new(
+                    format!("{name}_{tag}"),
+                    format!("{what} {}", side.name),
                 ));
             }
         }
@@ -177,13 +183,6 @@ impl WomBattle {
     /// The tables in use.
     pub fn tables(&self) -> &BattleTables {
         &self.tables
-    }
-}
-
-fn metric(name: &str, description: &str) -> MetricSpec {
-    MetricSpec {
-        name: name.into(),
-        description: description.into(),
     }
 }
 

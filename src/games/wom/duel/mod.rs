@@ -32,6 +32,7 @@ pub mod exact;
 mod model;
 mod rules;
 mod scenario;
+pub use scenario::ENTRY;
 
 pub use rules::{
     AttackProfile, Blow, CompiledShot, FirstStrike, InitiativeProfile, MissileEffect,

@@ -2,13 +2,15 @@
 //! [`WomDuel`] (each figure resolved against the tables), and the output
 //! spec.
 
-use std::path::{Path, PathBuf};
+use crate::games::{ModelEntry, boxed};
+use crate::scenario::{Scenario, read_scenario};
+use std::path::Path;
 
 use serde::Deserialize;
 
 use crate::engine::{MetricSpec, OutputSpec};
 use crate::games::wom::tables::WomData;
-use crate::scenario::{ScenarioError, parse_toml, read_text};
+use crate::scenario::ScenarioError;
 
 use super::rules::{compile_shot, panic_score};
 use super::{
@@ -19,10 +21,8 @@ use super::{
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct DuelFile {
-    model: String,
-    description: String,
-    /// Folder of the data files, relative to the scenario (default `data`).
-    data: Option<String>,
+    #[serde(flatten)]
+    scenario: Scenario,
     max_rounds: Option<i64>,
     sides: Vec<SideFile>,
 }
@@ -72,19 +72,21 @@ fn no_cover() -> String {
     "none".into()
 }
 
+/// The registry's entry for `wom.duel`.
+pub const ENTRY: ModelEntry = ModelEntry {
+    id: "wom.duel",
+    description: "Warriors of Mars individual combat: men and animals, one or several a side, with an optional missile volley",
+    load: |path| boxed(WomDuel::load(path)),
+};
+
 impl WomDuel {
     /// Loads a `wom.duel` scenario and the data it names.
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let text = read_text(path)?;
-        let file: DuelFile = parse_toml(path, &text)?;
-        crate::scenario::expect_model(path, &file.model, "wom.duel")?;
-        let data_dir: PathBuf = path
-            .parent()
-            .unwrap_or(Path::new("."))
-            .join(file.data.as_deref().unwrap_or("data"));
+        let file: DuelFile = read_scenario(path, ENTRY.id)?;
+        let data_dir = file.scenario.data_dir(path, "data");
         let data = WomData::load(&data_dir)?;
         let model = Self::build(path, &file, &data)?;
-        Ok((model, file.description))
+        Ok((model, file.scenario.description))
     }
 
     fn build(path: &Path, file: &DuelFile, data: &WomData) -> Result<Self, ScenarioError> {
@@ -201,17 +203,17 @@ impl WomDuel {
         let spec = OutputSpec {
             outcomes,
             metrics: vec![
-                metric("rounds", "rounds of melee fought"),
-                metric("turns", "turns (two rounds each)"),
-                metric("wounds_a", &format!("wounds taken by {}", labels[0])),
-                metric("wounds_b", &format!("wounds taken by {}", labels[1])),
-                metric(
+                MetricSpec::new("rounds", "rounds of melee fought"),
+                MetricSpec::new("turns", "turns (two rounds each)"),
+                MetricSpec::new("wounds_a", format!("wounds taken by {}", labels[0])),
+                MetricSpec::new("wounds_b", format!("wounds taken by {}", labels[1])),
+                MetricSpec::new(
                     "survivors_a",
-                    &format!("{} figures still fighting", labels[0]),
+                    format!("{} figures still fighting", labels[0]),
                 ),
-                metric(
+                MetricSpec::new(
                     "survivors_b",
-                    &format!("{} figures still fighting", labels[1]),
+                    format!("{} figures still fighting", labels[1]),
                 ),
             ],
             length_metric: Some(METRIC_ROUNDS),
@@ -248,13 +250,6 @@ impl WomDuel {
             ));
         }
         Ok(model)
-    }
-}
-
-fn metric(name: &str, description: &str) -> MetricSpec {
-    MetricSpec {
-        name: name.into(),
-        description: description.into(),
     }
 }
 

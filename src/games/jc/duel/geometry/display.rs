@@ -6,7 +6,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::facing::{COUNTER, EAST, NORTH, SOUTH, STEPS_PER_MOVEMENT, WEST};
-use crate::scenario::{ScenarioError, read_toml};
+use crate::scenario::{ScenarioError, check_provenance, read_toml};
 
 /// What a box of a display is [5.1, 5.5].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -292,12 +292,7 @@ impl Display {
     pub fn load(file: &Path) -> Result<Self, ScenarioError> {
         let raw: RawDisplay = read_toml(file)?;
         let err = |field: &str, message: String| ScenarioError::new(file, field, message);
-        if raw.provenance.trim().is_empty() {
-            return Err(err(
-                "provenance",
-                "expected where the layout comes from (rules [case] or reconstructed: why)".into(),
-            ));
-        }
+        check_provenance(file, "provenance", &raw.provenance)?;
         let kind = match raw.kind.as_str() {
             "open" => DisplayKind::Open,
             "street" => DisplayKind::Street,

@@ -1,6 +1,8 @@
 //! The `jc.duel` scenario format and its loading, the [`JcDuel`] model, its
 //! output spec and the `Model` impl.
 
+use crate::games::{ModelEntry, boxed};
+use crate::scenario::{Scenario, read_scenario};
 use std::path::Path;
 
 use serde::Deserialize;
@@ -14,7 +16,7 @@ use crate::games::jc::duel::roster::Roster;
 use crate::games::jc::duel::sequence::{Duel, DuelResult};
 use crate::games::jc::duel::special::SpecialRules;
 use crate::games::jc::swordsman::SwordsmanTables;
-use crate::scenario::{ScenarioError, parse_toml, read_text};
+use crate::scenario::ScenarioError;
 
 /// Most characters a `jc.duel` scenario may field (each has a kills
 /// metric).
@@ -59,9 +61,8 @@ pub const METRIC_KILLS: usize = 8;
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct DuelFile {
-    model: String,
-    description: String,
-    data: Option<String>,
+    #[serde(flatten)]
+    scenario: Scenario,
     display: String,
     pub(super) max_turns: Option<i64>,
     /// States that no conditions of surprise exist [6.0 general rule], so a
@@ -187,14 +188,19 @@ pub struct Layout {
     pub prisoners: Option<usize>,
 }
 
+/// The registry's entry for `jc.duel`.
+pub const ENTRY: ModelEntry = ModelEntry {
+    id: "jc.duel",
+    description: "John Carter, Warlord of Mars duels: counters with facing on the open/arena display, initiative by alertness, melee with modifiers, natural 10s and levels, under aggressive, patient or random policies",
+    load: |path| boxed(JcDuel::load(path)),
+};
+
 impl JcDuel {
     /// Loads a `jc.duel` scenario and the data it names (default folder:
     /// `../data` beside the scenario's folder).
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let text = read_text(path)?;
-        let file: DuelFile = parse_toml(path, &text)?;
-        crate::scenario::expect_model(path, &file.model, "jc.duel")?;
-        let dir = crate::scenario::data_dir(path, file.data.as_deref());
+        let file: DuelFile = read_scenario(path, ENTRY.id)?;
+        let dir = file.scenario.data_dir(path, "../data");
         let data = DuelData::load(&dir)?;
         let display_dir = dir.join("displays");
         let display_file = display_dir.join(format!("{}.toml", file.display));
@@ -226,7 +232,7 @@ impl JcDuel {
         }
         let display = Display::load(&display_file)?;
         let model = Self::build(path, &file, &data, display)?;
-        Ok((model, file.description))
+        Ok((model, file.scenario.description))
     }
 
     /// The compiled duel.
@@ -237,13 +243,6 @@ impl JcDuel {
     /// The sides' policies.
     pub fn policies(&self) -> [Policy; 2] {
         self.policies
-    }
-}
-
-fn metric(name: &str, description: String) -> MetricSpec {
-    MetricSpec {
-        name: name.into(),
-        description,
     }
 }
 
@@ -258,62 +257,62 @@ pub(super) fn output_spec(duel: &Duel, labels: &[String; 2]) -> (OutputSpec, Lay
             outcomes.push(format!("{label} left the display"));
         }
     }
-    let mut metrics = vec![metric("turns", "tactical turns fought".into())];
+    let mut metrics = vec![MetricSpec::new("turns", "tactical turns fought")];
     let keys = ["a", "b"];
     for (label, key) in labels.iter().zip(keys) {
-        metrics.push(metric(
-            &format!("survivors_{key}"),
+        metrics.push(MetricSpec::new(
+            format!("survivors_{key}"),
             format!("{label}: characters still on their feet"),
         ));
     }
     for (label, key) in labels.iter().zip(keys) {
-        metrics.push(metric(
-            &format!("levels_lost_{key}"),
+        metrics.push(MetricSpec::new(
+            format!("levels_lost_{key}"),
             format!("{label}: levels lost"),
         ));
     }
     for (label, key) in labels.iter().zip(keys) {
-        metrics.push(metric(
-            &format!("heroes_unconscious_{key}"),
+        metrics.push(MetricSpec::new(
+            format!("heroes_unconscious_{key}"),
             format!("{label}: heroes unconscious at the end"),
         ));
     }
-    metrics.push(metric(
+    metrics.push(MetricSpec::new(
         "deciding_blow",
-        "the character (1-based, scenario order) whose blow ended the duel; 0 undecided".into(),
+        "the character (1-based, scenario order) whose blow ended the duel; 0 undecided",
     ));
     for (i, f) in duel.fighters.iter().enumerate() {
-        metrics.push(metric(
-            &format!("kills_{}", i + 1),
+        metrics.push(MetricSpec::new(
+            format!("kills_{}", i + 1),
             format!("{} (character {}): kills and knock-outs", f.name, i + 1),
         ));
     }
     let mut layout = Layout::default();
     if duel.surprise {
         layout.discovered_in = Some(metrics.len());
-        metrics.push(metric(
+        metrics.push(MetricSpec::new(
             "discovered_in",
-            "the turn the attackers were discovered for good [6.3]; 0 never".into(),
+            "the turn the attackers were discovered for good [6.3]; 0 never",
         ));
     }
     if duel.special.may_leave {
         layout.escaped = Some(metrics.len());
         for (label, key) in labels.iter().zip(keys) {
-            metrics.push(metric(
-                &format!("escaped_{key}"),
+            metrics.push(MetricSpec::new(
+                format!("escaped_{key}"),
                 format!("{label}: characters who left the display [5.18]"),
             ));
         }
     }
     if duel.special.prisoners {
         layout.prisoners = Some(metrics.len());
-        metrics.push(metric(
+        metrics.push(MetricSpec::new(
             "prisoners_freed",
-            "prisoners freed by escape [7.7] or from the dungeon [5.55]".into(),
+            "prisoners freed by escape [7.7] or from the dungeon [5.55]",
         ));
-        metrics.push(metric(
+        metrics.push(MetricSpec::new(
             "rescued",
-            "prisoners free at the end and off the display, or on it with their side holding the field".into(),
+            "prisoners free at the end and off the display, or on it with their side holding the field",
         ));
     }
     debug_assert!(metrics.len() <= MAX_METRICS);

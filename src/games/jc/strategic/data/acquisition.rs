@@ -4,9 +4,9 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::common::check_provenance;
 use crate::games::jc::duel::roster::Roster;
 use crate::games::jc::strategic::tables::{Entries, Foes, Lookup, RawFoe};
+use crate::scenario::check_provenance;
 use crate::scenario::{ScenarioError, read_toml};
 
 /// One line of an acquisition card [14.11].

@@ -6,8 +6,9 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::common::{Places, check_provenance};
+use super::common::Places;
 use crate::games::jc::strategic::tables::RawRow;
+use crate::scenario::check_provenance;
 use crate::scenario::{ScenarioError, read_toml};
 
 /// The villain charts [10.6, 10.43].

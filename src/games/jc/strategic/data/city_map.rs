@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::common::check_provenance;
+use crate::scenario::check_provenance;
 use crate::scenario::{ScenarioError, read_toml};
 
 /// Most areas of the city map (area sets are `u16`).

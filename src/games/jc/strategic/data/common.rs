@@ -16,18 +16,6 @@ pub(super) struct RowsFile {
     pub(super) rolls: Vec<RawRow>,
 }
 
-/// Checks a `provenance` field: where the values come from.
-pub(crate) fn check_provenance(file: &Path, field: &str, text: &str) -> Result<(), ScenarioError> {
-    if text.trim().is_empty() {
-        return Err(ScenarioError::new(
-            file,
-            field,
-            "expected where the values come from (rules [case] or reconstructed: why)",
-        ));
-    }
-    Ok(())
-}
-
 /// Looks places up by id with one-line errors.
 pub(crate) struct Places<'a> {
     /// The map.

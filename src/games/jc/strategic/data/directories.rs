@@ -7,12 +7,13 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::common::{Places, check_provenance};
+use super::common::Places;
 use super::outdoor::AreaTables;
 use crate::games::jc::duel::roster::{Class, Roster};
 use crate::games::jc::map::BarsoomMap;
 use crate::games::jc::strategic::consts::NO_PLACE;
 use crate::games::jc::strategic::tables;
+use crate::scenario::check_provenance;
 use crate::scenario::{ScenarioError, read_toml};
 
 /// Everything the City Directory says about a place [11.8].

@@ -6,12 +6,13 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::common::{RowsFile, check_provenance};
+use super::common::RowsFile;
 use super::directories::PlaceInfo;
 use crate::games::jc::duel::roster::Roster;
 use crate::games::jc::strategic::tables::{
     self, Delay, DieTable, Entries, Internment, Lookup, Outcome, TableSpec,
 };
+use crate::scenario::check_provenance;
 use crate::scenario::{ScenarioError, read_toml};
 
 #[derive(Deserialize)]

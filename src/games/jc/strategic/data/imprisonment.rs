@@ -5,11 +5,12 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::common::{RowsFile, check_provenance};
+use super::common::RowsFile;
 use crate::games::jc::duel::roster::Roster;
 use crate::games::jc::strategic::tables::{
     self, ArenaDuel, Companion, DieTable, Entries, JetanDuels, Lookup, TableSpec,
 };
+use crate::scenario::check_provenance;
 use crate::scenario::{ScenarioError, read_toml};
 
 #[derive(Deserialize)]

@@ -7,9 +7,10 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::city_map::CityMap;
-use super::common::{RowsFile, check_provenance};
+use super::common::RowsFile;
 use crate::games::jc::duel::roster::Roster;
 use crate::games::jc::strategic::tables::{self, DieTable, Entries, Lookup, Outcome, TableSpec};
+use crate::scenario::check_provenance;
 use crate::scenario::{ScenarioError, read_toml};
 
 /// One row of an information table [16.27]: the least roll for each

@@ -28,7 +28,7 @@ pub mod rules;
 pub use acquisition::{AcquisitionCard, AcquisitionLine};
 pub use charts::Charts;
 pub use city_map::{CityArea, CityMap, MAX_CITY_AREAS, MAX_HOUSES};
-pub(super) use common::{Places, check_provenance};
+pub(super) use common::Places;
 pub use directories::PlaceInfo;
 pub use information::InfoRow;
 pub use outdoor::AreaTables;

@@ -5,11 +5,11 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::common::check_provenance;
 use crate::games::jc::duel::roster::Roster;
 use crate::games::jc::strategic::tables::{
     self, DieTable, Entries, Lookup, Outcome, RawRow, TableSpec,
 };
+use crate::scenario::check_provenance;
 use crate::scenario::{ScenarioError, read_toml};
 
 /// One area's outdoor encounter lines [11.6].

@@ -6,7 +6,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::charts::{ChartsFile, FinalRows};
-use super::common::{Places, check_provenance};
+use super::common::Places;
 use crate::games::jc::duel::roster::{Class, Roster};
 use crate::games::jc::map::BarsoomMap;
 use crate::games::jc::strategic::consts;
@@ -14,6 +14,7 @@ use crate::games::jc::strategic::consts::{MAX_HENCHMEN, MAX_VILLAINS};
 use crate::games::jc::strategic::tables::{
     self, DieTable, Entries, Foes, Lookup, RawFoe, RawRow, TableSpec, Who,
 };
+use crate::scenario::check_provenance;
 use crate::scenario::{ScenarioError, read_toml};
 
 /// Most characters a hero starts with.

@@ -36,6 +36,7 @@ mod contact;
 mod gunnery;
 mod moves;
 mod scenario;
+pub use scenario::ENTRY;
 mod targets;
 
 pub use targets::preferred_target;

@@ -1,6 +1,8 @@
 //! The `wom.air` scenario file: its format, its validation into a
 //! [`WomAir`], and the output spec with its per-class breakdown.
 
+use crate::games::{ModelEntry, boxed};
+use crate::scenario::{Scenario, read_scenario};
 use std::path::Path;
 
 use serde::Deserialize;
@@ -14,7 +16,7 @@ use crate::games::wom::air::ships::{
     ARC_BOW, ARC_PORT, ARC_STARBOARD, ARC_STERN, AirData, Figure, MAX_MOUNTS, facing_name,
 };
 use crate::games::wom::air::tactics::{TACTIC_NAMES, Tactic};
-use crate::scenario::{ScenarioError, parse_toml, read_text};
+use crate::scenario::ScenarioError;
 
 use super::targets::wanted_ranges;
 use super::{DEFAULT_MAX_TURNS, MAX_SHIPS, Sequence, ShipSetup, SideSetup, WomAir};
@@ -22,9 +24,8 @@ use super::{DEFAULT_MAX_TURNS, MAX_SHIPS, Sequence, ShipSetup, SideSetup, WomAir
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct AirFile {
-    model: String,
-    description: String,
-    data: Option<String>,
+    #[serde(flatten)]
+    scenario: Scenario,
     max_turns: Option<i64>,
     sequence: Option<String>,
     #[serde(default)]
@@ -87,16 +88,21 @@ const M_CLASS: usize = 8;
 /// Class groups that fit beside the fixed metrics.
 const MAX_CLASS_GROUPS: usize = (MAX_METRICS - M_CLASS) / 3;
 
+/// The registry's entry for `wom.air`.
+pub const ENTRY: ModelEntry = ModelEntry {
+    id: "wom.air",
+    description: "Warriors of Mars aerial warfare: fleets of fliers with gunfire, criticals, ramming, grappling, boarding and keel bombs",
+    load: |path| boxed(WomAir::load(path)),
+};
+
 impl WomAir {
     /// Loads a `wom.air` scenario and the data it names.
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let text = read_text(path)?;
-        let file: AirFile = parse_toml(path, &text)?;
-        crate::scenario::expect_model(path, &file.model, "wom.air")?;
-        let dir = crate::scenario::data_dir(path, file.data.as_deref());
+        let file: AirFile = read_scenario(path, ENTRY.id)?;
+        let dir = file.scenario.data_dir(path, "../data");
         let data = AirData::load(&dir)?;
         let model = Self::build(path, &file, data)?;
-        Ok((model, file.description))
+        Ok((model, file.scenario.description))
     }
 
     fn build(path: &Path, file: &AirFile, data: AirData) -> Result<Self, ScenarioError> {
@@ -396,38 +402,32 @@ impl WomAir {
                 format!("undecided after {max_turns} turns"),
             ],
             metrics: vec![
-                metric("turns", "turns fought"),
-                metric(
+                MetricSpec::new("turns", "turns fought"),
+                MetricSpec::new(
                     "lost_a",
-                    &format!(
+                    format!(
                         "{} ships lost (destroyed, abandoned or captured)",
                         sides[0].label
                     ),
                 ),
-                metric(
+                MetricSpec::new(
                     "lost_b",
-                    &format!(
+                    format!(
                         "{} ships lost (destroyed, abandoned or captured)",
                         sides[1].label
                     ),
                 ),
-                metric("captured", "ships of either side captured by boarding"),
-                metric(
+                MetricSpec::new("captured", "ships of either side captured by boarding"),
+                MetricSpec::new(
                     "damage_to_a",
-                    &format!("damage points taken by {}", sides[0].label),
+                    format!("damage points taken by {}", sides[0].label),
                 ),
-                metric(
+                MetricSpec::new(
                     "damage_to_b",
-                    &format!("damage points taken by {}", sides[1].label),
+                    format!("damage points taken by {}", sides[1].label),
                 ),
-                metric(
-                    "crew_lost_a",
-                    &format!("figures lost by {}", sides[0].label),
-                ),
-                metric(
-                    "crew_lost_b",
-                    &format!("figures lost by {}", sides[1].label),
-                ),
+                MetricSpec::new("crew_lost_a", format!("figures lost by {}", sides[0].label)),
+                MetricSpec::new("crew_lost_b", format!("figures lost by {}", sides[1].label)),
             ],
             length_metric: Some(M_TURNS),
             trends: Vec::new(),
@@ -444,17 +444,17 @@ impl WomAir {
                 None => (class.id.clone(), class.name.clone()),
             };
             spec.metrics.extend([
-                metric(
-                    &format!("destroyed_{tag}"),
-                    &format!("{whose} ships destroyed or abandoned"),
+                MetricSpec::new(
+                    format!("destroyed_{tag}"),
+                    format!("{whose} ships destroyed or abandoned"),
                 ),
-                metric(
-                    &format!("captured_{tag}"),
-                    &format!("{whose} ships captured by boarding"),
+                MetricSpec::new(
+                    format!("captured_{tag}"),
+                    format!("{whose} ships captured by boarding"),
                 ),
-                metric(
-                    &format!("crippled_{tag}"),
-                    &format!(
+                MetricSpec::new(
+                    format!("crippled_{tag}"),
+                    format!(
                         "{whose} ships afloat at the end but crippled (at a damage step that caps speed or leaves them powerless)"
                     ),
                 ),
@@ -472,13 +472,6 @@ impl WomAir {
             wanted_range,
             group_slot,
         })
-    }
-}
-
-pub(super) fn metric(name: &str, description: &str) -> MetricSpec {
-    MetricSpec {
-        name: name.into(),
-        description: description.into(),
     }
 }
 

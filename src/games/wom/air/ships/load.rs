@@ -8,7 +8,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::games::wom::air::geometry::{HEADING_STEP_DEGREES, tenths};
-use crate::scenario::{ScenarioError, read_toml};
+use crate::scenario::{ScenarioError, check_provenance, read_toml};
 
 use super::{
     ARC_PORT, ARC_STARBOARD, AirData, BombingRules, CASUALTY_UNITS, CriticalEffect, DamageStep,
@@ -285,18 +285,6 @@ struct RawBoarding {
 
 // ---------------------------------------------------------------- checks
 
-fn need_provenance(file: &Path, field: &str, text: &str) -> Result<(), ScenarioError> {
-    if text.starts_with("rules [") || text.starts_with("reconstructed: ") {
-        Ok(())
-    } else {
-        Err(ScenarioError::new(
-            file,
-            field,
-            "expected a provenance starting \"rules [\" or \"reconstructed: \"",
-        ))
-    }
-}
-
 fn inches(file: &Path, field: &str, value: f64) -> Result<i32, ScenarioError> {
     tenths(value).ok_or_else(|| {
         ScenarioError::new(
@@ -449,7 +437,7 @@ impl AirData {
             ("elevation.provenance", &raw_guns.elevation),
             ("damages_ships.provenance", &raw_guns.damages_ships),
         ] {
-            need_provenance(&guns_file, field, &p.provenance)?;
+            check_provenance(&guns_file, field, &p.provenance)?;
         }
         let mut guns = Vec::new();
         for (id, g) in &raw_guns.guns {
@@ -476,7 +464,7 @@ impl AirData {
 
         let raw_boarding: RawBoarding = read_toml(&boarding_file)?;
         let raw_ships: RawShips = read_toml(&ships_file)?;
-        need_provenance(&ships_file, "provenance", &raw_ships.provenance)?;
+        check_provenance(&ships_file, "provenance", &raw_ships.provenance)?;
         let _ = &raw_ships.reconstructed_notes;
         let bombing = &raw_boarding.bombing;
         for (field, list) in [
@@ -596,24 +584,24 @@ impl AirData {
 
         let combat: RawCombat = read_toml(&combat_file)?;
         let cf = &combat_file;
-        need_provenance(cf, "to_hit.provenance", &combat.to_hit.provenance)?;
-        need_provenance(
+        check_provenance(cf, "to_hit.provenance", &combat.to_hit.provenance)?;
+        check_provenance(
             cf,
             "hit_location.provenance",
             &combat.hit_location.provenance,
         )?;
-        need_provenance(cf, "critical.provenance", &combat.critical.provenance)?;
-        need_provenance(
+        check_provenance(cf, "critical.provenance", &combat.critical.provenance)?;
+        check_provenance(
             cf,
             "critical_effects.provenance",
             &combat.critical_effects.provenance,
         )?;
-        need_provenance(
+        check_provenance(
             cf,
             "damage_effects.provenance",
             &combat.damage_effects.provenance,
         )?;
-        need_provenance(cf, "movement.provenance", &combat.movement.provenance)?;
+        check_provenance(cf, "movement.provenance", &combat.movement.provenance)?;
         let t = &combat.to_hit;
         for (band, row) in [("short", t.short), ("medium", t.medium), ("long", t.long)] {
             if row.iter().any(|s| !(2..=13).contains(s)) {
@@ -750,11 +738,11 @@ impl AirData {
 
         let bf = &boarding_file;
         let b = &raw_boarding;
-        need_provenance(bf, "grappling.provenance", &b.grappling.provenance)?;
-        need_provenance(bf, "odds.provenance", &b.odds.provenance)?;
-        need_provenance(bf, "melee.provenance", &b.melee.provenance)?;
-        need_provenance(bf, "morale.provenance", &b.morale.provenance)?;
-        need_provenance(bf, "bombing.provenance", &b.bombing.provenance)?;
+        check_provenance(bf, "grappling.provenance", &b.grappling.provenance)?;
+        check_provenance(bf, "odds.provenance", &b.odds.provenance)?;
+        check_provenance(bf, "melee.provenance", &b.melee.provenance)?;
+        check_provenance(bf, "morale.provenance", &b.morale.provenance)?;
+        check_provenance(bf, "bombing.provenance", &b.bombing.provenance)?;
         for (field, v) in [
             ("grappling.grapple_max_roll", b.grappling.grapple_max_roll),
             ("grappling.cut_max_roll", b.grappling.cut_max_roll),
