@@ -4,11 +4,11 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use super::entries::{check_house_set_up, discovery_lines, overlaps, set_up_areas};
 use super::scenario::{
     DEFAULT_MAX_TURNS, DuelData, DuelFile, EntryFile, FullEntry, JcDuel, MAX_SCENARIO_FIGHTERS,
     SideFile, output_spec,
 };
-use super::set_up::{check_house_set_up, discovery_lines, overlaps, set_up_areas};
 use crate::games::jc::duel::escape::{Extras, Fields, Goal};
 use crate::games::jc::duel::geometry;
 use crate::games::jc::duel::geometry::{

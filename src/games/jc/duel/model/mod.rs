@@ -1,19 +1,18 @@
 //! The `jc.duel` model: a scenario names a display, two sides of roster
 //! characters and a policy per side; each trial fights the duel once.
-
 //!
 //! - [`scenario`]: the scenario format, loading, output spec and the
 //!   `Model` impl;
 //! - [`compile`]: a scenario compiled into a duel;
-//! - [`set_up`]: a duel set up from entries, for other games.
+//! - [`entries`]: a duel set up from entries ([`set_up`]), for other games.
 
 pub mod compile;
+pub mod entries;
 pub mod scenario;
-pub mod set_up;
 
+pub use entries::{Entry, SetUpOptions, set_up};
 pub use scenario::{
     DEFAULT_MAX_TURNS, DuelData, JcDuel, Layout, MAX_SCENARIO_FIGHTERS, METRIC_DECIDING_BLOW,
     METRIC_HEROES_UNCONSCIOUS, METRIC_KILLS, METRIC_LEVELS_LOST, METRIC_SURVIVORS, METRIC_TURNS,
     OUT_FIRST_LEFT, OUT_FIRST_WINS, OUT_SECOND_WINS, OUT_UNDECIDED, trial_result,
 };
-pub use set_up::{Entry, SetUpOptions, set_up};
