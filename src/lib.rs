@@ -1,16 +1,21 @@
 //! barsoom: fast, headless Monte Carlo simulation and balance analysis for
 //! the tabletop wargames of Barsoom.
 //!
-//! - [`engine`]: random streams, the model interface, the parallel runner
-//!   and streaming accumulators.
-//! - [`games`]: one folder per rulebook, one module per model.
-//! - [`analysis`]: interval statistics and exact solvers.
-//! - [`report`]: summary frames, files and charts.
-//! - [`cli`]: the command-line interface.
+//! The workspace's crates are its layers, each seeing only those below:
+//! - `barsoom-engine` ([`engine`], with [`scenario`] and [`math`]): random
+//!   streams, the model interface, the parallel runner, streaming
+//!   accumulators, scenario files and the maths of the exact solvers.
+//! - `barsoom-games` ([`games`]): one folder per rulebook, one module per
+//!   model, and the registry.
+//! - `barsoom-report` ([`report`], with [`analysis`]): experiment designs,
+//!   summary frames, files and charts.
+//! - this crate: the command-line interface ([`cli`]), re-exporting the
+//!   layers under their old paths.
 
-pub mod analysis;
 pub mod cli;
-pub mod engine;
-pub mod games;
-pub mod report;
-pub mod scenario;
+
+pub use barsoom_engine as engine;
+pub use barsoom_engine::{math, scenario};
+pub use barsoom_games as games;
+pub use barsoom_report as report;
+pub use barsoom_report::analysis;

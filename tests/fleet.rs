@@ -11,7 +11,6 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use barsoom::analysis::matrix_game::{expected_payoff, solve_zero_sum};
 use barsoom::engine::{Model, RunConfig, Tally, run};
 use barsoom::games::jc::fleet::{
     Battle, BattleState, End, FORCED_REVERSE, JcFleet, MIX_RESOLUTION, NEUTRAL_LEFT,
@@ -19,6 +18,7 @@ use barsoom::games::jc::fleet::{
     OUT_SECOND_REVERSES, OUT_UNDECIDED, RoundPlay,
 };
 use barsoom::games::jc::fleet_tables::{FleetTables, JcData};
+use barsoom::math::matrix_game::{expected_payoff, solve_zero_sum};
 use common::barsoom;
 
 // Maneuver indices in the data's order.

@@ -6,11 +6,11 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use barsoom::analysis::matrix_game::solve_zero_sum;
 use barsoom::engine::{Dice, RunConfig, Tally, run};
 use barsoom::games::jc::swordsman::{
     BoutResult, Effect, JcSwordsman, MANEUVERS, Rank, SwordsmanTables, apply_effect,
 };
+use barsoom::math::matrix_game::solve_zero_sum;
 
 fn data() -> PathBuf {
     common::root().join("scenarios/jc/data")

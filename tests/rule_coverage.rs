@@ -3,8 +3,8 @@
 //! designer reading the docs sees everything the simulator plays.
 //!
 //! Case numbers are read from comments and string literals: John Carter's
-//! `[7.61]` under `src/games/jc/`, Talisman's `16:4` under
-//! `src/games/talisman/`. The other rulebooks are not numbered; their
+//! `[7.61]` under `crates/games/src/jc/`, Talisman's `16:4` under
+//! `crates/games/src/talisman/`. The other rulebooks are not numbered; their
 //! tables name sections, and only the table's shape is checked.
 
 use std::collections::BTreeSet;
@@ -32,7 +32,7 @@ enum Style {
 const NUMBERED: &[Rulebook] = &[
     Rulebook {
         name: "John Carter, Warlord of Mars",
-        code: "src/games/jc",
+        code: "crates/games/src/jc",
         models: &[
             "jc.duel",
             "jc.swordsman",
@@ -44,7 +44,7 @@ const NUMBERED: &[Rulebook] = &[
     },
     Rulebook {
         name: "Talisman",
-        code: "src/games/talisman",
+        code: "crates/games/src/talisman",
         models: &["talisman.game", "talisman.combat"],
         style: Style::Colon,
     },

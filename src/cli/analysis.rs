@@ -590,8 +590,8 @@ pub fn tune(args: TuneArgs) -> Result<()> {
 /// `barsoom tournament`.
 pub fn tournament(args: TournamentArgs) -> Result<()> {
     use crate::analysis::ratings::bradley_terry;
-    use crate::analysis::stats::wilson_interval;
     use crate::analysis::tournament::{Record, game_measures, unfinished_outcomes};
+    use crate::math::stats::wilson_interval;
     use crate::report::charts::{Heatmap, write_heatmap};
 
     if args.seat.len() != 2 {

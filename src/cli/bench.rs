@@ -10,9 +10,9 @@ use anyhow::{Result, anyhow};
 use super::BenchArgs;
 use super::analysis::write_info;
 use super::commands::{InputError, load, output_dir, scenarios_dir};
-use crate::analysis::regression::{Verdict, compare};
 use crate::engine::bench::{time_raw_dice, time_repeated};
 use crate::games::{MODELS, bench_references};
+use crate::math::regression::{Verdict, compare};
 use crate::report::bench::{BaselineRow, BenchRow, read_baseline, write_bench};
 use crate::report::summary::group_thousands;
 

@@ -7,11 +7,11 @@ use std::time::Instant;
 use anyhow::{Context, Result, anyhow};
 
 use super::{Cli, Command, ExactArgs, ListArgs, MergeArgs, RunArgs, ValidateArgs};
-use crate::analysis::stats::widest_half_width;
 use crate::engine::runner::RowSink;
 use crate::engine::shard::{self, RunState, STATE_FORMAT, ShardSpec};
 use crate::engine::{BlockRows, RunConfig, RunControl, Tally};
 use crate::games::{self, LoadedScenario, MODELS};
+use crate::math::stats::widest_half_width;
 use crate::report::charts::write_charts;
 use crate::report::files::write_atomic;
 use crate::report::frames::{TrialRowsWriter, write_summary_frames};

@@ -13,9 +13,9 @@ use std::time::Instant;
 use anyhow::Result;
 use clap::{Args, Subcommand};
 
-use crate::analysis::stats::wilson_interval;
 use crate::games::jc::strategic::JcStrategic;
 use crate::games::jc::strategic::stats::{SUM_NAMES, breakdown};
+use crate::math::stats::wilson_interval;
 use crate::scenario::{Override, with_overrides};
 
 /// Arguments of `barsoom jc`.

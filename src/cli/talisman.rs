@@ -11,9 +11,9 @@ use std::time::Instant;
 use anyhow::Result;
 use clap::{Args, Subcommand};
 
-use crate::analysis::stats::wilson_interval;
 use crate::games::talisman::game::{CAUSE_NAMES, TalismanGame};
 use crate::games::talisman::stats::breakdown;
+use crate::math::stats::wilson_interval;
 use crate::scenario::{Override, with_overrides};
 
 /// Arguments of `barsoom talisman`.

@@ -1,0 +1,337 @@
+//! Setting up a duel from entries for other games ([`set_up`]): squares,
+//! areas and the house set-up check.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use super::compile::{compile_displays, face_each_other, fallen_may_shut_the_way, find_square};
+use crate::jc::duel::cards;
+use crate::jc::duel::escape::{Extras, Goal};
+use crate::jc::duel::geometry::{Area, Display, NORTH};
+use crate::jc::duel::melee::MeleeRules;
+use crate::jc::duel::roster;
+use crate::jc::duel::roster::{Class, Roster, Special};
+use crate::jc::duel::sequence::{Duel, Fighter, MAX_FIGHTERS};
+use crate::jc::duel::special::SpecialRules;
+use crate::jc::duel::swordplay::SwordPlay;
+use crate::jc::swordsman::SwordsmanTables;
+use barsoom_engine::scenario::ScenarioError;
+
+/// With `surprise`, each defender's lines of discovery from where he set
+/// up [6.22]; otherwise none.
+pub(super) fn discovery_lines(
+    display: &Display,
+    fighters: &[Fighter],
+    surprise: bool,
+) -> Vec<Vec<bool>> {
+    fighters
+        .iter()
+        .map(|f| {
+            if surprise && f.side == 1 {
+                display.discovery_lines(f.start)
+            } else {
+                Vec::new()
+            }
+        })
+        .collect()
+}
+
+/// One character of a duel set up by a larger game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Entry {
+    /// Index into the roster.
+    pub character: usize,
+    /// The level he starts at (his top level or lower).
+    pub level: u8,
+    /// Fights unarmed [7.36].
+    pub unarmed: bool,
+    /// Added to his strength at every level (an arena beast's size
+    /// [17.44]).
+    pub strength_bonus: u8,
+    /// Berserk: loses a level only on every second hit [13.43].
+    pub berserk: bool,
+    /// Has taken the invisibility pills: agility 10 (10/6 for the
+    /// characters the rules name) and a free blow [18.2 card 27].
+    pub invisible: bool,
+}
+
+/// How a duel set up by a larger game is fought.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SetUpOptions {
+    /// House and palace duels start with the first side undiscovered
+    /// [6.0, 7.24, 7.25] unless this is set (acquisition duels [14.23]).
+    pub discovered: bool,
+    /// Fliers on the ground: no falls [14.25].
+    pub grounded: bool,
+    /// Turn limit.
+    pub max_turns: u32,
+    /// The first side's first character holds card 24 and leaves the
+    /// melee with his side when he is losing [18.2 card 24].
+    pub break_off: bool,
+    /// The first side's first character must reach a villain of the other
+    /// side in time [13.43].
+    pub deadline: bool,
+    /// The second side's villains withdraw by an exit once it is losing
+    /// ([`Goal::Withdraw`], [10.22]); ignored on a display without an exit
+    /// the second side may use or with no villain on that side.
+    pub withdraw: bool,
+}
+
+/// Sets up a duel without a scenario file (the entry point for the
+/// Strategic Game): side 0 enters by the display's first entrance, and each
+/// character takes the first free square of his side's set-up areas that
+/// holds his class [7.2]; a character no such area can take stands on any
+/// free square of his side's set-up areas, then on any open square of the
+/// display (a larger party than the printed areas hold). Personages take
+/// no part. Fails only when the display has no room left at all or a side
+/// has no one with combat values.
+pub fn set_up(
+    display: &Arc<Display>,
+    sides: [&[Entry]; 2],
+    roster: &Roster,
+    rules: MeleeRules,
+    specials: &SpecialRules,
+    swordsman: &SwordsmanTables,
+    options: SetUpOptions,
+) -> Result<Duel, String> {
+    let mut used = vec![0usize; display.areas.len()];
+    let mut fighters: Vec<Fighter> = Vec::new();
+    let mut cards = cards::Cards::default();
+    for (s, side) in sides.iter().enumerate() {
+        let (_, candidates) = set_up_areas(display, s, None, false)?;
+        let mut first_of_side = true;
+        for e in side.iter() {
+            let character = roster
+                .characters
+                .get(e.character)
+                .ok_or_else(|| format!("no character {} in the roster", e.character))?;
+            if character.class == Class::Personage {
+                continue;
+            }
+            if fighters.len() == MAX_FIGHTERS {
+                return Err(format!(
+                    "expected at most {MAX_FIGHTERS} characters in a duel, found more"
+                ));
+            }
+            let free = |square: &(i16, i16)| !fighters.iter().any(|f| overlaps(f.start, *square));
+            let start = match find_square(display, &candidates, &used, &fighters, character) {
+                Some((k, square)) => {
+                    used[k] += 1;
+                    square
+                }
+                None => match display.setup[s].iter().copied().find(free) {
+                    Some(square) => square,
+                    None => open_square(display, &fighters, s).ok_or_else(|| {
+                        format!("no room on {} for {}", display.name, character.name)
+                    })?,
+                },
+            };
+            let mut fighter = Fighter::new(character, s as u8, start, NORTH);
+            fighter.top_level = e.level.clamp(1, character.top_level);
+            fighter.unarmed = e.unarmed;
+            if e.strength_bonus > 0 {
+                for r in &mut fighter.levels {
+                    r.strength = (r.strength + e.strength_bonus).min(roster::MAX_STRENGTH);
+                }
+            }
+            if e.invisible {
+                // [18.2 card 27] agility 10 for the duel, 10/6 [7.39] for
+                // the characters the rules name.
+                let agility = if specials.invisible_ten_six.contains(&character.id) {
+                    cards::TEN_SIX_AGILITY
+                } else {
+                    specials.invisible_agility
+                };
+                for r in &mut fighter.levels {
+                    r.agility = agility;
+                }
+                cards.invisible |= 1 << fighters.len();
+            }
+            if e.berserk {
+                cards.berserk |= 1 << fighters.len();
+            }
+            if options.break_off && s == 0 && first_of_side {
+                cards.break_off = Some(fighters.len() as u8);
+            }
+            if options.deadline && s == 0 && first_of_side {
+                cards.deadline = Some((fighters.len() as u8, specials.deadline_turns));
+            }
+            first_of_side = false;
+            fighters.push(fighter);
+        }
+    }
+    for side in 0..2u8 {
+        if !fighters.iter().any(|f| f.side == side) {
+            return Err(format!("side {} has no one with combat values", side + 1));
+        }
+    }
+    let given = vec![false; fighters.len()];
+    face_each_other(&mut fighters, &given);
+    let surprise = !display.kind.starts_discovered() && !options.discovered;
+    let mut special = Extras::none(specials.clone());
+    // A hero meeting a master swordsman fights him by maneuver cards [7.81].
+    special.swordplay = SwordPlay::compile(&fighters, swordsman)?;
+    // Ghek holds a foe once a duel [19.42] (Kar Komak's phantoms and Woola
+    // are the calling game's: it counts their uses and brings them in).
+    // Berserk, the deadline, invisibility and the break-off [13.43, 18.2].
+    let mut extras = cards.any() || fallen_may_shut_the_way(display, &fighters);
+    special.cards = cards;
+    for (i, f) in fighters.iter().enumerate() {
+        if f.special == Some(Special::Immobilise) {
+            special.powers[i] = specials.immobilise_uses;
+            extras = true;
+        }
+    }
+    // [10.22] a villain leaves the display once his side is losing, where
+    // the display lets his side out [5.18, 7.24, 5.56].
+    if options.withdraw
+        && fighters
+            .iter()
+            .any(|f| f.side == 1 && f.class == Class::Villain)
+        && display
+            .areas
+            .iter()
+            .any(|a| a.exit && !a.secret && a.exit_sides & 0b10 != 0)
+    {
+        special.goals[1] = Goal::Withdraw;
+        special.may_leave = true;
+        extras = true;
+    }
+    let mut duel = Duel {
+        display: Arc::clone(display),
+        lines: discovery_lines(display, &fighters, surprise),
+        fighters,
+        rules,
+        max_turns: options.max_turns,
+        surprise,
+        extras,
+        special,
+        grounded: options.grounded,
+    };
+    if extras {
+        compile_displays(&mut duel);
+    }
+    Ok(duel)
+}
+
+/// An open square no counter covers, scanning from side 0's end of the
+/// display (the top rows) or side 1's (the bottom rows).
+fn open_square(display: &Display, fighters: &[Fighter], side: usize) -> Option<(i16, i16)> {
+    let rows: Vec<i16> = if side == 0 {
+        (0..display.height).collect()
+    } else {
+        (0..display.height).rev().collect()
+    };
+    for y in rows {
+        for x in 0..display.width {
+            if display.open(x, y) && !fighters.iter().any(|f| overlaps(f.start, (x, y))) {
+                return Some((x, y));
+            }
+        }
+    }
+    None
+}
+
+/// The areas where side `side` sets up by default, in order: the chosen
+/// entrance (the first of the side's entrances if none is named) and every
+/// set-up area of the side that is not an entrance [7.22-7.25]; in an
+/// acquisition the first side sets up in the staging area only, and
+/// otherwise no one does [5.51, 7.23]. Also the chosen entrance.
+pub(super) fn set_up_areas(
+    display: &Display,
+    side: usize,
+    entrance: Option<&str>,
+    acquisition: bool,
+) -> Result<(Option<usize>, Vec<usize>), String> {
+    let own = |a: &Area| {
+        a.side == Some(side as u8) && (a.staging == (acquisition && side == 0) || a.entrance)
+    };
+    let entrances: Vec<usize> = (0..display.areas.len())
+        .filter(|&k| own(&display.areas[k]) && display.areas[k].entrance)
+        .collect();
+    let chosen = match entrance {
+        None => entrances.first().copied(),
+        Some(name) => Some(
+            entrances
+                .iter()
+                .copied()
+                .find(|&k| display.areas[k].name == name)
+                .ok_or_else(|| {
+                    format!(
+                        "expected an entrance of side {} on {}: {}, found {name:?}",
+                        side + 1,
+                        display.name,
+                        if entrances.is_empty() {
+                            "none (this display has none for the side)".to_string()
+                        } else {
+                            entrances
+                                .iter()
+                                .map(|&k| format!("{:?}", display.areas[k].name))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        }
+                    )
+                })?,
+        ),
+    };
+    let chosen = chosen.filter(|_| !(acquisition && side == 0));
+    Ok((
+        chosen,
+        chosen
+            .into_iter()
+            .chain(
+                (0..display.areas.len())
+                    .filter(|&k| own(&display.areas[k]) && !display.areas[k].entrance),
+            )
+            .collect(),
+    ))
+}
+
+/// The house set-up [7.24]: the defender's villains and personages in a
+/// room, and at least half (rounded down) of his other characters outside
+/// the rooms.
+pub(super) fn check_house_set_up(
+    path: &Path,
+    display: &Display,
+    fighters: &[Fighter],
+) -> Result<(), ScenarioError> {
+    let mut others = 0;
+    let mut outside = 0;
+    for f in fighters.iter().filter(|f| f.side == 1) {
+        let in_room = display.in_room(f.start.0, f.start.1);
+        if matches!(f.class, Class::Villain | Class::Personage) {
+            if !in_room {
+                return Err(ScenarioError::new(
+                    path,
+                    "sides[1].characters",
+                    format!(
+                        "expected {} ({}) set up in a room of {} [7.24], found him outside",
+                        f.name,
+                        f.class.name(),
+                        display.name
+                    ),
+                ));
+            }
+        } else {
+            others += 1;
+            outside += usize::from(!in_room);
+        }
+    }
+    if outside < others / 2 {
+        return Err(ScenarioError::new(
+            path,
+            "sides[1].characters",
+            format!(
+                "expected at least {} of the defender's {others} other characters outside a room of {} [7.24], found {outside}",
+                others / 2,
+                display.name
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Whether two counters at these top-left boxes overlap.
+pub(super) fn overlaps(a: (i16, i16), b: (i16, i16)) -> bool {
+    (a.0 - b.0).abs() < 4 && (a.1 - b.1).abs() < 4
+}

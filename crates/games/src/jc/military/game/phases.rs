@@ -1,0 +1,497 @@
+//! The turn sequence [21.0]: the game played to its end, the diplomacy
+//! phase (storms and influence), movement, reinforcement and the end of the
+//! Game-Turn.
+
+use super::state::{
+    CHECKPOINTS, Context, FirstMover, Game, GameEnd, Group, MAX_GROUPS, MoveOrder, NONE,
+    home_nation, owner_name,
+};
+use crate::jc::military::players;
+use crate::jc::military::rules::MilitaryRules;
+use barsoom_engine::{Dice, Trace};
+
+impl Game {
+    /// Plays the game to victory or the turn limit.
+    pub fn play<T: Trace>(&mut self, ctx: &Context, dice: &mut Dice, trace: &mut T) -> GameEnd {
+        let first = match ctx.config.first {
+            FirstMover::Player(p) => p,
+            FirstMover::Alternate => (dice.trial() % 2) as usize,
+        };
+        let limit = ctx.config.turn_limit;
+        loop {
+            self.diplomacy_phase(ctx, dice, trace);
+            for p in [first, 1 - first] {
+                self.movement_phase(ctx, p, dice, trace);
+                self.combat_phase(ctx, p, dice, trace);
+                self.update_control(ctx.rules);
+                self.reinforcement_phase(ctx, p, trace);
+            }
+            let winner = self.end_of_turn(ctx.rules, trace);
+            if winner.is_some() || self.turn == limit {
+                self.finish(ctx.rules);
+                return GameEnd {
+                    winner,
+                    turns: self.turn,
+                    first,
+                };
+            }
+            self.turn += 1;
+        }
+    }
+
+    fn finish(&mut self, rules: &MilitaryRules) {
+        for p in 0..2 {
+            let held = self.capitals_held(rules, p);
+            for (i, t) in CHECKPOINTS.iter().enumerate() {
+                if *t > self.turn {
+                    self.stats.capitals_at[p][i] = held;
+                }
+            }
+        }
+        for i in 0..rules.neutrals.len() {
+            let by = self.neutrals[i].influenced_by;
+            self.stats.neutral_end[i] = if by == NONE { 0 } else { by + 1 };
+        }
+    }
+
+    // ------------------------------------------------------------ diplomacy
+
+    /// [21.0 A] storms [22.28, 22.29], then influence [24.2, 24.3].
+    pub fn diplomacy_phase<T: Trace>(&mut self, ctx: &Context, dice: &mut Dice, trace: &mut T) {
+        let rules = ctx.rules;
+        let s = &rules.standing;
+        self.storm_now = false;
+        if self.turn.is_multiple_of(s.storm_period) {
+            self.storm_armed = true;
+        }
+        if self.storm_armed {
+            let roll = dice.d6();
+            if roll <= s.storm_roll {
+                self.storm(ctx.rules, trace, roll);
+            } else {
+                trace.event("JC 22.28 storm roll", || {
+                    format!("turn {}: storm roll {roll}: no storm", self.turn)
+                });
+            }
+        }
+        for n in 0..rules.neutrals.len() {
+            self.influence(ctx, n, dice, trace);
+        }
+    }
+
+    fn storm<T: Trace>(&mut self, rules: &MilitaryRules, trace: &mut T, roll: u32) {
+        self.storm_armed = false;
+        self.storm_now = true;
+        self.stats.storms += 1;
+        let mut lost = [0u32; 2];
+        let mut i = 0;
+        while i < self.len {
+            let g = self.groups[i];
+            if g.in_transit {
+                if g.owner < 2 {
+                    lost[usize::from(g.owner)] += u32::from(g.strength);
+                    self.public_strength[usize::from(g.owner)] = self.public_strength
+                        [usize::from(g.owner)]
+                    .saturating_sub(u16::from(g.strength));
+                }
+                // [22.29] the commanders aboard come home after the next
+                // Turn's Reinforcement Phase.
+                self.send_home(g.commanders, self.turn + 1);
+                self.remove_group(i);
+            } else {
+                i += 1;
+            }
+        }
+        let _ = rules;
+        for (total, l) in self.stats.storm_losses.iter_mut().zip(lost) {
+            *total += l;
+        }
+        trace.event("JC 22.29 storm", || {
+            format!(
+                "turn {}: storm roll {roll}: a storm; fleets in transit lost: Helium {}, alliance {}; no movement this Turn",
+                self.turn, lost[0], lost[1]
+            )
+        });
+    }
+
+    pub(super) fn send_home(&mut self, commanders: u16, turn: u16) {
+        let mut m = commanders;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            self.commander_return[k] = turn;
+        }
+    }
+
+    /// Presence of player `p` in `city` for diplomacy: (a fleet, a fleet
+    /// with a commander, best diplomacy value) [24.23-24.25].
+    fn presence(&self, rules: &MilitaryRules, city: usize, p: usize) -> (bool, bool, i32) {
+        let mut fleet = false;
+        let mut cmd = 0u16;
+        for g in self.groups() {
+            if !g.in_transit && usize::from(g.city) == city && usize::from(g.owner) == p {
+                fleet = true;
+                cmd |= g.commanders;
+            }
+        }
+        let mut best = 0i32;
+        let mut m = cmd;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            best = best.max(i32::from(rules.diplomacy.values[k]));
+        }
+        (fleet, cmd != 0, best)
+    }
+
+    /// One neutral's Influence Points this Diplomacy Phase.
+    pub fn influence<T: Trace>(&mut self, ctx: &Context, n: usize, dice: &mut Dice, trace: &mut T) {
+        let rules = ctx.rules;
+        if self.neutrals[n].influenced_by != NONE {
+            return;
+        }
+        let city = rules.neutrals[n].city;
+        let pres = [self.presence(rules, city, 0), self.presence(rules, city, 1)];
+        let mut gain = [0u8; 2];
+        match (pres[0].0, pres[1].0) {
+            (false, false) => return,
+            (true, false) | (false, true) => {
+                // [24.23, 24.25] alone: 2, or 3 with a commander.
+                let p = usize::from(pres[1].0);
+                gain[p] = 2 + u8::from(pres[p].1);
+            }
+            (true, true) if pres[0].1 != pres[1].1 => {
+                // [24.24] fleet and commander against a fleet alone: 2.
+                let p = usize::from(pres[1].1);
+                gain[p] = 2;
+            }
+            (true, true) => {
+                // [24.31] equal forces: one round of in-fighting [24.32].
+                let modes = [
+                    players::diplomacy_mode(ctx, 0, dice),
+                    players::diplomacy_mode(ctx, 1, dice),
+                ];
+                let m =
+                    i32::from(rules.diplomacy.matrix[modes[0]][modes[1]]) + (pres[0].2 - pres[1].2);
+                let rolls = [dice.d10() as i32, dice.d10() as i32];
+                gain = [
+                    rules.diplomacy.points(rolls[0] + m),
+                    rules.diplomacy.points(rolls[1] - m),
+                ];
+                trace.event("JC 24.3 in-fighting", || {
+                    format!(
+                        "{}: Helium {} vs alliance {}: modifier {m:+}; rolls {} and {} -> {} and {} Influence Points",
+                        rules.map.cities[city].name,
+                        rules.diplomacy.modes[modes[0]],
+                        rules.diplomacy.modes[modes[1]],
+                        rolls[0],
+                        rolls[1],
+                        gain[0],
+                        gain[1]
+                    )
+                });
+            }
+        }
+        let win = rules.standing.influence_to_win;
+        let st = &mut self.neutrals[n];
+        for (p, gain) in gain.iter_mut().enumerate() {
+            if st.barred[p] {
+                *gain = 0;
+            }
+            st.influence[p] = st.influence[p].saturating_add(*gain);
+            if st.influence[p] >= win && st.reached[p] == 0 {
+                st.reached[p] = self.turn;
+            }
+        }
+        // [24.33, 24.34] the neutral is claimed at the end of the phase; on
+        // both over the line, the first there, then the higher total.
+        let over = [st.influence[0] >= win, st.influence[1] >= win];
+        let winner = match over {
+            [true, false] => Some(0),
+            [false, true] => Some(1),
+            [true, true] => match st.reached[0].cmp(&st.reached[1]) {
+                std::cmp::Ordering::Less => Some(0),
+                std::cmp::Ordering::Greater => Some(1),
+                std::cmp::Ordering::Equal => match st.influence[0].cmp(&st.influence[1]) {
+                    std::cmp::Ordering::Greater => Some(0),
+                    std::cmp::Ordering::Less => Some(1),
+                    std::cmp::Ordering::Equal => None,
+                },
+            },
+            _ => None,
+        };
+        let totals = st.influence;
+        if let Some(p) = winner {
+            st.influenced_by = p as u8;
+            // [24.28] the other player's fleets there get this Turn to go.
+            if pres[1 - p].0 {
+                st.grace_turn = self.turn;
+            }
+        }
+        trace.event("JC 24.2 influence", || {
+            format!(
+                "turn {}: {}: Helium +{} ({}), alliance +{} ({}){}",
+                self.turn,
+                rules.map.cities[city].name,
+                gain[0],
+                totals[0],
+                gain[1],
+                totals[1],
+                match winner {
+                    Some(p) => format!("; influenced by {}", rules.sides[p].name),
+                    None => String::new(),
+                }
+            )
+        });
+    }
+
+    // ------------------------------------------------------------ movement
+
+    /// [21.0 B/E, 22.2] the phasing player's movement.
+    pub fn movement_phase<T: Trace>(
+        &mut self,
+        ctx: &Context,
+        p: usize,
+        dice: &mut Dice,
+        trace: &mut T,
+    ) {
+        if self.storm_now {
+            return;
+        }
+        let rules = ctx.rules;
+        // Groups split off this phase join the end of the list and have
+        // already moved.
+        let count = self.len;
+        let mut i = 0;
+        let mut seen = 0;
+        while seen < count {
+            seen += 1;
+            let g = self.groups[i];
+            if usize::from(g.owner) != p {
+                i += 1;
+                continue;
+            }
+            if g.in_transit {
+                // [22.22, 22.24] on, towards the destination.
+                self.fly(rules, i, dice, trace);
+                i += 1;
+                continue;
+            }
+            match players::move_order(ctx, self, p, i, dice) {
+                MoveOrder::Stay => {}
+                MoveOrder::Go {
+                    route,
+                    strength,
+                    commanders,
+                } => {
+                    let r = rules.map.routes[usize::from(route)];
+                    debug_assert_eq!(r.from, g.city);
+                    let legal = !self.hostile_in(usize::from(g.city), p) || r.to == g.from;
+                    if legal && strength > 0 && strength <= g.strength {
+                        let mover = if strength < g.strength && self.len < MAX_GROUPS {
+                            // Split: the rest and the commanders not going
+                            // stay [22.23].
+                            self.groups[i].strength -= strength;
+                            self.groups[i].commanders &= !commanders;
+                            self.groups[self.len] = Group {
+                                strength,
+                                commanders: commanders & g.commanders,
+                                ..g
+                            };
+                            self.len += 1;
+                            self.len - 1
+                        } else {
+                            i
+                        };
+                        let m = &mut self.groups[mover];
+                        m.from = r.from;
+                        m.city = r.to;
+                        m.left = r.haads;
+                        m.in_transit = true;
+                        if r.one_turn {
+                            // [9.41] a 1T line: there at once, no card.
+                            m.in_transit = false;
+                            m.left = 0;
+                            trace.event("JC 9.41 one-turn line", || {
+                                format!(
+                                    "{} flies {} -> {} (1T)",
+                                    rules.sides[p].name,
+                                    rules.map.cities[usize::from(r.from)].name,
+                                    rules.map.cities[usize::from(r.to)].name
+                                )
+                            });
+                        } else {
+                            self.fly(rules, mover, dice, trace);
+                        }
+                    }
+                }
+            }
+            i += 1;
+        }
+        self.merge();
+    }
+
+    /// Draws a card for group `i` and flies it on [9.1, 9.11, 9.12].
+    fn fly<T: Trace>(&mut self, rules: &MilitaryRules, i: usize, dice: &mut Dice, trace: &mut T) {
+        let card = self.deck.draw(dice);
+        let haads = rules.deck.flier[card];
+        let g = &mut self.groups[i];
+        g.left = g.left.saturating_sub(haads);
+        if g.left == 0 {
+            g.in_transit = false;
+        }
+        let g = *g;
+        trace.event("JC 22.21 movement card", || {
+            format!(
+                "turn {}: card {:03} ({} haads): {} fleet ({}) {} -> {}: {}",
+                self.turn,
+                usize::from(rules.deck.first_card) + card,
+                haads,
+                owner_name(rules, g.owner),
+                g.strength,
+                rules.map.cities[usize::from(g.from)].name,
+                rules.map.cities[usize::from(g.city)].name,
+                if g.in_transit {
+                    format!("{} haads to go", g.left)
+                } else {
+                    "arrived".into()
+                }
+            )
+        });
+    }
+
+    /// Joins groups of one owner and nation in the same city.
+    fn merge(&mut self) {
+        let mut i = 0;
+        while i < self.len {
+            let a = self.groups[i];
+            if !a.in_transit {
+                let mut j = i + 1;
+                while j < self.len {
+                    let b = self.groups[j];
+                    if !b.in_transit
+                        && b.owner == a.owner
+                        && b.nation == a.nation
+                        && b.city == a.city
+                    {
+                        self.groups[i].strength =
+                            self.groups[i].strength.saturating_add(b.strength);
+                        self.groups[i].commanders |= b.commanders;
+                        if b.from != NONE {
+                            self.groups[i].from = b.from;
+                        }
+                        self.remove_group(j);
+                    } else {
+                        j += 1;
+                    }
+                }
+            }
+            i += 1;
+        }
+    }
+}
+
+impl Game {
+    // ------------------------------------------------------------ reinforcement
+
+    /// [21.0 D/G, 24.1] reinforcements every third Turn; returning
+    /// commanders every Turn [23.26, 22.29].
+    pub fn reinforcement_phase<T: Trace>(&mut self, ctx: &Context, p: usize, trace: &mut T) {
+        let rules = ctx.rules;
+        let s = &rules.standing;
+        if self.turn.is_multiple_of(s.reinforcement_interval) {
+            let r = s.reinforcement_strength;
+            let mut added = 0u16;
+            let mut own_capital: Option<usize> = None;
+            for &c in &rules.sides[p].home_capitals {
+                // [24.11] only where no enemy controls the capital.
+                if usize::from(self.controller[c]) == p {
+                    self.add_fleet(p as u8, home_nation(rules, p, c), c, r);
+                    added += u16::from(r);
+                    own_capital.get_or_insert(c);
+                }
+            }
+            // [24.12] an extra fleet per enemy capital held long enough,
+            // placed at a capital he controls [24.13].
+            let mut extra = 0u8;
+            for &c in &rules.sides[1 - p].home_capitals {
+                if usize::from(self.controller[c]) == p && self.held[c] >= s.hold_turns_for_extra {
+                    extra += 1;
+                    own_capital.get_or_insert(c);
+                }
+            }
+            if let Some(c) = own_capital {
+                for _ in 0..extra {
+                    self.add_fleet(p as u8, home_nation(rules, p, c), c, r);
+                    added += u16::from(r);
+                }
+            }
+            // Friendly influenced neutrals reinforce in their capitals.
+            for (n, nr) in rules.neutrals.iter().enumerate() {
+                let owner = (2 + n) as u8;
+                if usize::from(self.neutrals[n].influenced_by) == p
+                    && rules.map.cities[nr.city].capital.is_some()
+                    && self.controller[nr.city] == owner
+                {
+                    self.add_fleet(owner, nr.nation as u8, nr.city, r);
+                }
+            }
+            self.public_strength[p] += added;
+            trace.event("JC 24.1 reinforcements", || {
+                format!(
+                    "turn {}: {} receives {added} strength points ({extra} for enemy capitals held)",
+                    self.turn, rules.sides[p].name
+                )
+            });
+        }
+        for k in 0..rules.data.commanders.len() {
+            let due = self.commander_return[k];
+            if due == 0 || due > self.turn || usize::from(rules.commander_owner[k]) != p {
+                continue;
+            }
+            let nation = rules.data.commanders[k].nation as u8;
+            // Back to a capital of his nation with a fleet of it there.
+            let home = rules.sides[p].home_capitals.iter().find_map(|&c| {
+                let capital = rules.map.cities[c].capital?;
+                if rules.data.capitals[capital].nation != usize::from(nation) {
+                    return None;
+                }
+                self.find_group(p as u8, nation, c)
+            });
+            if let Some(i) = home {
+                self.groups[i].commanders |= 1 << k;
+                self.commander_return[k] = 0;
+            }
+        }
+    }
+
+    /// [21.0 H, 25.3] end of the Game-Turn: time held, checkpoints, victory.
+    pub fn end_of_turn<T: Trace>(&mut self, rules: &MilitaryRules, trace: &mut T) -> Option<usize> {
+        for c in 0..rules.map.cities.len() {
+            if self.controller[c] != NONE {
+                self.held[c] = self.held[c].saturating_add(1);
+            }
+        }
+        let held = [self.capitals_held(rules, 0), self.capitals_held(rules, 1)];
+        if let Some(i) = CHECKPOINTS.iter().position(|t| *t == self.turn) {
+            for (at, h) in self.stats.capitals_at.iter_mut().zip(held) {
+                at[i] = h;
+            }
+        }
+        let all = rules.capital_cities.len() as u8;
+        let winner = (0..2).find(|p| held[*p] == all);
+        trace.event("JC 25.3 end of turn", || {
+            format!(
+                "turn {}: capitals Helium {} / alliance {} of {all}{}",
+                self.turn,
+                held[0],
+                held[1],
+                match winner {
+                    Some(p) => format!(": {} wins", rules.sides[p].name),
+                    None => String::new(),
+                }
+            )
+        });
+        winner
+    }
+}

@@ -1,0 +1,348 @@
+//! The players' policies. Each sees only what its player could see: its
+//! own units, neutrals (face up [25.2]), where enemy stacks are, and the
+//! enemy's strength as a whole (set-up, reinforcements and losses are
+//! public), but not the strength of any one enemy stack, which is face down
+//! [22.26]: a stack is guessed at the enemy's strength shared evenly over
+//! his stacks. With the scenario's `reveal` option every unit is seen.
+//!
+//! - `random`: uniform over the legal choices (stay or any open flight, any
+//!   part of the group, attack or not on a coin).
+//! - `greedy`: keeps a one-point garrison in each capital it holds (all of
+//!   it when an enemy is there or on the way), sends the rest to the best
+//!   target by value over distance (relieve a threatened capital, take an
+//!   enemy capital it outnumbers, court the nearest neutral not yet won),
+//!   stays to court a neutral it is influencing, attacks when its strength
+//!   estimate (strength, intrinsic defense, half the leadership edge)
+//!   favours it, never breaks the peace in a neutral's city [24.27], and
+//!   never attacks enemy fleets in the grace Turn after it influenced their
+//!   city's neutral [24.28].
+//! - `lookahead`: the greedy plan, but each attack and each capital target
+//!   is scored by short Monte Carlo rollouts of the fleet combat it would
+//!   bring (its own dice, seeded from the game's dice, so a game stays
+//!   deterministic), attacking or setting out when it would hold the city
+//!   in at least half of them.
+
+use super::battles::{BattleKey, fight};
+use super::game::{Context, Game, Group, MoveOrder, NONE, Target};
+use crate::jc::fleet::{OUT_FIRST_ELIMINATES, OUT_SECOND_REVERSES};
+use barsoom_engine::Dice;
+
+/// A player's policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Policy {
+    /// Uniform over legal choices.
+    Random,
+    /// Heuristic value over distance, strength estimates.
+    Greedy,
+    /// Greedy with fleet-combat rollouts.
+    Lookahead {
+        /// Rollouts per decision.
+        rollouts: u16,
+    },
+}
+
+impl Policy {
+    /// Parses a policy name (`random`, `greedy`, `lookahead`).
+    pub fn parse(name: &str, rollouts: u16) -> Option<Self> {
+        match name {
+            "random" => Some(Policy::Random),
+            "greedy" => Some(Policy::Greedy),
+            "lookahead" => Some(Policy::Lookahead { rollouts }),
+            _ => None,
+        }
+    }
+}
+
+/// Policy names, for error messages.
+pub const POLICIES: &str = "random, greedy, lookahead";
+
+/// The strength of group `g` as player `p` sees it.
+pub fn seen_strength(ctx: &Context, game: &Game, p: usize, g: &Group) -> u8 {
+    let enemy_stack = game.side_of(g.owner) == Some(1 - p) && g.owner < 2;
+    if ctx.config.reveal || !enemy_stack {
+        return g.strength;
+    }
+    let q = 1 - p;
+    let stacks = game
+        .groups()
+        .iter()
+        .filter(|x| usize::from(x.owner) == q)
+        .count()
+        .max(1) as u16;
+    let total = game.public_strength[q];
+    (total.div_ceil(stacks)).clamp(1, 99) as u8
+}
+
+/// Strength not allied to `p` that `p` sees in `city`, or on its way there
+/// when `incoming`.
+fn seen_hostile(ctx: &Context, game: &Game, p: usize, city: usize, incoming: bool) -> u8 {
+    game.groups()
+        .iter()
+        .filter(|g| {
+            usize::from(g.city) == city
+                && game.side_of(g.owner) == Some(1 - p)
+                && (incoming || !g.in_transit)
+        })
+        .fold(0u8, |s, g| s.saturating_add(seen_strength(ctx, game, p, g)))
+}
+
+/// `key` with the defender's strengths replaced by what `p` sees; hidden
+/// enemy commanders read as an average leader (1).
+fn seen_key(ctx: &Context, game: &Game, p: usize, city: usize, mut key: BattleKey) -> BattleKey {
+    if !ctx.config.reveal && key.sides[1].home > 0 && game.enemy_in(city, p) {
+        let seen = game
+            .groups()
+            .iter()
+            .filter(|g| {
+                !g.in_transit && usize::from(g.city) == city && usize::from(g.owner) == 1 - p
+            })
+            .fold(0u8, |s, g| s.saturating_add(seen_strength(ctx, game, p, g)));
+        key.sides[1].home = seen.max(1);
+    }
+    key
+}
+
+/// Fraction (per 1000) of `rollouts` battles of `key` in which the phasing
+/// side holds the city.
+fn rollout_hold(ctx: &Context, key: &BattleKey, rollouts: u16, dice: &mut Dice) -> u32 {
+    let mut own = Dice::for_trial(dice.next_u64(), 0);
+    let mut held = 0u32;
+    for _ in 0..rollouts {
+        let r = fight(ctx.cache, &ctx.rules.data, key, &mut own);
+        if matches!(
+            r.terminal.outcome,
+            OUT_FIRST_ELIMINATES | OUT_SECOND_REVERSES
+        ) {
+            held += 1;
+        }
+    }
+    held * 1000 / u32::from(rollouts.max(1))
+}
+
+/// The heuristic estimate: positive when the attack looks favourable
+/// (twice the strength edge over defender and intrinsic defense, plus the
+/// leadership edge).
+fn estimate(ctx: &Context, key: &BattleKey, city: usize) -> i32 {
+    let rules = ctx.rules;
+    let lead = |c: u8| {
+        if c == super::battles::NO_COMMANDER {
+            0
+        } else {
+            i32::from(rules.data.commanders[usize::from(c)].leadership)
+        }
+    };
+    let [a, d] = key.sides;
+    let defender_lead = if ctx.config.reveal || d.leader == super::battles::NO_COMMANDER {
+        lead(d.leader).max(lead(d.neutral_leader))
+    } else {
+        1
+    };
+    let intrinsic = i32::from(rules.intrinsic_defense(city, usize::from(d.nation)));
+    2 * (i32::from(a.home) + i32::from(a.neutral)
+        - i32::from(d.home)
+        - i32::from(d.neutral)
+        - intrinsic)
+        + lead(a.leader).max(lead(a.neutral_leader))
+        - defender_lead
+}
+
+/// Whether `p` attacks `target` in `city`.
+pub fn attack(
+    ctx: &Context,
+    game: &Game,
+    p: usize,
+    city: usize,
+    target: Target,
+    dice: &mut Dice,
+) -> bool {
+    let policy = ctx.config.policies[p];
+    if policy == Policy::Random {
+        return dice.coin();
+    }
+    let rules = ctx.rules;
+    match target {
+        Target::Enemy => {
+            // Never a breach of the peace [24.27], nor an attack in the
+            // enemy's grace Turn, which would hand him the neutral [24.28].
+            if let Some(n) = rules.neutral_in(city)
+                && game.neutrals[n].influenced_by == NONE
+            {
+                return false;
+            }
+            if game.in_grace(rules, city, p) {
+                return false;
+            }
+        }
+        Target::Neutral(n) => {
+            // Fight a neutral only once it can no longer be courted.
+            if !game.neutrals[usize::from(n)].barred[p] {
+                return false;
+            }
+        }
+    }
+    let key = seen_key(ctx, game, p, city, game.battle_key(ctx, p, city, target));
+    match policy {
+        Policy::Lookahead { rollouts } => rollout_hold(ctx, &key, rollouts, dice) >= 500,
+        _ => estimate(ctx, &key, city) > 0,
+    }
+}
+
+/// The diplomacy mode `p` plays in in-fighting: every policy plays the
+/// uniform mix, optimal for the reconstructed cyclic table.
+pub fn diplomacy_mode(ctx: &Context, _p: usize, dice: &mut Dice) -> usize {
+    dice.below(ctx.rules.diplomacy.modes.len() as u32) as usize
+}
+
+/// `p`'s orders for group `i`, which is in a city.
+pub fn move_order(ctx: &Context, game: &Game, p: usize, i: usize, dice: &mut Dice) -> MoveOrder {
+    let rules = ctx.rules;
+    let g = game.groups[i];
+    let c = usize::from(g.city);
+    let blocked = game.hostile_in(c, p);
+    let routes = rules.map.routes_from(c);
+    let base = rules.map.from_range[c].0;
+    let open = |r: &super::map::Route| !blocked || r.to == g.from;
+    if ctx.config.policies[p] == Policy::Random {
+        let n = routes.iter().filter(|r| open(r)).count() as u32;
+        let pick = dice.below(n + 1);
+        if pick == n {
+            return MoveOrder::Stay;
+        }
+        let (j, _) = routes
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| open(r))
+            .nth(pick as usize)
+            .unwrap_or((0, &routes[0]));
+        let strength = dice.below(u32::from(g.strength)) as u8 + 1;
+        let mut commanders = 0u16;
+        let mut m = g.commanders;
+        while m != 0 {
+            let k = m.trailing_zeros();
+            m &= m - 1;
+            if strength == g.strength || dice.coin() {
+                commanders |= 1 << k;
+            }
+        }
+        return MoveOrder::Go {
+            route: base + j as u16,
+            strength,
+            commanders,
+        };
+    }
+    // Greedy and lookahead.
+    if blocked {
+        return MoveOrder::Stay;
+    }
+    if let Some(n) = rules.neutral_in(c) {
+        let st = &game.neutrals[n];
+        if st.influenced_by == NONE && !st.barred[p] {
+            // Courting it.
+            return MoveOrder::Stay;
+        }
+    }
+    let threat_here = seen_hostile(ctx, game, p, c, true);
+    let own_here = game.own_strength(c, p);
+    let garrison = if rules.map.cities[c].capital.is_some() && game.counts_for(c, p) {
+        if threat_here > 0 { own_here } else { 1 }
+    } else {
+        0
+    };
+    let others = own_here - g.strength;
+    let keep = garrison.saturating_sub(others);
+    if keep >= g.strength {
+        return MoveOrder::Stay;
+    }
+    let movable = g.strength - keep;
+    let mut best: Option<(u64, usize)> = None;
+    for t in 0..rules.map.cities.len() {
+        if t == c {
+            continue;
+        }
+        let dist = u64::from(rules.map.distance(c, t));
+        if dist == u64::from(super::map::UNREACHABLE) {
+            continue;
+        }
+        let city = &rules.map.cities[t];
+        let mut value = 0u64;
+        if city.capital.is_some() && game.counts_for(t, p) {
+            // Relieve a threatened capital.
+            let threat = seen_hostile(ctx, game, p, t, true);
+            if threat > game.own_strength(t, p) {
+                value = 4000;
+            }
+        } else if city.capital.is_some() && game.side_of(game.controller[t]) == Some(1 - p)
+            || city.capital.is_some() && game.controller[t] == NONE
+        {
+            // Take an enemy capital it can beat.
+            let defenders = seen_hostile(ctx, game, p, t, false);
+            let defender_nation = game
+                .groups()
+                .iter()
+                .find(|x| !x.in_transit && usize::from(x.city) == t && x.owner < 2)
+                .map_or(0, |x| usize::from(x.nation));
+            let intrinsic = rules.intrinsic_defense(t, defender_nation);
+            let good = match ctx.config.policies[p] {
+                Policy::Lookahead { rollouts } if defenders > 0 => {
+                    let leader = super::game::best_leader(rules, g.commanders);
+                    let mut key = game.battle_key(ctx, p, t, Target::Enemy);
+                    key.sides[0] = super::battles::SideKey {
+                        nation: g.nation,
+                        home: movable,
+                        leader,
+                        neutral_nation: 0,
+                        neutral: 0,
+                        neutral_leader: super::battles::NO_COMMANDER,
+                        break_off: ctx.config.break_off[p],
+                    };
+                    key.sides[1].home = defenders;
+                    rollout_hold(ctx, &key, rollouts, dice) >= 500
+                }
+                _ => u16::from(movable) > u16::from(defenders) + u16::from(intrinsic),
+            };
+            if good {
+                value = 3000;
+            }
+        }
+        if let Some(n) = rules.neutral_in(t) {
+            let st = &game.neutrals[n];
+            let courted = game
+                .groups()
+                .iter()
+                .any(|x| usize::from(x.owner) == p && usize::from(x.city) == t);
+            if st.influenced_by == NONE && !st.barred[p] && !courted {
+                value = value.max(2000);
+            }
+        }
+        if value > 0 {
+            let score = value * 1000 / (dist + 30);
+            if best.is_none_or(|(s, _)| score > s) {
+                best = Some((score, t));
+            }
+        }
+    }
+    let Some((_, target)) = best else {
+        return MoveOrder::Stay;
+    };
+    // Next flight: the one that leaves the least distance to the target.
+    let mut choice: Option<(u32, usize)> = None;
+    for (j, r) in routes.iter().enumerate() {
+        let leg = if r.one_turn { 1 } else { u32::from(r.haads) };
+        let rest = rules.map.distance(usize::from(r.to), target);
+        if rest == super::map::UNREACHABLE {
+            continue;
+        }
+        let total = leg + u32::from(rest);
+        if choice.is_none_or(|(d, _)| total < d) {
+            choice = Some((total, j));
+        }
+    }
+    match choice {
+        Some((_, j)) => MoveOrder::Go {
+            route: base + j as u16,
+            strength: movable,
+            commanders: g.commanders,
+        },
+        None => MoveOrder::Stay,
+    }
+}

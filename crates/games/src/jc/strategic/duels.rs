@@ -1,0 +1,590 @@
+//! Fights of the Strategic Game, resolved by the Duelling Game itself: a
+//! duel is set up from the hero's side and the foes on the display the rules
+//! name (outdoor [11.24], street [11.28], flier, house and palace [15.42],
+//! arena [17.32]) with `jc.duel`'s [`set_up`] and fought by
+//! [`Duel::resolve`](crate::jc::duel::sequence::Duel::resolve); duels
+//! with master swordsmen are `jc.swordsman` bouts [7.8, 11.28, 17.42].
+//!
+//! A compiled duel depends only on its [`DuelKey`] (display, who fights at
+//! which level, armed or not, surprise, grounded fliers), so each is built
+//! once and shared by every later fight with the same key, as `jc.military`
+//! caches its battles. In the duel with the villain's group the villains
+//! withdraw by an exit once their side is losing [10.22]; that is part of
+//! the key. The bouts (whose minimax mixes need a linear
+//! program) are compiled at load for every pair of ranks.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use super::data::StrategicData;
+use super::dice::Roller;
+use super::game::{Context, Game};
+use super::tables::{FLIER_DISPLAY, HOUSE, PALACE, Who};
+use super::tactics;
+use crate::jc::duel::model::{DEFAULT_MAX_TURNS, Entry, SetUpOptions, set_up};
+use crate::jc::duel::policy::Policy;
+use crate::jc::duel::roster::Class;
+use crate::jc::duel::sequence::{Duel, MAX_FIGHTERS, Status};
+use crate::jc::event_deck::Effect;
+use crate::jc::swordsman::{Bout, CardPolicy, DEFAULT_MAX_ROUNDS, Rank, Swordsman};
+use barsoom_engine::Trace;
+
+/// Compiled duels kept at most (beyond, duels are compiled for each fight;
+/// results do not change).
+const MAX_CACHED: usize = 50_000;
+/// Both sides of every strategic duel close in and strike.
+const POLICIES: [Policy; 2] = [Policy::Aggressive, Policy::Aggressive];
+
+/// Everything that makes two fights the same duel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DuelKey {
+    /// Display index.
+    pub display: u8,
+    /// Starts discovered (house and palace duels otherwise start with the
+    /// hero's side undiscovered [6.0]).
+    pub discovered: bool,
+    /// Grounded fliers [14.25].
+    pub grounded: bool,
+    /// Fighters per side.
+    pub lens: [u8; 2],
+    /// Per side, per fighter: character, level, unarmed, strength bonus,
+    /// berserk and invisible packed.
+    pub sides: [[u32; MAX_FIGHTERS]; 2],
+    /// The hero holds card 24 and plays it inside the duel [18.2 card 24].
+    pub break_off: bool,
+    /// The hero must reach the villain in time [13.43].
+    pub deadline: bool,
+    /// The foes' villains withdraw by an exit once their side is losing
+    /// [10.22] (`jc.duel`'s `withdraw` goal).
+    pub withdraw: bool,
+}
+
+fn pack(e: &Entry) -> u32 {
+    e.character as u32
+        | u32::from(e.level) << 8
+        | u32::from(e.unarmed) << 16
+        | u32::from(e.strength_bonus) << 17
+        | u32::from(e.berserk) << 25
+        | u32::from(e.invisible) << 26
+}
+
+fn unpack(v: u32) -> Entry {
+    Entry {
+        character: (v & 0xff) as usize,
+        level: (v >> 8 & 0xff) as u8,
+        unarmed: v >> 16 & 1 == 1,
+        strength_bonus: (v >> 17 & 0xff) as u8,
+        berserk: v >> 25 & 1 == 1,
+        invisible: v >> 26 & 1 == 1,
+    }
+}
+
+/// Compiled duels by key and the bouts by rank, shared across a run's
+/// threads. A duel is a pure function of its key, so what is cached never
+/// changes a result.
+#[derive(Debug)]
+pub struct DuelCache {
+    duels: Mutex<HashMap<DuelKey, Arc<Duel>>>,
+    /// `bouts[hero rank][opponent rank]`, both on the minimax mix.
+    bouts: Vec<Vec<Bout>>,
+}
+
+/// The ranks in index order.
+const RANKS: [Rank; 3] = [Rank::Warlord, Rank::GrandMaster, Rank::MasterAtArms];
+
+fn rank_index(r: Rank) -> usize {
+    RANKS.iter().position(|x| *x == r).unwrap_or(2)
+}
+
+impl DuelCache {
+    /// Compiles the bouts for every pair of ranks.
+    pub fn new(data: &StrategicData) -> Result<Self, String> {
+        let mut bouts = Vec::new();
+        for hero in RANKS {
+            let mut row = Vec::new();
+            for opponent in RANKS {
+                row.push(Bout::new(
+                    data.swordsman.clone(),
+                    [
+                        Swordsman {
+                            label: "hero".into(),
+                            rank: hero,
+                            hero: true,
+                            policy: CardPolicy::Minimax,
+                        },
+                        Swordsman {
+                            label: "master swordsman".into(),
+                            rank: opponent,
+                            hero: false,
+                            policy: CardPolicy::Minimax,
+                        },
+                    ],
+                    DEFAULT_MAX_ROUNDS,
+                )?);
+            }
+            bouts.push(row);
+        }
+        Ok(DuelCache {
+            duels: Mutex::new(HashMap::new()),
+            bouts,
+        })
+    }
+
+    /// The compiled duel of `key`, built on first use (outside the lock, so
+    /// threads do not wait on each other's compiling; a duel two threads
+    /// built at once is the same duel).
+    pub fn duel(&self, data: &StrategicData, key: &DuelKey) -> Result<Arc<Duel>, String> {
+        if let Some(d) = self.lock().get(key) {
+            return Ok(Arc::clone(d));
+        }
+        let sides: [Vec<Entry>; 2] = [0, 1].map(|s| {
+            key.sides[s][..usize::from(key.lens[s])]
+                .iter()
+                .map(|v| unpack(*v))
+                .collect()
+        });
+        let duel = Arc::new(set_up(
+            &data.displays[usize::from(key.display)],
+            [&sides[0], &sides[1]],
+            &data.roster,
+            data.melee,
+            &data.duel_specials,
+            &data.swordsman,
+            SetUpOptions {
+                discovered: key.discovered,
+                grounded: key.grounded,
+                max_turns: DEFAULT_MAX_TURNS,
+                break_off: key.break_off,
+                deadline: key.deadline,
+                withdraw: key.withdraw,
+            },
+        )?);
+        let mut map = self.lock();
+        if map.len() < MAX_CACHED {
+            return Ok(Arc::clone(map.entry(*key).or_insert(duel)));
+        }
+        Ok(duel)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<DuelKey, Arc<Duel>>> {
+        match self.duels.lock() {
+            Ok(m) => m,
+            Err(poisoned) => poisoned.into_inner(),
+        }
+    }
+
+    /// Duels compiled so far.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Whether none has been compiled.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The bout of a hero of rank `hero` against a master swordsman of
+    /// rank `opponent`.
+    pub fn bout(&self, hero: Rank, opponent: Rank) -> &Bout {
+        &self.bouts[rank_index(hero)][rank_index(opponent)]
+    }
+}
+
+/// Who fights on the hero's side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Company {
+    /// The hero and every fighting member of his retinue.
+    Retinue,
+    /// The hero alone, with these companions (arena duels [17.13, 17.15]).
+    Alone([u8; 2]),
+}
+
+/// How a fight is fought.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FightOptions {
+    /// Who stands with the hero.
+    pub company: Company,
+    /// Display index.
+    pub display: u8,
+    /// Starts discovered.
+    pub discovered: bool,
+    /// The hero's starting level, if not his usual one (duels without
+    /// healing between them [17.34, 17.43]).
+    pub hero_level: Option<u8>,
+    /// The hero fights armed whatever he carries (arena [17.31]).
+    pub armed: bool,
+    /// Fliers on the ground: no falls (acquisition [14.25]).
+    pub grounded: bool,
+    /// The villains among the foes make for an exit once their side is
+    /// losing and may escape the display [10.22] (the duel with the
+    /// villain's group in his house or palace).
+    pub withdraw: bool,
+}
+
+impl FightOptions {
+    /// A fight on `display` that starts discovered, the hero and his
+    /// retinue as they are.
+    pub fn on(display: u8) -> Self {
+        FightOptions {
+            company: Company::Retinue,
+            display,
+            discovered: true,
+            hero_level: None,
+            armed: false,
+            grounded: false,
+            withdraw: false,
+        }
+    }
+}
+
+/// How a fight ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fought {
+    /// The hero's side won.
+    pub won: bool,
+    /// The hero's level at the end.
+    pub hero_level: u8,
+    /// Per foe, in the order given: dead.
+    pub foe_dead: [bool; MAX_FIGHTERS],
+    /// How many foes were given.
+    pub foes: usize,
+    /// The hero did not reach the villain by the deadline of [13.43]: the
+    /// villain may still commit the act.
+    pub late: bool,
+    /// Per foe, in the order given: left the display by an exit [5.18,
+    /// 10.22] (the duel's `Escaped` condition).
+    pub foe_escaped: [bool; MAX_FIGHTERS],
+}
+
+impl Game {
+    /// Fights hero `p` (with `options.company`) against `foes` (roster
+    /// indices and strength bonuses) [4.0]. Dead companions leave his retinue; the
+    /// hero's counts are kept. A fight the duel cannot be set up for (no
+    /// room on the display) does not happen: it counts as won with nobody
+    /// hurt.
+    pub fn fight<R: Roller, T: Trace>(
+        &mut self,
+        ctx: &Context,
+        p: usize,
+        foes: &[(u8, u8)],
+        options: FightOptions,
+        r: &mut R,
+        trace: &mut T,
+    ) -> Fought {
+        let data = ctx.data;
+        let retinue = options.company == Company::Retinue;
+        let aid = self.fight_begins(ctx, p, retinue, foes, options.display, r, trace);
+        let h = self.heroes[p];
+        let level = options
+            .hero_level
+            .unwrap_or_else(|| self.hero_level(ctx, p))
+            .max(2);
+        // [13.42, 13.43] Told of the unspeakable act, the hero is berserk on
+        // his way to the villain; a house or palace duel then is in the house
+        // where the villain holds the captive [13.41], so there, and wherever
+        // the villain himself fights, he is not, and must reach the villain
+        // in time where the villain is among the foes.
+        let act = self.story.heroes[p].act > 0 && self.heroes[p].city.active;
+        let villain_here = foes
+            .iter()
+            .any(|&(k, _)| self.parties[p].villains().contains(&k));
+        let at_villain = matches!(options.display, HOUSE | PALACE) || villain_here;
+        // [18.2 card 24] played inside the duel, never on the fliers nor in
+        // the arena's fights to the end [17.3] (where the hero fights armed
+        // by the arena [17.31]).
+        let break_off_card = if options.display != FLIER_DISPLAY && !options.armed {
+            self.hero_card(ctx, p, |e| *e == Effect::BreakOff, r)
+                .filter(|_| tactics::hero_wants(self, p, true, r))
+        } else {
+            None
+        };
+        if act && !at_villain {
+            trace.event("JC 13.43 berserk", || {
+                format!(
+                    "{} fights berserk on his way to the villain",
+                    self.name(ctx, p)
+                )
+            });
+        }
+        let mut key = DuelKey {
+            display: options.display,
+            discovered: options.discovered,
+            grounded: options.grounded,
+            lens: [0; 2],
+            sides: [[0; MAX_FIGHTERS]; 2],
+            break_off: break_off_card.is_some(),
+            deadline: act && villain_here,
+            withdraw: options.withdraw,
+        };
+        // The hero's side: at most half the display's fighters.
+        let push = |key: &mut DuelKey, e: Entry| {
+            let n = usize::from(key.lens[0]);
+            if n < MAX_FIGHTERS / 2 {
+                key.sides[0][n] = pack(&e);
+                key.lens[0] += 1;
+            }
+        };
+        push(
+            &mut key,
+            Entry {
+                character: usize::from(h.character),
+                level,
+                unarmed: !(h.armed || options.armed),
+                strength_bonus: 0,
+                berserk: act && !at_villain,
+                invisible: aid.hero_invisible,
+            },
+        );
+        // Who stands with the hero, in order (roster indices).
+        let mut company_list = [0u8; MAX_FIGHTERS];
+        let mut company_len = 0usize;
+        // [19.31] companions in a warrior of Mars's body fight as one.
+        let changed = self.story.heroes[p].changed;
+        let body = |k: u8| {
+            if changed & (1u128 << k) != 0 {
+                data.story.specials.transfer.companion_body
+            } else {
+                k
+            }
+        };
+        let fights = |k: u8| data.roster.characters[usize::from(body(k))].class != Class::Personage;
+        match options.company {
+            Company::Retinue => {
+                for &k in h.retinue() {
+                    if fights(k) && company_len < MAX_FIGHTERS / 2 - 1 {
+                        company_list[company_len] = k;
+                        company_len += 1;
+                    }
+                }
+            }
+            Company::Alone(extra) => {
+                for k in extra {
+                    if k != super::consts::NONE && fights(k) {
+                        company_list[company_len] = k;
+                        company_len += 1;
+                    }
+                }
+            }
+        }
+        for &k in &company_list[..company_len] {
+            let k = body(k);
+            let top = data.roster.characters[usize::from(k)].top_level;
+            push(
+                &mut key,
+                Entry {
+                    character: usize::from(k),
+                    level: top,
+                    ..Entry::default()
+                },
+            );
+        }
+        // [9.27] a fellow hero's aid.
+        if let Some(q) = aid.helper {
+            push(
+                &mut key,
+                Entry {
+                    character: usize::from(self.heroes[q].character),
+                    level: self.hero_level(ctx, q),
+                    unarmed: !self.heroes[q].armed,
+                    ..Entry::default()
+                },
+            );
+        }
+        // [19.41] phantom warriors.
+        let ally_top = data.roster.characters[usize::from(aid.allies.1)].top_level;
+        for _ in 0..aid.allies.0 {
+            push(
+                &mut key,
+                Entry {
+                    character: usize::from(aid.allies.1),
+                    level: ally_top,
+                    ..Entry::default()
+                },
+            );
+        }
+        let foes = &foes[..foes.len().min(MAX_FIGHTERS - usize::from(key.lens[0]))];
+        for (i, &(k, bonus)) in foes.iter().enumerate() {
+            let top = data.roster.characters[usize::from(k)].top_level;
+            key.sides[1][usize::from(key.lens[1])] = pack(&Entry {
+                character: usize::from(k),
+                level: top,
+                strength_bonus: bonus,
+                // The villain's card 27.
+                invisible: aid.foe_invisible == Some(i),
+                ..Entry::default()
+            });
+            key.lens[1] += 1;
+        }
+        let duel = match ctx.duels.duel(data, &key) {
+            Ok(d) => d,
+            Err(why) => {
+                trace.event("JC 4.0 no duel", || {
+                    format!("the duel cannot be set up: {why}")
+                });
+                return Fought {
+                    won: true,
+                    hero_level: level,
+                    foe_dead: [false; MAX_FIGHTERS],
+                    foes: foes.len(),
+                    late: false,
+                    foe_escaped: [false; MAX_FIGHTERS],
+                };
+            }
+        };
+        let result = r.duel(&duel, &POLICIES);
+        let mut won = result.winner == Some(0);
+        if result.late {
+            trace.event("JC 13.43 too late", || {
+                format!(
+                    "{} did not get to the villain within ten tactical turns of the melee's start",
+                    self.name(ctx, p)
+                )
+            });
+        }
+        let broke_off = key.break_off && result.left == Some(0);
+        if let Some((n, _)) = break_off_card.filter(|_| broke_off) {
+            // The card goes to the face-up pile; the defeat that follows
+            // is escaped (see `saved_from_defeat`).
+            self.play_card(ctx, p, p, n, trace);
+            self.story.heroes[p].broke_off = true;
+        }
+        if !won && retinue && !broke_off {
+            // [19.12] Woola comes in when his master is down.
+            let offset = usize::from(key.lens[0]);
+            won = self.woola_stand(ctx, p, options.display, foes, &result, offset, r, trace);
+        }
+        let n0 = usize::from(key.lens[0]);
+        let mut out = Fought {
+            won,
+            hero_level: result.level[0].max(1),
+            foe_dead: [false; MAX_FIGHTERS],
+            foes: foes.len(),
+            late: result.late,
+            foe_escaped: [false; MAX_FIGHTERS],
+        };
+        for i in 0..foes.len() {
+            out.foe_dead[i] = result.status[n0 + i] == Status::Dead;
+            out.foe_escaped[i] = result.status[n0 + i] == Status::Escaped;
+        }
+        // Dead companions leave the retinue [11.31, 11.34, 11.41], slain:
+        // never drawn again.
+        for (i, &k) in company_list[..company_len].iter().enumerate() {
+            if result.status[1 + i] == Status::Dead {
+                self.heroes[p].leave_character(k);
+                self.slay(ctx, k);
+            }
+        }
+        let hs = &mut self.heroes[p].stats;
+        hs.duels = hs.duels.saturating_add(1);
+        if !won {
+            hs.duels_lost = hs.duels_lost.saturating_add(1);
+        }
+        trace.event("JC 4.0 duel", || {
+            format!(
+                "turn {}: {} fights {} on the {} display: {} after {} tactical turns",
+                self.turn,
+                self.name(ctx, p),
+                super::game::names(data, foes.iter().map(|f| f.0)),
+                super::tables::DISPLAYS[usize::from(options.display)],
+                if won { "won" } else { "lost" },
+                result.turns
+            )
+        });
+        out
+    }
+
+    /// Hero `p` duels a master swordsman of rank `opponent` by maneuver
+    /// cards [7.8, 11.28]; John Carter fights as the Warlord, every other
+    /// hero as a grand master. Returns whether he won (a bout in which both
+    /// fall or that runs out of rounds is lost).
+    pub fn bout<R: Roller, T: Trace>(
+        &mut self,
+        ctx: &Context,
+        p: usize,
+        opponent: Rank,
+        r: &mut R,
+        trace: &mut T,
+    ) -> bool {
+        // The roster's rank [7.8]: John Carter the Warlord, the others grand
+        // masters.
+        let c = &ctx.data.roster.characters[usize::from(self.heroes[p].character)];
+        let rank = c.swordsman.unwrap_or(Rank::GrandMaster);
+        let result = r.bout(ctx.duels.bout(rank, opponent));
+        let won = result.outcome == 0;
+        let hs = &mut self.heroes[p].stats;
+        hs.duels = hs.duels.saturating_add(1);
+        if !won {
+            hs.duels_lost = hs.duels_lost.saturating_add(1);
+        }
+        trace.event("JC 7.8 master swordsman", || {
+            format!(
+                "turn {}: {} duels a master swordsman ({:?}): {} after {} rounds",
+                self.turn,
+                self.name(ctx, p),
+                opponent,
+                if won { "won" } else { "lost" },
+                result.rounds
+            )
+        });
+        won
+    }
+
+    /// The roster indices of `foes` where they fight: city warriors are the
+    /// warriors of Mars of `city` [11.8]; at most `cap` in all.
+    pub fn expand_foes(
+        &self,
+        ctx: &Context,
+        foes: &super::tables::Foes,
+        city: u8,
+        cap: usize,
+        out: &mut [(u8, u8); MAX_FIGHTERS],
+    ) -> usize {
+        let mut n = 0;
+        for (who, count) in foes.iter() {
+            let k = match who {
+                Who::Character(k) => k,
+                Who::CityWarrior => ctx.data.places[usize::from(city)].warriors,
+            };
+            for _ in 0..count {
+                if n < cap.min(MAX_FIGHTERS) {
+                    out[n] = (k, 0);
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+}
+
+impl Game {
+    /// Fights a duel between two given sides on `display` (no hero's
+    /// company: an assassin's victim [18.2], Woola [19.12]); whether the
+    /// first side won, or `None` if the duel cannot be set up.
+    pub fn side_duel<R: Roller>(
+        &self,
+        ctx: &Context,
+        display: u8,
+        ours: &[Entry],
+        theirs: &[Entry],
+        r: &mut R,
+    ) -> Option<bool> {
+        let mut key = DuelKey {
+            display,
+            discovered: true,
+            grounded: false,
+            lens: [0; 2],
+            sides: [[0; MAX_FIGHTERS]; 2],
+            break_off: false,
+            deadline: false,
+            withdraw: false,
+        };
+        for (s, list) in [ours, theirs].into_iter().enumerate() {
+            for e in list.iter().take(MAX_FIGHTERS / 2) {
+                key.sides[s][usize::from(key.lens[s])] = pack(e);
+                key.lens[s] += 1;
+            }
+        }
+        let duel = ctx.duels.duel(ctx.data, &key).ok()?;
+        Some(r.duel(&duel, &POLICIES).winner == Some(0))
+    }
+}

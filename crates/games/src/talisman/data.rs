@@ -1,0 +1,1142 @@
+//! Talisman data from `scenarios/talisman/data/`: the board, characters,
+//! adventure deck, spells, purchase items, ending cards and curses, read from TOML,
+//! checked, and compiled into flat tables the game indexes by number.
+//!
+//! Every card, space and spell effect names one [`Mechanic`] from a fixed
+//! set implemented in code, so a new card or board is data; a name outside
+//! the set is a load error that lists the names known.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::board::{Board, BoardFile};
+use super::curses::Curse;
+use barsoom_engine::scenario::{ScenarioError, check_provenance, read_toml};
+
+/// Alignment of a character, or the alignment a card or item asks for [7].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Alignment {
+    /// Good.
+    Good,
+    /// Neutral.
+    Neutral,
+    /// Evil.
+    Evil,
+}
+
+impl Alignment {
+    /// Parses `good`, `neutral` or `evil`.
+    pub fn parse(text: &str) -> Option<Alignment> {
+        match text {
+            "good" => Some(Alignment::Good),
+            "neutral" => Some(Alignment::Neutral),
+            "evil" => Some(Alignment::Evil),
+            _ => None,
+        }
+    }
+}
+
+/// The effects cards, spaces, spells and blunders may name. Each is one
+/// small piece of code in `encounters.rs`; data picks and parameterises them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mechanic {
+    /// Nothing happens.
+    Nothing,
+    /// Draw adventure cards until the space holds `amount` [13:4].
+    DrawCards,
+    /// Gain `amount` gold.
+    GainGold,
+    /// Lose `amount` gold (as much as there is).
+    LoseGold,
+    /// Gain `amount` Strength counters.
+    GainStrength,
+    /// Lose `amount` Strength counters (not below 0) [1:2].
+    LoseStrength,
+    /// Gain `amount` Craft counters.
+    GainCraft,
+    /// Lose `amount` Craft counters (not below 0) [2:2].
+    LoseCraft,
+    /// Gain `amount` lives, above 4 if so [4:6].
+    GainLives,
+    /// Heal `amount` lives, never above 4 [4:6].
+    Heal,
+    /// Lose `amount` lives.
+    LoseLives,
+    /// The character's next turn is lost.
+    LoseTurn,
+    /// Heal lives at `amount` gold each, up to 4.
+    HealForGold,
+    /// Buy purchase items.
+    Shop,
+    /// Draw `amount` spells, within the Craft limit [9:3].
+    GainSpells,
+    /// Turned into a toad for `amount` turns [19:1].
+    Toad,
+    /// Draw a random card from the curse deck [19].
+    DrawCurse,
+    /// Change alignment to the effect's `alignment` [7:1].
+    SetAlignment,
+    /// Combat with a creature of Strength `strength` + `dice` d6 [16:4].
+    Fight,
+    /// Psychic combat with a creature of Craft `craft` + `dice` d6 [17:2].
+    PsychicFight,
+    /// A pack: `count` creatures of Strength `strength`, fought one at a time [16:5].
+    Pack,
+    /// Gain a Talisman object, if none is held.
+    GainTalisman,
+    /// Move to the named `space` and encounter it.
+    MoveTo,
+    /// Roll a die and apply the `table` entry for the face.
+    RollTable,
+    /// Lose the follower of highest leadership value.
+    LoseFollower,
+    /// Lose the heaviest carried object.
+    LoseObject,
+    /// Lose the last pack animal taken, and what it carried or pulled with
+    /// it [5:10-11].
+    LosePackAnimal,
+    /// The Sentinel: the stair up to the middle region [11:10-12].
+    Sentinel,
+    /// The Portal of Power: roll `dice` d6 against Strength or Craft [11:21-24].
+    Portal,
+    /// The Valley of Fire: only with a Talisman [11:6].
+    ValleyOfFire,
+    /// The Crown of Command and its ending card [11:7, 14:6].
+    Crown,
+}
+
+/// Mechanic names as data spells them.
+pub const MECHANIC_NAMES: &[(&str, Mechanic)] = &[
+    ("nothing", Mechanic::Nothing),
+    ("draw_cards", Mechanic::DrawCards),
+    ("gain_gold", Mechanic::GainGold),
+    ("lose_gold", Mechanic::LoseGold),
+    ("gain_strength", Mechanic::GainStrength),
+    ("lose_strength", Mechanic::LoseStrength),
+    ("gain_craft", Mechanic::GainCraft),
+    ("lose_craft", Mechanic::LoseCraft),
+    ("gain_lives", Mechanic::GainLives),
+    ("heal", Mechanic::Heal),
+    ("lose_lives", Mechanic::LoseLives),
+    ("lose_turn", Mechanic::LoseTurn),
+    ("heal_for_gold", Mechanic::HealForGold),
+    ("shop", Mechanic::Shop),
+    ("gain_spells", Mechanic::GainSpells),
+    ("toad", Mechanic::Toad),
+    ("draw_curse", Mechanic::DrawCurse),
+    ("set_alignment", Mechanic::SetAlignment),
+    ("fight", Mechanic::Fight),
+    ("psychic_fight", Mechanic::PsychicFight),
+    ("pack", Mechanic::Pack),
+    ("gain_talisman", Mechanic::GainTalisman),
+    ("move_to", Mechanic::MoveTo),
+    ("roll_table", Mechanic::RollTable),
+    ("lose_follower", Mechanic::LoseFollower),
+    ("lose_object", Mechanic::LoseObject),
+    ("lose_pack_animal", Mechanic::LosePackAnimal),
+    ("sentinel", Mechanic::Sentinel),
+    ("portal", Mechanic::Portal),
+    ("valley_of_fire", Mechanic::ValleyOfFire),
+    ("crown", Mechanic::Crown),
+];
+
+/// One compiled effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Effect {
+    /// What it does.
+    pub mechanic: Mechanic,
+    /// Its size (gold, lives, counters, cards, turns, price).
+    pub amount: i32,
+    /// Creature Strength for fights and packs.
+    pub strength: i32,
+    /// Creature Craft for psychic fights; for the Portal, 1 means "Craft".
+    pub craft: i32,
+    /// Dice added to the creature (fights) or rolled (Portal).
+    pub dice: u8,
+    /// Creatures in a pack.
+    pub count: u8,
+    /// Applies only to characters of this alignment.
+    pub only: Option<Alignment>,
+    /// Alignment set by `set_alignment`.
+    pub alignment: Option<Alignment>,
+    /// Target space of `move_to`.
+    pub space: u16,
+    /// First of the six entries of a roll table in [`Rules::tables`].
+    pub table: u16,
+}
+
+impl Effect {
+    /// An effect that does nothing.
+    pub const NOTHING: Effect = Effect {
+        mechanic: Mechanic::Nothing,
+        amount: 0,
+        strength: 0,
+        craft: 0,
+        dice: 0,
+        count: 0,
+        only: None,
+        alignment: None,
+        space: 0,
+        table: 0,
+    };
+}
+
+/// An effect as written in data.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EffectFile {
+    effect: String,
+    #[serde(default)]
+    amount: i32,
+    #[serde(default)]
+    strength: i32,
+    #[serde(default)]
+    craft: i32,
+    #[serde(default)]
+    dice: u8,
+    #[serde(default)]
+    count: u8,
+    only: Option<String>,
+    alignment: Option<String>,
+    space: Option<String>,
+    table: Option<Vec<EffectFile>>,
+    /// `psychic = true` on a portal: roll against Craft instead of Strength.
+    #[serde(default)]
+    psychic: bool,
+}
+
+/// Compiles effects, resolving space names and flattening roll tables.
+pub struct EffectCompiler<'a> {
+    /// Space names, for `move_to`.
+    pub space_names: &'a [String],
+    /// Roll-table entries, six per table.
+    pub tables: Vec<Effect>,
+}
+
+impl EffectCompiler<'_> {
+    /// Compiles one effect; `field` names it in errors.
+    pub fn compile(
+        &mut self,
+        file: &Path,
+        field: &str,
+        e: &EffectFile,
+    ) -> Result<Effect, ScenarioError> {
+        let err =
+            |sub: &str, message: String| ScenarioError::new(file, format!("{field}{sub}"), message);
+        let mechanic = MECHANIC_NAMES
+            .iter()
+            .find(|(name, _)| *name == e.effect)
+            .map(|(_, m)| *m)
+            .ok_or_else(|| {
+                let names: Vec<&str> = MECHANIC_NAMES.iter().map(|(n, _)| *n).collect();
+                err(
+                    ".effect",
+                    format!(
+                        "unknown effect {:?}; expected one of {}",
+                        e.effect,
+                        names.join(", ")
+                    ),
+                )
+            })?;
+        let alignment_of = |text: &Option<String>, sub: &str| -> Result<_, ScenarioError> {
+            match text {
+                None => Ok(None),
+                Some(t) => Alignment::parse(t).map(Some).ok_or_else(|| {
+                    err(sub, format!("expected good, neutral or evil, found {t:?}"))
+                }),
+            }
+        };
+        if !(-20..=20).contains(&e.amount) || !(0..=30).contains(&e.strength) {
+            return Err(err(
+                ".amount",
+                "expected an amount in -20..=20 and a strength in 0..=30".into(),
+            ));
+        }
+        let mut effect = Effect {
+            mechanic,
+            amount: e.amount,
+            strength: e.strength,
+            craft: if mechanic == Mechanic::Portal {
+                i32::from(e.psychic)
+            } else {
+                e.craft
+            },
+            dice: e.dice.min(3),
+            count: e.count,
+            only: alignment_of(&e.only, ".only")?,
+            alignment: alignment_of(&e.alignment, ".alignment")?,
+            space: 0,
+            table: 0,
+        };
+        match mechanic {
+            Mechanic::MoveTo => {
+                let name = e
+                    .space
+                    .as_deref()
+                    .ok_or_else(|| err(".space", "expected the name of a space".into()))?;
+                let index = self
+                    .space_names
+                    .iter()
+                    .position(|s| s == name)
+                    .ok_or_else(|| err(".space", format!("no space named {name:?}")))?;
+                effect.space = index as u16;
+            }
+            Mechanic::RollTable => {
+                let table = e.table.as_ref().filter(|t| t.len() == 6).ok_or_else(|| {
+                    err(".table", "expected six entries, one per die face".into())
+                })?;
+                let mut entries = [Effect::NOTHING; 6];
+                for (i, entry) in table.iter().enumerate() {
+                    if entry.effect == "roll_table" {
+                        return Err(err(
+                            &format!(".table[{i}]"),
+                            "a roll-table entry cannot be another roll table".into(),
+                        ));
+                    }
+                    entries[i] = self.compile(file, &format!("{field}.table[{i}]"), entry)?;
+                }
+                effect.table = self.tables.len() as u16;
+                self.tables.extend_from_slice(&entries);
+            }
+            Mechanic::SetAlignment if effect.alignment.is_none() => {
+                return Err(err(".alignment", "expected good, neutral or evil".into()));
+            }
+            Mechanic::Pack if e.count == 0 => {
+                return Err(err(".count", "expected a pack of at least 1".into()));
+            }
+            _ => {}
+        }
+        Ok(effect)
+    }
+}
+
+/// The kinds of adventure card, in the order they are encountered [15:3].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum CardKind {
+    /// Events: follow the text, then discard [15:4].
+    Event,
+    /// Enemies: attack by Strength [15:5].
+    Enemy,
+    /// Spirits: attack by Craft [15:6].
+    Spirit,
+    /// Strangers: visited, remain on the space [15:8].
+    Stranger,
+    /// Objects and magic objects: taken if allowed [15:9].
+    Object,
+    /// Followers: taken within leadership [15:9].
+    Follower,
+    /// Places: followed, remain on the space [15:10].
+    Place,
+}
+
+const CARD_KIND_NAMES: &[(&str, CardKind)] = &[
+    ("event", CardKind::Event),
+    ("enemy", CardKind::Enemy),
+    ("spirit", CardKind::Spirit),
+    ("stranger", CardKind::Stranger),
+    ("object", CardKind::Object),
+    ("magic_object", CardKind::Object),
+    ("follower", CardKind::Follower),
+    ("place", CardKind::Place),
+];
+
+/// Where an object is worn [5:6-8].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    /// Carried in the arms (counts towards 4 objects and encumbrance).
+    Carried,
+    /// Worn on the head.
+    Head,
+    /// Worn on the body.
+    Body,
+    /// Held as a shield.
+    Shield,
+}
+
+/// An object, magic object, purchase item or follower's bonuses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Item {
+    /// Strength added in combat (a weapon's only counts for the best weapon).
+    pub strength: i32,
+    /// Craft added.
+    pub craft: i32,
+    /// Weight against encumbrance [5:13].
+    pub weight: i32,
+    /// Where it is worn.
+    pub slot: Slot,
+    /// Armour save: a roll of at least this prevents a lost life (0: none) [16:11].
+    pub save: u8,
+    /// Only the best weapon adds its Strength.
+    pub weapon: bool,
+    /// A Talisman [11:6].
+    pub talisman: bool,
+    /// Leadership value of a follower [6:6].
+    pub leadership: i32,
+    /// Only characters of this alignment may keep it [5:2, 7:3].
+    pub alignment: Option<Alignment>,
+    /// An Axe: in a Woods or Forest space it builds a raft [11:16].
+    pub axe: bool,
+    /// A Raft: crosses the Storm River [11:15-19].
+    pub raft: bool,
+    /// A pulled object: the pack animals it needs (0: not pulled) [11:26].
+    pub pulled: u8,
+    /// A pack animal [5:10]; `capacity` objects ride on it.
+    pub pack_animal: bool,
+    /// Objects a pack animal carries when it is not pulling [5:3, 11:27].
+    pub capacity: u8,
+    /// Added to every movement roll while held (pack animals and pulled
+    /// objects) [11:28].
+    pub movement: i32,
+}
+
+/// One adventure card.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Card {
+    /// Its name.
+    pub name: String,
+    /// Its kind, which fixes the encounter order.
+    pub kind: CardKind,
+    /// Enemy Strength.
+    pub strength: i32,
+    /// Spirit Craft.
+    pub craft: i32,
+    /// Enemies in the pack, fought one at a time (1: a single creature).
+    pub pack: u8,
+    /// Bonuses if an object or follower.
+    pub item: Item,
+    /// First effect in [`Rules::card_effects`].
+    pub effects_start: u16,
+    /// Number of effects.
+    pub effects_len: u16,
+    /// Whether an event stays on the space (strangers and places always do).
+    pub stays: bool,
+}
+
+/// The special abilities a character card may name [8]: each a hook in code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ability {
+    /// Roll two dice in combat and keep the higher.
+    BestOfTwoDice,
+    /// Add `amount` to Strength in combat against creatures.
+    CombatBonus,
+    /// Add `amount` to Craft in psychic combat.
+    PsychicBonus,
+    /// May evade creatures in the outer and middle regions [18:1].
+    Evade,
+    /// Starts with `amount` spells.
+    StartSpells,
+    /// At the start of each turn, holds at least `amount` spells if Craft allows [9:12].
+    SpellEachTurn,
+    /// At the start of each turn, heals one life on a roll of `amount` or more.
+    Prayer,
+    /// Takes one gold from a character met, instead of attacking.
+    Steal,
+    /// Attacks other characters by Craft [17:1].
+    PsychicAttack,
+    /// Gains one gold at the start of a turn on a roll of `amount` or more.
+    Trade,
+    /// Starts with `amount` extra lives.
+    ExtraLives,
+}
+
+const ABILITY_NAMES: &[(&str, Ability)] = &[
+    ("best_of_two_dice", Ability::BestOfTwoDice),
+    ("combat_bonus", Ability::CombatBonus),
+    ("psychic_bonus", Ability::PsychicBonus),
+    ("evade", Ability::Evade),
+    ("start_spells", Ability::StartSpells),
+    ("spell_each_turn", Ability::SpellEachTurn),
+    ("prayer", Ability::Prayer),
+    ("steal", Ability::Steal),
+    ("psychic_attack", Ability::PsychicAttack),
+    ("trade", Ability::Trade),
+    ("extra_lives", Ability::ExtraLives),
+];
+
+/// The most abilities one character may have.
+pub const MAX_ABILITIES: usize = 4;
+
+/// One character card.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CharacterCard {
+    /// Its name.
+    pub name: String,
+    /// Starting Strength.
+    pub strength: i32,
+    /// Starting Craft.
+    pub craft: i32,
+    /// Starting alignment.
+    pub alignment: Alignment,
+    /// Starting space.
+    pub start: u16,
+    /// Abilities with their amounts.
+    pub abilities: Vec<(Ability, i32)>,
+}
+
+impl CharacterCard {
+    /// The amount of `ability`, if the character has it.
+    pub fn ability(&self, ability: Ability) -> Option<i32> {
+        self.abilities
+            .iter()
+            .find(|(a, _)| *a == ability)
+            .map(|(_, n)| *n)
+    }
+}
+
+/// What a spell does when cast successfully [9].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpellEffect {
+    /// Adds `amount` Strength to one combat.
+    CombatStrength,
+    /// Adds `amount` Craft to one psychic combat.
+    PsychicCraft,
+    /// Evades one creature or character [18:1].
+    Evade,
+    /// Heals `amount` lives.
+    Heal,
+    /// Kills a creature of Strength or Craft up to `amount` before combat.
+    Destroy,
+    /// Turns the strongest rival into a toad for 3 turns [19:1].
+    ToadRival,
+    /// Gains `amount` gold.
+    Riches,
+}
+
+const SPELL_EFFECT_NAMES: &[(&str, SpellEffect)] = &[
+    ("combat_strength", SpellEffect::CombatStrength),
+    ("psychic_craft", SpellEffect::PsychicCraft),
+    ("evade", SpellEffect::Evade),
+    ("heal", SpellEffect::Heal),
+    ("destroy", SpellEffect::Destroy),
+    ("toad_rival", SpellEffect::ToadRival),
+    ("riches", SpellEffect::Riches),
+];
+
+/// One spell card.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spell {
+    /// Its name.
+    pub name: String,
+    /// What it does.
+    pub effect: SpellEffect,
+    /// Its size.
+    pub amount: i32,
+    /// Casting cost: the roll plus Craft must exceed it [9:9].
+    pub cost: i32,
+    /// What a blunder does.
+    pub blunder: Effect,
+}
+
+/// One purchase item.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Purchase {
+    /// Its name.
+    pub name: String,
+    /// Price in gold.
+    pub price: i32,
+    /// Its bonuses.
+    pub item: Item,
+}
+
+/// How an ending card is won [21].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndingKind {
+    /// The command spell: each turn on the Crown the holder rolls; on
+    /// `succeed_on` or more every other character loses a life.
+    CommandSpell,
+    /// A guardian of Strength `strength` must be beaten in combat.
+    Guardian,
+    /// A guardian of Craft `craft` must be beaten in psychic combat.
+    PsychicGuardian,
+    /// Reaching the Crown wins at once.
+    Immediate,
+}
+
+/// One ending card.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ending {
+    /// Its name.
+    pub name: String,
+    /// How it is won.
+    pub kind: EndingKind,
+    /// Command spell success roll.
+    pub succeed_on: u32,
+    /// Guardian Strength.
+    pub strength: i32,
+    /// Guardian Craft.
+    pub craft: i32,
+}
+
+/// Everything the game reads from data, compiled.
+#[derive(Debug, Clone)]
+pub struct Rules {
+    /// The board.
+    pub board: Board,
+    /// Character cards.
+    pub characters: Vec<CharacterCard>,
+    /// Adventure cards, one entry per physical card.
+    pub cards: Vec<Card>,
+    /// Card effects, sliced by each card's range.
+    pub card_effects: Vec<Effect>,
+    /// Roll-table entries (six per table) of cards and spaces.
+    pub tables: Vec<Effect>,
+    /// Spell cards, one entry per physical card.
+    pub spells: Vec<Spell>,
+    /// Spell limit by total Craft (the last entry applies above) [2:6].
+    pub spell_limit: Vec<u8>,
+    /// Craft at which spells always succeed [9:10].
+    pub auto_cast_craft: i32,
+    /// Purchase items.
+    pub purchases: Vec<Purchase>,
+    /// Ending cards.
+    pub endings: Vec<Ending>,
+    /// Curse cards, one entry per physical card [19].
+    pub curses: Vec<Curse>,
+}
+
+impl Rules {
+    /// The effects of card `card`.
+    pub fn effects_of(&self, card: usize) -> &[Effect] {
+        let c = &self.cards[card];
+        let start = usize::from(c.effects_start);
+        &self.card_effects[start..start + usize::from(c.effects_len)]
+    }
+
+    /// The spell limit for a total Craft.
+    pub fn spell_limit_for(&self, craft: i32) -> usize {
+        let i = craft.max(0) as usize;
+        usize::from(
+            *self
+                .spell_limit
+                .get(i)
+                .or(self.spell_limit.last())
+                .unwrap_or(&0),
+        )
+    }
+
+    /// A character by name.
+    pub fn character_index(&self, name: &str) -> Option<usize> {
+        self.characters.iter().position(|c| c.name == name)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CharactersFile {
+    provenance: String,
+    characters: Vec<CharacterFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CharacterFile {
+    name: String,
+    strength: i32,
+    craft: i32,
+    alignment: String,
+    start: String,
+    #[serde(default)]
+    abilities: Vec<AbilityFile>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    text: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AbilityFile {
+    ability: String,
+    #[serde(default)]
+    amount: i32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DeckFile {
+    provenance: String,
+    cards: Vec<CardFile>,
+}
+
+/// Item fields shared by adventure objects, followers and purchases.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct CardFile {
+    name: String,
+    kind: String,
+    #[serde(default = "one")]
+    copies: u8,
+    #[serde(default)]
+    strength: i32,
+    #[serde(default)]
+    craft: i32,
+    #[serde(default)]
+    pack: u8,
+    #[serde(default)]
+    weight: i32,
+    slot: Option<String>,
+    #[serde(default)]
+    save: u8,
+    #[serde(default)]
+    weapon: bool,
+    #[serde(default)]
+    talisman: bool,
+    #[serde(default)]
+    leadership: i32,
+    alignment: Option<String>,
+    #[serde(default)]
+    stays: bool,
+    #[serde(default)]
+    effects: Vec<EffectFile>,
+    #[serde(default)]
+    price: i32,
+    #[serde(default)]
+    axe: bool,
+    #[serde(default)]
+    raft: bool,
+    #[serde(default)]
+    pulled: u8,
+    #[serde(default)]
+    pack_animal: bool,
+    #[serde(default)]
+    capacity: u8,
+    #[serde(default)]
+    movement: i32,
+}
+
+fn one() -> u8 {
+    1
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpellsFile {
+    provenance: String,
+    limit_by_craft: Vec<u8>,
+    auto_cast_craft: i32,
+    spells: Vec<SpellFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpellFile {
+    name: String,
+    #[serde(default = "one")]
+    copies: u8,
+    effect: String,
+    #[serde(default)]
+    amount: i32,
+    cost: i32,
+    blunder: EffectFile,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PurchasesFile {
+    provenance: String,
+    items: Vec<CardFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EndingsFile {
+    provenance: String,
+    endings: Vec<EndingFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EndingFile {
+    name: String,
+    kind: String,
+    #[serde(default)]
+    succeed_on: u32,
+    #[serde(default)]
+    strength: i32,
+    #[serde(default)]
+    craft: i32,
+}
+
+fn item_of(file: &Path, field: &str, c: &CardFile) -> Result<Item, ScenarioError> {
+    let err =
+        |sub: &str, message: String| ScenarioError::new(file, format!("{field}.{sub}"), message);
+    let slot = match c.slot.as_deref() {
+        None | Some("carried") => Slot::Carried,
+        Some("head") => Slot::Head,
+        Some("body") => Slot::Body,
+        Some("shield") => Slot::Shield,
+        Some(other) => {
+            return Err(err(
+                "slot",
+                format!("expected carried, head, body or shield, found {other:?}"),
+            ));
+        }
+    };
+    let alignment = match &c.alignment {
+        None => None,
+        Some(t) => Some(Alignment::parse(t).ok_or_else(|| {
+            err(
+                "alignment",
+                format!("expected good, neutral or evil, found {t:?}"),
+            )
+        })?),
+    };
+    if !(0..=6).contains(&c.save) || !(0..=10).contains(&c.weight) {
+        return Err(err(
+            "save",
+            "expected a save of 0 to 6 and a weight of 0 to 10".into(),
+        ));
+    }
+    if !(0..=4).contains(&c.pulled) || !(0..=4).contains(&c.capacity) {
+        return Err(err(
+            "pulled",
+            "expected 0 to 4 pack animals pulling and 0 to 4 objects carried".into(),
+        ));
+    }
+    if !(-3..=0).contains(&c.movement) {
+        // A positive movement is an animal ridden [11:29], which the model
+        // does not play; penalties are [11:28].
+        return Err(err(
+            "movement",
+            format!(
+                "expected a movement effect of -3 to 0 (riding animals are not modelled), found {}",
+                c.movement
+            ),
+        ));
+    }
+    if c.raft && c.pulled == 0 {
+        return Err(err(
+            "pulled",
+            "a raft is a pulled object [11:19]: expected the pack animals it needs (1 to 4)".into(),
+        ));
+    }
+    if c.pack_animal && (c.pulled > 0 || slot != Slot::Carried) {
+        return Err(err(
+            "pack_animal",
+            "a pack animal is neither pulled nor worn".into(),
+        ));
+    }
+    if (c.pulled > 0 || c.pack_animal) && !matches!(c.kind.as_str(), "object" | "magic_object") {
+        return Err(err(
+            "kind",
+            "pack animals and pulled objects are objects [5:10, 11:26]".into(),
+        ));
+    }
+    Ok(Item {
+        strength: c.strength,
+        craft: c.craft,
+        weight: c.weight,
+        slot,
+        save: c.save,
+        weapon: c.weapon,
+        talisman: c.talisman,
+        leadership: c.leadership,
+        alignment,
+        axe: c.axe,
+        raft: c.raft,
+        pulled: c.pulled,
+        pack_animal: c.pack_animal,
+        capacity: c.capacity,
+        movement: c.movement,
+    })
+}
+
+/// The most adventure cards a deck may hold (per-game state is fixed-size).
+pub const MAX_CARDS: usize = 250;
+/// The most character cards (per-game counts are fixed-size).
+pub const MAX_CHARACTERS: usize = 32;
+/// The most spell cards.
+pub const MAX_SPELLS: usize = 60;
+
+impl Rules {
+    /// Reads and checks every data file in `dir`.
+    pub fn load(dir: &Path) -> Result<Rules, ScenarioError> {
+        let board_path = dir.join("board.toml");
+        let board_file: BoardFile = read_toml(&board_path)?;
+        check_provenance(&board_path, "provenance", &board_file.provenance)?;
+        let space_names: Vec<String> = board_file.spaces.iter().map(|s| s.name.clone()).collect();
+        let mut compiler = EffectCompiler {
+            space_names: &space_names,
+            tables: Vec::new(),
+        };
+        let board = Board::compile(&board_path, &board_file, &mut compiler)?;
+
+        let path = dir.join("characters.toml");
+        let file: CharactersFile = read_toml(&path)?;
+        check_provenance(&path, "provenance", &file.provenance)?;
+        let mut characters = Vec::new();
+        for (i, c) in file.characters.iter().enumerate() {
+            let f = |sub: &str| format!("characters[{i}].{sub}");
+            if !(1..=12).contains(&c.strength) || !(1..=12).contains(&c.craft) {
+                return Err(ScenarioError::new(
+                    &path,
+                    f("strength"),
+                    format!(
+                        "expected Strength and Craft of 1 to 12, found {} and {}",
+                        c.strength, c.craft
+                    ),
+                ));
+            }
+            let alignment = Alignment::parse(&c.alignment).ok_or_else(|| {
+                ScenarioError::new(
+                    &path,
+                    f("alignment"),
+                    format!("expected good, neutral or evil, found {:?}", c.alignment),
+                )
+            })?;
+            let start = board.space_index(&c.start).ok_or_else(|| {
+                ScenarioError::new(&path, f("start"), format!("no space named {:?}", c.start))
+            })?;
+            if board.spaces[start].region != 0 {
+                return Err(ScenarioError::new(
+                    &path,
+                    f("start"),
+                    "expected a space of the outer region",
+                ));
+            }
+            if c.abilities.len() > MAX_ABILITIES {
+                return Err(ScenarioError::new(
+                    &path,
+                    f("abilities"),
+                    format!("expected at most {MAX_ABILITIES} abilities"),
+                ));
+            }
+            let mut abilities = Vec::new();
+            for (j, a) in c.abilities.iter().enumerate() {
+                let ability = ABILITY_NAMES
+                    .iter()
+                    .find(|(n, _)| *n == a.ability)
+                    .map(|(_, x)| *x)
+                    .ok_or_else(|| {
+                        let names: Vec<&str> = ABILITY_NAMES.iter().map(|(n, _)| *n).collect();
+                        ScenarioError::new(
+                            &path,
+                            f(&format!("abilities[{j}].ability")),
+                            format!(
+                                "unknown ability {:?}; expected one of {}",
+                                a.ability,
+                                names.join(", ")
+                            ),
+                        )
+                    })?;
+                abilities.push((ability, a.amount));
+            }
+            if characters.iter().any(|x: &CharacterCard| x.name == c.name) {
+                return Err(ScenarioError::new(
+                    &path,
+                    f("name"),
+                    format!("{:?} appears twice", c.name),
+                ));
+            }
+            characters.push(CharacterCard {
+                name: c.name.clone(),
+                strength: c.strength,
+                craft: c.craft,
+                alignment,
+                start: start as u16,
+                abilities,
+            });
+        }
+        if !(7..=MAX_CHARACTERS).contains(&characters.len()) {
+            return Err(ScenarioError::new(
+                &path,
+                "characters",
+                format!(
+                    "expected 7 to {MAX_CHARACTERS} characters (6 players and one left out), found {}",
+                    characters.len()
+                ),
+            ));
+        }
+
+        let path = dir.join("adventure.toml");
+        let file: DeckFile = read_toml(&path)?;
+        check_provenance(&path, "provenance", &file.provenance)?;
+        let mut cards = Vec::new();
+        let mut card_effects = Vec::new();
+        for (i, c) in file.cards.iter().enumerate() {
+            let field = format!("cards[{i}]");
+            let kind = CARD_KIND_NAMES
+                .iter()
+                .find(|(n, _)| *n == c.kind)
+                .map(|(_, k)| *k)
+                .ok_or_else(|| {
+                    ScenarioError::new(
+                        &path,
+                        format!("{field}.kind"),
+                        format!(
+                            "expected event, enemy, spirit, stranger, object, magic_object, follower or place, found {:?}",
+                            c.kind
+                        ),
+                    )
+                })?;
+            match kind {
+                CardKind::Enemy if !(1..=20).contains(&c.strength) => {
+                    return Err(ScenarioError::new(
+                        &path,
+                        format!("{field}.strength"),
+                        format!(
+                            "expected an enemy Strength of 1 to 20, found {}",
+                            c.strength
+                        ),
+                    ));
+                }
+                CardKind::Spirit if !(1..=20).contains(&c.craft) => {
+                    return Err(ScenarioError::new(
+                        &path,
+                        format!("{field}.craft"),
+                        format!("expected a spirit Craft of 1 to 20, found {}", c.craft),
+                    ));
+                }
+                _ => {}
+            }
+            let item = item_of(&path, &field, c)?;
+            let start = card_effects.len() as u16;
+            for (j, e) in c.effects.iter().enumerate() {
+                card_effects.push(compiler.compile(&path, &format!("{field}.effects[{j}]"), e)?);
+            }
+            let card = Card {
+                name: c.name.clone(),
+                kind,
+                strength: c.strength,
+                craft: c.craft,
+                pack: c.pack.max(1),
+                item,
+                effects_start: start,
+                effects_len: c.effects.len() as u16,
+                stays: c.stays || matches!(kind, CardKind::Stranger | CardKind::Place),
+            };
+            for _ in 0..c.copies {
+                cards.push(card.clone());
+            }
+        }
+        if cards.len() < 20 || cards.len() > MAX_CARDS {
+            return Err(ScenarioError::new(
+                &path,
+                "cards",
+                format!("expected 20 to {MAX_CARDS} cards, found {}", cards.len()),
+            ));
+        }
+
+        let path = dir.join("spells.toml");
+        let file: SpellsFile = read_toml(&path)?;
+        check_provenance(&path, "provenance", &file.provenance)?;
+        let mut spells = Vec::new();
+        for (i, s) in file.spells.iter().enumerate() {
+            let field = format!("spells[{i}]");
+            let effect = SPELL_EFFECT_NAMES
+                .iter()
+                .find(|(n, _)| *n == s.effect)
+                .map(|(_, e)| *e)
+                .ok_or_else(|| {
+                    let names: Vec<&str> = SPELL_EFFECT_NAMES.iter().map(|(n, _)| *n).collect();
+                    ScenarioError::new(
+                        &path,
+                        format!("{field}.effect"),
+                        format!(
+                            "unknown spell effect {:?}; expected one of {}",
+                            s.effect,
+                            names.join(", ")
+                        ),
+                    )
+                })?;
+            let blunder = compiler.compile(&path, &format!("{field}.blunder"), &s.blunder)?;
+            let spell = Spell {
+                name: s.name.clone(),
+                effect,
+                amount: s.amount,
+                cost: s.cost,
+                blunder,
+            };
+            for _ in 0..s.copies {
+                spells.push(spell.clone());
+            }
+        }
+        let spell_limit = file.limit_by_craft.clone();
+        let auto_cast_craft = file.auto_cast_craft;
+        if spells.is_empty() || spells.len() > MAX_SPELLS || spell_limit.is_empty() {
+            return Err(ScenarioError::new(
+                &path,
+                "spells",
+                format!("expected 1 to {MAX_SPELLS} spells and a limit_by_craft list"),
+            ));
+        }
+
+        let path = dir.join("purchases.toml");
+        let file: PurchasesFile = read_toml(&path)?;
+        check_provenance(&path, "provenance", &file.provenance)?;
+        let mut purchases = Vec::new();
+        for (i, c) in file.items.iter().enumerate() {
+            let field = format!("items[{i}]");
+            if c.price < 1 {
+                return Err(ScenarioError::new(
+                    &path,
+                    format!("{field}.price"),
+                    "expected a price of at least 1 gold",
+                ));
+            }
+            purchases.push(Purchase {
+                name: c.name.clone(),
+                price: c.price,
+                item: item_of(&path, &field, c)?,
+            });
+        }
+
+        let path = dir.join("endings.toml");
+        let file: EndingsFile = read_toml(&path)?;
+        check_provenance(&path, "provenance", &file.provenance)?;
+        let mut endings = Vec::new();
+        for (i, e) in file.endings.iter().enumerate() {
+            let kind = match e.kind.as_str() {
+                "command_spell" => EndingKind::CommandSpell,
+                "guardian" => EndingKind::Guardian,
+                "psychic_guardian" => EndingKind::PsychicGuardian,
+                "immediate" => EndingKind::Immediate,
+                other => {
+                    return Err(ScenarioError::new(
+                        &path,
+                        format!("endings[{i}].kind"),
+                        format!(
+                            "expected command_spell, guardian, psychic_guardian or immediate, found {other:?}"
+                        ),
+                    ));
+                }
+            };
+            if kind == EndingKind::CommandSpell && !(2..=6).contains(&e.succeed_on) {
+                return Err(ScenarioError::new(
+                    &path,
+                    format!("endings[{i}].succeed_on"),
+                    "expected a success roll of 2 to 6",
+                ));
+            }
+            endings.push(Ending {
+                name: e.name.clone(),
+                kind,
+                succeed_on: e.succeed_on,
+                strength: e.strength,
+                craft: e.craft,
+            });
+        }
+        if endings.is_empty() {
+            return Err(ScenarioError::new(
+                &path,
+                "endings",
+                "expected at least one ending",
+            ));
+        }
+        let curses = super::curses::load(dir)?;
+        let tables = compiler.tables;
+        Ok(Rules {
+            board,
+            characters,
+            cards,
+            card_effects,
+            tables,
+            spells,
+            spell_limit,
+            auto_cast_craft,
+            purchases,
+            endings,
+            curses,
+        })
+    }
+}

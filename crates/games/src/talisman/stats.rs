@@ -1,0 +1,145 @@
+//! Per-character and per-card breakdowns of many games, for
+//! `barsoom talisman stats`: which characters win when they are in play,
+//! how long their wins take, how they die; which cards are met and which
+//! kill. Trial `i` is the same game as trial `i` of `barsoom run` with the
+//! same seed; blocks of games run in parallel and their integer counts add
+//! up to the same totals in any order.
+
+use super::game::{End, MAX_PLAYERS, TalismanGame};
+use barsoom_engine::model::NoTrace;
+use barsoom_engine::rng::Dice;
+use barsoom_engine::runner::in_blocks;
+
+/// Counts for one character card.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CharacterCounts {
+    /// Games in which it came into play at least once.
+    pub games: u64,
+    /// Times it came into play.
+    pub plays: u64,
+    /// Games it won.
+    pub wins: u64,
+    /// Sum of the rounds of the games it won.
+    pub win_rounds: u64,
+    /// Deaths by cause (in the order of [`CAUSES`]).
+    pub deaths: [u64; 7],
+}
+
+/// Counts for one adventure card name (all its copies).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CardCounts {
+    /// Times encountered.
+    pub met: u64,
+    /// Lives it took.
+    pub lives: u64,
+    /// Characters it killed.
+    pub kills: u64,
+}
+
+/// The breakdown of a run of games.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Breakdown {
+    /// Games played.
+    pub games: u64,
+    /// Games that ended with a winner.
+    pub decided: u64,
+    /// Per character card, in data order.
+    pub characters: Vec<CharacterCounts>,
+    /// Per distinct card name, in first-appearance order: (name, counts).
+    pub cards: Vec<(String, CardCounts)>,
+    /// Wins per seat (0 is the first player).
+    pub seat_wins: [u64; MAX_PLAYERS],
+}
+
+impl Breakdown {
+    fn empty(model: &TalismanGame) -> Breakdown {
+        let rules = model.rules();
+        let mut cards: Vec<(String, CardCounts)> = Vec::new();
+        for c in &rules.cards {
+            if !cards.iter().any(|(n, _)| *n == c.name) {
+                cards.push((c.name.clone(), CardCounts::default()));
+            }
+        }
+        Breakdown {
+            characters: vec![CharacterCounts::default(); rules.characters.len()],
+            cards,
+            ..Breakdown::default()
+        }
+    }
+
+    fn add(&mut self, other: &Breakdown) {
+        self.games += other.games;
+        self.decided += other.decided;
+        for (a, b) in self.characters.iter_mut().zip(&other.characters) {
+            a.games += b.games;
+            a.plays += b.plays;
+            a.wins += b.wins;
+            a.win_rounds += b.win_rounds;
+            for (x, y) in a.deaths.iter_mut().zip(b.deaths) {
+                *x += y;
+            }
+        }
+        for ((_, a), (_, b)) in self.cards.iter_mut().zip(&other.cards) {
+            a.met += b.met;
+            a.lives += b.lives;
+            a.kills += b.kills;
+        }
+        for (a, b) in self.seat_wins.iter_mut().zip(other.seat_wins) {
+            *a += b;
+        }
+    }
+}
+
+/// Plays trials `range` of `seed` and counts them.
+fn count_block(model: &TalismanGame, seed: u64, range: std::ops::Range<u64>) -> Breakdown {
+    let rules = model.rules();
+    let mut out = Breakdown::empty(model);
+    // Card index -> position in `out.cards`, by name.
+    let slot: Vec<usize> = rules
+        .cards
+        .iter()
+        .map(|c| {
+            out.cards
+                .iter()
+                .position(|(n, _)| *n == c.name)
+                .unwrap_or(0)
+        })
+        .collect();
+    for trial in range {
+        let mut dice = Dice::for_trial(seed, trial);
+        let game = model.play(&mut dice, &mut NoTrace);
+        out.games += 1;
+        let s = &game.stats;
+        for (i, counts) in out.characters.iter_mut().enumerate().take(32) {
+            let plays = u64::from(s.character_played[i]);
+            counts.plays += plays;
+            counts.games += u64::from(plays > 0);
+            for (k, d) in s.character_deaths[i].iter().enumerate() {
+                counts.deaths[k] += u64::from(*d);
+            }
+        }
+        if let Some(End::Won { seat, character }) = game.end {
+            out.decided += 1;
+            out.seat_wins[seat] += 1;
+            out.characters[character].wins += 1;
+            out.characters[character].win_rounds += u64::from(game.round);
+        }
+        for (card, &to) in slot.iter().enumerate() {
+            let c = &mut out.cards[to].1;
+            c.met += u64::from(s.card_met[card]);
+            c.lives += u64::from(s.card_lives[card]);
+            c.kills += u64::from(s.card_kills[card]);
+        }
+    }
+    out
+}
+
+/// Plays `trials` games of `seed` in blocks on the current rayon pool.
+pub fn breakdown(model: &TalismanGame, seed: u64, trials: u64) -> Breakdown {
+    let parts = in_blocks(trials, 2_000, |range| count_block(model, seed, range));
+    let mut total = Breakdown::empty(model);
+    for p in &parts {
+        total.add(p);
+    }
+    total
+}

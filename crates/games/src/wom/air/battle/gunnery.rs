@@ -1,0 +1,276 @@
+//! Gunfire: the guns that bear, each shot's hit, location and damage,
+//! criticals and the loss of crew and ships [Fire].
+
+use crate::wom::air::damage::{
+    CriticalOutcome, NONE, ShipState, apply_critical, kill_figure, take_damage,
+};
+use crate::wom::air::fire::{critical, location, range_band_squared, to_hit_score};
+use crate::wom::air::geometry::{arc_of, can_lay, facing_presented, isqrt};
+use crate::wom::air::ships::{
+    ARC_BOW, ARC_PORT, ARC_STARBOARD, ARC_STERN, Figure, Location, SMALL, TargetFacing, facing_name,
+};
+use barsoom_engine::{Dice, Trace};
+
+use super::{Battle, MAX_SHIPS, preferred_target, roll_2d6};
+
+impl<'m> Battle<'m> {
+    pub(super) fn add_damage<T: Trace>(&mut self, j: usize, points: u32, trace: &mut T) {
+        let data = &self.m.data;
+        let class = &data.classes[self.m.ships[j].class];
+        let before = self.s[j].damage;
+        let reached = take_damage(&mut self.s[j], class, data, points);
+        self.damage_to[self.side(j)] += self.s[j].damage - before;
+        if T::ENABLED {
+            let name = self.name(j).to_string();
+            let (dmg, max) = (self.s[j].damage, class.max_damage);
+            trace.event("WoM air Damage", || {
+                format!("{name} takes {points} points: {dmg} of {max}")
+            });
+            if let Some(step) = reached {
+                trace.event("WoM air Damage Effects", || {
+                    let what = if step.destroyed {
+                        "the ship explodes, burns and crashes".to_string()
+                    } else if step.powerless {
+                        "powerless, adrift at 100 feet".to_string()
+                    } else {
+                        "speed and ceiling reduced".to_string()
+                    };
+                    format!("{name} reaches {}% damage: {what}", step.at)
+                });
+            }
+        }
+    }
+
+    fn kill<T: Trace>(&mut self, j: usize, order: &[Figure], trace: &mut T) -> bool {
+        match kill_figure(&mut self.s[j], order) {
+            Some(kind) => {
+                self.crew_lost[self.side(j)] += 1;
+                if T::ENABLED {
+                    let name = self.name(j).to_string();
+                    trace.event("WoM air Hit Location", || {
+                        format!("{name} loses one {} figure", kind.name())
+                    });
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub(super) fn critical_effect<T: Trace>(
+        &mut self,
+        j: usize,
+        effect: super::super::ships::CriticalEffect,
+        trace: &mut T,
+    ) -> CriticalOutcome {
+        let data = &self.m.data;
+        let class = &data.classes[self.m.ships[j].class];
+        let out = apply_critical(&mut self.s[j], class, data, effect);
+        if out.killed {
+            self.crew_lost[self.side(j)] += 1;
+        }
+        if T::ENABLED {
+            let name = self.name(j).to_string();
+            trace.event("WoM air Critical Hit Table", || {
+                format!(
+                    "{name}: {}{}",
+                    effect.describe(),
+                    if out.abandoned {
+                        ": pitched 30 degrees, abandoned"
+                    } else {
+                        ""
+                    }
+                )
+            });
+        }
+        out
+    }
+
+    /// For each ship, the arc bit of ship `i` it lies in if `i`'s guns can
+    /// be laid on it (active enemy within elevation and depression), else 0.
+    fn arcs_to(&self, before: &[ShipState; MAX_SHIPS], i: usize) -> [u8; MAX_SHIPS] {
+        let data = &self.m.data;
+        let gun = &data.guns[data.classes[self.m.ships[i].class].gun];
+        let a = &before[i];
+        let mut arcs = [0u8; MAX_SHIPS];
+        for (j, arc) in arcs.iter_mut().enumerate().take(self.n) {
+            let b = &before[j];
+            if self.side(j) != self.side(i)
+                && b.active()
+                && can_lay(
+                    a.alt,
+                    b.alt,
+                    b.pos.minus(a.pos).norm2(),
+                    gun.tan_elevation,
+                    gun.tan_depression,
+                )
+            {
+                *arc = arc_of(a.pos, a.heading, b.pos);
+            }
+        }
+        arcs
+    }
+
+    pub(super) fn fire<T: Trace>(&mut self, side: Option<usize>, dice: &mut Dice, trace: &mut T) {
+        let before = self.s;
+        for i in 0..self.n {
+            let me = &before[i];
+            if side.is_some_and(|s| s != self.side(i)) || !me.active() {
+                continue;
+            }
+            self.s[i].gunners_busy = 0;
+            if me.partner != NONE {
+                continue;
+            }
+            let m = self.m;
+            let class = &m.data.classes[m.ships[i].class];
+            let gunners = u32::from(me.figures[Figure::Gunners as usize]);
+            let per_gunner = u32::from(class.guns);
+            let gunner_base = u32::from(class.figures[Figure::Gunners as usize]).max(1);
+            let mut capacity = (gunners * per_gunner).div_ceil(gunner_base);
+            let focus = self.focus[self.side(i)];
+            let primary = if m.sides[self.side(i)].concentrate
+                && focus != NONE
+                && before[usize::from(focus)].active()
+            {
+                usize::from(focus)
+            } else {
+                preferred_target(m, &before[..self.n], i, |_| true)
+            };
+            self.s[i].target = primary as u8;
+            let mut fired = 0;
+            let arcs = self.arcs_to(&before, i);
+            for mount in 0..class.mounts.len() {
+                let guns = u32::from(me.guns[mount]);
+                if guns == 0 || capacity == 0 {
+                    continue;
+                }
+                let bearing = class.mounts[mount].arcs;
+                let target = if primary != usize::from(NONE) && arcs[primary] & bearing != 0 {
+                    primary
+                } else {
+                    preferred_target(m, &before[..self.n], i, |j| arcs[j] & bearing != 0)
+                };
+                if target == usize::from(NONE) {
+                    continue;
+                }
+                let firing = guns.min(capacity);
+                capacity -= firing;
+                fired += firing;
+                for _ in 0..firing {
+                    self.shot(&before, i, target, dice, trace);
+                }
+            }
+            self.s[i].gunners_busy = (fired * gunner_base).div_ceil(per_gunner.max(1)) as u16;
+        }
+    }
+
+    fn shot<T: Trace>(
+        &mut self,
+        before: &[ShipState; MAX_SHIPS],
+        i: usize,
+        j: usize,
+        dice: &mut Dice,
+        trace: &mut T,
+    ) {
+        let m = self.m;
+        let data = &m.data;
+        let class = &data.classes[m.ships[i].class];
+        let gun_index = class.gun;
+        let gun = &data.guns[gun_index];
+        let target_class = &data.classes[m.ships[j].class];
+        let (a, b) = (&before[i], &before[j]);
+        let dz = i64::from(a.alt - b.alt);
+        let range2 = b.pos.minus(a.pos).norm2() + dz * dz;
+        let band = range_band_squared(gun, range2);
+        let can_damage = target_class.damaged_by[gun_index];
+        let size = if can_damage { target_class.size } else { SMALL };
+        let rapid = b.evasive || b.moved_at_least(data.very_rapid_move);
+        let need = to_hit_score(data, band, size, b.stationary(), rapid);
+        let roll = roll_2d6(dice);
+        if T::ENABLED {
+            let (shooter, target) = (self.name(i).to_string(), self.name(j).to_string());
+            let gname = &gun.name;
+            trace.event("WoM air To Hit, All Weapons", || {
+                format!(
+                    "{shooter} {gname} at {target}, {:.1}\" ({}): needs {need}{}{}, rolls {roll}: {}",
+                    isqrt(range2) as f64 / 10.0,
+                    ["short", "medium", "long"][band],
+                    if b.stationary() { " (stationary -1)" } else if rapid { " (rapid/evasive +1)" } else { "" },
+                    if can_damage { "" } else { " (only exposed men: a small target)" },
+                    if roll as i32 >= need { "hit" } else { "miss" }
+                )
+            });
+        }
+        if (roll as i32) < need {
+            return;
+        }
+        let facing = facing_presented(b.pos, b.heading, b.alt, a.pos, a.alt);
+        let where_roll = roll_2d6(dice);
+        let place = location(data, facing, where_roll);
+        if T::ENABLED {
+            let target = self.name(j).to_string();
+            trace.event("WoM air Hit Location", || {
+                format!(
+                    "{target} presents its {}: 2d6 {where_roll}: {}",
+                    facing.name(),
+                    match place {
+                        Some(Location::Crew) => "crew",
+                        Some(Location::Gun) => "gun",
+                        Some(Location::Hull) => "hull",
+                        Some(Location::Critical) => "critical hit",
+                        None => "no effect",
+                    }
+                )
+            });
+        }
+        match place {
+            None => {}
+            Some(Location::Crew) => {
+                self.kill(j, &data.crew_hit_order, trace);
+            }
+            Some(_) if !can_damage && T::ENABLED => {
+                let target = self.name(j).to_string();
+                let gname = &gun.name;
+                trace.event(
+                    "WoM air Possibility of Weapon Type Damaging Ship Type",
+                    || format!("a {gname} cannot damage {target}"),
+                );
+            }
+            Some(_) if !can_damage => {}
+            Some(Location::Gun) => {
+                let wanted = match facing {
+                    TargetFacing::Bow => ARC_BOW,
+                    TargetFacing::Stern => ARC_STERN,
+                    TargetFacing::Broadside => arc_of(b.pos, b.heading, a.pos),
+                    _ => ARC_BOW | ARC_STARBOARD | ARC_PORT | ARC_STERN,
+                };
+                let hit = target_class
+                    .mounts
+                    .iter()
+                    .enumerate()
+                    .position(|(mi, mt)| mt.facing & wanted != 0 && self.s[j].guns[mi] > 0);
+                if let Some(mi) = hit {
+                    self.s[j].guns[mi] -= 1;
+                }
+                if T::ENABLED {
+                    let target = self.name(j).to_string();
+                    trace.event("WoM air Hit Location", || match hit {
+                        Some(mi) => format!(
+                            "{target} loses a gun on its {}",
+                            facing_name(target_class.mounts[mi].facing)
+                        ),
+                        None => format!("{target} has no gun left on that facing: no effect"),
+                    });
+                }
+            }
+            Some(Location::Hull) => self.add_damage(j, gun.damage, trace),
+            Some(Location::Critical) => {
+                let d6 = dice.d6();
+                let effect = critical(data, facing, d6);
+                let out = self.critical_effect(j, effect, trace);
+                self.add_damage(j, gun.damage * out.damage_halves / 2, trace);
+            }
+        }
+    }
+}

@@ -1,0 +1,530 @@
+//! The `wom.air` model: Warriors of Mars aerial battles between fleets of
+//! fliers [WoM Part II Aerial Warfare].
+//!
+//! A turn: each side's captains give orders (their tactic); ships move
+//! (straight ahead, climbing or diving, then turning at the end of the
+//! move [Movement]); ships that come together at the same altitude collide
+//! [Ramming and Collision]; bombers that passed over an enemy drop keel
+//! bombs [Bombing Fliers]; guns fire [Fire]; grapples are thrown and cut
+//! [Grappling]; grappled ships fight a round of boarding melee [Boarding].
+//! With `sequence = "simultaneous"` both sides move and then all fire at
+//! once (damage from the fire phase applies after every gun has fired);
+//! with `"move-counter-move"` the sides alternate, each firing right after
+//! its own move (side A first in odd turns, side B in even turns).
+//!
+//! This file holds the model's types, the battle state, the turn sequence
+//! and the `Model` impl; the rest is split by job:
+//!
+//! - `scenario`: the scenario file, its validation and the output spec;
+//! - `targets`: the ranges each class fights at and the target the rules
+//!   prefer [Method of Fire];
+//! - `moves`: orders, Barsoomian circles and movement [Movement];
+//! - `gunnery`: gunfire, damage, criticals and kills [Fire];
+//! - `contact`: collisions, keel bombs, grapples and boarding
+//!   [Ramming and Collision], [Bombing Fliers], [Grappling], [Boarding].
+
+use barsoom_engine::{Dice, Model, OutputSpec, Trace, TrialResult};
+
+use super::boarding::Party;
+use super::damage::{NONE, ShipState, Status, damage_step};
+use super::geometry::Point;
+use super::ships::{AirData, FIGURE_KINDS};
+use super::tactics::{Orders, Tactic};
+use scenario::{M_CAPTURED, M_CREW, M_DAMAGE, M_LOST, M_TURNS};
+
+mod contact;
+mod gunnery;
+mod moves;
+mod scenario;
+pub use scenario::ENTRY;
+mod targets;
+
+pub use targets::preferred_target;
+
+/// Most ships in one battle (both sides together).
+pub const MAX_SHIPS: usize = 16;
+/// Turn limit when a scenario names none.
+pub const DEFAULT_MAX_TURNS: u32 = 40;
+
+/// How the sides take their turns [Movement; Fire].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sequence {
+    /// Both sides move, then all guns fire.
+    Simultaneous,
+    /// Sides alternate, each firing after its own move.
+    MoveCounterMove,
+}
+
+/// One ship as set up by the scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShipSetup {
+    /// Its name in traces.
+    pub name: String,
+    /// Class index.
+    pub class: usize,
+    /// Side 0 or 1.
+    pub side: usize,
+    /// Its people in boarding melee.
+    pub party: Party,
+    /// State at the start of the battle.
+    pub start: ShipState,
+}
+
+/// One side as set up by the scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SideSetup {
+    /// Label in outcomes.
+    pub label: String,
+    /// Its captains' policy.
+    pub tactic: Tactic,
+    /// Fire is concentrated on one target, ordered a turn ahead.
+    pub concentrate: bool,
+    /// Its ships steer evasively.
+    pub evasive: bool,
+}
+
+/// A loaded `wom.air` scenario.
+#[derive(Debug, Clone)]
+pub struct WomAir {
+    spec: OutputSpec,
+    /// The rules' tables.
+    pub data: AirData,
+    /// Ships, side A first.
+    pub ships: Vec<ShipSetup>,
+    /// The two sides.
+    pub sides: [SideSetup; 2],
+    /// Turns before the battle is called undecided.
+    pub max_turns: u32,
+    /// Turn sequence.
+    pub sequence: Sequence,
+    /// Roll hull-top criticals for keel bomb hits (optional rule).
+    pub bomb_criticals: bool,
+    wanted_range: Vec<i32>,
+    /// Per ship, the first of its class group's three metric slots (lost,
+    /// captured, crippled); see [`class_groups`].
+    group_slot: Vec<usize>,
+}
+
+/// A Barsoomian circle a side has formed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Circle {
+    center: Point,
+    radius: i32,
+    phase: u8,
+}
+
+/// One battle in progress.
+struct Battle<'m> {
+    m: &'m WomAir,
+    s: [ShipState; MAX_SHIPS],
+    n: usize,
+    turn: u32,
+    orders: [Orders; MAX_SHIPS],
+    focus: [u8; 2],
+    damage_to: [u32; 2],
+    crew_lost: [u32; 2],
+    captured: u32,
+    circle: [Option<Circle>; 2],
+    in_circle: [bool; MAX_SHIPS],
+}
+
+fn roll_2d6(dice: &mut Dice) -> u32 {
+    dice.d6() + dice.d6()
+}
+
+impl<'m> Battle<'m> {
+    fn new(m: &'m WomAir) -> Self {
+        let mut s = [m.ships[0].start; MAX_SHIPS];
+        for (i, ship) in m.ships.iter().enumerate() {
+            s[i] = ship.start;
+        }
+        let idle = Orders {
+            speed: 0,
+            climb: 0,
+            aim: None,
+            face: None,
+            grapple: NONE,
+            cut: false,
+            evasive: false,
+        };
+        Battle {
+            m,
+            s,
+            n: m.ships.len(),
+            turn: 0,
+            orders: [idle; MAX_SHIPS],
+            focus: [NONE; 2],
+            damage_to: [0; 2],
+            crew_lost: [0; 2],
+            captured: 0,
+            circle: [None; 2],
+            in_circle: [false; MAX_SHIPS],
+        }
+    }
+
+    fn name(&self, i: usize) -> &str {
+        &self.m.ships[i].name
+    }
+
+    fn side(&self, i: usize) -> usize {
+        self.m.ships[i].side
+    }
+
+    fn side_alive(&self, side: usize) -> bool {
+        (0..self.n).any(|i| self.side(i) == side && self.s[i].active())
+    }
+
+    fn end_of_turn(&mut self) {
+        for i in 0..self.n {
+            let st = &mut self.s[i];
+            st.propellers_out = st.propellers_out.saturating_sub(1);
+        }
+        for side in 0..2 {
+            if self.m.sides[side].concentrate {
+                let flagship = (0..self.n).find(|i| self.side(*i) == side && self.s[*i].active());
+                self.focus[side] = flagship.map_or(NONE, |f| {
+                    let t = self.focus[side];
+                    if t != NONE && self.s[usize::from(t)].active() {
+                        t
+                    } else {
+                        preferred_target(self.m, &self.s[..self.n], f, |_| true) as u8
+                    }
+                });
+            }
+        }
+    }
+
+    fn play<T: Trace>(&mut self, dice: &mut Dice, trace: &mut T) -> TrialResult {
+        let mut outcome = 3u16;
+        for turn in 1..=self.m.max_turns {
+            self.turn = turn;
+            if T::ENABLED {
+                trace.event("WoM air Movement", || format!("turn {turn}"));
+            }
+            match self.m.sequence {
+                Sequence::Simultaneous => {
+                    self.give_orders(None, dice, trace);
+                    self.move_side(None, trace);
+                    self.collisions(None, dice, trace);
+                    self.bombing(None, dice, trace);
+                    self.fire(None, dice, trace);
+                }
+                Sequence::MoveCounterMove => {
+                    let first = if turn % 2 == 1 { 0 } else { 1 };
+                    for side in [first, 1 - first] {
+                        self.give_orders(Some(side), dice, trace);
+                        self.move_side(Some(side), trace);
+                        self.collisions(None, dice, trace);
+                        self.bombing(Some(side), dice, trace);
+                        self.fire(Some(side), dice, trace);
+                    }
+                }
+            }
+            self.grappling(dice, trace);
+            self.boarding(dice, trace);
+            self.end_of_turn();
+            let (a, b) = (self.side_alive(0), self.side_alive(1));
+            if !a || !b {
+                outcome = match (a, b) {
+                    (true, false) => 0,
+                    (false, true) => 1,
+                    _ => 2,
+                };
+                break;
+            }
+        }
+        let mut r = TrialResult {
+            outcome,
+            ..TrialResult::default()
+        };
+        r.metrics[M_TURNS] = self.turn;
+        for i in 0..self.n {
+            let state = &self.s[i];
+            if !state.active() {
+                r.metrics[M_LOST + self.side(i)] += 1;
+            }
+            let slot = self.m.group_slot[i];
+            if slot != 0 {
+                let class = &self.m.data.classes[self.m.ships[i].class];
+                let at = match state.status {
+                    Status::Destroyed | Status::Abandoned => Some(0),
+                    Status::Captured => Some(1),
+                    Status::Active => damage_step(state, class, &self.m.data)
+                        .is_some_and(|step| step.powerless || step.speed_max.is_some())
+                        .then_some(2),
+                };
+                if let Some(k) = at {
+                    r.metrics[slot + k] += 1;
+                }
+            }
+        }
+        r.metrics[M_CAPTURED] = self.captured;
+        r.metrics[M_DAMAGE] = self.damage_to[0];
+        r.metrics[M_DAMAGE + 1] = self.damage_to[1];
+        r.metrics[M_CREW] = self.crew_lost[0];
+        r.metrics[M_CREW + 1] = self.crew_lost[1];
+        if T::ENABLED {
+            for i in 0..self.n {
+                let st = self.s[i];
+                let name = self.name(i).to_string();
+                let max = self.m.data.classes[self.m.ships[i].class].max_damage;
+                trace.event("WoM air Damage Effects", || {
+                    format!(
+                        "end: {name}: {:?}, {} of {max} damage, {} figures aboard",
+                        st.status,
+                        st.damage,
+                        st.total_figures()
+                    )
+                });
+            }
+        }
+        r
+    }
+}
+
+impl Model for WomAir {
+    fn spec(&self) -> &OutputSpec {
+        &self.spec
+    }
+
+    fn run_trial<T: Trace>(&self, dice: &mut Dice, trace: &mut T) -> TrialResult {
+        Battle::new(self).play(dice, trace)
+    }
+}
+
+const _: () = assert!(FIGURE_KINDS == 6);
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::wom::air::ships::Figure;
+    use barsoom_engine::NoTrace;
+
+    fn bundled(name: &str) -> WomAir {
+        let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .join(format!("scenarios/wom/air/{name}.toml"));
+        match WomAir::load(&path) {
+            Ok((m, _)) => m,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    fn order(speed: i32, climb: i32, face: Option<u8>) -> Orders {
+        Orders {
+            speed,
+            climb,
+            aim: None,
+            face,
+            grapple: NONE,
+            cut: false,
+            evasive: false,
+        }
+    }
+
+    #[test]
+    fn movement_climb_dive_and_turns() {
+        let m = bundled("helium-battle-cruiser-vs-two-zodangan-cruisers");
+        let mut b = Battle::new(&m);
+        // Ship 1 is a cruiser (7") at (30, 3), altitude 1", heading 180 (step 12).
+        // Climbing two half-inch blocks costs 1" each: 7 - 2 = 5" ahead, and
+        // 5" >= 2 x 2" keeps within the steepest climb.
+        b.orders[1] = order(70, 2, Some(0));
+        b.move_ship(1, &mut NoTrace);
+        assert_eq!((b.s[1].pos, b.s[1].alt), (Point::new(250, 30), 20));
+        // The turn at the end of the move is at most 45 degrees (3 steps).
+        assert_eq!(b.s[1].heading, 15);
+        // Diving two blocks gains 1/2" each: 7 + 1 = 8" ahead along heading 225.
+        b.orders[1] = order(70, -2, None);
+        b.move_ship(1, &mut NoTrace);
+        assert_eq!(b.s[1].alt, 10);
+        assert_eq!(b.s[1].pos.minus(Point::new(250, 30)).length(), 80);
+        // A 7" move allows at most 7 / (1 + 2) = 2 blocks of climb, and
+        // never above the 3" ceiling.
+        b.orders[1] = order(70, 9, None);
+        b.move_ship(1, &mut NoTrace);
+        assert_eq!(b.s[1].alt, 20);
+        b.move_ship(1, &mut NoTrace);
+        assert_eq!(b.s[1].alt, 30);
+        b.move_ship(1, &mut NoTrace);
+        assert_eq!(b.s[1].alt, 30);
+        // On a diagonal heading each axis rounds to a tenth: 7" is 6.9-7.0".
+        assert!((69..=70).contains(&b.s[1].moved()), "{}", b.s[1].moved());
+        // A stationary ship did not move: -1 to hit it.
+        b.orders[1] = order(0, 0, None);
+        b.move_ship(1, &mut NoTrace);
+        assert!(b.s[1].stationary());
+    }
+
+    #[test]
+    fn the_rulebook_collision_example() {
+        // A light cruiser moving 6" runs into a stationary cruiser: 60% of the
+        // lighter ship's 500 points, 300 to each; only the light cruiser rolls
+        // a critical, and results that add damage are ignored.
+        let m = bundled("scout-screen-vs-light-cruiser");
+        let cruiser_data = m.data.class_index("cruiser").expect("cruiser");
+        for trial in 0..30 {
+            let mut mm = m.clone();
+            mm.ships[0].class = cruiser_data;
+            let mut b = Battle::new(&mm);
+            b.n = 5;
+            let (cruiser, light) = (0, 4);
+            b.s[cruiser].pos = Point::new(0, 0);
+            b.s[cruiser].from = Point::new(0, 0);
+            b.s[light].pos = Point::new(0, 1);
+            b.s[light].from = Point::new(0, -59);
+            b.s[light].alt = b.s[cruiser].alt;
+            b.s[light].from_alt = b.s[cruiser].alt;
+            for k in [1, 2, 3] {
+                b.s[k].pos = Point::new(500 * k as i32, 500);
+            }
+            let mut dice = Dice::for_trial(3, trial);
+            b.collisions(None, &mut dice, &mut NoTrace);
+            assert_eq!(b.s[cruiser].damage, 300);
+            assert_eq!(b.s[light].damage, 300);
+            assert_eq!(b.damage_to, [300, 300]);
+        }
+    }
+
+    #[test]
+    fn the_rulebook_boarding_example_first_round() {
+        // 14 First Born (5 gunners, 3 crew, 5 marines, 1 officer) board 13
+        // Heliumites (6 gunners, 2 crew, 3 marines, 1 officer, John Carter):
+        // 168 against 169 is 1-1 (no disorganisation roll); the First Born
+        // kill 4 (4.2), the Heliumites 3 (3.6) and John Carter 3: 6.
+        let m = bundled("black-pirate-battleship-boards-helium-battle-cruiser");
+        let mut b = Battle::new(&m);
+        b.turn = 2;
+        b.s[0].figures = [5, 3, 5, 0, 1, 0];
+        b.s[1].figures = [6, 2, 3, 0, 1, 1];
+        b.s[0].partner = 1;
+        b.s[1].partner = 0;
+        b.s[0].boarder = true;
+        b.s[0].grappled_turn = 1;
+        b.s[1].grappled_turn = 1;
+        let mut dice = Dice::for_trial(1, 1);
+        let before = dice.rolled();
+        b.boarding(&mut dice, &mut NoTrace);
+        assert_eq!(dice.rolled(), before, "1-1 rolls no dice");
+        assert_eq!(b.s[0].total_figures(), 8);
+        assert_eq!(b.s[1].total_figures(), 9);
+        // Fractions are kept: 0.2 and 0.6 of a casualty, in sixtieths.
+        assert_eq!((b.s[0].inflicted, b.s[1].inflicted), (12, 36));
+        // Casualties come off marines first, then crew: the Heliumites lose
+        // their 3 marines and 1 crew; John Carter is untouched.
+        assert_eq!(b.s[1].figures, [6, 1, 0, 0, 1, 1]);
+        assert_eq!(b.crew_lost, [6, 4]);
+    }
+
+    #[test]
+    fn odds_of_four_to_one_capture_the_ship() {
+        let m = bundled("black-pirate-battleship-boards-helium-battle-cruiser");
+        let mut b = Battle::new(&m);
+        b.turn = 2;
+        b.s[0].figures = [14, 5, 5, 0, 1, 0];
+        b.s[1].figures = [3, 0, 0, 0, 1, 0];
+        m.ships[1]
+            .party
+            .personality_row
+            .expect("John Carter aboard");
+        b.s[0].partner = 1;
+        b.s[1].partner = 0;
+        b.s[0].boarder = true;
+        let mut dice = Dice::for_trial(1, 2);
+        b.boarding(&mut dice, &mut NoTrace);
+        // 25 x 12 = 300 against 4 x (10 + 1 - 4 personality dead) = 28: 4-1.
+        assert_eq!(b.s[1].status, Status::Captured);
+        assert_eq!(b.captured, 1);
+        assert_eq!(b.s[0].partner, NONE);
+    }
+
+    fn shots(log: &barsoom_engine::TraceLog) -> Vec<String> {
+        log.events
+            .iter()
+            .filter(|e| e.case == "WoM air To Hit, All Weapons")
+            .map(|e| e.text.clone())
+            .collect()
+    }
+
+    #[test]
+    fn guns_that_bear_and_gunners_to_serve_them() {
+        use barsoom_engine::TraceLog;
+        let m = bundled("helium-battle-cruiser-vs-two-zodangan-cruisers");
+        let mut b = Battle::new(&m);
+        // Battle cruiser at (0, 0) heading 0; a stationary cruiser 5" off its
+        // starboard beam (starboard is -y for heading 0); the other cruiser out.
+        b.s[1].pos = Point::new(0, -50);
+        b.s[1].from = b.s[1].pos;
+        b.s[1].heading = 0;
+        b.s[2].status = Status::Destroyed;
+        let mut log = TraceLog::default();
+        let mut dice = Dice::for_trial(5, 0);
+        b.fire(Some(0), &mut dice, &mut log);
+        // Bow swivel + 3 starboard + stern swivel = 5 guns; heavy guns at a
+        // medium target at short range need 7, -1 as it is stationary: 6.
+        let fired = shots(&log);
+        assert_eq!(fired.len(), 5, "{fired:?}");
+        assert!(
+            fired.iter().all(|t| t.contains("needs 6 (stationary -1)")),
+            "{fired:?}"
+        );
+        // Two gunner figures of eight serve 2 of the 8 guns.
+        let mut b = Battle::new(&m);
+        b.s[1].pos = Point::new(0, -50);
+        b.s[1].from = b.s[1].pos;
+        b.s[2].status = Status::Destroyed;
+        b.s[0].figures[Figure::Gunners as usize] = 2;
+        let mut log = TraceLog::default();
+        b.fire(Some(0), &mut dice, &mut log);
+        assert_eq!(shots(&log).len(), 2);
+        // The cruiser, heading 0 with the battle cruiser 5" to port: bow and
+        // stern swivels + 4 port guns = 6. Medium guns cannot damage a battle
+        // cruiser, so they fire as at a small target (8 at short range, -1
+        // stationary: 7) for crew hits only.
+        let mut b = Battle::new(&m);
+        b.s[1].pos = Point::new(0, -50);
+        b.s[1].from = b.s[1].pos;
+        b.s[1].heading = 0;
+        b.s[2].status = Status::Destroyed;
+        let mut log = TraceLog::default();
+        b.fire(Some(1), &mut dice, &mut log);
+        let fired = shots(&log);
+        assert_eq!(fired.len(), 6, "{fired:?}");
+        assert!(
+            fired
+                .iter()
+                .all(|t| t.contains("needs 7 (stationary -1) (only exposed men")),
+            "{fired:?}"
+        );
+        // A gun hit on the port battery leaves 3 there: 5 guns bear.
+        b.s[1].guns[3] = 3;
+        let mut log = TraceLog::default();
+        b.fire(Some(1), &mut dice, &mut log);
+        assert_eq!(shots(&log).len(), 5);
+    }
+
+    #[test]
+    fn circle_forms_with_six_and_breaks_below() {
+        let m = bundled("six-against-six-barsoomian-circle");
+        let mut b = Battle::new(&m);
+        b.turn = 1;
+        b.circle_orders(0, &mut NoTrace);
+        // All six Heliumites are within a move of their centre.
+        let c = b.circle[0].expect("the circle forms");
+        // Circumference 6 x 0.8" = 4.8"; radius 4.8 / 2 pi = 0.76", 7 tenths.
+        assert_eq!(c.radius, 7);
+        b.move_side(Some(0), &mut NoTrace);
+        for i in 0..6 {
+            let st = &b.s[i];
+            assert!((6..=8).contains(&st.pos.minus(c.center).length()));
+            assert!(!st.stationary());
+        }
+        // [Steering Hits]: a ship without steering cannot keep the circle;
+        // with five left it breaks up.
+        b.s[3].steering_out = true;
+        b.circle_orders(0, &mut NoTrace);
+        assert!(b.circle[0].is_none());
+        assert!(!b.in_circle[0]);
+    }
+}

@@ -1,0 +1,517 @@
+//! The `wom.air` scenario file: its format, its validation into a
+//! [`WomAir`], and the output spec with its per-class breakdown.
+
+use crate::{ModelEntry, boxed};
+use barsoom_engine::scenario::{Scenario, read_scenario};
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::wom::air::boarding::Party;
+use crate::wom::air::damage::{NONE, ShipState};
+use crate::wom::air::geometry::{HEADING_STEP_DEGREES, Point, signed_tenths, tenths};
+use crate::wom::air::ships::{
+    ARC_BOW, ARC_PORT, ARC_STARBOARD, ARC_STERN, AirData, Figure, MAX_MOUNTS, facing_name,
+};
+use crate::wom::air::tactics::{TACTIC_NAMES, Tactic};
+use barsoom_engine::accumulate::MAX_METRICS;
+use barsoom_engine::scenario::ScenarioError;
+use barsoom_engine::{MetricSpec, OutputSpec};
+
+use super::targets::wanted_ranges;
+use super::{DEFAULT_MAX_TURNS, MAX_SHIPS, Sequence, ShipSetup, SideSetup, WomAir};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AirFile {
+    #[serde(flatten)]
+    scenario: Scenario,
+    max_turns: Option<i64>,
+    sequence: Option<String>,
+    #[serde(default)]
+    bomb_criticals: bool,
+    sides: Vec<SideFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SideFile {
+    label: Option<String>,
+    tactic: String,
+    #[serde(default)]
+    concentrate: bool,
+    #[serde(default)]
+    evasive: bool,
+    morale: Option<String>,
+    melee: Option<String>,
+    ships: Vec<ShipFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PersonalityFile {
+    name: String,
+    melee: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ShipFile {
+    class: String,
+    name: Option<String>,
+    x: f64,
+    y: f64,
+    #[serde(default)]
+    altitude: f64,
+    #[serde(default)]
+    heading: i64,
+    morale: Option<String>,
+    personality: Option<PersonalityFile>,
+    guns: Option<std::collections::BTreeMap<String, u8>>,
+    figures: Option<std::collections::BTreeMap<String, u16>>,
+    /// Starts grappled to this ship of the other side (its index there),
+    /// ready to board it.
+    grappled_to: Option<usize>,
+    /// Grapples holding at the start (with `grappled_to`).
+    #[serde(default)]
+    grapples: u16,
+}
+
+/// Metric slots.
+pub(super) const M_TURNS: usize = 0;
+pub(super) const M_LOST: usize = 1;
+pub(super) const M_CAPTURED: usize = 3;
+pub(super) const M_DAMAGE: usize = 4;
+pub(super) const M_CREW: usize = 6;
+/// First per-class slot: three metrics (destroyed, captured, crippled) per group.
+const M_CLASS: usize = 8;
+/// Class groups that fit beside the fixed metrics.
+const MAX_CLASS_GROUPS: usize = (MAX_METRICS - M_CLASS) / 3;
+
+/// The registry's entry for `wom.air`.
+pub const ENTRY: ModelEntry = ModelEntry {
+    id: "wom.air",
+    description: "Warriors of Mars aerial warfare: fleets of fliers with gunfire, criticals, ramming, grappling, boarding and keel bombs",
+    load: |path| boxed(WomAir::load(path)),
+};
+
+impl WomAir {
+    /// Loads a `wom.air` scenario and the data it names.
+    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
+        let file: AirFile = read_scenario(path, ENTRY.id)?;
+        let dir = file.scenario.data_dir(path, "../data");
+        let data = AirData::load(&dir)?;
+        let model = Self::build(path, &file, data)?;
+        Ok((model, file.scenario.description))
+    }
+
+    fn build(path: &Path, file: &AirFile, data: AirData) -> Result<Self, ScenarioError> {
+        let err = |field: String, message: String| ScenarioError::new(path, field, message);
+        if file.sides.len() != 2 {
+            return Err(err(
+                "sides".into(),
+                format!("expected exactly 2 [[sides]], found {}", file.sides.len()),
+            ));
+        }
+        let max_turns = match file.max_turns {
+            None => DEFAULT_MAX_TURNS,
+            Some(n) if (1..=10_000).contains(&n) => n as u32,
+            Some(n) => {
+                return Err(err(
+                    "max_turns".into(),
+                    format!("expected 1 to 10000, found {n}"),
+                ));
+            }
+        };
+        let sequence = match file.sequence.as_deref() {
+            None | Some("simultaneous") => Sequence::Simultaneous,
+            Some("move-counter-move") => Sequence::MoveCounterMove,
+            Some(other) => {
+                return Err(err(
+                    "sequence".into(),
+                    format!("expected \"simultaneous\" or \"move-counter-move\", found {other:?}"),
+                ));
+            }
+        };
+        let total: usize = file.sides.iter().map(|s| s.ships.len()).sum();
+        if total > MAX_SHIPS {
+            return Err(err(
+                "sides".into(),
+                format!("expected at most {MAX_SHIPS} ships in all, found {total}"),
+            ));
+        }
+        let morale_ids = || {
+            data.morale_classes
+                .iter()
+                .map(|(id, _)| id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let melee_row = |field: String, id: &str| {
+            data.melee_rows.iter().position(|r| r == id).ok_or_else(|| {
+                err(
+                    field,
+                    format!(
+                        "expected a melee type of air-boarding.toml ({}), found {id:?}",
+                        data.melee_rows.join(", ")
+                    ),
+                )
+            })
+        };
+        let mut ships = Vec::new();
+        let mut sides = Vec::new();
+        for (si, side) in file.sides.iter().enumerate() {
+            let sf = |x: &str| format!("sides[{si}].{x}");
+            let tactic = Tactic::parse(&side.tactic).ok_or_else(|| {
+                err(
+                    sf("tactic"),
+                    format!(
+                        "expected one of {}, found {:?}",
+                        TACTIC_NAMES.join(", "),
+                        side.tactic
+                    ),
+                )
+            })?;
+            if side.ships.is_empty() {
+                return Err(err(sf("ships"), "expected at least one ship".into()));
+            }
+            let side_melee = side.melee.as_deref().unwrap_or("human-infantry");
+            for (k, ship) in side.ships.iter().enumerate() {
+                let f = |x: &str| format!("sides[{si}].ships[{k}].{x}");
+                let class = data.class_index(&ship.class).ok_or_else(|| {
+                    err(
+                        f("class"),
+                        format!(
+                            "unknown ship class {:?}: expected one of {}",
+                            ship.class,
+                            data.class_ids()
+                        ),
+                    )
+                })?;
+                let c = &data.classes[class];
+                let morale_id = ship
+                    .morale
+                    .as_deref()
+                    .or(side.morale.as_deref())
+                    .unwrap_or("regulars");
+                let steady = data
+                    .morale_classes
+                    .iter()
+                    .find(|(id, _)| id == morale_id)
+                    .map(|(_, s)| *s)
+                    .ok_or_else(|| {
+                        err(
+                            f("morale"),
+                            format!(
+                                "expected a morale class ({}), found {morale_id:?}",
+                                morale_ids()
+                            ),
+                        )
+                    })?;
+                let row = melee_row(sf("melee"), side_melee)?;
+                let column = data.melee_types.iter().position(|t| t == side_melee).ok_or_else(|| {
+                    err(sf("melee"), format!("expected a defender type of the melee table ({}), found {side_melee:?}", data.melee_types.join(", ")))
+                })?;
+                let personality_row = match &ship.personality {
+                    Some(p) => Some(melee_row(f("personality.melee"), &p.melee)?),
+                    None => None,
+                };
+                let mut guns = [0u8; MAX_MOUNTS];
+                for (mi, mount) in c.mounts.iter().enumerate() {
+                    guns[mi] = mount.count;
+                }
+                if let Some(refit) = &ship.guns {
+                    guns = [0; MAX_MOUNTS];
+                    for (facing, count) in refit {
+                        let field = f(&format!("guns.{facing}"));
+                        let bit = [ARC_BOW, ARC_STARBOARD, ARC_PORT, ARC_STERN].into_iter().find(|b| facing_name(*b) == facing).ok_or_else(|| {
+                            err(field.clone(), format!("expected a gun facing: bow, starboard, port or stern, found {facing:?}"))
+                        })?;
+                        let ports: u32 = c
+                            .mounts
+                            .iter()
+                            .filter(|m| m.facing == bit)
+                            .map(|m| u32::from(m.count))
+                            .sum();
+                        if ports == 0 {
+                            return Err(err(
+                                field,
+                                format!("a {} has no guns on its {facing} facing", c.name),
+                            ));
+                        }
+                        if u32::from(*count) > ports {
+                            return Err(err(
+                                field,
+                                format!(
+                                    "a {} carries at most {ports} guns on its {facing} facing, found {count}",
+                                    c.name
+                                ),
+                            ));
+                        }
+                        let mut left = *count;
+                        for (mi, mount) in c.mounts.iter().enumerate() {
+                            if mount.facing == bit {
+                                let here = left.min(mount.count);
+                                guns[mi] = here;
+                                left -= here;
+                            }
+                        }
+                    }
+                }
+                let mut figures = c.figures;
+                if let Some(list) = &ship.figures {
+                    for (kind, count) in list {
+                        let index = ["gunners", "crew", "marines", "troops", "officers"]
+                            .iter()
+                            .position(|n| n == kind)
+                            .ok_or_else(|| {
+                                err(
+                                    f(&format!("figures.{kind}")),
+                                    "expected gunners, crew, marines, troops or officers".into(),
+                                )
+                            })?;
+                        figures[index] = *count;
+                    }
+                }
+                if ship.personality.is_some() {
+                    figures[Figure::Personality as usize] = 1;
+                }
+                if figures.iter().all(|x| *x == 0) {
+                    return Err(err(
+                        f("figures"),
+                        "expected at least one figure aboard".into(),
+                    ));
+                }
+                let x = signed_tenths(ship.x).ok_or_else(|| {
+                    err(
+                        f("x"),
+                        format!("expected inches, a multiple of 0.1, found {}", ship.x),
+                    )
+                })?;
+                let y = signed_tenths(ship.y).ok_or_else(|| {
+                    err(
+                        f("y"),
+                        format!("expected inches, a multiple of 0.1, found {}", ship.y),
+                    )
+                })?;
+                let step_alt = data.movement.altitude_step;
+                let alt = tenths(ship.altitude)
+                    .filter(|a| *a <= data.movement.ceiling && a % step_alt == 0)
+                    .ok_or_else(|| {
+                        err(f("altitude"), format!(
+                            "expected an altitude from 0 to {} inches in blocks of {} inch, found {}",
+                            f64::from(data.movement.ceiling) / 10.0,
+                            f64::from(step_alt) / 10.0,
+                            ship.altitude
+                        ))
+                    })?;
+                if ship.heading.rem_euclid(i64::from(HEADING_STEP_DEGREES)) != 0 {
+                    return Err(err(
+                        f("heading"),
+                        format!(
+                            "expected degrees in steps of {HEADING_STEP_DEGREES}, found {}",
+                            ship.heading
+                        ),
+                    ));
+                }
+                let heading =
+                    (ship.heading.rem_euclid(360) / i64::from(HEADING_STEP_DEGREES)) as u8;
+                let start = ShipState::new(c, &guns, figures, Point::new(x, y), alt, heading);
+                let name = match (&ship.name, &ship.personality) {
+                    (Some(n), _) => n.clone(),
+                    (None, _) => format!("{} {}", c.name, k + 1),
+                };
+                let _ = ship.personality.as_ref().map(|p| &p.name);
+                ships.push(ShipSetup {
+                    name,
+                    class,
+                    side: si,
+                    party: Party {
+                        steady,
+                        row,
+                        column,
+                        personality_row,
+                        had_officers: figures[Figure::Officers as usize] > 0,
+                    },
+                    start,
+                });
+            }
+            sides.push(SideSetup {
+                label: side
+                    .label
+                    .clone()
+                    .unwrap_or_else(|| format!("Side {}", ["A", "B"][si])),
+                tactic,
+                concentrate: side.concentrate,
+                evasive: side.evasive,
+            });
+        }
+        for (si, side) in file.sides.iter().enumerate() {
+            for (k, ship) in side.ships.iter().enumerate() {
+                let Some(target) = ship.grappled_to else {
+                    continue;
+                };
+                let field = format!("sides[{si}].ships[{k}].grappled_to");
+                let other_first = if si == 0 {
+                    file.sides[0].ships.len()
+                } else {
+                    0
+                };
+                if si != 0 || target >= file.sides[1].ships.len() || ship.grapples == 0 {
+                    return Err(err(field, "expected a ship of side A naming a ship of side B by its index there, with grapples >= 1".into()));
+                }
+                let (a, b) = (k, other_first + target);
+                if ships[a].start.partner != NONE || ships[b].start.partner != NONE {
+                    return Err(err(
+                        field,
+                        "expected each ship grappled to one other at most".into(),
+                    ));
+                }
+                let same_place = ships[a].start.alt == ships[b].start.alt
+                    && ships[a].start.pos.minus(ships[b].start.pos).norm2()
+                        <= i64::from(data.movement.grapple_distance).pow(2);
+                if !same_place {
+                    return Err(err(
+                        field,
+                        "expected the two ships within grappling distance at the same altitude"
+                            .into(),
+                    ));
+                }
+                ships[a].start.partner = b as u8;
+                ships[b].start.partner = a as u8;
+                ships[a].start.boarder = true;
+                for x in [a, b] {
+                    ships[x].start.grapples = ship.grapples;
+                }
+            }
+        }
+        let [a, b]: [SideSetup; 2] = match sides.try_into() {
+            Ok(pair) => pair,
+            Err(_) => return Err(err("sides".into(), "expected exactly 2 sides".into())),
+        };
+        let mut sides = [a, b];
+        if sides[0].label == sides[1].label {
+            sides[0].label.push_str(" (A)");
+            sides[1].label.push_str(" (B)");
+        }
+        let spec = OutputSpec {
+            outcomes: vec![
+                format!("{} wins", sides[0].label),
+                format!("{} wins", sides[1].label),
+                "both sides out of action".into(),
+                format!("undecided after {max_turns} turns"),
+            ],
+            metrics: vec![
+                MetricSpec::new("turns", "turns fought"),
+                MetricSpec::new(
+                    "lost_a",
+                    format!(
+                        "{} ships lost (destroyed, abandoned or captured)",
+                        sides[0].label
+                    ),
+                ),
+                MetricSpec::new(
+                    "lost_b",
+                    format!(
+                        "{} ships lost (destroyed, abandoned or captured)",
+                        sides[1].label
+                    ),
+                ),
+                MetricSpec::new("captured", "ships of either side captured by boarding"),
+                MetricSpec::new(
+                    "damage_to_a",
+                    format!("damage points taken by {}", sides[0].label),
+                ),
+                MetricSpec::new(
+                    "damage_to_b",
+                    format!("damage points taken by {}", sides[1].label),
+                ),
+                MetricSpec::new("crew_lost_a", format!("figures lost by {}", sides[0].label)),
+                MetricSpec::new("crew_lost_b", format!("figures lost by {}", sides[1].label)),
+            ],
+            length_metric: Some(M_TURNS),
+            trends: Vec::new(),
+        };
+        let (groups, group_slot) = class_groups(&ships);
+        let mut spec = spec;
+        for group in &groups {
+            let class = &data.classes[group.class];
+            let (tag, whose) = match group.side {
+                Some(side) => (
+                    format!("{}_{}", ["a", "b"][side], class.id),
+                    format!("{}'s {}", sides[side].label, class.name),
+                ),
+                None => (class.id.clone(), class.name.clone()),
+            };
+            spec.metrics.extend([
+                MetricSpec::new(
+                    format!("destroyed_{tag}"),
+                    format!("{whose} ships destroyed or abandoned"),
+                ),
+                MetricSpec::new(
+                    format!("captured_{tag}"),
+                    format!("{whose} ships captured by boarding"),
+                ),
+                MetricSpec::new(
+                    format!("crippled_{tag}"),
+                    format!(
+                        "{whose} ships afloat at the end but crippled (at a damage step that caps speed or leaves them powerless)"
+                    ),
+                ),
+            ]);
+        }
+        let wanted_range = wanted_ranges(&data);
+        Ok(WomAir {
+            spec,
+            data,
+            ships,
+            sides,
+            max_turns,
+            sequence,
+            bomb_criticals: file.bomb_criticals,
+            wanted_range,
+            group_slot,
+        })
+    }
+}
+
+/// Ships grouped for the per-class breakdown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct ClassGroup {
+    /// The side, or `None` when both sides' ships of the class are counted
+    /// together.
+    side: Option<usize>,
+    class: usize,
+}
+
+/// Groups the ships by side and class in order of first appearance; when
+/// that makes more groups than the metric slots hold, by class alone; when
+/// even that does not fit, no breakdown (the per-side totals remain).
+/// Returns the groups and each ship's first metric slot (0 = none).
+pub(super) fn class_groups(ships: &[ShipSetup]) -> (Vec<ClassGroup>, Vec<usize>) {
+    let by = |with_side: bool| {
+        let mut groups: Vec<ClassGroup> = Vec::new();
+        let slots = ships
+            .iter()
+            .map(|ship| {
+                let key = ClassGroup {
+                    side: with_side.then_some(ship.side),
+                    class: ship.class,
+                };
+                let index = groups.iter().position(|g| *g == key).unwrap_or_else(|| {
+                    groups.push(key);
+                    groups.len() - 1
+                });
+                M_CLASS + 3 * index
+            })
+            .collect::<Vec<_>>();
+        (groups, slots)
+    };
+    for with_side in [true, false] {
+        let (groups, slots) = by(with_side);
+        if groups.len() <= MAX_CLASS_GROUPS {
+            return (groups, slots);
+        }
+    }
+    (Vec::new(), vec![0; ships.len()])
+}

@@ -1,0 +1,490 @@
+//! `wom.battle`: a Warriors of Mars mass battle at 1:50 between two lines
+//! of units, played turn by turn (PART I: TURN SEQUENCE, move-counter-move):
+//! beginning fire, movement with charges and pass-through fire, end fire,
+//! morale, melee, morale, until one side has no unit left on the field or
+//! the turn limit is reached.
+//!
+//! Geometry is reduced to one axis: each unit's `advance` is how far it has
+//! come from its own battle line, so the gap between a unit and its target
+//! is `distance - advance - target advance`. Frontage, wheeling, arcs of fire
+//! and overlaps are not modelled: a scenario says which enemy unit each unit
+//! attacks and whether from the front, flank or rear.
+
+use barsoom_engine::accumulate::MAX_METRICS;
+use barsoom_engine::{Dice, Model, OutputSpec, Trace, TrialResult};
+
+use super::tables::{BattleTables, PARTS, Troop};
+
+/// Most units a side may field (the trial state is fixed arrays).
+pub const MAX_UNITS: usize = 8;
+/// Most figures in one unit (a Umak is 200; an army of Umaks 2,000).
+pub const MAX_FIGURES: u32 = 2000;
+/// Longest distance between the battle lines, in inches (10 yards each).
+pub const MAX_DISTANCE: u32 = 500;
+
+/// From which side a unit attacks its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Approach {
+    /// Face to face: both sides fight from the first round.
+    Front,
+    /// Flank attack: doubled, unreturned casualties in the first round(s).
+    Flank,
+    /// Rear attack: doubled, unreturned casualties in the first rounds.
+    Rear,
+}
+
+/// One unit of a side, as the scenario gives it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnitSpec {
+    /// Name for traces.
+    pub name: String,
+    /// Troop type.
+    pub troop: Troop,
+    /// Human-type infantry with shields.
+    pub shield: bool,
+    /// Skirmish order (green troops always).
+    pub skirmish: bool,
+    /// Morale class index into the tables.
+    pub class: usize,
+    /// Figures at the start.
+    pub figures: u32,
+    /// Figures in the first rank.
+    pub front: u32,
+    /// Missile weapon index, if any.
+    pub weapon: Option<usize>,
+    /// Carries lances (mounted only).
+    pub lance: bool,
+    /// Has a commander figure with it.
+    pub commander: bool,
+    /// A personality figure with it: name and level of ability (1..=13).
+    pub personality: Option<(String, u32)>,
+    /// Index of the enemy unit it attacks and shoots at.
+    pub target: usize,
+    /// From where it attacks.
+    pub approach: Approach,
+    /// Percent of missile casualties it takes while still on its line.
+    pub cover_keep: u64,
+    /// Advances to melee (`true`) or holds its line and shoots.
+    pub advance: bool,
+    /// Stance `fire`: advances only until its target is in missile range,
+    /// then halts there and shoots; closes once its volleys are spent.
+    pub halt_in_range: bool,
+    /// Normal and charge move in inches (charge 0: cannot charge).
+    pub moves: (u32, u32),
+}
+
+/// One side.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SideSpec {
+    /// Name for outcome labels.
+    pub name: String,
+    /// Its units, at most [`MAX_UNITS`].
+    pub units: Vec<UnitSpec>,
+}
+
+/// A `wom.battle` scenario, loaded and checked.
+#[derive(Debug, Clone)]
+pub struct WomBattle {
+    pub(super) tables: BattleTables,
+    pub(super) sides: [SideSpec; 2],
+    pub(super) distance: u32,
+    pub(super) max_turns: u32,
+    pub(super) spec: OutputSpec,
+}
+
+/// Outcome indices.
+pub const OUT_FIRST_WINS: u16 = 0;
+/// The second side holds the field.
+pub const OUT_SECOND_WINS: u16 = 1;
+/// Both sides left the field in the same turn.
+pub const OUT_BOTH_BROKEN: u16 = 2;
+/// The turn limit came first.
+pub const OUT_UNDECIDED: u16 = 3;
+
+/// Metric indices: turns, turns with melee, then per side (first, second)
+/// casualties, morale failures, routs, surrenders, commanders and
+/// personality figures lost.
+pub const M_TURNS: usize = 0;
+/// Turns in which at least one melee round was fought.
+pub const M_MELEE_ROUNDS: usize = 1;
+/// Figures lost by the first side (second side: +1).
+pub const M_CASUALTIES: usize = 2;
+/// Failed morale checks (retreats) of the first side (second: +1).
+pub const M_MORALE_FAILURES: usize = 4;
+/// Units routed, first side (second: +1).
+pub const M_ROUTS: usize = 6;
+/// Units surrendered, first side (second: +1).
+pub const M_SURRENDERS: usize = 8;
+/// Unit commanders killed, first side (second: +1).
+pub const M_COMMANDERS_LOST: usize = 10;
+/// Personality figures killed, first side (second: +1).
+pub const M_PERSONALITIES_LOST: usize = 12;
+
+/// Where a unit stands in the battle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Status {
+    /// In the fight.
+    #[default]
+    Active,
+    /// Failed morale: fell back a full move and stands until the end of the
+    /// given turn; attacked meanwhile, it routs.
+    Retreating(u32),
+    /// Routed off the table.
+    Routed,
+    /// Taken prisoner.
+    Surrendered,
+    /// Every figure lost.
+    Destroyed,
+}
+
+/// One unit's state during a trial (Copy: no allocation per trial).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct UnitState {
+    /// Figures left.
+    pub figures: u32,
+    /// Casualties so far.
+    pub casualties: u32,
+    /// Casualty parts carried (below [`PARTS`]).
+    pub parts: u64,
+    /// Inches advanced from its own battle line.
+    pub advance: i32,
+    /// Status.
+    pub status: Status,
+    /// Disorganised by a morale check (checks again next turn).
+    pub disorganized: bool,
+    /// A morale check is due at the next check step.
+    pub check_due: bool,
+    /// Casualty thresholds already checked (bit per threshold).
+    pub thresholds_passed: u8,
+    /// Commander alive / lost.
+    pub commander_alive: bool,
+    /// The commander was killed.
+    pub commander_lost: bool,
+    /// Personality figure alive.
+    pub personality_alive: bool,
+    /// The personality figure was killed.
+    pub personality_lost: bool,
+    /// Leader-loss rolls taken (one per six casualties).
+    pub leader_rolls: u32,
+    /// Volleys fired.
+    pub volleys: u32,
+    /// Charge moves in a row.
+    pub charge_streak: u32,
+    /// Normal moves in a row since charging was exhausted.
+    pub normal_streak: u32,
+    /// Must rest before charging again.
+    pub must_rest: bool,
+    /// Moved this turn (cannot fire).
+    pub moved: bool,
+    /// Where it started this turn's move (pass-through fire).
+    pub moved_from: i32,
+    /// Fired at the beginning of this turn.
+    pub fired_beginning: bool,
+    /// Fired mid-turn (pass-through) this turn.
+    pub fired_mid: bool,
+    /// Flank or rear attack begun this turn (morale penalty).
+    pub flanked: bool,
+    /// See `flanked`.
+    pub rear_attacked: bool,
+    /// Outnumbered 3-1 by superior troops at the last check.
+    pub outnumbered: bool,
+    /// Whom it attacks in melee: enemy index, approach, rounds fought,
+    /// charged in this turn.
+    pub attack: Option<Attack>,
+    /// Its current target (enemy index).
+    pub target: usize,
+}
+
+/// A melee this unit started against an enemy unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Attack {
+    /// Enemy unit index.
+    pub target: usize,
+    /// From where.
+    pub approach: Approach,
+    /// Rounds fought so far.
+    pub rounds: u32,
+    /// It came in by a charge move (first round adjustment).
+    pub charged: bool,
+}
+
+impl UnitState {
+    /// Still on the field (active or retreating).
+    pub fn on_field(&self) -> bool {
+        matches!(self.status, Status::Active | Status::Retreating(_))
+    }
+}
+
+/// The whole battle state of one trial.
+#[derive(Debug, Clone, Copy)]
+pub struct BattleState {
+    /// Units by side.
+    pub units: [[UnitState; MAX_UNITS]; 2],
+    /// Units per side.
+    pub counts: [usize; 2],
+    /// The turn being played (1-based).
+    pub turn: u32,
+    /// Metrics so far.
+    pub metrics: [u32; MAX_METRICS],
+}
+
+impl WomBattle {
+    /// The state at the start of a battle.
+    pub fn initial_state(&self) -> BattleState {
+        let mut units = [[UnitState::default(); MAX_UNITS]; 2];
+        for (s, side) in self.sides.iter().enumerate() {
+            for (u, spec) in side.units.iter().enumerate() {
+                units[s][u] = UnitState {
+                    figures: spec.figures,
+                    commander_alive: spec.commander,
+                    personality_alive: spec.personality.is_some(),
+                    target: spec.target,
+                    ..UnitState::default()
+                };
+            }
+        }
+        BattleState {
+            units,
+            counts: [self.sides[0].units.len(), self.sides[1].units.len()],
+            turn: 0,
+            metrics: [0; MAX_METRICS],
+        }
+    }
+
+    pub(super) fn spec_of(&self, s: usize, u: usize) -> &UnitSpec {
+        &self.sides[s].units[u]
+    }
+
+    /// Gap in inches between unit `u` of side `s` and enemy unit `e`.
+    pub fn gap(&self, st: &BattleState, s: usize, u: usize, e: usize) -> i32 {
+        self.distance as i32 - st.units[s][u].advance - st.units[1 - s][e].advance
+    }
+
+    /// Whether unit `u` of side `s` is in melee (attacking or attacked).
+    pub fn engaged(&self, st: &BattleState, s: usize, u: usize) -> bool {
+        st.units[s][u].attack.is_some()
+            || (0..st.counts[1 - s])
+                .any(|e| st.units[1 - s][e].attack.is_some_and(|a| a.target == u))
+    }
+
+    /// Moves the units of side `s` (MOVEMENT, Charge Movement), with
+    /// pass-through fire at units that come into contact.
+    fn move_side<T: Trace>(&self, st: &mut BattleState, s: usize, dice: &mut Dice, trace: &mut T) {
+        let charge_turns = self.tables.charge_turns;
+        for u in 0..st.counts[s] {
+            let spec = self.spec_of(s, u);
+            let unit = st.units[s][u];
+            let standing = !spec.advance
+                || unit.status != Status::Active
+                || self.engaged(st, s, u)
+                || spec
+                    .weapon
+                    .is_some_and(|w| self.tables.weapons[w].per_turn == 2 && unit.fired_beginning);
+            if standing {
+                continue;
+            }
+            let Some(e) = self.current_target(st, s, u) else {
+                continue;
+            };
+            if spec.halt_in_range && self.can_fire(st, s, u, e) {
+                // Stance `fire`: in range with volleys left, it stands.
+                continue;
+            }
+            let gap = self.gap(st, s, u, e).max(0);
+            let (normal, charge) = spec.moves;
+            // Stance `fire` with volleys left: walk only into its range.
+            let range_to_keep = spec.weapon.and_then(|w| {
+                let weapon = &self.tables.weapons[w];
+                (spec.halt_in_range && unit.volleys < weapon.max_volleys)
+                    .then_some(weapon.range)
+                    .flatten()
+            });
+            let can_charge = charge > 0 && !unit.must_rest && range_to_keep.is_none();
+            let charging = can_charge && gap <= charge as i32 && gap > 0;
+            let step = if charging {
+                gap
+            } else {
+                let wanted = range_to_keep.map_or(gap, |r| (gap - r as i32).max(0));
+                wanted.min(normal as i32)
+            };
+            let unit = &mut st.units[s][u];
+            unit.moved = step > 0;
+            unit.moved_from = unit.advance;
+            unit.advance += step;
+            if charging {
+                unit.charge_streak += 1;
+                unit.normal_streak = 0;
+                if unit.charge_streak >= charge_turns {
+                    unit.must_rest = true;
+                }
+            } else if step > 0 {
+                unit.normal_streak += 1;
+                if unit.normal_streak >= charge_turns {
+                    unit.must_rest = false;
+                    unit.charge_streak = 0;
+                }
+            }
+            if step > 0 {
+                trace.event("[MOVEMENT]", || {
+                    let kind = if charging { "charges" } else { "moves" };
+                    format!("{} {kind} {step}\"", spec.name)
+                });
+            }
+            if self.gap(st, s, u, e) > 0 {
+                continue;
+            }
+            // Pass-through fire: the target, if it neither moved nor fired
+            // at the beginning, shoots at the halfway point of the move.
+            if st.units[1 - s][e].target == u
+                && !st.units[1 - s][e].moved
+                && !st.units[1 - s][e].fired_beginning
+                && !self.engaged(st, 1 - s, e)
+            {
+                let halfway = st.units[s][u].moved_from + step / 2;
+                let saved = st.units[s][u].advance;
+                st.units[s][u].advance = halfway;
+                if self.can_fire(st, 1 - s, e, u) {
+                    let firers = self.firers(st, 1 - s, e);
+                    let parts = self.missile_parts(st, 1 - s, e, u, firers);
+                    st.units[1 - s][e].volleys += 1;
+                    st.units[1 - s][e].fired_mid = true;
+                    trace.event("[MISSILES: Pass-Through Fire]", || {
+                        format!(
+                            "{} fires at {} halfway in: {parts}/{PARTS} figures",
+                            self.spec_of(1 - s, e).name,
+                            spec.name
+                        )
+                    });
+                    self.apply_casualties(st, s, u, parts, dice, trace);
+                }
+                st.units[s][u].advance = saved;
+            }
+            if !st.units[s][u].on_field() {
+                continue;
+            }
+            let approach = spec.approach;
+            st.units[s][u].attack = Some(Attack {
+                target: e,
+                approach,
+                rounds: 0,
+                charged: charging,
+            });
+            match approach {
+                Approach::Flank => st.units[1 - s][e].flanked = true,
+                Approach::Rear => st.units[1 - s][e].rear_attacked = true,
+                Approach::Front => {}
+            }
+            if approach != Approach::Front {
+                st.units[1 - s][e].check_due = true;
+            }
+            trace.event("[MELEE]", || {
+                format!(
+                    "{} contacts {} ({approach:?})",
+                    spec.name,
+                    self.spec_of(1 - s, e).name
+                )
+            });
+        }
+    }
+
+    fn side_on_field(st: &BattleState, s: usize) -> bool {
+        st.units[s][..st.counts[s]].iter().any(|u| u.on_field())
+    }
+
+    /// Plays one turn (PART I: TURN SEQUENCE, move-counter-move).
+    pub fn turn<T: Trace>(&self, st: &mut BattleState, dice: &mut Dice, trace: &mut T) {
+        st.turn += 1;
+        let turn = st.turn;
+        for s in 0..2 {
+            for u in 0..st.counts[s] {
+                let unit = &mut st.units[s][u];
+                unit.moved = false;
+                unit.fired_beginning = false;
+                unit.fired_mid = false;
+            }
+        }
+        // 1) Beginning turn fire: units that fire twice a turn and stand.
+        let tables = &self.tables;
+        self.volley(
+            st,
+            true,
+            |_, spec| {
+                (!spec.advance || spec.halt_in_range)
+                    && spec.weapon.is_some_and(|w| tables.weapons[w].per_turn == 2)
+            },
+            dice,
+            trace,
+        );
+        // 2-4) Movement, side A first on odd turns, side B on even turns.
+        let first = usize::from(turn.is_multiple_of(2));
+        self.move_side(st, first, dice, trace);
+        self.move_side(st, 1 - first, dice, trace);
+        for s in 0..2 {
+            for u in 0..st.counts[s] {
+                let unit = &mut st.units[s][u];
+                if !unit.moved && unit.status == Status::Active && unit.must_rest {
+                    // Charge Movement: a turn without moving is a rest.
+                    unit.must_rest = false;
+                    unit.charge_streak = 0;
+                }
+            }
+        }
+        // 5) End turn fire by units that did not move nor fire mid-turn.
+        self.volley(
+            st,
+            false,
+            |unit, _| !unit.moved && !unit.fired_mid,
+            dice,
+            trace,
+        );
+        // 6) Morale, 7) melee, 8) morale.
+        self.morale_checks(st, dice, trace);
+        if self.melee_round(st, dice, trace) {
+            st.metrics[M_MELEE_ROUNDS] += 1;
+        }
+        self.morale_checks(st, dice, trace);
+        for s in 0..2 {
+            for u in 0..st.counts[s] {
+                let unit = &mut st.units[s][u];
+                unit.flanked = false;
+                unit.rear_attacked = false;
+                if unit.status == Status::Retreating(turn) {
+                    unit.status = Status::Active;
+                }
+            }
+        }
+    }
+
+    /// Plays a battle to its end; returns the outcome index.
+    pub fn play<T: Trace>(&self, st: &mut BattleState, dice: &mut Dice, trace: &mut T) -> u16 {
+        while st.turn < self.max_turns {
+            self.turn(st, dice, trace);
+            let on = [Self::side_on_field(st, 0), Self::side_on_field(st, 1)];
+            let outcome = match on {
+                [true, true] => continue,
+                [true, false] => OUT_FIRST_WINS,
+                [false, true] => OUT_SECOND_WINS,
+                [false, false] => OUT_BOTH_BROKEN,
+            };
+            st.metrics[M_TURNS] = st.turn;
+            return outcome;
+        }
+        st.metrics[M_TURNS] = st.turn;
+        OUT_UNDECIDED
+    }
+}
+
+impl Model for WomBattle {
+    fn spec(&self) -> &OutputSpec {
+        &self.spec
+    }
+
+    fn run_trial<T: Trace>(&self, dice: &mut Dice, trace: &mut T) -> TrialResult {
+        let mut st = self.initial_state();
+        let outcome = self.play(&mut st, dice, trace);
+        TrialResult {
+            outcome,
+            metrics: st.metrics,
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! Morale: the modifiers, the checks after fire and melee, and units
+//! leaving the melee or the field (PART I: MORALE).
+
+use barsoom_engine::{Dice, Trace};
+
+use super::battle::{BattleState, M_MORALE_FAILURES, M_ROUTS, M_SURRENDERS, Status, WomBattle};
+
+impl WomBattle {
+    /// The adjusted steady score of unit `(s, u)` now (MORALE TABLE with the
+    /// bonuses and penalties).
+    pub fn morale_modifier(&self, st: &BattleState, s: usize, u: usize) -> i32 {
+        let m = &self.tables.morale;
+        let spec = self.spec_of(s, u);
+        let unit = &st.units[s][u];
+        let mut total = 0;
+        if unit.attack.is_some() {
+            total += m.attacking;
+        }
+        if unit.commander_alive {
+            total += m.commander_with_unit;
+        }
+        if unit.personality_alive {
+            total += m.personality_with_unit;
+        }
+        if unit.casualties * 2 >= spec.figures {
+            total += m.half_casualties;
+        }
+        if unit.disorganized {
+            total += m.disordered;
+        }
+        if unit.flanked {
+            total += m.attacked_in_flank;
+        }
+        if unit.rear_attacked {
+            total += m.attacked_in_rear;
+        }
+        if unit.commander_lost {
+            total += m.commander_dead;
+        }
+        if unit.outnumbered {
+            total += m.outnumbered_three_to_one;
+        }
+        if unit.personality_lost {
+            total += m.personality_dead;
+        }
+        total
+    }
+
+    /// Whether unit `(s, u)` is in melee with three times its figures or
+    /// more of troops whose class is at least as good.
+    fn outnumbered(&self, st: &BattleState, s: usize, u: usize) -> bool {
+        let own = &self.tables.classes[self.spec_of(s, u).class];
+        let mut enemies = 0;
+        let mut superior = false;
+        for e in 0..st.counts[1 - s] {
+            let theirs = st.units[1 - s][e].attack.is_some_and(|a| a.target == u);
+            let ours = st.units[s][u].attack.is_some_and(|a| a.target == e);
+            if theirs || ours {
+                enemies += st.units[1 - s][e].figures;
+                superior |= self.tables.classes[self.spec_of(1 - s, e).class].steady >= own.steady;
+            }
+        }
+        superior && enemies >= 3 * st.units[s][u].figures.max(1)
+    }
+
+    /// Makes every morale check that is due (MORALE CHECKS TO BE MADE).
+    pub fn morale_checks<T: Trace>(&self, st: &mut BattleState, dice: &mut Dice, trace: &mut T) {
+        let m = &self.tables.morale;
+        for s in 0..2 {
+            for u in 0..st.counts[s] {
+                if !st.units[s][u].on_field() {
+                    continue;
+                }
+                let spec = self.spec_of(s, u);
+                let mut due = st.units[s][u].check_due;
+                for (i, pct) in m.casualty_checks.iter().enumerate() {
+                    let unit = &mut st.units[s][u];
+                    if unit.thresholds_passed & (1 << i) == 0
+                        && unit.casualties * 100 >= pct * spec.figures
+                    {
+                        unit.thresholds_passed |= 1 << i;
+                        due = true;
+                    }
+                }
+                let outnumbered = self.outnumbered(st, s, u);
+                if outnumbered && !st.units[s][u].outnumbered {
+                    due = true;
+                }
+                st.units[s][u].outnumbered = outnumbered;
+                if !due {
+                    continue;
+                }
+                st.units[s][u].check_due = false;
+                self.morale_check(st, s, u, dice, trace);
+            }
+        }
+    }
+
+    /// One morale check of unit `(s, u)`: steady, disorganised, retreat, or
+    /// surrender when the adjusted steady score is 2 or less.
+    pub fn morale_check<T: Trace>(
+        &self,
+        st: &mut BattleState,
+        s: usize,
+        u: usize,
+        dice: &mut Dice,
+        trace: &mut T,
+    ) {
+        let spec = self.spec_of(s, u);
+        let class = &self.tables.classes[spec.class];
+        let modifier = self.morale_modifier(st, s, u);
+        let steady = class.steady + modifier;
+        let disorganized = class.disorganized + modifier;
+        if steady <= self.tables.morale.surrender_at {
+            trace.event("[MORALE TABLE: surrender]", || {
+                format!("{}: steady score {steady}, surrenders", spec.name)
+            });
+            st.metrics[M_SURRENDERS + s] += 1;
+            self.leave_field(st, s, u, Status::Surrendered);
+            return;
+        }
+        let roll = (dice.d6() + dice.d6()) as i32;
+        if roll <= steady {
+            st.units[s][u].disorganized = false;
+        } else if roll <= disorganized {
+            st.units[s][u].disorganized = true;
+            st.units[s][u].check_due = true;
+        } else {
+            st.metrics[M_MORALE_FAILURES + s] += 1;
+            self.leave_melee(st, s, u);
+            let unit = &mut st.units[s][u];
+            unit.disorganized = false;
+            unit.status = Status::Retreating(st.turn + 1);
+            unit.advance -= spec.moves.0 as i32;
+        }
+        trace.event("[MORALE TABLE]", || {
+            let result = if roll <= steady {
+                "steady"
+            } else if roll <= disorganized {
+                "disorganised, checks again next turn"
+            } else {
+                "fails: retreats a full move and stands a turn"
+            };
+            format!(
+                "{} ({}): 2d6 {roll} against steady {steady} (modifier {modifier:+}): {result}",
+                spec.name, class.name
+            )
+        });
+    }
+
+    /// Ends every melee unit `(s, u)` takes part in.
+    pub(super) fn leave_melee(&self, st: &mut BattleState, s: usize, u: usize) {
+        st.units[s][u].attack = None;
+        for e in 0..st.counts[1 - s] {
+            if st.units[1 - s][e].attack.is_some_and(|a| a.target == u) {
+                st.units[1 - s][e].attack = None;
+            }
+        }
+    }
+
+    /// Removes unit `(s, u)` from the battle; a rout calls a check of the
+    /// friendly units within 3".
+    fn leave_field(&self, st: &mut BattleState, s: usize, u: usize, status: Status) {
+        self.leave_melee(st, s, u);
+        st.units[s][u].status = status;
+        if status == Status::Routed {
+            st.metrics[M_ROUTS + s] += 1;
+            let at = st.units[s][u].advance;
+            let within = self.tables.morale.routing_within as i32;
+            for f in 0..st.counts[s] {
+                let friend = &mut st.units[s][f];
+                if f != u && friend.on_field() && (friend.advance - at).abs() <= within {
+                    friend.check_due = true;
+                }
+            }
+        }
+    }
+
+    /// A retreating unit that is attacked routs (MORALE TABLE).
+    pub(super) fn attacked<T: Trace>(
+        &self,
+        st: &mut BattleState,
+        s: usize,
+        u: usize,
+        trace: &mut T,
+    ) {
+        if matches!(st.units[s][u].status, Status::Retreating(_)) {
+            trace.event("[MORALE TABLE: rout]", || {
+                format!(
+                    "{} is attacked while retreating and routs",
+                    self.spec_of(s, u).name
+                )
+            });
+            self.leave_field(st, s, u, Status::Routed);
+        }
+    }
+}

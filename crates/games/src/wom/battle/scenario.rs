@@ -1,0 +1,363 @@
+//! The `wom.battle` scenario file: its format, its validation into a
+//! [`WomBattle`](super::battle::WomBattle), and the output spec.
+
+use crate::{ModelEntry, boxed};
+use barsoom_engine::scenario::{Scenario, read_scenario};
+use std::path::Path;
+
+use serde::Deserialize;
+
+use barsoom_engine::scenario::ScenarioError;
+use barsoom_engine::{MetricSpec, OutputSpec};
+
+use super::battle::{
+    Approach, M_TURNS, MAX_DISTANCE, MAX_FIGURES, MAX_UNITS, SideSpec, UnitSpec, WomBattle,
+};
+use super::tables::{BattleTables, TROOP_NAMES, Troop, WEAPON_NAMES};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BattleFile {
+    #[serde(flatten)]
+    scenario: Scenario,
+    distance: i64,
+    max_turns: Option<i64>,
+    sides: Vec<SideFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SideFile {
+    name: String,
+    units: Vec<UnitFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UnitFile {
+    name: String,
+    troop: String,
+    class: String,
+    figures: i64,
+    front: Option<i64>,
+    formation: Option<String>,
+    #[serde(default)]
+    shield: bool,
+    missile: Option<String>,
+    #[serde(default)]
+    lance: bool,
+    #[serde(default)]
+    commander: bool,
+    personality: Option<PersonalityFile>,
+    target: Option<i64>,
+    attack: Option<String>,
+    cover: Option<String>,
+    stance: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PersonalityFile {
+    name: String,
+    level: i64,
+}
+
+/// The registry's entry for `wom.battle`.
+pub const ENTRY: ModelEntry = ModelEntry {
+    id: "wom.battle",
+    description: "Warriors of Mars mass battles at 1:50: units of infantry and cavalry with missile fire, charges, melee, morale, routs and leader losses",
+    load: |path| boxed(WomBattle::load(path)),
+};
+
+impl WomBattle {
+    /// Loads a `wom.battle` scenario and the tables it names.
+    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
+        let file: BattleFile = read_scenario(path, ENTRY.id)?;
+        let dir = file.scenario.data_dir(path, "../data");
+        let tables = BattleTables::load(&dir)?;
+        let model = Self::build(path, &file, tables)?;
+        Ok((model, file.scenario.description))
+    }
+
+    fn build(path: &Path, file: &BattleFile, tables: BattleTables) -> Result<Self, ScenarioError> {
+        let err = |field: String, message: String| ScenarioError::new(path, field, message);
+        if !(1..=i64::from(MAX_DISTANCE)).contains(&file.distance) {
+            return Err(err(
+                "distance".into(),
+                format!(
+                    "expected inches between the battle lines, 1 to {MAX_DISTANCE}, found {}",
+                    file.distance
+                ),
+            ));
+        }
+        let max_turns = file.max_turns.unwrap_or(60);
+        if !(1..=1000).contains(&max_turns) {
+            return Err(err(
+                "max_turns".into(),
+                format!("expected 1 to 1000 turns, found {max_turns}"),
+            ));
+        }
+        if file.sides.len() != 2 {
+            return Err(err(
+                "sides".into(),
+                format!("expected two [[sides]], found {}", file.sides.len()),
+            ));
+        }
+        let mut sides = Vec::new();
+        for (s, side) in file.sides.iter().enumerate() {
+            let enemy_units = file.sides[1 - s].units.len();
+            if side.units.is_empty() || side.units.len() > MAX_UNITS {
+                return Err(err(
+                    format!("sides[{s}].units"),
+                    format!(
+                        "expected 1 to {MAX_UNITS} units, found {}",
+                        side.units.len()
+                    ),
+                ));
+            }
+            let mut units = Vec::new();
+            for (u, unit) in side.units.iter().enumerate() {
+                let field = |f: &str| format!("sides[{s}].units[{u}].{f}");
+                units.push(unit_spec(&tables, unit, u, enemy_units, &|f, m| {
+                    err(field(f), m)
+                })?);
+            }
+            sides.push(SideSpec {
+                name: side.name.clone(),
+                units,
+            });
+        }
+        let second = sides.pop().expect("two sides checked");
+        let first = sides.pop().expect("two sides checked");
+        Ok(Self::new(
+            tables,
+            [first, second],
+            file.distance as u32,
+            max_turns as u32,
+        ))
+    }
+
+    /// A battle between two checked sides `distance` inches apart.
+    pub fn new(tables: BattleTables, sides: [SideSpec; 2], distance: u32, max_turns: u32) -> Self {
+        let mut metrics = vec![
+            MetricSpec::new("turns", "turns played"),
+            MetricSpec::new("melee_turns", "turns with a round of melee"),
+        ];
+        let per_side = [
+            ("casualties", "figures lost by"),
+            ("morale_failures", "failed morale checks of"),
+            ("routs", "units routed of"),
+            ("surrenders", "units surrendered of"),
+            ("commanders_lost", "unit commanders killed of"),
+            ("personalities_lost", "personality figures killed of"),
+        ];
+        for (name, what) in per_side {
+            for (s, side) in sides.iter().enumerate() {
+                let tag = if s == 0 { "first" } else { "second" };
+                metrics.push(MetricSpec::new(
+                    format!("{name}_{tag}"),
+                    format!("{what} {}", side.name),
+                ));
+            }
+        }
+        let spec = OutputSpec {
+            outcomes: vec![
+                format!("{} wins", sides[0].name),
+                format!("{} wins", sides[1].name),
+                "both sides broken".into(),
+                "undecided (turn limit)".into(),
+            ],
+            metrics,
+            length_metric: Some(M_TURNS),
+            trends: Vec::new(),
+        };
+        WomBattle {
+            tables,
+            sides,
+            distance,
+            max_turns,
+            spec,
+        }
+    }
+
+    /// The tables in use.
+    pub fn tables(&self) -> &BattleTables {
+        &self.tables
+    }
+}
+
+fn unit_spec(
+    tables: &BattleTables,
+    unit: &UnitFile,
+    index: usize,
+    enemy_units: usize,
+    err: &dyn Fn(&str, String) -> ScenarioError,
+) -> Result<UnitSpec, ScenarioError> {
+    let troop = Troop::parse(&unit.troop).ok_or_else(|| {
+        err(
+            "troop",
+            format!(
+                "expected a troop type ({}), found {:?}",
+                TROOP_NAMES.join(", "),
+                unit.troop
+            ),
+        )
+    })?;
+    let class = tables.class(&unit.class).ok_or_else(|| {
+        err(
+            "class",
+            format!(
+                "expected a troop class ({}), found {:?}",
+                tables.class_names(),
+                unit.class
+            ),
+        )
+    })?;
+    if !(1..=i64::from(MAX_FIGURES)).contains(&unit.figures) {
+        return Err(err(
+            "figures",
+            format!(
+                "expected 1 to {MAX_FIGURES} figures, found {}",
+                unit.figures
+            ),
+        ));
+    }
+    let figures = unit.figures as u32;
+    let front = unit.front.unwrap_or(unit.figures);
+    if !(1..=unit.figures).contains(&front) {
+        return Err(err(
+            "front",
+            format!("expected 1 to {figures} figures in the first rank, found {front}"),
+        ));
+    }
+    let default_formation = if troop.is_green() {
+        "skirmish"
+    } else {
+        "formed"
+    };
+    let skirmish = match unit.formation.as_deref().unwrap_or(default_formation) {
+        "formed" => false,
+        "skirmish" => true,
+        other => {
+            return Err(err(
+                "formation",
+                format!("expected \"formed\" or \"skirmish\", found {other:?}"),
+            ));
+        }
+    };
+    let moves = tables.moves[troop.index()][usize::from(skirmish)].ok_or_else(|| {
+        err(
+            "formation",
+            format!("{} always skirmish (FORMATIONS)", unit.troop),
+        )
+    })?;
+    if unit.shield && troop != Troop::HumanInfantry {
+        return Err(err(
+            "shield",
+            "expected shields only on human-infantry (MELEE TABLE)".into(),
+        ));
+    }
+    if unit.lance && !troop.is_mounted() {
+        return Err(err(
+            "lance",
+            "expected lances only on cavalry (mounted lance charge)".into(),
+        ));
+    }
+    let weapon = match unit.missile.as_deref() {
+        None | Some("none") => None,
+        Some(name) => Some(
+            WEAPON_NAMES
+                .iter()
+                .position(|w| *w == name)
+                .ok_or_else(|| {
+                    err(
+                        "missile",
+                        format!(
+                            "expected none or a missile weapon ({}), found {name:?}",
+                            WEAPON_NAMES.join(", ")
+                        ),
+                    )
+                })?,
+        ),
+    };
+    let personality = match &unit.personality {
+        None => None,
+        Some(p) => {
+            if !(1..=13).contains(&p.level) {
+                return Err(err(
+                    "personality.level",
+                    format!("expected a level of ability 1 to 13, found {}", p.level),
+                ));
+            }
+            Some((p.name.clone(), p.level as u32))
+        }
+    };
+    let target = unit.target.unwrap_or(index.min(enemy_units - 1) as i64);
+    if !(0..enemy_units as i64).contains(&target) {
+        return Err(err(
+            "target",
+            format!(
+                "expected an enemy unit index 0 to {}, found {target}",
+                enemy_units - 1
+            ),
+        ));
+    }
+    let approach = match unit.attack.as_deref().unwrap_or("front") {
+        "front" => Approach::Front,
+        "flank" => Approach::Flank,
+        "rear" => Approach::Rear,
+        other => {
+            return Err(err(
+                "attack",
+                format!("expected \"front\", \"flank\" or \"rear\", found {other:?}"),
+            ));
+        }
+    };
+    let cover_keep = match unit.cover.as_deref().unwrap_or("none") {
+        "none" => 100,
+        "soft" => tables.soft_cover_keep,
+        "hard" => tables.hard_cover_keep,
+        other => {
+            return Err(err(
+                "cover",
+                format!("expected \"none\", \"soft\" or \"hard\", found {other:?}"),
+            ));
+        }
+    };
+    let (advance, halt_in_range) = match unit.stance.as_deref().unwrap_or("advance") {
+        "advance" => (true, false),
+        "hold" => (false, false),
+        "fire" if unit.missile.is_some() => (true, true),
+        "fire" => {
+            return Err(err(
+                "stance",
+                "expected a missile weapon with stance \"fire\"".into(),
+            ));
+        }
+        other => {
+            return Err(err(
+                "stance",
+                format!("expected \"advance\", \"hold\" or \"fire\", found {other:?}"),
+            ));
+        }
+    };
+    Ok(UnitSpec {
+        name: unit.name.clone(),
+        troop,
+        shield: unit.shield,
+        skirmish,
+        class,
+        figures,
+        front: front as u32,
+        weapon,
+        lance: unit.lance,
+        commander: unit.commander,
+        personality,
+        target: target as usize,
+        approach,
+        cover_keep,
+        advance,
+        halt_in_range,
+        moves,
+    })
+}

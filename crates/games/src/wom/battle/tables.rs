@@ -1,0 +1,514 @@
+//! Mass-battle tables of Warriors of Mars (PART I, 1:50 scale), loaded from
+//! `scenarios/wom/data/battle-tables.toml` and `battle-morale.toml`, checked
+//! and compiled to fixed arrays. Casualties are counted in parts of a figure
+//! ([`PARTS`] to the figure) so that every fraction the tables give is carried
+//! exactly: the rules keep fractional casualties until they add up to a
+//! whole figure.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use barsoom_engine::scenario::{ScenarioError, read_toml};
+
+/// Parts of a figure in which casualties are counted: a multiple of 20
+/// (missile kills per 10 fired, in halves), of the melee groups 10, 5 and 3
+/// (in halves), and of the cover and skirmisher quarters.
+pub const PARTS: u64 = 480;
+
+/// The four troop types of the combat tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Troop {
+    /// Human-type infantry (red men, therns, First Born ...).
+    HumanInfantry,
+    /// Green Martian infantry.
+    GreenInfantry,
+    /// Human-type cavalry (on domestic thoats).
+    HumanCavalry,
+    /// Green Martian cavalry (on great thoats).
+    GreenCavalry,
+}
+
+/// Troop type names as written in scenario and data files, in [`Troop`] order.
+pub const TROOP_NAMES: [&str; 4] = [
+    "human-infantry",
+    "green-infantry",
+    "human-cavalry",
+    "green-cavalry",
+];
+
+impl Troop {
+    /// The troop type named `name`.
+    pub fn parse(name: &str) -> Option<Troop> {
+        const ALL: [Troop; 4] = [
+            Troop::HumanInfantry,
+            Troop::GreenInfantry,
+            Troop::HumanCavalry,
+            Troop::GreenCavalry,
+        ];
+        TROOP_NAMES.iter().position(|n| *n == name).map(|i| ALL[i])
+    }
+    /// Index into the rows of the tables.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    /// Green Martians are always skirmishers.
+    pub fn is_green(self) -> bool {
+        matches!(self, Troop::GreenInfantry | Troop::GreenCavalry)
+    }
+    /// Mounted troops (a lance charge needs a mount).
+    pub fn is_mounted(self) -> bool {
+        matches!(self, Troop::HumanCavalry | Troop::GreenCavalry)
+    }
+}
+
+/// Missile weapons of land battles, in the order of the data rows.
+pub const WEAPON_NAMES: [&str; 4] = ["javelin", "bow", "pistol", "rifle"];
+
+/// One missile weapon, compiled.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Weapon {
+    /// Range in inches; `None` is unlimited.
+    pub range: Option<u32>,
+    /// Ranks that fire.
+    pub ranks: u32,
+    /// Volleys a turn (2: may fire at the beginning of the turn, not move).
+    pub per_turn: u32,
+    /// Volleys a figure carries.
+    pub max_volleys: u32,
+    /// Parts of a figure killed per figure firing, by target [`Troop`].
+    pub parts_per_firer: [u64; 4],
+}
+
+/// The compiled mass-battle tables.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BattleTables {
+    /// Normal and charge moves by troop, formed (0) or skirmishing (1);
+    /// `None` where the formation does not exist.
+    pub moves: [[Option<(u32, u32)>; 2]; 4],
+    /// Turns of charging in a row before a rest.
+    pub charge_turns: u32,
+    /// The missile weapons, in [`WEAPON_NAMES`] order.
+    pub weapons: [Weapon; 4],
+    /// Green Martians firing rifles: parts added per figure firing.
+    pub green_rifle_parts: u64,
+    /// Percent of casualties kept behind soft cover, hard cover, and when
+    /// firing at skirmishers.
+    pub soft_cover_keep: u64,
+    /// See `soft_cover_keep`.
+    pub hard_cover_keep: u64,
+    /// See `soft_cover_keep`.
+    pub skirmisher_keep: u64,
+    /// Melee: figures per group, by attacking troop.
+    pub melee_group: [u64; 4],
+    /// Melee: casualties per group in halves, by attacker troop and defender
+    /// column (0 human infantry without shield, 1 with, 2 green infantry,
+    /// 3 human cavalry, 4 green cavalry).
+    pub melee_halves: [[u64; 5]; 4],
+    /// Troop a personality of level 12 and 13 fights as (one group).
+    pub personality_troop: [Troop; 2],
+    /// Casualties added per group: charging, enemy disorganised, lance
+    /// charge, enemy retreating.
+    pub add_charge: u64,
+    /// See `add_charge`.
+    pub add_disorganized: u64,
+    /// See `add_charge`.
+    pub add_lance: u64,
+    /// See `add_charge`.
+    pub add_retreating: u64,
+    /// Rounds of doubled, unreturned casualties of a flank and a rear attack.
+    pub flank_rounds: u32,
+    /// See `flank_rounds`.
+    pub rear_rounds: u32,
+    /// Leader loss: a roll per this many casualties.
+    pub casualties_per_leader_roll: u32,
+    /// Leader loss: a d6 at or below this kills the leader.
+    pub leader_killed_on: u32,
+    /// Units this large (Umaks) do not lose their commander this way.
+    pub umak_figures: u32,
+    /// Morale classes.
+    pub classes: Vec<MoraleClass>,
+    /// Morale modifiers.
+    pub morale: MoraleModifiers,
+}
+
+/// One line of the MORALE TABLE.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoraleClass {
+    /// Canonical name, e.g. "guards".
+    pub name: String,
+    /// Highest two-dice total that keeps steady morale.
+    pub steady: i32,
+    /// Highest total that leaves the unit disorganised.
+    pub disorganized: i32,
+    /// Other names scenarios may use (e.g. "first-born").
+    pub aliases: Vec<String>,
+}
+
+/// Bonuses and penalties to the morale score required.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoraleModifiers {
+    /// Attacking.
+    pub attacking: i32,
+    /// Commander with the unit.
+    pub commander_with_unit: i32,
+    /// Personality figure with the unit.
+    pub personality_with_unit: i32,
+    /// 50% casualties.
+    pub half_casualties: i32,
+    /// Unit disordered.
+    pub disordered: i32,
+    /// Attacked in the flank.
+    pub attacked_in_flank: i32,
+    /// Attacked in the rear.
+    pub attacked_in_rear: i32,
+    /// Commander dead.
+    pub commander_dead: i32,
+    /// Outnumbered 3-1 by superior troops.
+    pub outnumbered_three_to_one: i32,
+    /// Personality figure dead.
+    pub personality_dead: i32,
+    /// Adjusted steady score at or below which the unit surrenders.
+    pub surrender_at: i32,
+    /// Casualty percentages that call a check.
+    pub casualty_checks: Vec<u32>,
+    /// Inches within which a routing friend calls a check.
+    pub routing_within: u32,
+}
+
+impl BattleTables {
+    /// The morale class named `name` (its name or an alias).
+    pub fn class(&self, name: &str) -> Option<usize> {
+        self.classes
+            .iter()
+            .position(|c| c.name == name || c.aliases.iter().any(|a| a == name))
+    }
+
+    /// Every accepted class name, for error messages.
+    pub fn class_names(&self) -> String {
+        let mut names = Vec::new();
+        for c in &self.classes {
+            names.push(c.name.as_str());
+            names.extend(c.aliases.iter().map(String::as_str));
+        }
+        names.join(", ")
+    }
+
+    /// Loads and checks the tables from the data folder `dir`.
+    pub fn load(dir: &Path) -> Result<BattleTables, ScenarioError> {
+        let path = dir.join("battle-tables.toml");
+        let file: TablesFile = read_toml(&path)?;
+        let err = |field: &str, message: String| ScenarioError::new(&path, field, message);
+        let troop = |field: &str, name: &str| {
+            Troop::parse(name).ok_or_else(|| {
+                err(
+                    field,
+                    format!(
+                        "expected a troop type ({}), found {name:?}",
+                        TROOP_NAMES.join(", ")
+                    ),
+                )
+            })
+        };
+        let mut moves = [[None; 2]; 4];
+        for (i, row) in file.movement.rows.iter().enumerate() {
+            let field = format!("movement.rows[{i}]");
+            let t = troop(&field, &row.troop)?;
+            let f = match row.formation.as_str() {
+                "formed" => 0,
+                "skirmish" => 1,
+                other => {
+                    return Err(err(
+                        &field,
+                        format!("expected formation \"formed\" or \"skirmish\", found {other:?}"),
+                    ));
+                }
+            };
+            if row.normal == 0 || (row.charge != 0 && row.charge <= row.normal) {
+                return Err(err(
+                    &field,
+                    "expected a positive normal move and a charge move above it (or 0)".into(),
+                ));
+            }
+            moves[t.index()][f] = Some((row.normal, row.charge));
+        }
+        for (t, name) in TROOP_NAMES.iter().enumerate() {
+            if moves[t][1].is_none() {
+                return Err(err(
+                    "movement.rows",
+                    format!("expected a skirmish row for {name}"),
+                ));
+            }
+        }
+        let halves = |field: &str, v: f64| -> Result<u64, ScenarioError> {
+            let h = v * 2.0;
+            if !(0.0..=1000.0).contains(&h) || h.fract() != 0.0 {
+                return Err(err(
+                    field,
+                    format!("expected a whole number of halves from 0 to 500, found {v}"),
+                ));
+            }
+            Ok(h as u64)
+        };
+        let m = &file.missiles;
+        if m.rows.len() != WEAPON_NAMES.len() {
+            return Err(err(
+                "missiles.rows",
+                format!("expected the weapons {}", WEAPON_NAMES.join(", ")),
+            ));
+        }
+        let mut weapons = [Weapon {
+            range: None,
+            ranks: 1,
+            per_turn: 1,
+            max_volleys: 1,
+            parts_per_firer: [0; 4],
+        }; 4];
+        for (i, row) in m.rows.iter().enumerate() {
+            let field = format!("missiles.rows[{i}]");
+            if row.weapon != WEAPON_NAMES[i] {
+                return Err(err(
+                    &field,
+                    format!(
+                        "expected weapon {:?}, found {:?}",
+                        WEAPON_NAMES[i], row.weapon
+                    ),
+                ));
+            }
+            if !(1..=2).contains(&row.per_turn) || row.ranks == 0 || row.max_volleys == 0 {
+                return Err(err(
+                    &field,
+                    "expected per_turn 1 or 2, ranks and max_volleys at least 1".into(),
+                ));
+            }
+            let mut parts = [0; 4];
+            for (t, k) in row.kills.iter().enumerate() {
+                // kills per 10 fired, in halves: parts per firer = h/20 figure.
+                parts[t] = halves(&field, *k)? * PARTS / 20;
+            }
+            weapons[i] = Weapon {
+                range: (row.range > 0).then_some(row.range),
+                ranks: row.ranks,
+                per_turn: row.per_turn,
+                max_volleys: row.max_volleys,
+                parts_per_firer: parts,
+            };
+        }
+        let percent = |field: &str, p: u64| -> Result<u64, ScenarioError> {
+            if p > 100 || !p.is_multiple_of(25) {
+                return Err(err(
+                    field,
+                    format!("expected a multiple of 25 up to 100, found {p}"),
+                ));
+            }
+            Ok(100 - p)
+        };
+        let melee = &file.melee;
+        let mut melee_group = [0; 4];
+        let mut melee_halves = [[0; 5]; 4];
+        for (i, row) in melee.rows.iter().enumerate() {
+            let field = format!("melee.rows[{i}]");
+            let t = troop(&field, &row.troop)?;
+            if row.group == 0 || !PARTS.is_multiple_of(2 * row.group) {
+                return Err(err(
+                    &field,
+                    format!("expected a group that divides {}", PARTS / 2),
+                ));
+            }
+            melee_group[t.index()] = row.group;
+            for (c, v) in row.casualties.iter().enumerate() {
+                melee_halves[t.index()][c] = halves(&field, *v)?;
+            }
+        }
+        if melee_group.contains(&0) {
+            return Err(err(
+                "melee.rows",
+                "expected a row for every troop type".into(),
+            ));
+        }
+        let personality_troop = [
+            troop("melee.personality_12", &melee.personality_12)?,
+            troop("melee.personality_13", &melee.personality_13)?,
+        ];
+        let morale_path = dir.join("battle-morale.toml");
+        let morale: MoraleFile = read_toml(&morale_path)?;
+        for (i, c) in morale.classes.iter().enumerate() {
+            if !(2..=12).contains(&c.steady) || c.disorganized < c.steady || c.disorganized > 12 {
+                return Err(ScenarioError::new(
+                    &morale_path,
+                    format!("classes[{i}]"),
+                    "expected 2 <= steady <= disorganized <= 12",
+                ));
+            }
+        }
+        let l = &file.leaders;
+        if l.casualties_per_roll == 0 || !(1..=6).contains(&l.killed_on) {
+            return Err(err(
+                "leaders",
+                "expected casualties_per_roll >= 1 and killed_on 1 to 6".into(),
+            ));
+        }
+        Ok(BattleTables {
+            moves,
+            charge_turns: file.movement.charge_turns,
+            weapons,
+            green_rifle_parts: halves("missiles.green_rifle_bonus", m.green_rifle_bonus)? * PARTS
+                / 20,
+            soft_cover_keep: percent("missiles.soft_cover_percent", m.soft_cover_percent)?,
+            hard_cover_keep: percent("missiles.hard_cover_percent", m.hard_cover_percent)?,
+            skirmisher_keep: percent("missiles.skirmisher_percent", m.skirmisher_percent)?,
+            melee_group,
+            melee_halves,
+            personality_troop,
+            add_charge: melee.charge,
+            add_disorganized: melee.disorganized,
+            add_lance: melee.lance_charge,
+            add_retreating: melee.retreating,
+            flank_rounds: melee.flank_double_rounds,
+            rear_rounds: melee.rear_double_rounds,
+            casualties_per_leader_roll: l.casualties_per_roll,
+            leader_killed_on: l.killed_on,
+            umak_figures: l.umak_figures,
+            classes: morale.classes,
+            morale: morale.modifiers,
+        })
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TablesFile {
+    movement: MovementFile,
+    missiles: MissilesFile,
+    melee: MeleeFile,
+    leaders: LeadersFile,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MovementFile {
+    #[allow(dead_code)]
+    provenance: String,
+    rows: Vec<MoveRow>,
+    charge_turns: u32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveRow {
+    troop: String,
+    formation: String,
+    normal: u32,
+    charge: u32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MissilesFile {
+    #[allow(dead_code)]
+    provenance: String,
+    rows: Vec<MissileRow>,
+    green_rifle_bonus: f64,
+    soft_cover_percent: u64,
+    hard_cover_percent: u64,
+    skirmisher_percent: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MissileRow {
+    weapon: String,
+    range: u32,
+    ranks: u32,
+    per_turn: u32,
+    max_volleys: u32,
+    kills: [f64; 4],
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MeleeFile {
+    #[allow(dead_code)]
+    provenance: String,
+    rows: Vec<MeleeRow>,
+    personality_12: String,
+    personality_13: String,
+    charge: u64,
+    disorganized: u64,
+    lance_charge: u64,
+    retreating: u64,
+    flank_double_rounds: u32,
+    rear_double_rounds: u32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MeleeRow {
+    troop: String,
+    group: u64,
+    casualties: [f64; 5],
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LeadersFile {
+    #[allow(dead_code)]
+    provenance: String,
+    casualties_per_roll: u32,
+    killed_on: u32,
+    umak_figures: u32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoraleFile {
+    #[allow(dead_code)]
+    provenance: String,
+    classes: Vec<MoraleClass>,
+    modifiers: MoraleModifiers,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tables() -> BattleTables {
+        let dir =
+            Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("scenarios/wom/data");
+        BattleTables::load(&dir).expect("bundled tables load")
+    }
+
+    #[test]
+    fn missile_table_in_parts_per_firer() {
+        let t = tables();
+        // 10 rifles kill 5 human infantry: half a figure each.
+        assert_eq!(t.weapons[3].parts_per_firer[0], PARTS / 2);
+        // 10 javelins kill 1/2 green cavalry: 1/20 figure each.
+        assert_eq!(t.weapons[0].parts_per_firer[3], PARTS / 20);
+        // 10 arrows kill 1-1/2 green infantry.
+        assert_eq!(t.weapons[1].parts_per_firer[1], PARTS * 3 / 20);
+        assert_eq!(t.weapons[1].ranks, 2);
+        assert_eq!(t.weapons[3].range, None);
+        assert_eq!(t.weapons[0].range, Some(6));
+        assert_eq!(t.green_rifle_parts, PARTS / 10);
+    }
+
+    #[test]
+    fn melee_table_and_classes() {
+        let t = tables();
+        assert_eq!(t.melee_group, [10, 5, 5, 3]);
+        // 3 green cavalry inflict 3 on shieldless human infantry, 1 on green cavalry.
+        assert_eq!(t.melee_halves[3], [6, 6, 4, 4, 2]);
+        assert_eq!(t.melee_halves[0], [6, 4, 2, 2, 1]);
+        let guards = t.class("first-born").expect("alias");
+        assert_eq!(t.classes[guards].steady, 10);
+        assert_eq!(t.class("holy-therns"), Some(guards));
+        let low = t.class("second-rate-red-levies").expect("alias");
+        assert_eq!(t.classes[low].steady, 6);
+        assert_eq!(t.class("orcs"), None);
+        assert_eq!(t.moves[3][1], Some((18, 30)));
+        assert_eq!(t.moves[1][0], None);
+    }
+}

@@ -1,0 +1,9 @@
+//! Experiment designs above the games: sweeps on common random numbers,
+//! paired comparisons, tuning by successive halving, tournaments and their
+//! Bradley-Terry ratings.
+
+pub mod paired;
+pub mod ratings;
+pub mod sweep;
+pub mod tournament;
+pub mod tune;

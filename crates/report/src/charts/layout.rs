@@ -1,0 +1,254 @@
+//! What every chart shares: the embedded font, PNG and SVG files, the
+//! title block, fitted labels, number formats and fixed axis ticks.
+
+use std::fmt::Display;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use plotters::coord::Shift;
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};
+use plotters::coord::types::RangedCoordf64;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::{FontStyle, register_font};
+
+use crate::files::{AtomicFile, write_atomic};
+use crate::summary::{Summary, group_thousands};
+
+use super::{ChartError, FONT, TEXT_COLOR, TITLE_SIZE};
+
+/// Registers the embedded DejaVu Sans fonts under [`FONT`], once.
+pub(super) fn ensure_fonts() -> Result<(), ChartError> {
+    static REGISTERED: OnceLock<Result<(), String>> = OnceLock::new();
+    REGISTERED
+        .get_or_init(|| {
+            register_font(FONT, FontStyle::Normal, dejavu::sans::regular())
+                .map_err(|_| "DejaVu Sans is not a valid font".to_string())?;
+            register_font(FONT, FontStyle::Bold, dejavu::sans::bold())
+                .map_err(|_| "DejaVu Sans Bold is not a valid font".to_string())
+        })
+        .clone()
+        .map_err(ChartError::Font)
+}
+
+pub(super) fn draw_err<E: Display>(e: E) -> ChartError {
+    ChartError::Draw(e.to_string())
+}
+
+/// Renders `draw` into `dir/<stem>.png` atomically.
+pub(super) fn write_png<F>(
+    dir: &Path,
+    stem: &str,
+    size: (u32, u32),
+    draw: F,
+) -> Result<PathBuf, ChartError>
+where
+    F: FnOnce(&DrawingArea<BitMapBackend<'_>, Shift>) -> Result<(), ChartError>,
+{
+    // The bitmap encoder picks the format from the temporary file's extension.
+    let file = AtomicFile::create_with_suffix(&dir.join(format!("{stem}.png")), ".png")?;
+    {
+        let root = BitMapBackend::new(file.temp_path(), size).into_drawing_area();
+        draw(&root)?;
+        root.present().map_err(draw_err)?;
+    }
+    Ok(file.commit()?)
+}
+
+/// Renders `draw` into `dir/<stem>.svg` atomically.
+pub(super) fn write_svg<F>(
+    dir: &Path,
+    stem: &str,
+    size: (u32, u32),
+    draw: F,
+) -> Result<PathBuf, ChartError>
+where
+    F: FnOnce(&DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), ChartError>,
+{
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        draw(&root)?;
+        root.present().map_err(draw_err)?;
+    }
+    Ok(write_atomic(
+        &dir.join(format!("{stem}.svg")),
+        svg.as_bytes(),
+    )?)
+}
+
+/// The trial count for titles: "1,000,000 trials" or "exact".
+pub(super) fn trials_phrase(summary: &Summary, fallback_total: u64) -> String {
+    if summary.exact {
+        return "exact solution".to_string();
+    }
+    let n = if summary.trials > 0 {
+        summary.trials
+    } else {
+        fallback_total
+    };
+    format!(
+        "{} trial{}",
+        group_thousands(n),
+        if n == 1 { "" } else { "s" }
+    )
+}
+
+/// Draws `title` centred at the top of `root` (shrinking the font until it
+/// fits the width) and returns the area below it.
+pub(super) fn titled<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+) -> Result<DrawingArea<DB, Shift>, ChartError> {
+    let avail = root.dim_in_pixel().0.saturating_sub(40);
+    let mut size = TITLE_SIZE;
+    let mut text = title.to_string();
+    loop {
+        let style = TextStyle::from((FONT, size, FontStyle::Bold).into_font()).color(&TEXT_COLOR);
+        let (w, _) = root.estimate_text_size(&text, &style).map_err(draw_err)?;
+        if w <= avail {
+            break;
+        }
+        if size > 16.0 {
+            size -= 2.0;
+        } else if !shorten(&mut text) {
+            break;
+        }
+    }
+    let style = TextStyle::from((FONT, size, FontStyle::Bold).into_font()).color(&TEXT_COLOR);
+    let (_, h) = root.estimate_text_size(&text, &style).map_err(draw_err)?;
+    let top = 14;
+    let style = style.pos(Pos::new(HPos::Center, VPos::Top));
+    let center = i32::try_from(root.dim_in_pixel().0 / 2).unwrap_or(0);
+    root.draw_text(&text, &style, (center, top))
+        .map_err(draw_err)?;
+    let used = u32::try_from(top).unwrap_or(0) + h + 14;
+    Ok(root.split_vertically(used).1)
+}
+
+/// Drops the last character of `text` (keeping a trailing ellipsis);
+/// false when nothing is left to drop.
+fn shorten(text: &mut String) -> bool {
+    if text.ends_with('…') {
+        text.pop();
+    }
+    if text.pop().is_none() {
+        return false;
+    }
+    let trimmed = text.trim_end().len();
+    text.truncate(trimmed);
+    text.push('…');
+    true
+}
+
+/// `label` shortened with an ellipsis until it is at most `max_w` px wide.
+pub(super) fn fit_label<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    label: &str,
+    style: &TextStyle,
+    max_w: u32,
+) -> Result<(String, u32), ChartError> {
+    let mut text = label.to_string();
+    loop {
+        let (w, _) = root.estimate_text_size(&text, style).map_err(draw_err)?;
+        if w <= max_w || !shorten(&mut text) {
+            return Ok((text, w));
+        }
+    }
+}
+
+/// A rate as printed by its bar.
+pub(super) fn rate_text(rate: f64) -> String {
+    if !rate.is_finite() {
+        "n/a".to_string()
+    } else if rate > 0.0 && rate < 0.000_05 {
+        format!("{rate:.1e}")
+    } else {
+        format!("{rate:.4}")
+    }
+}
+
+/// A tick-label formatter for a linear axis running from 0 to `max`.
+pub(super) fn tick_text(v: f64, max: f64) -> String {
+    let step = max / 10.0;
+    let decimals = if step.is_finite() && step > 0.0 {
+        (-step.log10()).ceil().clamp(0.0, 6.0) as usize
+    } else {
+        2
+    };
+    format!("{v:.decimals$}")
+}
+
+/// Smallest "nice" number (1, 2, 2.5 or 5 times a power of ten) at least `x`.
+pub(super) fn nice_ceil(x: f64) -> f64 {
+    if !x.is_finite() || x <= 0.0 {
+        return 1.0;
+    }
+    let scale = 10f64.powf(x.log10().floor());
+    for m in [1.0, 2.0, 2.5, 5.0, 10.0] {
+        if m * scale >= x * (1.0 - 1e-9) {
+            return m * scale;
+        }
+    }
+    10.0 * scale
+}
+
+/// A linear `f64` axis whose labelled ticks sit exactly at `ticks` (plotters'
+/// own `with_key_points` wrapper cannot be used with `configure_mesh` on
+/// `f64` axes, as it lacks a value formatter).
+pub(super) struct FixedTicks {
+    inner: RangedCoordf64,
+    ticks: Vec<f64>,
+}
+
+impl FixedTicks {
+    pub(super) fn new(range: Range<f64>, ticks: Vec<f64>) -> Self {
+        FixedTicks {
+            inner: range.into(),
+            ticks,
+        }
+    }
+}
+
+impl Ranged for FixedTicks {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        self.inner.map(value, limit)
+    }
+
+    fn key_points<H: KeyPointHint>(&self, hint: H) -> Vec<f64> {
+        // Only bold (labelled) points: no light mesh lines in between.
+        if hint.weight().allow_light_points() {
+            Vec::new()
+        } else {
+            self.ticks.clone()
+        }
+    }
+
+    fn range(&self) -> Range<f64> {
+        self.inner.range()
+    }
+}
+
+/// A chart builder with the margins and axis-label room of the x-y charts.
+pub(super) fn plot_builder<'a, 'b, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    y_label_width: u32,
+) -> ChartBuilder<'a, 'b, DB> {
+    let mut builder = ChartBuilder::on(area);
+    builder
+        .margin_left(16)
+        .margin_right(30)
+        .margin_bottom(10)
+        .x_label_area_size(70)
+        .y_label_area_size(y_label_width);
+    builder
+}
+
+/// Clamps a possibly-NaN value into `[lo, hi]` (NaN becomes `lo`).
+pub(super) fn clamp_finite(v: f64, lo: f64, hi: f64) -> f64 {
+    if v.is_nan() { lo } else { v.clamp(lo, hi) }
+}
