@@ -1,15 +1,13 @@
 //! Rules cases with hand-worked expected values, read from the bundled
 //! Warriors of Mars data through the model's own profiles.
 
-mod common;
-
 use barsoom::engine::{Model, replay};
 use barsoom::games::wom::duel::{
     Blow, CompiledShot, FirstStrike, MissileEffect, WomDuel, next_holder,
 };
 use barsoom::games::wom::tables::{Score, WomData};
 
-use common::*;
+use crate::common::*;
 
 fn duel(a: &str, a_extra: &str, b: &str, b_extra: &str) -> WomDuel {
     let dir = tempfile::tempdir().expect("tempdir");

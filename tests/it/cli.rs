@@ -1,11 +1,10 @@
 //! The binary end to end: a bundled scenario runs and writes its files,
 //! and every kind of bad input gets one line, exit code 2 and no output.
 
-mod common;
-
 use std::path::Path;
 
-use common::barsoom;
+use crate::common;
+use crate::common::barsoom;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

@@ -1,9 +1,7 @@
 //! `barsoom compare`: differences from paired trials, with the Newcombe
 //! interval, and the precision pairing buys over independent runs.
 
-mod common;
-
-use common::{barsoom, barsoom_ok, bundled};
+use crate::common::{barsoom, barsoom_ok, bundled};
 
 fn compare_json(args: &[&str]) -> serde_json::Value {
     let dir = tempfile::tempdir().expect("tempdir");

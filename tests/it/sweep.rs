@@ -1,9 +1,7 @@
 //! `barsoom sweep`: a grid of settings on common random numbers, written as
 //! one frame and charts.
 
-mod common;
-
-use common::{barsoom, barsoom_ok, bundled};
+use crate::common::{barsoom, barsoom_ok, bundled};
 
 fn csv(path: &std::path::Path) -> Vec<Vec<String>> {
     std::fs::read_to_string(path)

@@ -1,9 +1,7 @@
 //! `barsoom tournament`: a round robin in both seatings, the head-to-head
 //! record, Bradley–Terry ratings and the game-level measures.
 
-mod common;
-
-use common::{barsoom, barsoom_ok, bundled};
+use crate::common::{barsoom, barsoom_ok, bundled};
 
 fn scenario() -> String {
     bundled("wom/carthoris-vs-tars-tarkas.toml")

@@ -2,12 +2,12 @@
 //! the thread count, replays narrate the rules applied, rule consequences
 //! hold in bulk, and impossible set-ups are refused with one-line errors.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 use barsoom::engine::{RunConfig, Tally, run};
 use barsoom::games::wom::air::battle::WomAir;
+
+use crate::common;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

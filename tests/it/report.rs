@@ -1,11 +1,9 @@
 //! `barsoom report`: one self-contained HTML page from output folders, end
 //! to end with the real binary, and its errors for bad folders.
 
-mod common;
-
 use std::path::Path;
 
-use common::{assert_bad_input, barsoom_ok, bundled};
+use crate::common::{assert_bad_input, barsoom_ok, bundled};
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))

@@ -2,9 +2,8 @@
 //! for one command, type-checked, with the nearest paths suggested for a
 //! path that does not exist; the fingerprint tells overridden runs apart.
 
-mod common;
-
-use common::{barsoom, bundled};
+use crate::common;
+use crate::common::{barsoom, bundled};
 
 fn exact_json(args: &[&str]) -> serde_json::Value {
     let dir = tempfile::tempdir().expect("tempdir");

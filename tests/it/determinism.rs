@@ -1,10 +1,10 @@
 //! Results depend on the seed and the trial indices only: not on the
 //! thread count, the block size or how the trial range is split.
 
-mod common;
-
 use barsoom::engine::{RunConfig, Tally, run};
 use barsoom::games::wom::duel::WomDuel;
+
+use crate::common;
 
 fn model(name: &str) -> WomDuel {
     WomDuel::load(&common::bundled(name))

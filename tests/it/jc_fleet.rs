@@ -7,8 +7,6 @@
 //! to -5..+5. Leadership: John Carter 3, Kantos Kan 2, Nutus 2, Gahan 2,
 //! Astok 1, Tul Axtar 1, Mors Kajak 1.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 use barsoom::analysis::matrix_game::{expected_payoff, solve_zero_sum};
@@ -19,7 +17,9 @@ use barsoom::games::jc::fleet::{
     OUT_SECOND_REVERSES, OUT_UNDECIDED, RoundPlay,
 };
 use barsoom::games::jc::fleet_tables::{FleetTables, JcData};
-use common::barsoom;
+
+use crate::common;
+use crate::common::barsoom;
 
 // Maneuver indices in the data's order.
 const CLOSE_ASSAULT: usize = 0;

@@ -1,11 +1,10 @@
 //! A run split into shards and merged gives byte-identical outputs to one
 //! process; shards that do not belong together are refused.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::barsoom;
+use crate::common;
+use crate::common::barsoom;
 
 fn run_shard(
     dir: &Path,

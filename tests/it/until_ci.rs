@@ -2,9 +2,7 @@
 //! outcome's 95% interval is at most W either side, the same for any
 //! thread count, and says so.
 
-mod common;
-
-use common::{barsoom, barsoom_ok, bundled};
+use crate::common::{barsoom, barsoom_ok, bundled};
 
 fn run_json(d: &std::path::Path, extra: &[&str], out: &str) -> serde_json::Value {
     let scenario = bundled("wom/padwar-vs-padwar.toml").display().to_string();

@@ -7,8 +7,6 @@
 //! break-off [18.2 card 24] (where it may be played, each enemy beside the
 //! hero striking once).
 
-mod common;
-
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -22,6 +20,8 @@ use barsoom::games::jc::duel::roster::Roster;
 use barsoom::games::jc::duel::sequence::{Duel, State, Status};
 use barsoom::games::jc::duel::special::SpecialRules;
 use barsoom::games::jc::swordsman::SwordsmanTables;
+
+use crate::common;
 
 fn data() -> PathBuf {
     common::root().join("scenarios/jc/data")

@@ -2,9 +2,7 @@
 //! results (`list`, `validate`); the result commands are covered by their
 //! own tests.
 
-mod common;
-
-use common::{barsoom, barsoom_ok, bundled, root};
+use crate::common::{barsoom, barsoom_ok, bundled, root};
 
 #[test]
 fn list_prints_models_and_scenarios_as_json() {

@@ -1,8 +1,6 @@
 //! `wom.battle`: hand-worked cases of the mass-battle tables and rules,
 //! termination, determinism across threads, replays, and bad input.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 use barsoom::engine::{Dice, NoTrace, RunConfig, run};
@@ -10,6 +8,8 @@ use barsoom::games::wom::battle::battle::{
     Approach, Attack, M_CASUALTIES, OUT_UNDECIDED, Status, UnitState, WomBattle,
 };
 use barsoom::games::wom::battle::tables::PARTS;
+
+use crate::common;
 
 const THARKS: &str = "wom/battle/thark-horde-against-heliumite-rifles.toml";
 const ZODANGA: &str = "wom/battle/zodangan-levies-receive-green-cavalry.toml";

@@ -8,8 +8,6 @@
 //! its limit, determinism across thread counts, and one-line errors for
 //! bad data.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 use barsoom::engine::{Model, RunConfig, TraceLog, run};
@@ -22,6 +20,8 @@ use barsoom::games::talisman::game::{
 };
 use barsoom::games::talisman::policy::{Policy, SensibleKnobs};
 use barsoom::games::talisman::stats::breakdown;
+
+use crate::common;
 
 /// Dice that return a script, then fail the test if more are asked for.
 struct Script {

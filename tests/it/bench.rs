@@ -3,10 +3,10 @@
 //! `--compare` flags regressions beyond the measured noise; bad input is a
 //! one-line error with exit code 2.
 
-mod common;
-
 use barsoom::games::{MODELS, bench_references, load};
-use common::barsoom;
+
+use crate::common;
+use crate::common::barsoom;
 
 #[test]
 fn every_model_has_a_loadable_reference_scenario() {

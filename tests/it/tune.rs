@@ -1,9 +1,7 @@
 //! `barsoom tune`: successive halving finds a planted optimum and confirms
 //! it on a fresh seed.
 
-mod common;
-
-use common::{barsoom, barsoom_ok, bundled};
+use crate::common::{barsoom, barsoom_ok, bundled};
 
 fn tune_json(args: &[&str]) -> serde_json::Value {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -2,13 +2,12 @@
 //! part-way and resumed gives the same summary, byte for byte, as a run that
 //! was never stopped; a checkpoint from another run is refused.
 
-mod common;
-
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::barsoom;
+use crate::common;
+use crate::common::barsoom;
 
 const TRIALS: &str = "20000000";
 

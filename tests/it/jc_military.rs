@@ -2,14 +2,14 @@
 //! set-up states, the map and deck, bad input, and whole games (every game
 //! ends, results independent of threads).
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 use barsoom::engine::{Dice, Model, NoTrace, RunConfig, Tally, run};
 use barsoom::games::jc::military::JcMilitary;
 use barsoom::games::jc::military::deck::DeckState;
 use barsoom::games::jc::military::game::{Game, Group, Target};
+
+use crate::common;
 
 fn load(name: &str) -> JcMilitary {
     match JcMilitary::load(&common::bundled(&format!("jc/military/{name}.toml"))) {

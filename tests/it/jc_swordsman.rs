@@ -2,8 +2,6 @@
 //! commitment queue, the exploiter's use of spent cards, the minimax value
 //! against brute force, determinism and bad input.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 use barsoom::analysis::matrix_game::solve_zero_sum;
@@ -11,6 +9,8 @@ use barsoom::engine::{Dice, RunConfig, Tally, run};
 use barsoom::games::jc::swordsman::{
     BoutResult, Effect, JcSwordsman, MANEUVERS, Rank, SwordsmanTables, apply_effect,
 };
+
+use crate::common;
 
 fn data() -> PathBuf {
     common::root().join("scenarios/jc/data")

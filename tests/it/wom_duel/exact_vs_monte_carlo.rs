@@ -2,10 +2,10 @@
 //! million trials every outcome rate, and the mean fight length, must lie
 //! within four standard errors of the exact value.
 
-mod common;
-
 use barsoom::engine::{Model, RunConfig, run};
 use barsoom::games::wom::duel::WomDuel;
+
+use crate::common;
 
 fn check(label: &str, model: &WomDuel, trials: u64, seed: u64) {
     let exact = model.exact().unwrap_or_else(|e| panic!("{label}: {e}"));

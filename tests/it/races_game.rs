@@ -7,8 +7,6 @@
 //! `scenarios/races/data/races.toml` lists them (the Random Attribute
 //! Determination Table): faces 1-9 one attribute each, 10 a reroll.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 use barsoom::engine::{Model, NoTrace, RunConfig, run};
@@ -22,7 +20,9 @@ use barsoom::games::races::game::{
     recruits, roll_terrain,
 };
 use barsoom::games::races::map::{HexMap, NO_HEX, NO_HEXES, set_insert};
-use common::barsoom;
+
+use crate::common;
+use crate::common::barsoom;
 
 const SPEED: u8 = 0;
 const HAND_TO_HAND: u8 = 3;

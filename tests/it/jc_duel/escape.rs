@@ -5,10 +5,6 @@
 //! movement and melee phases [4.0 C, D], the special characters of [19],
 //! the policies' use of all of it, and bad set-ups.
 
-mod common;
-
-use common::write_jc_duel as write;
-
 use std::path::{Path, PathBuf};
 
 use barsoom::engine::{Dice, NoTrace, RunConfig, Tally, run};
@@ -19,6 +15,9 @@ use barsoom::games::jc::duel::model::{JcDuel, OUT_FIRST_LEFT, OUT_FIRST_WINS};
 use barsoom::games::jc::duel::policy::{Policy, Task};
 use barsoom::games::jc::duel::sequence::{Duel, State, Status};
 use barsoom::games::jc::duel::special::SpecialRules;
+
+use crate::common;
+use crate::common::write_jc_duel as write;
 
 fn data() -> PathBuf {
     common::root().join("scenarios/jc/data")

@@ -5,8 +5,6 @@
 //! discoveries); a property test that every game ends with every hero in
 //! one place; determinism across threads; clear errors for broken tables.
 
-mod common;
-
 use std::path::Path;
 
 use barsoom::engine::{Dice, Model, NoTrace, RunConfig, Tally, TraceLog, run};
@@ -19,6 +17,8 @@ use barsoom::games::jc::strategic::game::{
 };
 use barsoom::games::jc::strategic::script::Script;
 use barsoom::scenario::{Override, with_overrides};
+
+use crate::common;
 
 fn load(name: &str) -> JcStrategic {
     match JcStrategic::load(&common::bundled(&format!("jc/strategic/{name}.toml"))) {

@@ -3,10 +3,6 @@
 //! positions, arcs and behind positions for each class and facing, movement
 //! (walls, counters, jumping, hero allowances), determinism and bad input.
 
-mod common;
-
-use common::write_jc_duel as write;
-
 use std::path::{Path, PathBuf};
 
 use barsoom::engine::{Dice, Model, RunConfig, Tally, run};
@@ -20,6 +16,9 @@ use barsoom::games::jc::duel::model::{JcDuel, OUT_FIRST_WINS, OUT_SECOND_WINS};
 use barsoom::games::jc::duel::policy::Policy;
 use barsoom::games::jc::duel::roster::{Class, Ratings, Roster};
 use barsoom::games::jc::duel::sequence::State;
+
+use crate::common;
+use crate::common::write_jc_duel as write;
 
 fn data() -> PathBuf {
     common::root().join("scenarios/jc/data")

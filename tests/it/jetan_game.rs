@@ -3,13 +3,13 @@
 //! counts), tournaments with the players as entrants, and one-line errors
 //! with exit code 2 for bad positions, players, flags and scenarios.
 
-mod common;
-
 use std::path::Path;
 
 use barsoom::engine::{Model, RunConfig, run};
 use barsoom::games::jetan::game::{JetanGame, OUT_A_WINS, OUT_B_WINS, OUT_UNFINISHED};
-use common::barsoom;
+
+use crate::common;
+use crate::common::barsoom;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
