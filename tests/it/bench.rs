@@ -6,7 +6,7 @@
 use barsoom::games::{MODELS, bench_references, load};
 
 use crate::common;
-use crate::common::barsoom;
+use crate::common::{assert_bad_input, barsoom, barsoom_ok};
 
 #[test]
 fn every_model_has_a_loadable_reference_scenario() {
@@ -22,17 +22,14 @@ fn every_model_has_a_loadable_reference_scenario() {
 }
 
 fn bench_csv(dir: &std::path::Path, out: &str) -> Vec<Vec<String>> {
-    let text = std::fs::read_to_string(dir.join(out).join("bench.csv")).expect("bench.csv");
-    text.lines()
-        .map(|l| l.split(',').map(str::to_string).collect())
-        .collect()
+    common::read_csv(&dir.join(out).join("bench.csv"))
 }
 
 #[test]
 fn bench_writes_one_row_per_scenario_and_thread_count() {
     let dir = tempfile::tempdir().expect("tempdir");
     let d = dir.path();
-    let o = barsoom(
+    let o = barsoom_ok(
         &[
             "bench",
             "wom.duel",
@@ -48,7 +45,6 @@ fn bench_writes_one_row_per_scenario_and_thread_count() {
         ],
         d,
     );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
     let rows = json["rows"].as_array().expect("rows");
     // Two wom.duel references, each at 1 thread (always) and 2.
@@ -141,10 +137,6 @@ fn bad_bench_input_is_one_line_with_exit_code_2() {
         ),
     ];
     for (args, expected) in cases {
-        let o = barsoom(args, d);
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
-        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
-        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert_bad_input(args, d, &[expected]);
     }
 }

@@ -7,7 +7,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common;
-use crate::common::barsoom;
+use crate::common::{assert_bad_input, barsoom_ok};
 
 const TRIALS: &str = "20000000";
 
@@ -73,8 +73,7 @@ fn finish(dir: &Path, out: &str, resume: bool) -> Vec<u8> {
         args.push("--resume".into());
     }
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = barsoom(&args, dir);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = barsoom_ok(&args, dir);
     if resume {
         let stdout = String::from_utf8_lossy(&o.stdout);
         assert!(
@@ -172,14 +171,10 @@ fn a_checkpoint_of_another_run_is_refused() {
             args.extend(["-n", TRIALS]);
         }
         args.extend([flag, value]);
-        let o = barsoom(&args, d);
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{flag}: {stderr}");
-        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
-        assert!(
-            stderr.contains("checkpoint.json: cannot resume this run from it")
-                && stderr.contains(field),
-            "{flag}: {stderr}"
+        assert_bad_input(
+            &args,
+            d,
+            &["checkpoint.json: cannot resume this run from it", field],
         );
     }
 }

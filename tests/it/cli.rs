@@ -4,18 +4,14 @@
 use std::path::Path;
 
 use crate::common;
-use crate::common::barsoom;
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use crate::common::{barsoom, barsoom_ok, text};
 
 #[test]
 fn run_writes_summary_frames_charts_and_json() {
     let dir = tempfile::tempdir().expect("tempdir");
     let out = dir.path().join("report");
     let scenario = common::bundled("wom/john-carter-vs-green-chieftain.toml");
-    let o = barsoom(
+    let o = barsoom_ok(
         &[
             "run",
             &scenario.display().to_string(),
@@ -33,7 +29,6 @@ fn run_writes_summary_frames_charts_and_json() {
         ],
         dir.path(),
     );
-    assert!(o.status.success(), "stderr: {}", text(&o.stderr));
     let json: serde_json::Value =
         serde_json::from_slice(&o.stdout).expect("stdout is one JSON object");
     assert_eq!(json["model"], "wom.duel");
@@ -127,7 +122,7 @@ fn the_table_and_the_same_seed_give_the_same_numbers() {
         .display()
         .to_string();
     let run = |threads: &str, out: &str| {
-        let o = barsoom(
+        let o = barsoom_ok(
             &[
                 "run",
                 &scenario,
@@ -142,7 +137,6 @@ fn the_table_and_the_same_seed_give_the_same_numbers() {
             ],
             dir.path(),
         );
-        assert!(o.status.success(), "{}", text(&o.stderr));
         let mut json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
         json["wall_seconds"] = serde_json::Value::Null;
         json
@@ -164,8 +158,7 @@ fn exact_prints_the_same_shape_marked_exact() {
     let scenario = common::bundled("wom/padwar-vs-regular.toml")
         .display()
         .to_string();
-    let o = barsoom(&["exact", &scenario, "--json"], dir.path());
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = barsoom_ok(&["exact", &scenario, "--json"], dir.path());
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(json["exact"], true);
     let p: f64 = json["outcomes"]
@@ -185,8 +178,7 @@ fn replay_traces_every_roll_with_its_rule_case() {
     let scenario = common::bundled("wom/three-green-warriors-vs-john-carter.toml")
         .display()
         .to_string();
-    let o = barsoom(&["run", &scenario, "--replay", "17", "--trace"], dir.path());
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = barsoom_ok(&["run", &scenario, "--replay", "17", "--trace"], dir.path());
     let out = text(&o.stdout);
     assert!(
         out.contains("[WoM men-vs-men 2-3]") && out.contains("3d6 = ") && out.contains("outcome: "),
@@ -375,6 +367,5 @@ fn validate_accepts_every_bundled_scenario() {
     }
     assert!(args.len() > 8, "at least eight bundled scenarios");
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = barsoom(&args, &common::root());
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    barsoom_ok(&args, &common::root());
 }

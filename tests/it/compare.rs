@@ -1,7 +1,7 @@
 //! `barsoom compare`: differences from paired trials, with the Newcombe
 //! interval, and the precision pairing buys over independent runs.
 
-use crate::common::{barsoom, barsoom_ok, bundled};
+use crate::common::{assert_bad_input, barsoom_ok, bundled};
 
 fn compare_json(args: &[&str]) -> serde_json::Value {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -81,10 +81,6 @@ fn comparisons_that_cannot_pair_are_refused() {
     for (args, expected) in cases {
         let mut all = vec!["compare"];
         all.extend_from_slice(args);
-        let o = barsoom(&all, dir.path());
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
-        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
-        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert_bad_input(&all, dir.path(), &[expected]);
     }
 }

@@ -13,14 +13,7 @@ fn model(name: &str) -> WomDuel {
 }
 
 fn tally(m: &WomDuel, trials: std::ops::Range<u64>, threads: usize, chunk: u64) -> Tally {
-    let config = RunConfig {
-        seed: 99,
-        trials,
-        threads,
-        chunk,
-        progress: false,
-    };
-    run(m, &config, None).expect("run")
+    common::tally(m, 99, trials, threads, chunk)
 }
 
 #[test]

@@ -19,7 +19,7 @@ use barsoom::games::jc::fleet::{
 use barsoom::games::jc::fleet_tables::{FleetTables, JcData};
 
 use crate::common;
-use crate::common::barsoom;
+use crate::common::{barsoom, barsoom_ok, jc_data};
 
 // Maneuver indices in the data's order.
 const CLOSE_ASSAULT: usize = 0;
@@ -28,20 +28,16 @@ const CLIMB: usize = 4;
 const CIRCLE: usize = 6;
 const REVERSE: usize = 8;
 
-fn jc_data() -> PathBuf {
-    common::root().join("scenarios/jc/data")
-}
-
 /// Writes a `jc.fleet` scenario: `top` is TOML for the top-level fields,
 /// `sides` for the two `[[sides]]` tables.
 fn write(dir: &Path, name: &str, top: &str, sides: &str) -> PathBuf {
-    let path = dir.join(format!("{name}.toml"));
-    let text = format!(
-        "model = \"jc.fleet\"\ndescription = \"test\"\ndata = {:?}\n{top}\n{sides}",
-        jc_data().display().to_string()
-    );
-    std::fs::write(&path, text).expect("write scenario");
-    path
+    common::write_scenario(
+        dir,
+        name,
+        "jc.fleet",
+        &jc_data(),
+        &format!("{top}\n{sides}"),
+    )
 }
 
 fn side(nation: &str, strength: u8, commanders: &str, extra: &str) -> String {
@@ -402,14 +398,7 @@ fn the_minimax_mix_is_an_equilibrium_of_the_bundled_matrix() {
 // ---------------------------------------------------------------- runs
 
 fn tally(m: &JcFleet, trials: std::ops::Range<u64>, threads: usize) -> Tally {
-    let config = RunConfig {
-        seed: 41,
-        trials,
-        threads,
-        chunk: 4096,
-        progress: false,
-    };
-    run(m, &config, None).expect("run")
+    common::tally(m, 41, trials, threads, 4096)
 }
 
 #[test]
@@ -446,16 +435,8 @@ fn check_exact(name: &str, m: &JcFleet, trials: u64) {
         None,
     )
     .expect("run");
+    common::assert_rates_near_exact(name, m, &exact, &t);
     let n = t.trials() as f64;
-    for (i, p) in exact.outcome_probabilities.iter().enumerate() {
-        let observed = t.outcomes[i] as f64 / n;
-        let se = (p * (1.0 - p) / n).sqrt().max(1.0 / n);
-        assert!(
-            (observed - p).abs() <= 4.0 * se,
-            "{name}: {} MC {observed:.6} exact {p:.6}",
-            m.spec().outcomes[i]
-        );
-    }
     assert_eq!(exact.metric_means.len(), 7, "{name}: every metric");
     for (metric, mean) in &exact.metric_means {
         let h = &t.metrics[*metric];
@@ -524,21 +505,13 @@ fn the_even_fight_is_exactly_even_and_the_bigger_fleet_usually_wins() {
 
 // ---------------------------------------------------------------- errors
 
-fn rejects(path: &Path, needles: &[&str]) {
-    common::assert_bad_input(
-        &["validate", &path.display().to_string()],
-        &common::root(),
-        needles,
-    );
-}
-
 #[test]
 fn impossible_set_ups_get_one_line_and_exit_code_two() {
     let dir = tempfile::tempdir().expect("tempdir");
     let d = dir.path();
     let ok = side("dusar", 9, "", "");
     let bad = |name: &str, top: &str, first: &str| write(d, name, top, &(first.to_string() + &ok));
-    rejects(
+    common::assert_invalid(
         &bad(
             "m",
             "",
@@ -551,35 +524,35 @@ fn impossible_set_ups_get_one_line_and_exit_code_two() {
             "minimax",
         ],
     );
-    rejects(
+    common::assert_invalid(
         &bad("c", "", &side("helium", 7, "\"dejah-thoris\"", "")),
         &["sides[0].commanders[0]", "dejah-thoris", "john-carter"],
     );
-    rejects(
+    common::assert_invalid(
         &bad("w", "", &side("helium", 7, "\"astok\"", "")),
         &["sides[0].commanders[0]", "Astok", "22.23"],
     );
-    rejects(
+    common::assert_invalid(
         &bad("k", "capital = \"kaol\"", &side("helium", 7, "", "")),
         &["capital", "kaol", "greater-helium"],
     );
-    rejects(
+    common::assert_invalid(
         &bad("n", "", "[[sides]]\nnation = \"helium\"\nstrength = -3\n"),
         &["sides[0].strength", "-3"],
     );
-    rejects(
+    common::assert_invalid(
         &bad("z", "", "[[sides]]\nnation = \"helium\"\nstrength = 0\n"),
         &["sides[0].strength", "found 0"],
     );
-    rejects(
+    common::assert_invalid(
         &bad("x", "", &side("okar", 7, "", "")),
         &["sides[0].nation", "okar"],
     );
-    rejects(
+    common::assert_invalid(
         &bad("h", "holder = \"Zodanga\"", &side("helium", 7, "", "")),
         &["holder", "Zodanga"],
     );
-    rejects(
+    common::assert_invalid(
         &bad(
             "r",
             "",
@@ -587,7 +560,7 @@ fn impossible_set_ups_get_one_line_and_exit_code_two() {
         ),
         &["break_off_behind", "0.5"],
     );
-    rejects(
+    common::assert_invalid(
         &bad(
             "l",
             "",
@@ -595,7 +568,7 @@ fn impossible_set_ups_get_one_line_and_exit_code_two() {
         ),
         &["losses", "random"],
     );
-    rejects(
+    common::assert_invalid(
         &bad(
             "d",
             "",
@@ -642,7 +615,7 @@ fn impossible_set_ups_get_one_line_and_exit_code_two() {
         .expect("write");
         let mut all = vec!["fleet-tables.toml"];
         all.extend(needles);
-        rejects(&path, &all);
+        common::assert_invalid(&path, &all);
     }
 }
 
@@ -670,17 +643,16 @@ fn a_round_limit_is_monte_carlo_only() {
 #[test]
 fn exact_and_run_work_from_the_command_line() {
     let scenario = common::bundled("jc/fleet/ten-vs-seven-open-sky.toml");
-    let o = barsoom(
+    let o = barsoom_ok(
         &["exact", &scenario.display().to_string(), "--json"],
         &common::root(),
     );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(json["model"], "jc.fleet");
     assert_eq!(json["exact"], true);
     assert_eq!(json["outcomes"][0]["label"], "Dusar eliminates Helium");
     let dir = tempfile::tempdir().expect("tempdir");
-    let o = barsoom(
+    let o = barsoom_ok(
         &[
             "run",
             &scenario.display().to_string(),
@@ -693,7 +665,6 @@ fn exact_and_run_work_from_the_command_line() {
         ],
         &common::root(),
     );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(json["trials"], 5000);
     assert!(json["metrics"]["left_a"]["mean"].as_f64().unwrap_or(0.0) > 5.0);

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use barsoom::engine::{Dice, Model, NoTrace, RunConfig, Tally, run};
+use barsoom::engine::{Dice, Model, NoTrace, Tally};
 use barsoom::games::jc::military::JcMilitary;
 use barsoom::games::jc::military::deck::DeckState;
 use barsoom::games::jc::military::game::{Game, Group, Target};
@@ -708,14 +708,7 @@ fn victory_needs_every_capital_at_the_end_of_a_turn() {
 // ---------------------------------------------------------------- whole games
 
 fn tally(m: &JcMilitary, trials: u64, threads: usize) -> Tally {
-    let config = RunConfig {
-        seed: 17,
-        trials: 0..trials,
-        threads,
-        chunk: 64,
-        progress: false,
-    };
-    run(m, &config, None).expect("run")
+    common::tally(m, 17, 0..trials, threads, 64)
 }
 
 #[test]

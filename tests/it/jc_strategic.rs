@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use barsoom::engine::{Dice, Model, NoTrace, RunConfig, Tally, TraceLog, run};
+use barsoom::engine::{Dice, Model, NoTrace, Tally, TraceLog};
 use barsoom::games::jc::event_deck::EventPiles;
 use barsoom::games::jc::map::{FLIER, THOAT, WALK};
 use barsoom::games::jc::strategic::JcStrategic;
@@ -437,17 +437,14 @@ fn a_villain_who_joins_only_at_the_final_destination_is_spoken_for_from_the_star
     // 303, of Kadabra) is nobody else's to take up: not a surrogate of
     // another villain [10.12], so never in two entourages.
     let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join("matai-shang.toml");
-    std::fs::write(
-        &path,
-        format!(
-            "model = \"jc.strategic\"\ndescription = \"test\"\ndata = {:?}\n\
-             john_carter_villain = 1\n[[players]]\nhero = \"john-carter\"\n\
-             [[players]]\nhero = \"carthoris\"\n",
-            common::bundled("jc/data").display().to_string()
-        ),
-    )
-    .expect("write");
+    let path = common::write_scenario(
+        dir.path(),
+        "matai-shang",
+        "jc.strategic",
+        &common::jc_data(),
+        "john_carter_villain = 1\n[[players]]\nhero = \"john-carter\"\n\
+         [[players]]\nhero = \"carthoris\"\n",
+    );
     let m = match JcStrategic::load(&path) {
         Ok((m, _)) => m,
         Err(e) => panic!("{e}"),
@@ -628,14 +625,7 @@ fn no_villain_moves_after_reaching_his_final_destination_in_whole_games() {
 }
 
 fn tally(m: &JcStrategic, trials: u64, threads: usize) -> Tally {
-    let config = RunConfig {
-        seed: 11,
-        trials: 0..trials,
-        threads,
-        chunk: 16,
-        progress: false,
-    };
-    run(m, &config, None).expect("run")
+    common::tally(m, 11, 0..trials, threads, 16)
 }
 
 #[test]
@@ -714,18 +704,9 @@ fn broken_tables_are_clear_one_line_errors() {
 #[test]
 fn bad_scenarios_are_clear_errors() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let data = common::bundled("jc/data");
+    let data = common::jc_data();
     let write = |name: &str, body: &str| {
-        let path = dir.path().join(format!("{name}.toml"));
-        std::fs::write(
-            &path,
-            format!(
-                "model = \"jc.strategic\"\ndescription = \"test\"\ndata = {:?}\n{body}",
-                data.display().to_string()
-            ),
-        )
-        .expect("write");
-        path
+        common::write_scenario(dir.path(), name, "jc.strategic", &data, body)
     };
     let err = |path: &Path| match JcStrategic::load(path) {
         Ok(_) => panic!("{} loaded", path.display()),
@@ -821,7 +802,7 @@ fn the_cli_breaks_games_down_by_hero_and_table_entry() {
         assert!(text.contains(expected), "{expected}: {text}");
     }
     // A bad override is a one-line error and exit code 2.
-    let out = common::barsoom(
+    common::assert_bad_input(
         &[
             "run",
             "scenarios/jc/strategic/two-heroes.toml",
@@ -831,11 +812,8 @@ fn the_cli_breaks_games_down_by_hero_and_table_entry() {
             "delay.rolls[0].roll=[1, 1]",
         ],
         &root,
+        &["found no row for 2"],
     );
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("found no row for 2"), "{err}");
-    assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
 
 /// A duel with every foe off the display by an exit, won or lost by the

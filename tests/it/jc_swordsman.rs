@@ -5,34 +5,24 @@
 use std::path::{Path, PathBuf};
 
 use barsoom::analysis::matrix_game::solve_zero_sum;
-use barsoom::engine::{Dice, RunConfig, Tally, run};
+use barsoom::engine::{Dice, Tally};
 use barsoom::games::jc::swordsman::{
     BoutResult, Effect, JcSwordsman, MANEUVERS, Rank, SwordsmanTables, apply_effect,
 };
 
 use crate::common;
-
-fn data() -> PathBuf {
-    common::root().join("scenarios/jc/data")
-}
+use crate::common::jc_data;
 
 fn tables() -> SwordsmanTables {
-    SwordsmanTables::load(&data().join("swordsman.toml")).expect("tables load")
+    SwordsmanTables::load(&jc_data().join("swordsman.toml")).expect("tables load")
 }
 
 fn write(dir: &Path, name: &str, a: (&str, bool, &str), b: (&str, &str)) -> PathBuf {
-    let path = dir.join(format!("{name}.toml"));
-    let text = format!(
-        "model = \"jc.swordsman\"\ndescription = \"test\"\ndata = {:?}\n[[sides]]\nlabel = \"A\"\nrank = \"{}\"\nhero = {}\npolicy = \"{}\"\n[[sides]]\nlabel = \"B\"\nrank = \"{}\"\npolicy = \"{}\"\n",
-        data().display().to_string(),
-        a.0,
-        a.1,
-        a.2,
-        b.0,
-        b.1
+    let sides = format!(
+        "[[sides]]\nlabel = \"A\"\nrank = \"{}\"\nhero = {}\npolicy = \"{}\"\n[[sides]]\nlabel = \"B\"\nrank = \"{}\"\npolicy = \"{}\"\n",
+        a.0, a.1, a.2, b.0, b.1
     );
-    std::fs::write(&path, text).expect("write");
-    path
+    common::write_scenario(dir, name, "jc.swordsman", &jc_data(), &sides)
 }
 
 fn load(path: &Path) -> JcSwordsman {
@@ -233,18 +223,7 @@ fn the_minimax_value_matches_brute_force() {
 }
 
 fn tally(m: &JcSwordsman, trials: u64, threads: usize) -> Tally {
-    run(
-        m,
-        &RunConfig {
-            seed: 3,
-            trials: 0..trials,
-            threads,
-            chunk: 4096,
-            progress: false,
-        },
-        None,
-    )
-    .expect("run")
+    common::tally(m, 3, 0..trials, threads, 4096)
 }
 
 #[test]
@@ -301,7 +280,7 @@ fn bad_input_is_one_line() {
         &["sides[0].policy", "exploiter"],
     );
     // A matrix cell that is not two results.
-    let text = std::fs::read_to_string(data().join("swordsman.toml")).expect("read");
+    let text = std::fs::read_to_string(jc_data().join("swordsman.toml")).expect("read");
     let broken = text.replacen("\"A/A\"", "\"A/Z\"", 1);
     let file = cwd.join("swordsman.toml");
     std::fs::write(&file, broken).expect("write");

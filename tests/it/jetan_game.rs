@@ -9,11 +9,7 @@ use barsoom::engine::{Model, RunConfig, run};
 use barsoom::games::jetan::game::{JetanGame, OUT_A_WINS, OUT_B_WINS, OUT_UNFINISHED};
 
 use crate::common;
-use crate::common::barsoom;
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use crate::common::{barsoom, barsoom_ok, text};
 
 fn load(relative: &str) -> JetanGame {
     match JetanGame::load(&common::bundled(relative)) {
@@ -23,17 +19,12 @@ fn load(relative: &str) -> JetanGame {
 }
 
 fn assert_one_line_error(args: &[&str], mentions: &str) {
-    let o = barsoom(args, &common::root());
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));
-    let err = text(&o.stderr);
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-    assert!(err.contains(mentions), "{args:?}: {err}");
+    common::assert_bad_input(args, &common::root(), &[mentions]);
 }
 
 #[test]
 fn perft_from_the_set_up_and_divide() {
-    let o = barsoom(&["jetan", "perft", "--depth", "2"], &common::root());
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = barsoom_ok(&["jetan", "perft", "--depth", "2"], &common::root());
     assert!(
         text(&o.stdout).contains("perft 2: 8439"),
         "{}",
@@ -93,8 +84,7 @@ fn play_prints_a_game_that_repeats_with_its_seed() {
     let args = [
         "jetan", "play", "--black", "greedy", "--orange", "random", "--seed", "7",
     ];
-    let first = barsoom(&args, &common::root());
-    assert!(first.status.success(), "{}", text(&first.stderr));
+    let first = barsoom_ok(&args, &common::root());
     let out = text(&first.stdout);
     assert!(out.contains("   1. Orange "), "{out}");
     assert!(
@@ -188,12 +178,8 @@ fn bad_input_is_one_line_and_exit_code_2() {
             "first",
         ),
     ] {
-        let path = dir.path().join(format!("{name}.toml"));
-        let scenario = format!(
-            "model = \"jetan.game\"\ndescription = \"test\"\ndata = {:?}\n{body}\n",
-            data.display().to_string()
-        );
-        std::fs::write(&path, scenario).expect("write");
+        let path =
+            common::write_scenario(dir.path(), name, "jetan.game", &data, &format!("{body}\n"));
         assert_one_line_error(&["run", &path.display().to_string(), "-n", "10"], field);
     }
 }
@@ -203,7 +189,7 @@ fn run_is_identical_on_one_and_two_threads() {
     let scenario = common::bundled("jetan/greedy-vs-random.toml");
     let dir = tempfile::tempdir().expect("tempdir");
     let summary = |threads: &str| {
-        let o = barsoom(
+        let o = barsoom_ok(
             &[
                 "run",
                 &scenario.display().to_string(),
@@ -222,7 +208,6 @@ fn run_is_identical_on_one_and_two_threads() {
             ],
             &common::root(),
         );
-        assert!(o.status.success(), "{}", text(&o.stderr));
         let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
         (json["outcomes"].clone(), json["metrics"].clone())
     };
@@ -298,7 +283,7 @@ fn every_bundled_jetan_scenario_loads() {
 fn a_tournament_takes_the_players_as_entrants() {
     let scenario = common::bundled("jetan/random-vs-random.toml");
     let dir = tempfile::tempdir().expect("tempdir");
-    let o = barsoom(
+    let o = barsoom_ok(
         &[
             "tournament",
             &scenario.display().to_string(),
@@ -316,7 +301,6 @@ fn a_tournament_takes_the_players_as_entrants() {
         ],
         &common::root(),
     );
-    assert!(o.status.success(), "{}", text(&o.stderr));
     let out = text(&o.stdout);
     assert!(out.contains("greedy"), "{out}");
 }

@@ -3,12 +3,11 @@
 //! path that does not exist; the fingerprint tells overridden runs apart.
 
 use crate::common;
-use crate::common::{barsoom, bundled};
+use crate::common::{assert_bad_input, barsoom, barsoom_ok, bundled};
 
 fn exact_json(args: &[&str]) -> serde_json::Value {
     let dir = tempfile::tempdir().expect("tempdir");
-    let o = barsoom(args, dir.path());
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = barsoom_ok(args, dir.path());
     serde_json::from_slice(&o.stdout).expect("JSON")
 }
 
@@ -54,8 +53,7 @@ fn overridden_runs_record_the_overrides_and_fingerprint_them() {
         if let Some(s) = set {
             args.extend(["--set", s]);
         }
-        let o = barsoom(&args, d);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let o = barsoom_ok(&args, d);
         let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
         let state: serde_json::Value = serde_json::from_str(
             &std::fs::read_to_string(d.join(out).join("state.json")).expect("state"),
@@ -107,11 +105,11 @@ fn bad_overrides_are_one_line_errors_with_exit_code_2() {
         ("sides[x].label=a", "expected a whole-number index"),
     ];
     for (set, expected) in cases {
-        let o = barsoom(&["run", &scenario, "-n", "10", "--set", set], dir.path());
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{set}: {stderr}");
-        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
-        assert!(stderr.contains(expected), "{set}: {stderr}");
+        assert_bad_input(
+            &["run", &scenario, "-n", "10", "--set", set],
+            dir.path(),
+            &[expected],
+        );
     }
 }
 
@@ -133,8 +131,7 @@ fn aerial_data_overrides_change_the_battle() {
             "a",
         ];
         args.extend_from_slice(extra);
-        let o = barsoom(&args, dir.path());
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let o = barsoom_ok(&args, dir.path());
         serde_json::from_slice::<serde_json::Value>(&o.stdout).expect("JSON")
     };
     // The battle cruiser's heavy guns (air-guns.toml) reduced to 1 damage

@@ -10,7 +10,6 @@
 use std::path::{Path, PathBuf};
 
 use barsoom::engine::{Model, NoTrace, RunConfig, run};
-use barsoom::games::races::Roller;
 use barsoom::games::races::battle::{
     BonusMatrix, RacesBattle, Verdict, attribute_probabilities, fight, odds, roll_attribute,
 };
@@ -22,7 +21,7 @@ use barsoom::games::races::game::{
 use barsoom::games::races::map::{HexMap, NO_HEX, NO_HEXES, set_insert};
 
 use crate::common;
-use crate::common::barsoom;
+use crate::common::Script;
 
 const SPEED: u8 = 0;
 const HAND_TO_HAND: u8 = 3;
@@ -30,37 +29,6 @@ const ARMOR: u8 = 4;
 const ARTILLERY: u8 = 5;
 const NUMBERS: u8 = 6;
 const MORALE: u8 = 8;
-
-/// Dice that show the faces they are given, in order.
-struct Script {
-    faces: Vec<u32>,
-    next: usize,
-}
-
-fn script(faces: &[u32]) -> Script {
-    Script {
-        faces: faces.to_vec(),
-        next: 0,
-    }
-}
-
-impl Roller for Script {
-    fn die(&mut self, sides: u32) -> u32 {
-        let face = *self
-            .faces
-            .get(self.next)
-            .unwrap_or_else(|| panic!("roll {} (d{sides}) was not scripted", self.next + 1));
-        assert!((1..=sides).contains(&face), "face {face} on a d{sides}");
-        self.next += 1;
-        face
-    }
-}
-
-impl Script {
-    fn all_used(&self) -> bool {
-        self.next == self.faces.len()
-    }
-}
 
 fn data_dir() -> PathBuf {
     common::root().join("scenarios/races/data")
@@ -72,13 +40,7 @@ fn data() -> RacesData {
 
 /// Writes a `races.game` scenario whose body is `body`.
 fn write_game(dir: &Path, name: &str, body: &str) -> PathBuf {
-    let path = dir.join(format!("{name}.toml"));
-    let text = format!(
-        "model = \"races.game\"\ndescription = \"test\"\ndata = {:?}\n{body}",
-        data_dir().display().to_string()
-    );
-    std::fs::write(&path, text).expect("write scenario");
-    path
+    common::write_scenario(dir, name, "races.game", &data_dir(), body)
 }
 
 fn load_game(path: &Path) -> RacesGame {
@@ -144,9 +106,9 @@ fn terrain_tables_read_face_by_face() {
     let d = data();
     let tables: Vec<_> = d.tables.iter().map(|t| t.faces.clone()).collect();
     let roll = |faces: &[u32]| {
-        let mut s = script(faces);
+        let mut s = Script::new(faces);
         let t = roll_terrain(&tables, &mut s);
-        assert!(s.all_used(), "{faces:?}");
+        assert!(s.used_all(), "{faces:?}");
         d.terrain[t].id.clone()
     };
     for (faces, expected) in [
@@ -223,9 +185,9 @@ fn one_draw_from_the_flattened_terrain_tables_has_the_chained_chances_exactly() 
 #[test]
 fn the_random_attribute_table_rerolls_a_ten() {
     let d = data();
-    let mut s = script(&[10, 10, 4]);
+    let mut s = Script::new(&[10, 10, 4]);
     assert_eq!(roll_attribute(&mut s, &d.random_attribute), 3);
-    assert!(s.all_used());
+    assert!(s.used_all());
     let p = attribute_probabilities(&d.random_attribute);
     for x in p {
         assert!((x - 1.0 / 9.0).abs() < 1e-15);
@@ -243,9 +205,9 @@ fn command_points_round_the_dice_up_and_add_leaders() {
     assert_eq!(command_dice(20, 10), 2);
     assert_eq!(command_dice(21, 10), 3);
     // 10 warbands and 5 leaders: 15 units, two d10 (3 and 9), plus 5.
-    let mut s = script(&[3, 9]);
+    let mut s = Script::new(&[3, 9]);
     assert_eq!(command_points(15, 5, 10, &mut s), 17);
-    assert!(s.all_used());
+    assert!(s.used_all());
 }
 
 #[test]
@@ -253,16 +215,16 @@ fn initiative_adds_leaders_and_rerolls_ties() {
     // Player 0 has 5 leaders: 3 + 5 = 8 ties player 1's 8; the reroll
     // 1 + 5 = 6 beats 2.
     let mut order = [0u8, 1];
-    let mut s = script(&[3, 8, 1, 2]);
+    let mut s = Script::new(&[3, 8, 1, 2]);
     initiative_order(&mut s, &[5, 0], &mut order);
     assert_eq!(order, [0, 1]);
-    assert!(s.all_used());
+    assert!(s.used_all());
     // Three players: 9 goes first, the tied 5s roll again among themselves.
     let mut order = [0u8, 1, 2];
-    let mut s = script(&[5, 5, 9, 2, 7]);
+    let mut s = Script::new(&[5, 5, 9, 2, 7]);
     initiative_order(&mut s, &[0, 0, 0], &mut order);
     assert_eq!(order, [2, 1, 0]);
-    assert!(s.all_used());
+    assert!(s.used_all());
 }
 
 #[test]
@@ -310,11 +272,11 @@ fn the_sample_combat_and_the_next_warband_rule() {
     let d = data();
     let k = |id: &str| d.kind(id).expect("kind") as u8;
     let mut g = Game::new(&m);
-    g.setup(&mut script(&[]));
+    g.setup(&mut Script::new(&[]));
     assert_eq!(g.stack(1), [k("blue"), k("yellow")]);
-    let mut s = script(&[4, 6]);
+    let mut s = Script::new(&[4, 6]);
     assert_eq!(g.battle_phase(0, &mut s, &mut NoTrace), None);
-    assert!(s.all_used());
+    assert!(s.used_all());
     assert_eq!(g.stack(1), [k("yellow")]);
     assert!(g.stack(2).is_empty());
     assert_eq!(g.stack(0), [k("white")]);
@@ -329,8 +291,8 @@ fn a_tie_destroys_both_and_the_last_warbands_end_the_game() {
         "player = \"random\"\nstacks = [{ at = [1, 0], warbands = [\"white\"] }]",
     );
     let mut g = Game::new(&m);
-    g.setup(&mut script(&[]));
-    let mut s = script(&[7]);
+    g.setup(&mut Script::new(&[]));
+    let mut s = Script::new(&[7]);
     assert_eq!(g.battle_phase(0, &mut s, &mut NoTrace), Some(Ending::Draw));
     assert!(g.stack(0).is_empty() && g.stack(1).is_empty());
     let r = g.result(Ending::Draw);
@@ -350,11 +312,11 @@ fn the_leader_in_charge_is_chosen_before_the_key_attribute() {
         "player = \"random\"\nstacks = [{ at = [1, 0], warbands = [\"red\", \"red\"] }]",
     );
     let mut g = Game::new(&m);
-    g.setup(&mut script(&[]));
+    g.setup(&mut Script::new(&[]));
     assert_eq!(g.leaders_at(0), [ARTILLERY, ARMOR]);
     let p = g.projected_odds(0, 1);
     assert!((p.attacker - 5.0 / 9.0).abs() < 1e-12, "{p:?}");
-    let mut s = script(&[6]);
+    let mut s = Script::new(&[6]);
     assert_eq!(
         g.battle_phase(0, &mut s, &mut NoTrace),
         Some(Ending::Won {
@@ -362,7 +324,7 @@ fn the_leader_in_charge_is_chosen_before_the_key_attribute() {
             by_holding: false
         })
     );
-    assert!(s.all_used());
+    assert!(s.used_all());
     assert_eq!(g.in_charge(0), Some(Some(ARMOR)));
     assert_eq!(g.leaders_of(0), 0, "leaders die with their stack");
     assert_eq!(g.stack(1).len(), 2);
@@ -382,10 +344,10 @@ fn the_owner_orders_its_stack_at_the_end_of_its_movement() {
     let d = data();
     let k = |id: &str| d.kind(id).expect("kind") as u8;
     let mut g = Game::new(&m);
-    g.setup(&mut script(&[]));
-    let mut s = script(&[5]);
+    g.setup(&mut Script::new(&[]));
+    let mut s = Script::new(&[5]);
     g.movement_phase(0, &mut s, &mut NoTrace);
-    assert!(s.all_used());
+    assert!(s.used_all());
     assert_eq!(g.stack(1), [k("blue"), k("yellow")]);
 }
 
@@ -402,18 +364,18 @@ fn cities_recruit_on_a_one_and_have_a_rolled_race() {
     let k = |id: &str| d.kind(id).expect("kind") as u8;
     let mut g = Game::new(&m);
     // The city's race: d6 4 is Blue on the race determination table.
-    let mut s = script(&[4]);
+    let mut s = Script::new(&[4]);
     g.setup(&mut s);
-    assert!(s.all_used());
-    let mut s = script(&[2]);
+    assert!(s.used_all());
+    let mut s = Script::new(&[2]);
     g.recruit(0, &mut s, &mut NoTrace);
     assert_eq!(g.stack(0), [k("green")]);
-    let mut s = script(&[1]);
+    let mut s = Script::new(&[1]);
     g.recruit(0, &mut s, &mut NoTrace);
     assert_eq!(g.stack(0), [k("green"), k("blue")]);
     assert_eq!(g.warbands_of(0), 2);
     // Player 1 occupies no city: it rolls nothing.
-    let mut s = script(&[]);
+    let mut s = Script::new(&[]);
     g.recruit(1, &mut s, &mut NoTrace);
     assert_eq!(g.warbands_of(1), 1);
 }
@@ -426,7 +388,7 @@ fn terrain_settlement_and_leader_bonuses_add_up() {
         "player = \"greedy\"\nstacks = [{ at = [4, 0], warbands = [\"white\"] }, { at = [5, 0], warbands = [\"blue\"] }]",
     );
     let mut g = Game::new(&m);
-    g.setup(&mut script(&[]));
+    g.setup(&mut Script::new(&[]));
     // Two farms: +2 numbers to all of player 0's warbands.
     assert_eq!(g.settlement_bonus(0)[usize::from(NUMBERS)], 2);
     // The dojo: +1 hand to hand to all of player 1's.
@@ -475,15 +437,7 @@ fn monte_carlo_agrees_with_the_exact_battle_odds() {
             None,
         )
         .expect("run");
-        let n = t.trials() as f64;
-        for (i, p) in exact.outcome_probabilities.iter().enumerate() {
-            let observed = t.outcomes[i] as f64 / n;
-            let se = (p * (1.0 - p) / n).sqrt().max(1.0 / n);
-            assert!(
-                (observed - p).abs() <= 4.0 * se,
-                "{name} outcome {i}: MC {observed} exact {p}"
-            );
-        }
+        common::assert_rates_near_exact(name, &m, &exact, &t);
     }
 }
 
@@ -598,17 +552,6 @@ fn exact_works_from_the_command_line() {
 
 // ---------------------------------------------------------------- errors
 
-fn rejects(path: &Path, needles: &[&str]) {
-    let o = barsoom(&["validate", &path.display().to_string()], &common::root());
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{err:?}");
-    assert!(!err.contains("panicked"), "{err}");
-    for needle in needles {
-        assert!(err.contains(needle), "{err:?} should mention {needle:?}");
-    }
-}
-
 #[test]
 fn bad_set_ups_get_one_line_and_exit_code_two() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -620,26 +563,26 @@ fn bad_set_ups_get_one_line_and_exit_code_two() {
              [[players]]\nplayer = \"random\"\nzone = \"{zone_b}\"\nwarbands = [{{ kind = \"red\", count = 3 }}]\n"
         )
     };
-    rejects(
+    common::assert_invalid(
         &write_game(d, "unknown-race", &two("west", "east", "purple", 10)),
         &["players[0].warbands[0].kind", "\"purple\"", "green"],
     );
-    rejects(
+    common::assert_invalid(
         &write_game(d, "overlap", &two("west", "east", "green", 5)),
         &["players[1].zone", "players[0]"],
     );
-    rejects(
+    common::assert_invalid(
         &write_game(d, "same-zone", &two("west", "west", "green", 10)),
         &["players[1].zone"],
     );
     let stacks = "max_turns = 10\n[map]\nwidth = 3\nheight = 1\nrows = [\". . .\"]\n[victory]\nhold = 0\nhold_turns = 1\n\
         [[players]]\nplayer = \"greedy\"\nstacks = [{ at = [1, 0], warbands = [\"red\"] }]\n\
         [[players]]\nplayer = \"greedy\"\nstacks = [{ at = [1, 0], warbands = [\"blue\"] }]\n";
-    rejects(
+    common::assert_invalid(
         &write_game(d, "same-hex", stacks),
         &["players[1].stacks[0].at", "one stack per hex"],
     );
-    rejects(
+    common::assert_invalid(
         &write_game(
             d,
             "bad-player",
@@ -667,7 +610,7 @@ fn bad_set_ups_get_one_line_and_exit_code_two() {
         ),
     )
     .expect("write");
-    rejects(
+    common::assert_invalid(
         &battle,
         &[
             "variants.toml",
@@ -681,7 +624,7 @@ fn bad_set_ups_get_one_line_and_exit_code_two() {
         "provenance = \"test\"\n[variants.red-giants]\nname = \"Red Giants\"\nrace = \"martian\"\nshift = { numbers = 1, morale = -1 }\n",
     )
     .expect("write");
-    rejects(&battle, &["variants.red-giants.race", "\"martian\""]);
+    common::assert_invalid(&battle, &["variants.red-giants.race", "\"martian\""]);
     // Terrain tables chained five deep (hex, beneficial, settlement, t4,
     // t5): a hex's draw would have 100,000 outcomes.
     std::fs::copy(data_dir().join("variants.toml"), data.join("variants.toml")).expect("copy");
@@ -693,7 +636,7 @@ fn bad_set_ups_get_one_line_and_exit_code_two() {
         );
     assert_ne!(chained, terrain);
     std::fs::write(data.join("terrain.toml"), chained).expect("write");
-    rejects(
+    common::assert_invalid(
         &battle,
         &["terrain.toml", "tables", "at most 4 tables", "found 5"],
     );
@@ -876,12 +819,12 @@ fn the_greedy_player_takes_a_key_location_and_holds_it() {
     let d = data();
     let green = d.kind("green").expect("green") as u8;
     let mut g = Game::new(&m);
-    g.setup(&mut script(&[]));
-    g.movement_phase(0, &mut script(&[5]), &mut NoTrace);
+    g.setup(&mut Script::new(&[]));
+    g.movement_phase(0, &mut Script::new(&[5]), &mut NoTrace);
     assert_eq!(g.stack(1), [green]);
     assert!(g.stack(3).is_empty());
     assert_eq!(g.settlement_bonus(0)[usize::from(NUMBERS)], 1);
-    g.movement_phase(0, &mut script(&[9]), &mut NoTrace);
+    g.movement_phase(0, &mut Script::new(&[9]), &mut NoTrace);
     assert_eq!(g.stack(1), [green], "it holds the farms");
 }
 

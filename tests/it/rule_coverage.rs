@@ -10,6 +10,8 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use crate::common::root;
+
 const STATUSES: &[&str] = &["modelled", "reconstructed", "omitted", "not applicable"];
 
 /// A numbered rulebook: where its code lives, its models, and how a case
@@ -49,10 +51,6 @@ const NUMBERED: &[Rulebook] = &[
         style: Style::Colon,
     },
 ];
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// The `(case, status)` rows of the table under `## Rule coverage`.
 fn coverage_rows(doc: &Path) -> Vec<(String, String)> {

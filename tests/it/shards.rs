@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::common;
-use crate::common::barsoom;
+use crate::common::{assert_bad_input, barsoom, barsoom_ok};
 
 fn run_shard(
     dir: &Path,
@@ -21,8 +21,7 @@ fn run_shard(
         spec = format!("{k}/{n}");
         args.extend(["--shard", spec.as_str()]);
     }
-    let o = barsoom(&args, dir);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    barsoom_ok(&args, dir);
     dir.join(out).join("state.json")
 }
 
@@ -99,11 +98,7 @@ fn shards_that_do_not_belong_together_are_refused() {
     for (states, expected) in cases {
         let mut args = vec!["merge", "--out", "never"];
         args.extend_from_slice(states);
-        let o = barsoom(&args, d);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-        assert!(err.contains(expected), "{err:?} should say {expected:?}");
+        assert_bad_input(&args, d, &[expected]);
     }
     assert!(!d.join("never").exists());
     let o = barsoom(&["run", &scenario, "--shard", "3/3", "--out", "x"], d);

@@ -1,15 +1,7 @@
 //! `barsoom sweep`: a grid of settings on common random numbers, written as
 //! one frame and charts.
 
-use crate::common::{barsoom, barsoom_ok, bundled};
-
-fn csv(path: &std::path::Path) -> Vec<Vec<String>> {
-    std::fs::read_to_string(path)
-        .expect("csv")
-        .lines()
-        .map(|l| l.split(',').map(str::to_string).collect())
-        .collect()
-}
+use crate::common::{assert_bad_input, barsoom, barsoom_ok, bundled, read_csv};
 
 #[test]
 fn settings_share_their_random_numbers() {
@@ -34,7 +26,7 @@ fn settings_share_their_random_numbers() {
         d,
     );
     assert!(String::from_utf8_lossy(&o.stdout).contains("common random numbers"));
-    let rows = csv(&d.join("s/sweep.csv"));
+    let rows = read_csv(&d.join("s/sweep.csv"));
     assert_eq!(rows.len(), 3);
     assert_eq!(rows[1][0], "a");
     assert_eq!(rows[2][0], "b");
@@ -88,7 +80,7 @@ fn a_sweep_row_equals_a_run_with_the_same_override() {
     // Level 5 loses to level 6 more often than level 7 does.
     let first = |r: &serde_json::Value| r["outcomes"][0]["rate"].as_f64().expect("rate");
     assert!(first(&rows[0]) < 0.5 && first(&rows[2]) > 0.5);
-    let header = &csv(&d.join("s/sweep.csv"))[0];
+    let header = &read_csv(&d.join("s/sweep.csv"))[0];
     assert_eq!(header[0], "sides[0].figures[0].level");
     assert!(header.iter().any(|h| h == "First padwar wins ci95_low"));
     assert!(header.iter().any(|h| h == "rounds mean"));
@@ -117,7 +109,7 @@ fn two_varied_fields_draw_a_heatmap_per_outcome() {
         ],
         d,
     );
-    assert_eq!(csv(&d.join("h/sweep.csv")).len(), 1 + 6);
+    assert_eq!(read_csv(&d.join("h/sweep.csv")).len(), 1 + 6);
     for k in 0..3 {
         assert!(d.join(format!("h/sweep-heatmap-{k}.svg")).is_file());
     }
@@ -142,11 +134,7 @@ fn bad_sweep_flags_are_one_line_errors() {
     for (extra, expected) in cases {
         let mut args = vec!["sweep", scenario.as_str(), "-n", "10"];
         args.extend_from_slice(extra);
-        let o = barsoom(&args, dir.path());
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{extra:?}: {stderr}");
-        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
-        assert!(stderr.contains(expected), "{extra:?}: {stderr}");
+        assert_bad_input(&args, dir.path(), &[expected]);
     }
     let o = barsoom(&["sweep", &scenario], dir.path());
     assert_eq!(o.status.code(), Some(2));

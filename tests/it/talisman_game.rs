@@ -15,42 +15,13 @@ use barsoom::games::talisman::character::{Hero, cash_in};
 use barsoom::games::talisman::combat::{TalismanCombat, combat_table, odds};
 use barsoom::games::talisman::data::{Alignment, Rules};
 use barsoom::games::talisman::game::{
-    Cause, Config, End, Game, MAX_PLAYERS, METRIC_ROUNDS, Roller, Source, TalismanGame,
-    outcome_unfinished,
+    Cause, Config, End, Game, MAX_PLAYERS, METRIC_ROUNDS, Source, TalismanGame, outcome_unfinished,
 };
 use barsoom::games::talisman::policy::{Policy, SensibleKnobs};
 use barsoom::games::talisman::stats::breakdown;
 
 use crate::common;
-
-/// Dice that return a script, then fail the test if more are asked for.
-struct Script {
-    rolls: Vec<i32>,
-    next: usize,
-}
-
-impl Script {
-    fn new(rolls: &[i32]) -> Self {
-        Script {
-            rolls: rolls.to_vec(),
-            next: 0,
-        }
-    }
-    fn used_all(&self) -> bool {
-        self.next == self.rolls.len()
-    }
-}
-
-impl Roller for Script {
-    fn d6(&mut self) -> i32 {
-        let r = self.rolls.get(self.next).copied();
-        self.next += 1;
-        r.unwrap_or_else(|| panic!("the script ran out of dice after {:?}", self.rolls))
-    }
-    fn pick(&mut self, _n: usize) -> usize {
-        0
-    }
-}
+use crate::common::Script;
 
 fn data_dir() -> PathBuf {
     common::bundled("talisman/data")
@@ -117,7 +88,7 @@ fn encounter_on_ruins<'a>(
     config: &'a Config,
     who: &[&str],
     cards: &[&str],
-    dice: &[i32],
+    dice: &[u32],
 ) -> (Game<'a>, usize) {
     let (mut g, ruins) = seat_on(rules, config, who, "Ruins");
     for name in cards {
@@ -254,7 +225,7 @@ fn cards_are_encountered_in_number_order() {
 type FightCase = (
     &'static str,
     &'static [&'static str],
-    &'static [i32],
+    &'static [u32],
     (i32, u8, i32, u8),
 );
 
@@ -628,12 +599,7 @@ fn the_sensible_player_beats_the_random_one() {
 }
 
 fn copy_data(dir: &Path) -> PathBuf {
-    let data = dir.join("data");
-    std::fs::create_dir_all(&data).expect("dir");
-    for f in std::fs::read_dir(data_dir()).expect("data") {
-        let f = f.expect("entry").path();
-        std::fs::copy(&f, data.join(f.file_name().expect("name"))).expect("copy");
-    }
+    common::copy_tree(&data_dir(), &dir.join("data"));
     let scenario = dir.join("game.toml");
     std::fs::copy(
         common::bundled("talisman/four-player-random-deal.toml"),
@@ -1164,7 +1130,7 @@ fn each_curse_does_what_it_says() {
         }
         let h = &mut g.players[0].hero;
         (h.spells[0], h.spells_len, h.lives, h.lost_turns) = (healing, 1, 1, 1);
-        let dice: &[i32] = if silenced { &[] } else { &[6] };
+        let dice: &[u32] = if silenced { &[] } else { &[6] };
         let mut script = Script::new(dice);
         g.turn(0, &mut script, &mut log);
         assert!(script.used_all());

@@ -1,7 +1,7 @@
 //! `barsoom tournament`: a round robin in both seatings, the head-to-head
 //! record, Bradley–Terry ratings and the game-level measures.
 
-use crate::common::{barsoom, barsoom_ok, bundled};
+use crate::common::{assert_bad_input, barsoom_ok, bundled, read_csv};
 
 fn scenario() -> String {
     bundled("wom/carthoris-vs-tars-tarkas.toml")
@@ -56,14 +56,10 @@ fn ratings_order_the_entrants_and_the_seats_are_fair() {
     assert_eq!(json["measures"]["games"], 120_000);
     assert_eq!(json["measures"]["completion"], 1.0);
     // Every pairing's scores add up to its games.
-    let h2h = std::fs::read_to_string(d.join("t/head-to-head.csv")).expect("csv");
-    let rows: Vec<Vec<&str>> = h2h
-        .lines()
-        .skip(1)
-        .map(|l| l.split(',').collect())
-        .collect();
+    let h2h = read_csv(&d.join("t/head-to-head.csv"));
+    let rows = &h2h[1..];
     assert_eq!(rows.len(), 6);
-    for r in &rows {
+    for r in rows {
         let back = rows
             .iter()
             .find(|o| o[0] == r[1] && o[1] == r[0])
@@ -127,10 +123,6 @@ fn bad_tournaments_are_one_line_errors() {
     for (extra, expected) in cases {
         let mut args = vec!["tournament", scenario.as_str(), "-n", "10"];
         args.extend(extra.iter().copied());
-        let o = barsoom(&args, dir.path());
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{extra:?}: {stderr}");
-        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
-        assert!(stderr.contains(expected), "{extra:?}: {stderr}");
+        assert_bad_input(&args, dir.path(), &[expected]);
     }
 }

@@ -1,7 +1,7 @@
 //! `barsoom tune`: successive halving finds a planted optimum and confirms
 //! it on a fresh seed.
 
-use crate::common::{barsoom, barsoom_ok, bundled};
+use crate::common::{assert_bad_input, barsoom_ok, bundled};
 
 fn tune_json(args: &[&str]) -> serde_json::Value {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -70,7 +70,7 @@ fn bad_targets_are_one_line_errors() {
         ("First padwar wins=2", "expected a value from 0 to 1"),
         ("rounds=many", "expected a number"),
     ] {
-        let o = barsoom(
+        assert_bad_input(
             &[
                 "tune",
                 &scenario,
@@ -80,10 +80,7 @@ fn bad_targets_are_one_line_errors() {
                 target,
             ],
             dir.path(),
+            &[expected],
         );
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{target}: {stderr}");
-        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
-        assert!(stderr.contains(expected), "{target}: {stderr}");
     }
 }

@@ -2,7 +2,7 @@
 //! outcome's 95% interval is at most W either side, the same for any
 //! thread count, and says so.
 
-use crate::common::{barsoom, barsoom_ok, bundled};
+use crate::common::{assert_bad_input, barsoom_ok, bundled};
 
 fn run_json(d: &std::path::Path, extra: &[&str], out: &str) -> serde_json::Value {
     let scenario = bundled("wom/padwar-vs-padwar.toml").display().to_string();
@@ -62,10 +62,6 @@ fn bad_stopping_flags_are_refused() {
     ] {
         let mut all = vec!["run", scenario.as_str()];
         all.extend(args.iter().copied());
-        let o = barsoom(&all, dir.path());
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
-        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
-        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert_bad_input(&all, dir.path(), &[expected]);
     }
 }

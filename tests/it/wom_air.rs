@@ -4,14 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
-use barsoom::engine::{RunConfig, Tally, run};
+use barsoom::engine::Tally;
 use barsoom::games::wom::air::battle::WomAir;
 
 use crate::common;
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use crate::common::text;
 
 fn air(name: &str) -> PathBuf {
     common::bundled(&format!("wom/air/{name}.toml"))
@@ -25,14 +22,7 @@ fn model(name: &str) -> WomAir {
 }
 
 fn tally(m: &WomAir, trials: u64, threads: usize) -> Tally {
-    let config = RunConfig {
-        seed: 7,
-        trials: 0..trials,
-        threads,
-        chunk: 1000,
-        progress: false,
-    };
-    run(m, &config, None).expect("run")
+    common::tally(m, 7, 0..trials, threads, 1000)
 }
 
 fn rate(t: &Tally, outcome: usize) -> f64 {
@@ -169,7 +159,7 @@ fn replay_trace_names_the_rules() {
         .chain((0..10).map(|t| ("six-against-six", t)))
     {
         let path = air(name);
-        let o = common::barsoom(
+        let o = common::barsoom_ok(
             &[
                 "run",
                 path.to_str().expect("utf-8"),
@@ -179,7 +169,6 @@ fn replay_trace_names_the_rules() {
             ],
             &common::root(),
         );
-        assert!(o.status.success(), "{}", text(&o.stderr));
         for line in text(&o.stdout).lines() {
             if let Some((case, _)) = line
                 .trim()
@@ -206,24 +195,10 @@ fn replay_trace_names_the_rules() {
 
 /// Writes a scenario with the given sides TOML, pointing at `data`.
 fn write(dir: &Path, name: &str, data: &Path, body: &str) -> PathBuf {
-    let path = dir.join(format!("{name}.toml"));
-    let text = format!(
-        "model = \"wom.air\"\ndescription = \"test\"\ndata = {:?}\n{body}",
-        data.display().to_string()
-    );
-    std::fs::write(&path, text).expect("write");
-    path
+    common::write_scenario(dir, name, "wom.air", data, body)
 }
 
 const ENEMY: &str = "[[sides]]\ntactic = \"line-of-battle\"\n[[sides.ships]]\nclass = \"cruiser\"\nx = 20.0\ny = 0.0\naltitude = 1.0\nheading = 180\n";
-
-fn one_line_error(path: &Path, expected: &[&str]) {
-    common::assert_bad_input(
-        &["validate", path.to_str().expect("utf-8")],
-        &common::root(),
-        expected,
-    );
-}
 
 #[test]
 fn impossible_set_ups_get_one_line_errors() {
@@ -239,7 +214,7 @@ fn impossible_set_ups_get_one_line_errors() {
         &data,
         &ship("class = \"dreadnought\"\nx = 0.0\ny = 0.0"),
     );
-    one_line_error(
+    common::assert_invalid(
         &p,
         &[
             "sides[0].ships[0].class",
@@ -255,7 +230,7 @@ fn impossible_set_ups_get_one_line_errors() {
         &data,
         &ship("class = \"small-scout\"\nx = 0.0\ny = 0.0\nguns = { starboard = 1 }"),
     );
-    one_line_error(
+    common::assert_invalid(
         &p,
         &[
             "sides[0].ships[0].guns.starboard",
@@ -269,7 +244,7 @@ fn impossible_set_ups_get_one_line_errors() {
         &data,
         &ship("class = \"cruiser\"\nx = 0.0\ny = 0.0\nguns = { keel = 1 }"),
     );
-    one_line_error(&p, &["guns.keel", "bow, starboard, port or stern"]);
+    common::assert_invalid(&p, &["guns.keel", "bow, starboard, port or stern"]);
 
     let p = write(
         dir.path(),
@@ -277,7 +252,7 @@ fn impossible_set_ups_get_one_line_errors() {
         &data,
         &ship("class = \"cruiser\"\nx = 0.0\ny = 0.0\nguns = { port = 5 }"),
     );
-    one_line_error(&p, &["guns.port", "at most 4 guns"]);
+    common::assert_invalid(&p, &["guns.port", "at most 4 guns"]);
 
     let p = write(
         dir.path(),
@@ -285,7 +260,7 @@ fn impossible_set_ups_get_one_line_errors() {
         &data,
         &ship("class = \"cruiser\"\nx = 0.0\ny = 0.0\naltitude = 3.5"),
     );
-    one_line_error(&p, &["altitude", "from 0 to 3 inches"]);
+    common::assert_invalid(&p, &["altitude", "from 0 to 3 inches"]);
 
     let p = write(
         dir.path(),
@@ -293,7 +268,7 @@ fn impossible_set_ups_get_one_line_errors() {
         &data,
         &ship("class = \"cruiser\"\nx = 0.0\ny = 0.0\nheading = 50"),
     );
-    one_line_error(&p, &["heading", "steps of 15"]);
+    common::assert_invalid(&p, &["heading", "steps of 15"]);
 
     let p = write(
         dir.path(),
@@ -303,7 +278,7 @@ fn impossible_set_ups_get_one_line_errors() {
             "[[sides]]\ntactic = \"kamikaze\"\n[[sides.ships]]\nclass = \"cruiser\"\nx = 0.0\ny = 0.0\n{ENEMY}"
         ),
     );
-    one_line_error(&p, &["sides[0].tactic", "line-of-battle"]);
+    common::assert_invalid(&p, &["sides[0].tactic", "line-of-battle"]);
 
     let p = write(
         dir.path(),
@@ -311,7 +286,7 @@ fn impossible_set_ups_get_one_line_errors() {
         &data,
         &ship("class = \"cruiser\"\nx = 0.0\ny = 0.0\nmorale = \"heroes\""),
     );
-    one_line_error(&p, &["morale", "guards-navy"]);
+    common::assert_invalid(&p, &["morale", "guards-navy"]);
 
     let p = write(
         dir.path(),
@@ -321,7 +296,7 @@ fn impossible_set_ups_get_one_line_errors() {
             "class = \"cruiser\"\nx = 0.0\ny = 0.0\naltitude = 1.0\ngrappled_to = 0\ngrapples = 3",
         ),
     );
-    one_line_error(
+    common::assert_invalid(
         &p,
         &["sides[0].ships[0].grappled_to", "within grappling distance"],
     );
@@ -333,7 +308,7 @@ fn impossible_set_ups_get_one_line_errors() {
         ));
     }
     let p = write(dir.path(), "crowd", &data, &format!("{crowd}{ENEMY}"));
-    one_line_error(&p, &["sides", "at most 16 ships"]);
+    common::assert_invalid(&p, &["sides", "at most 16 ships"]);
 }
 
 #[test]
@@ -355,7 +330,7 @@ fn bad_data_files_get_one_line_errors() {
     // An unknown gun type.
     let changed = original.replacen("gun = \"medium\"", "gun = \"lightning\"", 1);
     std::fs::write(&ships, changed).expect("write");
-    one_line_error(
+    common::assert_invalid(
         &p,
         &["air-ships.toml", ".gun", "unknown gun type \"lightning\""],
     );
@@ -367,7 +342,7 @@ fn bad_data_files_get_one_line_errors() {
         1,
     );
     std::fs::write(&ships, changed).expect("write");
-    one_line_error(&p, &["air-ships.toml", "mounts[2].facing", "\"keel\""]);
+    common::assert_invalid(&p, &["air-ships.toml", "mounts[2].facing", "\"keel\""]);
 
     // An armament pattern that does not hold the ship's guns.
     let changed = original.replacen(
@@ -376,7 +351,7 @@ fn bad_data_files_get_one_line_errors() {
         1,
     );
     std::fs::write(&ships, changed).expect("write");
-    one_line_error(&p, &["mounts", "hold the 22 guns, found 21"]);
+    common::assert_invalid(&p, &["mounts", "hold the 22 guns, found 21"]);
     std::fs::write(&ships, &original).expect("restore");
 
     // A hit-location table listing a total twice.
@@ -391,7 +366,7 @@ fn bad_data_files_get_one_line_errors() {
         ),
     )
     .expect("write");
-    one_line_error(&p, &["hit_location.bow.hull", "listed twice"]);
+    common::assert_invalid(&p, &["hit_location.bow.hull", "listed twice"]);
 }
 
 #[test]

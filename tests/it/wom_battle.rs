@@ -25,14 +25,17 @@ fn load(path: &Path) -> WomBattle {
 /// Writes a scenario with two sides of one unit each, `first` and `second`
 /// being the TOML bodies of the units, and loads it.
 fn duel_of_units(dir: &Path, distance: u32, first: &str, second: &str) -> (PathBuf, WomBattle) {
-    let path = dir.join("units.toml");
-    let text = format!(
-        "model = \"wom.battle\"\ndescription = \"test\"\ndata = {:?}\ndistance = {distance}\nmax_turns = 20\n\
-         [[sides]]\nname = \"A\"\n[[sides.units]]\nname = \"a\"\n{first}\n\
-         [[sides]]\nname = \"B\"\n[[sides.units]]\nname = \"b\"\n{second}\n",
-        common::wom_data().display().to_string()
+    let path = common::write_scenario(
+        dir,
+        "units",
+        "wom.battle",
+        &common::wom_data(),
+        &format!(
+            "distance = {distance}\nmax_turns = 20\n\
+             [[sides]]\nname = \"A\"\n[[sides.units]]\nname = \"a\"\n{first}\n\
+             [[sides]]\nname = \"B\"\n[[sides.units]]\nname = \"b\"\n{second}\n"
+        ),
     );
-    std::fs::write(&path, text).expect("write scenario");
     let model = load(&path);
     (path, model)
 }
@@ -422,9 +425,5 @@ fn stance_fire_walks_into_range_then_halts_and_shoots() {
         .expect("scenario")
         .replace("missile = \"pistol\"\n", "");
     std::fs::write(&path, text).expect("write");
-    common::assert_bad_input(
-        &["validate", &path.display().to_string()],
-        dir.path(),
-        &["stance", "missile weapon"],
-    );
+    common::assert_invalid(&path, &["stance", "missile weapon"]);
 }

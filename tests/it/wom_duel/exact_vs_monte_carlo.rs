@@ -23,16 +23,7 @@ fn check(label: &str, model: &WomDuel, trials: u64, seed: u64) {
         None,
     )
     .expect("run");
-    let n = tally.trials() as f64;
-    for (i, p) in exact.outcome_probabilities.iter().enumerate() {
-        let observed = tally.outcomes[i] as f64 / n;
-        let se = (p * (1.0 - p) / n).sqrt().max(1.0 / n);
-        assert!(
-            (observed - p).abs() <= 4.0 * se,
-            "{label}: outcome {i} ({}) Monte Carlo {observed:.6} vs exact {p:.6} (se {se:.2e})",
-            model.spec().outcomes[i]
-        );
-    }
+    common::assert_rates_near_exact(label, model, &exact, &tally);
     for (metric, mean) in &exact.metric_means {
         let h = &tally.metrics[*metric];
         let observed = h.mean().unwrap_or(f64::NAN);
