@@ -7,71 +7,15 @@
 //! break-off [18.2 card 24] (where it may be played, each enemy beside the
 //! hero striking once).
 
-use std::path::PathBuf;
-use std::sync::Arc;
-
 use barsoom::engine::{Dice, NoTrace};
 use barsoom::games::jc::duel::cards::TEN_SIX_AGILITY;
-use barsoom::games::jc::duel::geometry::{Display, NORTH};
-use barsoom::games::jc::duel::melee::MeleeRules;
-use barsoom::games::jc::duel::model::{Entry, SetUpOptions, set_up};
+use barsoom::games::jc::duel::geometry::NORTH;
+use barsoom::games::jc::duel::model::{Entry, SetUpOptions};
 use barsoom::games::jc::duel::policy::{Action, Policy, Task};
-use barsoom::games::jc::duel::roster::Roster;
 use barsoom::games::jc::duel::sequence::{Duel, State, Status};
-use barsoom::games::jc::duel::special::SpecialRules;
-use barsoom::games::jc::swordsman::SwordsmanTables;
 
-use crate::common;
-
-fn data() -> PathBuf {
-    common::root().join("scenarios/jc/data")
-}
-
-fn roster() -> Roster {
-    Roster::load(&data().join("characters.toml")).expect("roster")
-}
-
-fn rules() -> MeleeRules {
-    MeleeRules::load(&data().join("duel-rules.toml")).expect("rules")
-}
-
-fn specials() -> SpecialRules {
-    SpecialRules::load(&data().join("duel-specials.toml")).expect("specials")
-}
-
-fn display(name: &str) -> Arc<Display> {
-    Arc::new(Display::load(&data().join(format!("displays/{name}.toml"))).expect(name))
-}
-
-const PLAIN: SetUpOptions = SetUpOptions {
-    discovered: true,
-    grounded: false,
-    max_turns: 200,
-    break_off: false,
-    deadline: false,
-    withdraw: false,
-};
-
-fn entry(roster: &Roster, id: &str) -> Entry {
-    Entry {
-        character: roster.find(id).expect(id),
-        level: 9,
-        ..Entry::default()
-    }
-}
-
-fn duel(on: &str, ours: &[Entry], theirs: &[Entry], options: SetUpOptions) -> Duel {
-    set_up(
-        &display(on),
-        [ours, theirs],
-        &roster(),
-        rules(),
-        &specials(),
-        &SwordsmanTables::load(&data().join("swordsman.toml")).expect("swordsman"),
-        options,
-    )
-    .expect("set up")
-}
+use super::{PLAIN, duel_on, entry, roster};
+use crate::common::jc_data;
 
 /// John Carter, with or without the berserk rule and the pills, against
 /// `greens` green warriors (3C5).
@@ -87,7 +31,7 @@ fn jc_vs_greens(
         invisible,
         ..entry(&ro, "john-carter")
     };
-    duel(
+    duel_on(
         on,
         &[jc],
         &vec![entry(&ro, "green-warrior"); greens],
@@ -189,7 +133,7 @@ fn the_hero_has_ten_turns_from_the_joining_of_melee_to_get_to_the_villain() {
         deadline: true,
         ..PLAIN
     };
-    let d = duel(
+    let d = duel_on(
         "arena",
         &[entry(&ro, "john-carter")],
         &[entry(&ro, "matai-shang"), entry(&ro, "red-warrior")],
@@ -243,7 +187,7 @@ fn the_pills_give_agility_10_and_10_6_to_john_carter_and_carthoris() {
         invisible: true,
         ..entry(&ro, id)
     };
-    let d = duel(
+    let d = duel_on(
         "arena",
         &[pills("john-carter"), pills("gahan")],
         &[pills("red-warrior"), entry(&ro, "green-warrior")],
@@ -472,9 +416,9 @@ fn bad_numbers_for_these_rules_are_one_line_errors() {
     use barsoom::games::jc::duel::model::DuelData;
     let dir = tempfile::tempdir().expect("tempdir");
     for f in ["characters.toml", "duel-rules.toml"] {
-        std::fs::copy(data().join(f), dir.path().join(f)).expect("copy");
+        std::fs::copy(jc_data().join(f), dir.path().join(f)).expect("copy");
     }
-    let specials = std::fs::read_to_string(data().join("duel-specials.toml")).expect("read");
+    let specials = std::fs::read_to_string(jc_data().join("duel-specials.toml")).expect("read");
     let cases = [
         (
             "invisible_agility = 10",

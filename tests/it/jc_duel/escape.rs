@@ -5,27 +5,22 @@
 //! movement and melee phases [4.0 C, D], the special characters of [19],
 //! the policies' use of all of it, and bad set-ups.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use barsoom::engine::{Dice, NoTrace, RunConfig, Tally, run};
+use barsoom::engine::{Dice, NoTrace, Tally};
 use barsoom::games::jc::duel::escape::escape_chance;
 use barsoom::games::jc::duel::geometry::{Display, NORTH, SOUTH};
 use barsoom::games::jc::duel::melee::{Blow, Fate, apply_blow};
 use barsoom::games::jc::duel::model::{JcDuel, OUT_FIRST_LEFT, OUT_FIRST_WINS};
 use barsoom::games::jc::duel::policy::{Policy, Task};
 use barsoom::games::jc::duel::sequence::{Duel, State, Status};
-use barsoom::games::jc::duel::special::SpecialRules;
 
+use super::{
+    PLAIN, assert_bad_display, bundled, display, duel_on, entry, roster, specials,
+    swordsman_tables, write_display,
+};
 use crate::common;
 use crate::common::write_jc_duel as write;
-
-fn data() -> PathBuf {
-    common::root().join("scenarios/jc/data")
-}
-
-fn specials() -> SpecialRules {
-    SpecialRules::load(&data().join("duel-specials.toml")).expect("specials load")
-}
 
 /// A side with extra lines (entrance, goal, cards) and characters.
 fn side(extra: &str, characters: &str) -> String {
@@ -41,20 +36,8 @@ fn duel(top: &str, a: &str, b: &str) -> JcDuel {
     }
 }
 
-fn bundled(name: &str) -> JcDuel {
-    let path = common::bundled(&format!("jc/duel/{name}.toml"));
-    JcDuel::load(&path).expect("bundled").0
-}
-
 fn tally(m: &JcDuel, trials: u64, threads: usize) -> Tally {
-    let config = RunConfig {
-        seed: 7,
-        trials: 0..trials,
-        threads,
-        chunk: 512,
-        progress: false,
-    };
-    run(m, &config, None).expect("run")
+    common::tally(m, 7, 0..trials, threads, 512)
 }
 
 /// The index of a fighter by roster id.
@@ -606,7 +589,7 @@ fn in_a_corridor_the_in_room_matrix_needs_a_straight_line() {
         "round the corner: Outside Room [6.23]"
     );
     // The house's rooms are rooms: there the same four walls suffice.
-    let house = Display::load(&data().join("displays/house.toml")).expect("house");
+    let house = display("house");
     assert!(house.is_room(house.region_of(1, 1)));
     assert!(!house.is_room(house.region_of(16, 14)));
 }
@@ -1162,30 +1145,12 @@ fn bad_special_layouts_are_one_line_errors() {
         ),
     ];
     for (name, kind, rows, areas, expected) in cases {
-        let text = format!(
-            "name = {name:?}\nkind = {kind:?}\nprovenance = \"test\"\nrows = [{}]\n{areas}",
-            rows.iter()
-                .map(|r| format!("{r:?}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-        let file = dir.path().join(format!("{name}.toml"));
-        std::fs::write(&file, text).expect("write display");
-        let e = Display::load(&file).expect_err(name).to_string();
-        assert!(e.contains(&format!("{name}.toml")), "{e}");
-        for x in expected {
-            assert!(e.contains(x), "{name}: {x:?} not in {e}");
-        }
-        assert!(!e.contains('\n'), "{e}");
+        let file = write_display(dir.path(), name, kind, &rows, areas);
+        assert_bad_display(&file, name, expected);
     }
 }
 
 // ------------------------------------------------ master swordsmen [7.81]
-
-fn swordsman_tables() -> barsoom::games::jc::swordsman::SwordsmanTables {
-    barsoom::games::jc::swordsman::SwordsmanTables::load(&data().join("swordsman.toml"))
-        .expect("swordsman tables")
-}
 
 #[test]
 fn a_hero_meets_a_master_swordsman_by_maneuver_cards() {
@@ -1334,14 +1299,7 @@ fn the_arena_alternative_keeps_the_die_and_the_bout_decides_a_lone_meeting() {
 }
 
 fn tally_of<M: barsoom::engine::Model>(m: &M, trials: u64) -> Tally {
-    let config = RunConfig {
-        seed: 7,
-        trials: 0..trials,
-        threads: 2,
-        chunk: 512,
-        progress: false,
-    };
-    run(m, &config, None).expect("run")
+    common::tally(m, 7, 0..trials, 2, 512)
 }
 
 #[test]
@@ -1516,87 +1474,27 @@ fn a_carrier_puts_his_load_down_to_fight() {
 
 #[test]
 fn set_up_gives_ghek_his_hold_for_the_strategic_game() {
-    use barsoom::games::jc::duel::model::{Entry, SetUpOptions, set_up};
-    let roster = barsoom::games::jc::duel::roster::Roster::load(&data().join("characters.toml"))
-        .expect("roster");
-    let rules = barsoom::games::jc::duel::melee::MeleeRules::load(&data().join("duel-rules.toml"))
-        .expect("rules");
-    let arena =
-        std::sync::Arc::new(Display::load(&data().join("displays/arena.toml")).expect("arena"));
-    let entry = |id: &str| Entry {
-        character: roster.find(id).expect(id),
-        level: 9,
-        ..Entry::default()
-    };
-    let options = SetUpOptions {
-        discovered: true,
-        grounded: false,
-        max_turns: 200,
-        break_off: false,
-        deadline: false,
-        withdraw: false,
-    };
-    let ours = [entry("gahan"), entry("ghek")];
-    let theirs = [entry("red-warrior")];
-    let build = |ours: &[Entry]| {
-        set_up(
-            &arena,
-            [ours, &theirs],
-            &roster,
-            rules,
-            &specials(),
-            &swordsman_tables(),
-            options,
-        )
-        .expect("set up")
-    };
-    let d = build(&ours);
+    let roster = roster();
+    let ours = [entry(&roster, "gahan"), entry(&roster, "ghek")];
+    let theirs = [entry(&roster, "red-warrior")];
+    let d = duel_on("arena", &ours, &theirs, PLAIN);
     assert!(d.extras);
     assert_eq!(d.special.powers[1], specials().immobilise_uses);
     assert_eq!(d.special.powers[0], 0);
     // Without Ghek, nothing beyond the open-display rules runs.
-    let plain = build(&ours[..1]);
+    let plain = duel_on("arena", &ours[..1], &theirs, PLAIN);
     assert!(!plain.extras);
 }
 
 #[test]
 fn a_losing_villain_withdraws_by_the_house_exit_10_22() {
     use barsoom::games::jc::duel::escape::Goal;
-    use barsoom::games::jc::duel::model::{Entry, SetUpOptions, set_up};
-    let roster = barsoom::games::jc::duel::roster::Roster::load(&data().join("characters.toml"))
-        .expect("roster");
-    let rules = barsoom::games::jc::duel::melee::MeleeRules::load(&data().join("duel-rules.toml"))
-        .expect("rules");
-    let display = |name: &str| {
-        std::sync::Arc::new(
-            Display::load(&data().join(format!("displays/{name}.toml"))).expect(name),
-        )
-    };
-    let entry = |id: &str| Entry {
-        character: roster.find(id).expect(id),
-        level: 9,
-        ..Entry::default()
-    };
-    let ours = [entry("john-carter")];
-    let theirs = [entry("gar-nal"), entry("red-warrior")];
+    use barsoom::games::jc::duel::model::SetUpOptions;
+    let roster = roster();
+    let ours = [entry(&roster, "john-carter")];
+    let theirs = [entry(&roster, "gar-nal"), entry(&roster, "red-warrior")];
     let build = |name: &str, withdraw: bool| {
-        set_up(
-            &display(name),
-            [&ours, &theirs],
-            &roster,
-            rules,
-            &specials(),
-            &swordsman_tables(),
-            SetUpOptions {
-                discovered: true,
-                grounded: false,
-                max_turns: 200,
-                withdraw,
-                break_off: false,
-                deadline: false,
-            },
-        )
-        .expect("set up")
+        duel_on(name, &ours, &theirs, SetUpOptions { withdraw, ..PLAIN })
     };
     // The house lets the defenders out by either entrance [7.24], the
     // palace by the tower moorings [5.56]; the arena, the flier and the

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use barsoom::engine::{Dice, Model, RunConfig, Tally, run};
+use barsoom::engine::{Dice, Model, Tally};
 use barsoom::games::jc::duel::geometry::{
     Area, Display, DisplayKind, EAST, FRONT_ARC, HERO_ARC, HERO_BEHIND, NORTH, OTHER_BEHIND, Reach,
     SOUTH, WARRIOR_ARC, WEST, WalkScratch, Walked, in_arc, is_behind, offset_of_position,
@@ -17,23 +17,13 @@ use barsoom::games::jc::duel::policy::Policy;
 use barsoom::games::jc::duel::roster::{Class, Ratings, Roster};
 use barsoom::games::jc::duel::sequence::State;
 
+use super::{assert_bad_display, bundled, display, load, roster, rules, write_display};
 use crate::common;
+use crate::common::jc_data;
 use crate::common::write_jc_duel as write;
 
-fn data() -> PathBuf {
-    common::root().join("scenarios/jc/data")
-}
-
-fn roster() -> Roster {
-    Roster::load(&data().join("characters.toml")).expect("roster loads")
-}
-
-fn rules() -> MeleeRules {
-    MeleeRules::load(&data().join("duel-rules.toml")).expect("rules load")
-}
-
 fn arena() -> Display {
-    Display::load(&data().join("displays/arena.toml")).expect("arena loads")
+    display("arena")
 }
 
 fn r(text: &str) -> Ratings {
@@ -44,20 +34,9 @@ fn side(policy: &str, characters: &str) -> String {
     format!("[[sides]]\npolicy = \"{policy}\"\ncharacters = [{characters}]\n")
 }
 
-fn load(path: &Path) -> JcDuel {
-    match JcDuel::load(path) {
-        Ok((m, _)) => m,
-        Err(e) => panic!("{e}"),
-    }
-}
-
 fn duel_of(sides: &str) -> JcDuel {
     let dir = tempfile::tempdir().expect("tempdir");
     load(&write(dir.path(), "d", "display = \"arena\"", sides))
-}
-
-fn bundled(name: &str) -> JcDuel {
-    load(&common::bundled(&format!("jc/duel/{name}.toml")))
 }
 
 // ---------------------------------------------------------------- roster
@@ -515,17 +494,8 @@ fn counters_block_walking_and_can_be_jumped() {
 }
 
 /// Writes an open display with these rows as `dir/name.toml`.
-fn write_display(dir: &Path, name: &str, rows: &[String]) -> PathBuf {
-    let text = format!(
-        "name = {name:?}\nkind = \"open\"\nprovenance = \"test\"\nrows = [{}]\n",
-        rows.iter()
-            .map(|r| format!("{r:?}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    let file = dir.join(format!("{name}.toml"));
-    std::fs::write(&file, text).expect("write display");
-    file
+fn write_open_display(dir: &Path, name: &str, rows: &[String]) -> PathBuf {
+    write_display(dir, name, "open", rows, "")
 }
 
 #[test]
@@ -534,7 +504,7 @@ fn walls_block_and_doors_open() {
     let mut rows: Vec<String> = (0..12).map(|_| "a....#......".to_string()).collect();
     rows[11] = "b....#......".to_string();
     rows[6] = "a....+......".to_string();
-    let file = write_display(dir.path(), "walled", &rows);
+    let file = write_open_display(dir.path(), "walled", &rows);
     // No set-up square (the shaded strips are one box wide): an error.
     let e = Display::load(&file).expect_err("no set-up square");
     assert!(e.to_string().contains("set-up square"), "{e}");
@@ -543,7 +513,7 @@ fn walls_block_and_doors_open() {
     rows[5] = "aaaa.+......bbbb".to_string();
     rows[6] = "aaaa.+......bbbb".to_string();
     rows[7] = "aaaa.+......bbbb".to_string();
-    let file = write_display(dir.path(), "walled", &rows);
+    let file = write_open_display(dir.path(), "walled", &rows);
     let d = Display::load(&file).expect("loads");
     // The wall in column 5 blocks every counter overlapping it except
     // where the door (rows 4-7) lets a whole counter through.
@@ -581,7 +551,7 @@ fn walking_search_finds_what_a_distance_field_finds_on_a_wide_display() {
         })
         .collect();
     let dir = tempfile::tempdir().expect("tempdir");
-    let d = Display::load(&write_display(dir.path(), "wide", &rows)).expect("loads");
+    let d = Display::load(&write_open_display(dir.path(), "wide", &rows)).expect("loads");
     let goals = [(2, 12), (30, 20), (90, 0)];
     let field = d.distance_field(|x, y| goals.contains(&(x, y)));
     let mut scratch = WalkScratch::default();
@@ -731,14 +701,7 @@ fn hero_john_carter_and_leaper_movement_allowances() {
 // ---------------------------------------------------------------- the model
 
 fn tally(m: &JcDuel, trials: u64, threads: usize) -> Tally {
-    let config = RunConfig {
-        seed: 11,
-        trials: 0..trials,
-        threads,
-        chunk: 1024,
-        progress: false,
-    };
-    run(m, &config, None).expect("run")
+    common::tally(m, 11, 0..trials, threads, 1024)
 }
 
 #[test]
@@ -824,7 +787,7 @@ fn bad_scenarios_are_one_line_errors() {
     let small = cwd.join("small-data");
     std::fs::create_dir_all(small.join("displays")).expect("mkdir");
     for f in ["characters.toml", "duel-rules.toml", "duel-specials.toml"] {
-        std::fs::copy(data().join(f), small.join(f)).expect("copy");
+        std::fs::copy(jc_data().join(f), small.join(f)).expect("copy");
     }
     let rows: Vec<String> = (0..16)
         .map(|y| {
@@ -838,7 +801,7 @@ fn bad_scenarios_are_one_line_errors() {
             .to_string()
         })
         .collect();
-    write_display(&small.join("displays"), "pit", &rows);
+    write_open_display(&small.join("displays"), "pit", &rows);
     let crowded = cwd.join("crowded.toml");
     std::fs::write(
         &crowded,
@@ -1025,10 +988,6 @@ fn the_shortcut_search_from_afar_agrees_with_the_full_reach() {
 }
 
 // ------------------------------------------------- displays other than the arena
-
-fn display(name: &str) -> Display {
-    Display::load(&data().join(format!("displays/{name}.toml"))).expect("display loads")
-}
 
 /// The area of `d` called `name`.
 fn area<'a>(d: &'a Display, name: &str) -> &'a Area {
@@ -1315,19 +1274,6 @@ fn street_house_and_palace_set_ups_follow_their_rules() {
 }
 
 /// Writes a display file with its full text.
-fn write_display_text(dir: &Path, name: &str, kind: &str, rows: &[&str], areas: &str) -> PathBuf {
-    let text = format!(
-        "name = {name:?}\nkind = {kind:?}\nprovenance = \"test\"\nrows = [{}]\n{areas}",
-        rows.iter()
-            .map(|r| format!("{r:?}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    let file = dir.join(format!("{name}.toml"));
-    std::fs::write(&file, text).expect("write display");
-    file
-}
-
 /// A bad display: file name, kind, rows, areas, what the error names.
 type LayoutCase<'a> = (&'a str, &'a str, &'a [&'a str], &'a str, &'a [&'a str]);
 
@@ -1375,13 +1321,8 @@ fn invalid_layouts_are_one_line_errors() {
         ("twice", "open", &pit, twice, &["areas[1].mark", "twice"]),
     ];
     for (name, kind, rows, areas, expected) in cases {
-        let file = write_display_text(dir.path(), name, kind, rows, areas);
-        let e = Display::load(&file).expect_err(name).to_string();
-        assert!(e.contains(&format!("{name}.toml")), "{e}");
-        for x in expected {
-            assert!(e.contains(x), "{name}: {x:?} not in {e}");
-        }
-        assert!(!e.contains('\n'), "{e}");
+        let file = write_display(dir.path(), name, kind, rows, areas);
+        assert_bad_display(&file, name, expected);
     }
 }
 
