@@ -78,6 +78,10 @@ fn doctored_baseline(dir: &std::path::Path, trials_per_second: &str) -> std::pat
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
 fn compare_flags_a_regression_and_accepts_an_improvement() {
     let dir = tempfile::tempdir().expect("tempdir");
     let d = dir.path();

@@ -89,6 +89,10 @@ fn finish(dir: &Path, out: &str, resume: bool) -> Vec<u8> {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
 fn a_killed_run_resumes_to_the_uninterrupted_result() {
     let dir = tempfile::tempdir().expect("tempdir");
     let d = dir.path();
@@ -108,6 +112,10 @@ fn a_killed_run_resumes_to_the_uninterrupted_result() {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
 fn sigint_leaves_a_resumable_checkpoint_and_says_what_was_done() {
     let dir = tempfile::tempdir().expect("tempdir");
     let d = dir.path();

@@ -17,6 +17,10 @@ fn tally(m: &WomDuel, trials: std::ops::Range<u64>, threads: usize, chunk: u64) 
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
 fn identical_for_one_two_and_seven_threads() {
     for name in [
         "wom/padwar-vs-regular.toml",

@@ -451,6 +451,10 @@ fn check_exact(name: &str, m: &JcFleet, trials: u64) {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "statistical check: run in release (cargo test --release)"
+)]
 fn monte_carlo_agrees_with_the_exact_chain() {
     for name in [
         "ten-vs-seven-open-sky",

@@ -455,6 +455,10 @@ fn a_break_off_ratio_out_of_range_is_a_clear_error() {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
 fn a_run_charts_the_mean_capitals_held_over_time() {
     let dir = tempfile::tempdir().expect("tmp");
     let scenario = common::bundled("jc/military/greedy-vs-greedy.toml");
@@ -712,6 +716,10 @@ fn tally(m: &JcMilitary, trials: u64, threads: usize) -> Tally {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
 fn every_game_ends_and_results_do_not_depend_on_threads() {
     for name in ["random-vs-random", "greedy-vs-greedy", "greedy-first-mover"] {
         let m = load(name);

@@ -554,6 +554,10 @@ fn backtracking_reverses_the_haads_remaining() {
 // ---------------------------------------------------------------- whole games
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
 fn every_game_ends_with_every_hero_in_one_place() {
     for name in ["two-heroes", "six-heroes", "random-two-heroes"] {
         let m = load(name);
@@ -593,6 +597,10 @@ fn every_game_ends_with_every_hero_in_one_place() {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
 fn no_villain_moves_after_reaching_his_final_destination_in_whole_games() {
     let m = load("six-heroes");
     let mut finals = 0;
@@ -629,6 +637,10 @@ fn tally(m: &JcStrategic, trials: u64, threads: usize) -> Tally {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
 fn results_do_not_depend_on_threads_and_replays_match() {
     let m = load("two-heroes");
     let one = tally(&m, 120, 1);

@@ -185,6 +185,10 @@ fn bad_input_is_one_line_and_exit_code_2() {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
 fn run_is_identical_on_one_and_two_threads() {
     let scenario = common::bundled("jetan/greedy-vs-random.toml");
     let dir = tempfile::tempdir().expect("tempdir");
@@ -306,6 +310,10 @@ fn a_tournament_takes_the_players_as_entrants() {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
 fn every_flag_written_at_its_book_value_plays_the_book_game() {
     // The flag-sweep base writes all eight flags out; with the defaults they
     // must change nothing, game for game.

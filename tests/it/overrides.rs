@@ -114,6 +114,10 @@ fn bad_overrides_are_one_line_errors_with_exit_code_2() {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
 fn aerial_data_overrides_change_the_battle() {
     let dir = tempfile::tempdir().expect("tempdir");
     let scenario = bundled("wom/air/helium-battle-cruiser-vs-two-zodangan-cruisers.toml")
@@ -225,6 +229,10 @@ fn races_data_overrides_reach_the_exact_battle() {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
 fn jetan_piece_value_overrides_change_the_takings() {
     // Greedy against random: doubling the Chief's mark (pieces.toml) leaves
     // greedy's order of preference alone, so the same games are played and

@@ -376,6 +376,10 @@ const GAMES: [&str; 5] = [
 ];
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
 fn every_game_terminates_within_its_turn_limit() {
     for name in GAMES {
         let m = game(name);
@@ -405,6 +409,10 @@ fn a_replayed_game_matches_the_bulk_run() {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
 fn the_summary_is_identical_for_one_and_two_threads() {
     let dir = tempfile::tempdir().expect("tempdir");
     let scenario = common::bundled("races/game/two-player.toml");

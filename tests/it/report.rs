@@ -166,6 +166,10 @@ fn common_group(n: u64) -> String {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
 fn every_command_folder_is_reported_with_its_command() {
     let dir = tempfile::tempdir().expect("tempdir");
     let d = dir.path();

@@ -26,6 +26,10 @@ fn run_shard(
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
 fn merged_shards_equal_a_single_run_byte_for_byte() {
     let dir = tempfile::tempdir().expect("tempdir");
     let d = dir.path();
@@ -65,6 +69,10 @@ fn merged_shards_equal_a_single_run_byte_for_byte() {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
 fn shards_that_do_not_belong_together_are_refused() {
     let dir = tempfile::tempdir().expect("tempdir");
     let d = dir.path();

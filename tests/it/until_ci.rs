@@ -12,6 +12,10 @@ fn run_json(d: &std::path::Path, extra: &[&str], out: &str) -> serde_json::Value
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
 fn the_run_stops_at_the_first_precise_enough_block_on_any_thread_count() {
     let dir = tempfile::tempdir().expect("tempdir");
     let d = dir.path();

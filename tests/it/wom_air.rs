@@ -45,6 +45,10 @@ const SCENARIOS: [&str; 8] = [
 ];
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
 fn every_bundled_scenario_validates_and_runs() {
     let dir = tempfile::tempdir().expect("tempdir");
     for name in SCENARIOS {
@@ -78,6 +82,10 @@ fn every_bundled_scenario_validates_and_runs() {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
 fn identical_for_one_two_and_three_threads() {
     // The random tactic draws its orders from the same dice, so it is
     // included; the circle and the boarders exercise their own state.
@@ -114,6 +122,10 @@ fn medium_guns_cannot_hurt_a_battle_cruiser() {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "statistical check: run in release (cargo test --release)"
+)]
 fn boarders_capture_ships_and_the_scenario_records_it() {
     // The book's boarding: six grapples hold as the scenario opens; the
     // Heliumites cut on a 1 with 10 figures (about 1.7 cuts), then 25 First
@@ -457,6 +469,10 @@ fn rammers_run_their_target_down() {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "statistical check: run in release (cargo test --release)"
+)]
 fn line_of_battle_beats_random_orders() {
     // The same Zodangan fleet does better in line of battle (closing
     // obliquely, broadsides bearing, concentrated fire) than on random

@@ -875,6 +875,10 @@ fn ghek_holds_one_enemy_until_he_is_struck() {
 // -------------------------------------------------------------- policies
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
 fn policies_free_the_princess_and_get_her_out() {
     let m = bundled("rescuing-the-princess");
     let d = m.duel();

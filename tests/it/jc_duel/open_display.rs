@@ -705,6 +705,10 @@ fn tally(m: &JcDuel, trials: u64, threads: usize) -> Tally {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
 fn identical_for_one_two_and_three_threads() {
     for name in [
         "john-carter-vs-4-warriors-in-the-arena",

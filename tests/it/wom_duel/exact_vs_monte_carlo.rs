@@ -37,6 +37,10 @@ fn check(label: &str, model: &WomDuel, trials: u64, seed: u64) {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "statistical check: run in release (cargo test --release)"
+)]
 fn men_against_men_level_grid() {
     let dir = tempfile::tempdir().expect("tempdir");
     let pairs = [
@@ -73,6 +77,10 @@ fn men_against_men_level_grid() {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "statistical check: run in release (cargo test --release)"
+)]
 fn bundled_one_on_one_scenarios() {
     for name in [
         "okarian-vs-red-dwar",
