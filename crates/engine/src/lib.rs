@@ -9,6 +9,7 @@ pub mod math;
 pub mod model;
 pub mod paired;
 pub mod rng;
+pub mod roll;
 pub mod runner;
 pub mod scenario;
 pub mod shard;
@@ -19,6 +20,7 @@ pub use model::{
     TrendLine, TrendSpec,
 };
 pub use rng::Dice;
+pub use roll::{Roll, ScriptedDice};
 pub use runner::{
     BlockRows, RunConfig, RunControl, RunError, RunOutcome, replay, run, run_controlled,
 };

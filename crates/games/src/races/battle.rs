@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::Roller;
+use super::Roll;
 use super::data::{ATTRIBUTES, Profile, REROLL, RacesData};
 use barsoom_engine::accumulate::MAX_METRICS;
 use barsoom_engine::scenario::ScenarioError;
@@ -46,7 +46,7 @@ pub fn fight(attacker: &Profile, defender: &Profile, key: usize) -> Verdict {
 /// again) and returns the attribute index [Random Attribute Determination
 /// Table].
 #[inline]
-pub fn roll_attribute<R: Roller>(dice: &mut R, table: &[u8]) -> usize {
+pub fn roll_attribute<R: Roll>(dice: &mut R, table: &[u8]) -> usize {
     loop {
         let face = table[(dice.die(table.len() as u32) - 1) as usize];
         if face != REROLL {

@@ -5,18 +5,6 @@ pub mod data;
 pub mod game;
 pub mod map;
 
-use barsoom_engine::Dice;
-
-/// Where the game's dice come from: a trial's [`Dice`] in runs, scripted
-/// faces in hand-worked tests.
-pub trait Roller {
-    /// One die with `sides` faces, read 1..=sides (a d10's 0 reads 10).
-    fn die(&mut self, sides: u32) -> u32;
-}
-
-impl Roller for Dice {
-    #[inline]
-    fn die(&mut self, sides: u32) -> u32 {
-        self.d(sides)
-    }
-}
+/// The six races roll through the engine's dice trait: the trial's dice
+/// in play, scripted dice in tests.
+pub use barsoom_engine::Roll;

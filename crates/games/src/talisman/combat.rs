@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::game::Roller;
+use super::game::Roll;
 use barsoom_engine::accumulate::TrialResult;
 use barsoom_engine::model::{ExactSolution, MetricSpec, Model, OutputSpec, Trace};
 use barsoom_engine::rng::Dice;
@@ -90,7 +90,7 @@ pub fn combat_table(max: i32) -> Vec<Vec<[f64; 3]>> {
 
 /// One combat roll: a die, or the better of two dice.
 #[inline]
-pub fn roll<R: Roller>(dice: &mut R, best_of_two: bool) -> i32 {
+pub fn roll<R: Roll>(dice: &mut R, best_of_two: bool) -> i32 {
     let first = dice.d6();
     if best_of_two {
         first.max(dice.d6())
@@ -190,7 +190,7 @@ impl Model for TalismanCombat {
 
     fn run_trial<T: Trace>(&self, dice: &mut Dice, trace: &mut T) -> TrialResult {
         let mine = self.character + roll(dice, self.best_of_two);
-        let theirs = self.creature + Roller::d6(dice);
+        let theirs = self.creature + Roll::d6(dice);
         trace.event("Talisman 16:4", || {
             format!("character scores {mine}, creature scores {theirs}")
         });

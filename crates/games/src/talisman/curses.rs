@@ -18,7 +18,7 @@ use serde::Deserialize;
 
 use super::character::Hero;
 use super::data::Rules;
-use super::game::{Game, Roller};
+use super::game::{Game, Roll};
 use barsoom_engine::model::Trace;
 use barsoom_engine::scenario::{ScenarioError, read_toml};
 
@@ -234,7 +234,7 @@ impl Game<'_> {
 
     /// Draws a random curse for the character [19] and lays it on it; none
     /// if the deck is empty or the character already suffers the most.
-    pub fn draw_curse<R: Roller, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) {
+    pub fn draw_curse<R: Roll, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) {
         if self.curse_len == 0 {
             return;
         }

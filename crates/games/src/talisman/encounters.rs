@@ -8,7 +8,7 @@
 use super::character::{MAX_PACKED, MAX_PULLED};
 use super::combat::{Result3, compare, roll};
 use super::data::{Ability, CardKind, Effect, Mechanic};
-use super::game::{Cause, Flow, Game, PILE, Roller, Source};
+use super::game::{Cause, Flow, Game, PILE, Roll, Source};
 use barsoom_engine::model::Trace;
 
 /// Which region the inner region is: creatures there cannot be evaded [14:4].
@@ -20,7 +20,7 @@ fn evadable(game: &Game<'_>, seat: usize) -> bool {
 
 impl Game<'_> {
     /// The encounter on the space the character's move ended on [13, 14].
-    pub fn encounter<R: Roller, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) {
+    pub fn encounter<R: Roll, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) {
         if !self.players[seat].alive {
             return;
         }
@@ -41,7 +41,7 @@ impl Game<'_> {
 
     /// Encounters the space itself: gold left there, the cards face up
     /// (after topping up a draw-card space), then its other instructions.
-    pub fn encounter_space<R: Roller, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) {
+    pub fn encounter_space<R: Roll, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) {
         let rules = self.rules;
         let space = usize::from(self.players[seat].hero.space);
         let draw = usize::from(rules.board.spaces[space].draw);
@@ -81,7 +81,7 @@ impl Game<'_> {
 
     /// Resolves the cards on a space in number order [15:2]; returns
     /// whether the turn goes on.
-    pub fn resolve_cards<R: Roller, T: Trace>(
+    pub fn resolve_cards<R: Roll, T: Trace>(
         &mut self,
         seat: usize,
         space: usize,
@@ -172,7 +172,7 @@ impl Game<'_> {
     /// Applies a card's effects in order; the encounters end
     /// ([`Flow::EndTurn`]) when one ends the turn, kills the character or
     /// moves it off the space it met the card on.
-    fn apply_card_effects<R: Roller, T: Trace>(
+    fn apply_card_effects<R: Roll, T: Trace>(
         &mut self,
         seat: usize,
         card: u16,
@@ -199,7 +199,7 @@ impl Game<'_> {
 
     /// Fights the enemies (or spirits) on a space: the single creatures
     /// together as one [16:5], then each pack, member by member.
-    fn fight_creatures<R: Roller, T: Trace>(
+    fn fight_creatures<R: Roll, T: Trace>(
         &mut self,
         seat: usize,
         space: usize,
@@ -282,7 +282,7 @@ impl Game<'_> {
     /// Strength; all must be beaten; experience is the common Strength
     /// once. Returns `None` if evaded.
     #[allow(clippy::too_many_arguments)]
-    pub fn fight_pack<R: Roller, T: Trace>(
+    pub fn fight_pack<R: Roll, T: Trace>(
         &mut self,
         seat: usize,
         level: i32,
@@ -333,7 +333,7 @@ impl Game<'_> {
     /// allowed [18]; spells are cast before the roll [16:3]. A loss costs a
     /// life unless armour saves it [16:11]. `None` means evaded.
     #[allow(clippy::too_many_arguments)]
-    pub fn creature_fight<R: Roller, T: Trace>(
+    pub fn creature_fight<R: Roll, T: Trace>(
         &mut self,
         seat: usize,
         level: i32,
@@ -400,7 +400,7 @@ impl Game<'_> {
 
     /// A lost combat: armour may save the life [16:11]; otherwise the
     /// character may damage its armour instead, or loses the life.
-    pub fn wound<R: Roller, T: Trace>(
+    pub fn wound<R: Roll, T: Trace>(
         &mut self,
         seat: usize,
         cause: Cause,
@@ -429,7 +429,7 @@ impl Game<'_> {
     }
 
     /// Applies one effect to the character; returns whether the turn goes on.
-    pub fn apply<R: Roller, T: Trace>(
+    pub fn apply<R: Roll, T: Trace>(
         &mut self,
         seat: usize,
         effect: Effect,
@@ -638,7 +638,7 @@ impl Game<'_> {
 
     /// Meets another character [13:3]: steals if it can and prefers to,
     /// else attacks.
-    pub fn meet_character<R: Roller, T: Trace>(
+    pub fn meet_character<R: Roll, T: Trace>(
         &mut self,
         seat: usize,
         target: usize,
@@ -659,7 +659,7 @@ impl Game<'_> {
     /// Combat between two characters [16:6-10]: the defender may evade
     /// with a spell; the victor takes a life or one object, follower or
     /// gold [16:9]. Psychic attackers fight by Craft [17:1].
-    pub fn character_combat<R: Roller, T: Trace>(
+    pub fn character_combat<R: Roll, T: Trace>(
         &mut self,
         seat: usize,
         target: usize,
@@ -710,7 +710,7 @@ impl Game<'_> {
     /// The victor's spoils [16:9]: a life (armour may save it [16:11]) when
     /// the loser is down to its last lives, else its best object it can
     /// use, else a gold, else a life.
-    fn spoils<R: Roller, T: Trace>(
+    fn spoils<R: Roll, T: Trace>(
         &mut self,
         victor: usize,
         loser: usize,

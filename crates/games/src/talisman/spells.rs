@@ -5,7 +5,7 @@
 //! healing and polymorph at the start of the turn.
 
 use super::data::SpellEffect;
-use super::game::{Flow, Game, Roller, Source};
+use super::game::{Flow, Game, Roll, Source};
 use super::policy::Policy;
 use barsoom_engine::model::Trace;
 
@@ -23,7 +23,7 @@ impl Game<'_> {
 
     /// Casts the hero's spell at `index` [9:9-11]: it leaves the hand;
     /// returns whether it worked (a failure applies the blunder).
-    pub fn cast<R: Roller, T: Trace>(
+    pub fn cast<R: Roll, T: Trace>(
         &mut self,
         seat: usize,
         index: usize,
@@ -64,12 +64,7 @@ impl Game<'_> {
     /// conjures gold when poor, and turns the strongest rival into a toad
     /// when that rival is in the inner region; the random player casts a
     /// random spell it holds one turn in four.
-    pub fn turn_start_spells<R: Roller, T: Trace>(
-        &mut self,
-        seat: usize,
-        r: &mut R,
-        trace: &mut T,
-    ) {
+    pub fn turn_start_spells<R: Roll, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) {
         let rules = self.rules;
         let h = self.players[seat].hero;
         if h.spells_len == 0 || !h.can_use_spells(rules) {
@@ -117,7 +112,7 @@ impl Game<'_> {
             .max_by_key(|&s| (self.power(s), std::cmp::Reverse(s)))
     }
 
-    fn cast_out_of_combat<R: Roller, T: Trace>(
+    fn cast_out_of_combat<R: Roll, T: Trace>(
         &mut self,
         seat: usize,
         index: usize,
@@ -148,7 +143,7 @@ impl Game<'_> {
     /// allowed) or destruction when the fight looks lost, else a boost.
     /// Returns (Strength or Craft added, creature destroyed, evaded).
     #[allow(clippy::too_many_arguments)]
-    pub fn combat_spells<R: Roller, T: Trace>(
+    pub fn combat_spells<R: Roll, T: Trace>(
         &mut self,
         seat: usize,
         base: i32,
@@ -196,7 +191,7 @@ impl Game<'_> {
     }
 
     /// A defender may evade a character's attack with a spell [18:1].
-    pub fn defender_evades<R: Roller, T: Trace>(
+    pub fn defender_evades<R: Roll, T: Trace>(
         &mut self,
         target: usize,
         r: &mut R,

@@ -13,16 +13,15 @@ use crate::jc::duel::policy::Policy;
 use crate::jc::duel::roster::Class;
 use crate::jc::duel::sequence::{Duel, DuelResult, MAX_FIGHTERS, Status};
 use crate::jc::swordsman::{Bout, BoutResult};
+use barsoom_engine::{Roll, ScriptedDice};
 
 /// Scripted chances, used up in order.
 #[derive(Debug, Default, Clone)]
 pub struct Script {
-    /// Six-sided dice.
-    pub d6: VecDeque<i32>,
+    /// Six-sided dice, and the uniform picks (0 when none are left).
+    pub d6: ScriptedDice,
     /// Ten-sided dice.
-    pub d10: VecDeque<i32>,
-    /// Uniform picks (0 when none are left).
-    pub picks: VecDeque<usize>,
+    pub d10: ScriptedDice,
     /// Movement and acquisition cards (indices into their decks).
     pub cards: VecDeque<usize>,
     /// Duel winners: whether the first side (the hero's) wins.
@@ -44,19 +43,19 @@ pub struct Script {
 impl Script {
     /// Adds ten-sided dice.
     pub fn d10s(mut self, rolls: &[i32]) -> Self {
-        self.d10.extend(rolls);
+        self.d10 = self.d10.then(&faces(rolls));
         self
     }
 
     /// Adds six-sided dice.
     pub fn d6s(mut self, rolls: &[i32]) -> Self {
-        self.d6.extend(rolls);
+        self.d6 = self.d6.then(&faces(rolls));
         self
     }
 
     /// Adds picks.
     pub fn picks(mut self, picks: &[usize]) -> Self {
-        self.picks.extend(picks);
+        self.d6 = self.d6.with_picks(picks);
         self
     }
 
@@ -92,13 +91,13 @@ impl Script {
 
     /// Scripted picks not used yet.
     pub fn picks_left(&self) -> usize {
-        self.picks.len()
+        self.d6.picks_left()
     }
 
     /// Whether every scripted die, card, duel and bout has been used.
     pub fn done(&self) -> bool {
-        self.d6.is_empty()
-            && self.d10.is_empty()
+        self.d6.all_used()
+            && self.d10.all_used()
             && self.cards.is_empty()
             && self.duels.is_empty()
             && self.bouts.is_empty()
@@ -107,19 +106,31 @@ impl Script {
     }
 }
 
-impl Roller for Script {
-    fn d6(&mut self) -> i32 {
-        self.d6.pop_front().expect("a scripted d6")
-    }
+/// Scripted rolls as the engine's dice take them.
+fn faces(rolls: &[i32]) -> Vec<u32> {
+    rolls
+        .iter()
+        .map(|&r| u32::try_from(r).expect("a scripted face is positive"))
+        .collect()
+}
 
-    fn d10(&mut self) -> i32 {
-        self.d10.pop_front().expect("a scripted d10")
+/// Six-sided and ten-sided dice come from their own scripts, so a test
+/// lists each kind in the order the rules roll it.
+impl Roll for Script {
+    fn die(&mut self, sides: u32) -> u32 {
+        match sides {
+            6 => self.d6.die(6),
+            10 => self.d10.die(10),
+            _ => panic!("the Strategic Game rolls no d{sides}"),
+        }
     }
 
     fn pick(&mut self, n: usize) -> usize {
-        self.picks.pop_front().unwrap_or(0).min(n.saturating_sub(1))
+        self.d6.pick(n)
     }
+}
 
+impl Roller for Script {
     fn card(&mut self, _deck: &mut DeckState) -> usize {
         self.cards.pop_front().expect("a scripted card")
     }

@@ -1,7 +1,7 @@
 //! The battle phase: leaders in charge (fixed, greedy or random) and the
 //! battles between stacks [Leaders], [Battle Phase].
 
-use crate::races::Roller;
+use crate::races::Roll;
 use crate::races::battle::{Odds, Verdict, choose_leader, fight, odds, roll_attribute};
 use crate::races::map::NO_HEX;
 use barsoom_engine::Trace;
@@ -48,7 +48,7 @@ impl<'m> Game<'m> {
 
     /// Fixes (once per battle phase) and returns the leader in charge of the
     /// stack in `h`, before the key attribute is rolled [Leaders].
-    fn decide_charge<R: Roller>(
+    fn decide_charge<R: Roll>(
         &mut self,
         h: u16,
         enemy: u16,
@@ -105,7 +105,7 @@ impl<'m> Game<'m> {
 
     /// The top warband of `h` attacks the top warband of `target` [Battle
     /// Phase]: leaders in charge first, then the key attribute.
-    pub fn battle<R: Roller, T: Trace>(
+    pub fn battle<R: Roll, T: Trace>(
         &mut self,
         h: u16,
         target: u16,
@@ -118,7 +118,7 @@ impl<'m> Game<'m> {
     /// [`Game::battle`]; `projected`: the leaders a greedy attacker's
     /// [`Game::projection`] put in charge of both sides, the choices
     /// `decide_charge` would make again for it and a greedy defender.
-    fn battle_projected<R: Roller, T: Trace>(
+    fn battle_projected<R: Roll, T: Trace>(
         &mut self,
         h: u16,
         target: u16,
@@ -177,7 +177,7 @@ impl<'m> Game<'m> {
     /// adjacent enemy top warband once; when an attacker is destroyed the
     /// next warband of its stack may attack [Battle Phase]. Returns the end
     /// of the game if it came.
-    pub fn battle_phase<R: Roller, T: Trace>(
+    pub fn battle_phase<R: Roll, T: Trace>(
         &mut self,
         p: u8,
         dice: &mut R,

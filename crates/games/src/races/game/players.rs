@@ -1,7 +1,7 @@
 //! The players' movement: random moves, the greedy player's search and
 //! moves, and the order of each stack before the battle phase.
 
-use crate::races::Roller;
+use crate::races::Roll;
 use crate::races::battle::odds;
 use crate::races::map::{ForWords, HexSet, NO_HEX, set_contains};
 
@@ -12,13 +12,7 @@ impl<'m> Game<'m> {
     /// Random movement: a random warband of the `k` listed in the board's
     /// `own` steps to a random hex it may enter; one that cannot is struck
     /// off the list.
-    pub(super) fn random_moves<R: Roller>(
-        &mut self,
-        p: u8,
-        mut k: usize,
-        mut cp: u32,
-        dice: &mut R,
-    ) {
+    pub(super) fn random_moves<R: Roll>(&mut self, p: u8, mut k: usize, mut cp: u32, dice: &mut R) {
         while cp > 0 && k > 0 {
             let i = (dice.die(k as u32) - 1) as usize;
             let w = self.b.own[i];
@@ -292,7 +286,7 @@ impl<'m> Game<'m> {
     /// greedy player by each warband's best exact edge against the enemy
     /// stacks next to it (its general strength if none), the random player
     /// by putting a random warband on top.
-    pub(super) fn order_stacks<R: Roller>(&mut self, p: u8, dice: &mut R) {
+    pub(super) fn order_stacks<R: Roll>(&mut self, p: u8, dice: &mut R) {
         let mut stacked = self.occupied[usize::from(p)];
         for (s, single) in stacked.iter_mut().zip(&self.single) {
             *s &= !single;

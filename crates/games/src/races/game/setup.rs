@@ -1,7 +1,7 @@
 //! Set-up: the terrain roll (and its flattened table), the map and the
 //! deployment of every seat [Map], [Scenario Setup], [Leaders].
 
-use crate::races::Roller;
+use crate::races::Roll;
 use crate::races::battle::roll_attribute;
 use crate::races::data::Face;
 
@@ -12,7 +12,7 @@ use super::{
 /// Rolls one hex's terrain: the hex table, then any table its face sends
 /// on to [Hex Terrain Type], [Beneficial Terrain Type Table], [Settlement
 /// Type Table]. Returns the terrain index.
-pub fn roll_terrain<R: Roller>(tables: &[Vec<Face>], dice: &mut R) -> usize {
+pub fn roll_terrain<R: Roll>(tables: &[Vec<Face>], dice: &mut R) -> usize {
     let mut table = 0;
     loop {
         let faces = &tables[table];
@@ -27,11 +27,15 @@ pub fn roll_terrain<R: Roller>(tables: &[Vec<Face>], dice: &mut R) -> usize {
 /// number drawn once per hex, read as its chained d10 rolls.
 struct Digits(u32);
 
-impl Roller for Digits {
+impl Roll for Digits {
     fn die(&mut self, sides: u32) -> u32 {
         let face = self.0 % sides + 1;
         self.0 /= sides;
         face
+    }
+
+    fn pick(&mut self, n: usize) -> usize {
+        (self.die(n as u32) - 1) as usize
     }
 }
 
@@ -48,7 +52,7 @@ pub fn flat_terrain_table(tables: &[Vec<Face>], chain: usize) -> Vec<u8> {
 impl<'m> Game<'m> {
     /// Rolls or copies the map and deploys every seat [Map], [Scenario
     /// Setup]. Leaders' special attributes are rolled here [Leaders].
-    pub fn setup<R: Roller>(&mut self, dice: &mut R) {
+    pub fn setup<R: Roll>(&mut self, dice: &mut R) {
         let m = self.m;
         let (hexes, fixed) = (m.map.hexes(), m.fixed.as_deref());
         let (draws, terrain) = (m.hex_draw.len() as u32, &m.terrain[..]);
@@ -135,7 +139,7 @@ impl<'m> Game<'m> {
     /// Random deployment in the seat's zone: one warband per passable hex
     /// while there are free ones, then onto its own stacks; leaders ride
     /// with random warbands of the seat.
-    fn deploy_zone<R: Roller>(&mut self, p: u8, seat: &Seat, dice: &mut R) {
+    fn deploy_zone<R: Roll>(&mut self, p: u8, seat: &Seat, dice: &mut R) {
         if seat.warbands.is_empty() {
             return;
         }

@@ -1,7 +1,7 @@
 //! The turn sequence: initiative, recruiting and command points, the
 //! movement phase, the end of the turn and of the game [Turn Sequence].
 
-use crate::races::Roller;
+use crate::races::Roll;
 use crate::races::map::{NO_HEXES, set_and, set_contains, set_hexes};
 use barsoom_engine::accumulate::MAX_METRICS;
 use barsoom_engine::{Trace, TrialResult};
@@ -18,7 +18,7 @@ pub fn command_dice(units: u32, per_die: u32) -> u32 {
 }
 
 /// Command points: the command dice plus one per leader [Movement Phase].
-pub fn command_points<R: Roller>(units: u32, leaders: u32, per_die: u32, dice: &mut R) -> u32 {
+pub fn command_points<R: Roll>(units: u32, leaders: u32, per_die: u32, dice: &mut R) -> u32 {
     (0..command_dice(units, per_die))
         .map(|_| dice.die(10))
         .sum::<u32>()
@@ -28,7 +28,7 @@ pub fn command_points<R: Roller>(units: u32, leaders: u32, per_die: u32, dice: &
 /// Orders `players` (highest first) by d10 plus their leaders
 /// (`leaders[p]`), tied players rolling again among themselves until every
 /// place is settled [Initiative Phase].
-pub fn initiative_order<R: Roller>(dice: &mut R, leaders: &[u32], players: &mut [u8]) {
+pub fn initiative_order<R: Roll>(dice: &mut R, leaders: &[u32], players: &mut [u8]) {
     let n = players.len();
     if n < 2 {
         return;
@@ -73,7 +73,7 @@ pub fn recruits(face: u32, recruit_face: u32) -> bool {
 
 impl<'m> Game<'m> {
     /// Plays a whole game from an empty board.
-    pub fn play<R: Roller, T: Trace>(&mut self, dice: &mut R, trace: &mut T) -> Ending {
+    pub fn play<R: Roll, T: Trace>(&mut self, dice: &mut R, trace: &mut T) -> Ending {
         self.setup(dice);
         let n = self.m.seats.len();
         for turn in 1..=self.m.max_turns {
@@ -116,7 +116,7 @@ impl<'m> Game<'m> {
     /// Each city player `p` occupies rolls a d10; the recruit face raises a
     /// fresh warband of the city's race at the bottom of its stack
     /// [Initiative Phase].
-    pub fn recruit<R: Roller, T: Trace>(&mut self, p: u8, dice: &mut R, trace: &mut T) {
+    pub fn recruit<R: Roll, T: Trace>(&mut self, p: u8, dice: &mut R, trace: &mut T) {
         // In hex order; a recruit joins a stack already there, so the set
         // of cities held does not change meanwhile.
         for k in set_hexes(
@@ -139,7 +139,7 @@ impl<'m> Game<'m> {
 
     /// Player `p`'s movement phase: command points, moves, then the stacks'
     /// order for the battle phase [Movement Phase], [Battle Phase].
-    pub fn movement_phase<R: Roller, T: Trace>(&mut self, p: u8, dice: &mut R, trace: &mut T) {
+    pub fn movement_phase<R: Roll, T: Trace>(&mut self, p: u8, dice: &mut R, trace: &mut T) {
         let pi = usize::from(p);
         // Fresh moves and attacks for `p`'s live warbands, listed (in slot
         // order) for the moves. (A dead warband's moves and attacks are

@@ -8,7 +8,6 @@
 //! the scenario file, the output spec and the `Model` impl.
 
 use barsoom_engine::model::Trace;
-use barsoom_engine::rng::Dice;
 
 use super::character::Hero;
 use super::curses::{CurseEffect, MAX_CURSES};
@@ -35,24 +34,9 @@ pub const PILE: usize = 8;
 /// The most spaces (see [`super::board::MAX_SPACES`]).
 pub const SPACES: usize = super::board::MAX_SPACES;
 
-/// Dice as the game uses them; tests script them.
-pub trait Roller {
-    /// One six-sided die, 1..=6.
-    fn d6(&mut self) -> i32;
-    /// A uniform index in `0..n` (`n` > 0).
-    fn pick(&mut self, n: usize) -> usize;
-}
-
-impl Roller for Dice {
-    #[inline]
-    fn d6(&mut self) -> i32 {
-        Dice::d6(self) as i32
-    }
-    #[inline]
-    fn pick(&mut self, n: usize) -> usize {
-        self.below(n as u32) as usize
-    }
-}
+/// Talisman rolls through the engine's dice trait: the trial's dice in
+/// play, scripted dice in tests.
+pub use barsoom_engine::Roll;
 
 /// Why a character died.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -294,7 +278,7 @@ impl<'a> Game<'a> {
 
     /// Shuffles the decks, deals characters [Setting up], places the first
     /// characters and deals the ending card.
-    pub fn setup<R: Roller>(&mut self, r: &mut R) {
+    pub fn setup<R: Roll>(&mut self, r: &mut R) {
         let rules = self.rules;
         self.deck_len = rules.cards.len();
         for i in 0..self.deck_len {
@@ -388,7 +372,7 @@ impl<'a> Game<'a> {
 
     /// Draws the next adventure card (reshuffling the discards when the
     /// deck runs out [13:13]); `None` if every card is in play.
-    pub fn draw_card<R: Roller>(&mut self, r: &mut R) -> Option<u16> {
+    pub fn draw_card<R: Roll>(&mut self, r: &mut R) -> Option<u16> {
         if self.deck_len == 0 {
             if self.discard_len == 0 {
                 return None;
@@ -649,7 +633,7 @@ impl<'a> Game<'a> {
     }
 
     /// Plays the whole game.
-    pub fn play<R: Roller, T: Trace>(&mut self, r: &mut R, trace: &mut T) -> End {
+    pub fn play<R: Roll, T: Trace>(&mut self, r: &mut R, trace: &mut T) -> End {
         self.setup(r);
         if T::ENABLED {
             let names: Vec<String> = (0..self.seats())
@@ -682,7 +666,7 @@ impl<'a> Game<'a> {
     }
 
     /// One player's turn [10:1].
-    pub fn turn<R: Roller, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) {
+    pub fn turn<R: Roll, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) {
         if self.players[seat].out {
             return;
         }
@@ -717,12 +701,7 @@ impl<'a> Game<'a> {
         }
     }
 
-    fn start_of_turn<R: Roller, T: Trace>(
-        &mut self,
-        seat: usize,
-        r: &mut R,
-        trace: &mut T,
-    ) -> Flow {
+    fn start_of_turn<R: Roll, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) -> Flow {
         let rules = self.rules;
         // Organisation [10:3]: objects on pack animals come to hand where they fit.
         self.players[seat].hero.unpack(rules);
@@ -775,7 +754,7 @@ impl<'a> Game<'a> {
 }
 
 /// Fisher–Yates shuffle with the game's dice.
-pub fn shuffle<X, R: Roller>(items: &mut [X], r: &mut R) {
+pub fn shuffle<X, R: Roll>(items: &mut [X], r: &mut R) {
     for i in (1..items.len()).rev() {
         let j = r.pick(i + 1);
         items.swap(i, j);

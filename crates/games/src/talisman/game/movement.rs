@@ -7,14 +7,14 @@ use crate::talisman::curses::CurseEffect;
 use crate::talisman::data::{EndingKind, Mechanic};
 use barsoom_engine::model::Trace;
 
-use super::{Cause, End, Game, Roller, Source};
+use super::{Cause, End, Game, Roll, Source};
 
 impl<'a> Game<'a> {
     /// Rolls the die for movement and applies the effect of pack animals
     /// and pulled objects [11:28]; what must be left behind to move at
     /// least one space stays where the move starts [11:29]. Returns the
     /// spaces to move.
-    pub fn movement_roll<R: Roller>(&mut self, seat: usize, r: &mut R) -> i32 {
+    pub fn movement_roll<R: Roll>(&mut self, seat: usize, r: &mut R) -> i32 {
         let rules = self.rules;
         let roll = r.d6();
         let mut hero = self.players[seat].hero;
@@ -45,12 +45,7 @@ impl<'a> Game<'a> {
     /// an Axe), the character may cross to a space directly across as its
     /// move, without a die. A used raft is discarded [11:19]. Returns
     /// whether it crossed.
-    fn raft_crossing<R: Roller, T: Trace>(
-        &mut self,
-        seat: usize,
-        r: &mut R,
-        trace: &mut T,
-    ) -> bool {
+    fn raft_crossing<R: Roll, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) -> bool {
         let rules = self.rules;
         let board = &rules.board;
         let hero = self.players[seat].hero;
@@ -97,7 +92,7 @@ impl<'a> Game<'a> {
 
     /// The end of a move on `dest`: the Sentinel's stair or the Portal if
     /// the character tries them, else the encounter there.
-    fn arrive<R: Roller, T: Trace>(&mut self, seat: usize, dest: usize, r: &mut R, trace: &mut T) {
+    fn arrive<R: Roll, T: Trace>(&mut self, seat: usize, dest: usize, r: &mut R, trace: &mut T) {
         let board = &self.rules.board;
         if board.gate_is(dest, Mechanic::Sentinel) && self.wants_cross(seat, dest, r) {
             self.cross_sentinel(seat, dest, r, trace);
@@ -110,7 +105,7 @@ impl<'a> Game<'a> {
         self.encounter(seat, r, trace);
     }
 
-    pub(super) fn movement<R: Roller, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) {
+    pub(super) fn movement<R: Roll, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) {
         let rules = self.rules;
         let board = &rules.board;
         let hero = self.players[seat].hero;
@@ -168,7 +163,7 @@ impl<'a> Game<'a> {
     /// Fights the Sentinel to climb the stair [11:10-12]: a win or an
     /// evasion goes up to the space across, a stand-off ends the move, a
     /// loss costs a life.
-    pub fn cross_sentinel<R: Roller, T: Trace>(
+    pub fn cross_sentinel<R: Roll, T: Trace>(
         &mut self,
         seat: usize,
         space: usize,
@@ -198,7 +193,7 @@ impl<'a> Game<'a> {
     /// Tries to open the Portal [11:22-24]: roll the gate's dice; a total
     /// no higher than Strength (or Craft) opens it and the turn ends on the
     /// Plain of Peril; otherwise the character must try again next turn.
-    pub fn attempt_portal<R: Roller, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) {
+    pub fn attempt_portal<R: Roll, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) {
         let rules = self.rules;
         let hero = self.players[seat].hero;
         let space = usize::from(hero.space);
@@ -234,7 +229,7 @@ impl<'a> Game<'a> {
         }
     }
 
-    fn inner_move<R: Roller, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) {
+    fn inner_move<R: Roll, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) {
         let rules = self.rules;
         let board = &rules.board;
         let hero = self.players[seat].hero;
@@ -330,7 +325,7 @@ impl<'a> Game<'a> {
         });
     }
 
-    fn reach_crown<R: Roller, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) {
+    fn reach_crown<R: Roll, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) {
         if !self.crown_reached {
             self.crown_reached = true;
             self.stats.crown_round = self.round;
@@ -344,7 +339,7 @@ impl<'a> Game<'a> {
 
     /// A turn on the Crown [14:5, 21]: with others there, attack one;
     /// alone, encounter the ending card.
-    pub fn crown_turn<R: Roller, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) {
+    pub fn crown_turn<R: Roll, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) {
         let rules = self.rules;
         let crown = rules.board.crown;
         if let Some(target) = (0..self.seats())

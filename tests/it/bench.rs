@@ -1,0 +1,146 @@
+//! `barsoom bench`: every model has a reference scenario; the frame holds
+//! one row per scenario and thread count with speed-up and efficiency;
+//! `--compare` flags regressions beyond the measured noise; bad input is a
+//! one-line error with exit code 2.
+
+use barsoom::games::{MODELS, bench_references, load};
+
+use crate::common;
+use crate::common::{assert_bad_input, barsoom, barsoom_ok};
+
+#[test]
+fn every_model_has_a_loadable_reference_scenario() {
+    let references = bench_references(&common::root().join("scenarios")).expect("bench.toml");
+    for model in MODELS {
+        let mine: Vec<_> = references.iter().filter(|r| r.model == model.id).collect();
+        assert!(!mine.is_empty(), "{} has no reference scenario", model.id);
+        for r in mine {
+            let loaded = load(&r.scenario).expect("reference scenario loads");
+            assert_eq!(loaded.model_id, model.id, "{}", r.scenario.display());
+        }
+    }
+}
+
+fn bench_csv(dir: &std::path::Path, out: &str) -> Vec<Vec<String>> {
+    common::read_csv(&dir.join(out).join("bench.csv"))
+}
+
+#[test]
+fn bench_writes_one_row_per_scenario_and_thread_count() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let o = barsoom_ok(
+        &[
+            "bench",
+            "wom.duel",
+            "-n",
+            "20000",
+            "--threads",
+            "2",
+            "--repeats",
+            "2",
+            "--out",
+            "b",
+            "--json",
+        ],
+        d,
+    );
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let rows = json["rows"].as_array().expect("rows");
+    // Two wom.duel references, each at 1 thread (always) and 2.
+    assert_eq!(rows.len(), 4);
+    for row in rows {
+        let speedup = row["speedup"].as_f64().expect("speedup");
+        let threads = row["threads"].as_f64().expect("threads");
+        let efficiency = row["parallel_efficiency"].as_f64().expect("efficiency");
+        assert!((efficiency - speedup / threads).abs() < 1e-12);
+        if threads == 1.0 {
+            assert_eq!(speedup, 1.0);
+        }
+        assert!(row["ratio_to_raw"].as_f64().expect("dice-bound") > 0.0);
+    }
+    let csv = bench_csv(d, "b");
+    assert_eq!(csv.len(), 5, "header + 4 rows");
+    assert_eq!(csv[0][..3], ["scenario", "model", "threads"]);
+    for file in ["bench.parquet", "bench.png", "bench.svg"] {
+        assert!(d.join("b").join(file).is_file(), "{file}");
+    }
+}
+
+/// A baseline with every row's throughput replaced by `trials_per_second`.
+fn doctored_baseline(dir: &std::path::Path, trials_per_second: &str) -> std::path::PathBuf {
+    let path = dir.join(format!("baseline-{trials_per_second}.csv"));
+    let text = format!(
+        "scenario,threads,trials_per_second,noise\npadwar-vs-padwar,1,{trials_per_second},0.0\n"
+    );
+    std::fs::write(&path, text).expect("write baseline");
+    path
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
+fn compare_flags_a_regression_and_accepts_an_improvement() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let scenario = common::bundled("wom/padwar-vs-padwar.toml")
+        .display()
+        .to_string();
+    let run = |baseline: &std::path::Path| {
+        barsoom(
+            &[
+                "bench",
+                &scenario,
+                "-n",
+                "200000",
+                "--threads",
+                "1",
+                "--repeats",
+                "2",
+                "--out",
+                "c",
+                "--compare",
+                &baseline.display().to_string(),
+            ],
+            d,
+        )
+    };
+    // No machine runs a trillion duels a second: a regression, exit 1.
+    let o = run(&doctored_baseline(d, "1000000000000"));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("1 regression(s) beyond the measured noise: padwar-vs-padwar at 1 threads"),
+        "{stderr}"
+    );
+    let csv = bench_csv(d, "c");
+    assert_eq!(csv[1].last().map(String::as_str), Some("regression"));
+    // Against one trial a second, the same run is an improvement.
+    let o = run(&doctored_baseline(d, "1"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("improvement"));
+}
+
+#[test]
+fn bad_bench_input_is_one_line_with_exit_code_2() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    std::fs::write(d.join("bad.csv"), "scenario,trials_per_second\nx,1\n").expect("write");
+    let cases: [(&[&str], &str); 4] = [
+        (&["bench", "no.such.model"], "neither a model"),
+        (&["bench", "--threads", "0"], "positive whole number"),
+        (
+            &["bench", "wom.duel", "--compare", "missing.csv"],
+            "missing.csv",
+        ),
+        (
+            &["bench", "wom.duel", "--compare", "bad.csv"],
+            "`threads` column",
+        ),
+    ];
+    for (args, expected) in cases {
+        assert_bad_input(args, d, &[expected]);
+    }
+}

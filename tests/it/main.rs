@@ -1,0 +1,59 @@
+//! barsoom's integration tests, in one crate so that they build and link
+//! once (each `tests/*.rs` file would be a binary of its own, linking
+//! polars again).
+//!
+//! Organisation:
+//! - one module per model, named `<rulebook>_<model>` after the model id
+//!   (`wom_duel` for `wom.duel`, `jc_fleet` for `jc.fleet`, ...); a model
+//!   whose tests are long is a folder with submodules (`jc_duel/`);
+//! - one module per cross-cutting feature under its plain name (`cli`,
+//!   `checkpoint`, `shards`, `determinism`, `sweep`, ...);
+//! - the helpers and test doubles they share in [`common`].
+//!
+//! Run one module, or one test, by its path:
+//!
+//! ```text
+//! cargo test --test it jc_duel::
+//! cargo test --test it jc_duel::escape::woola_
+//! ```
+//!
+//! The statistical checks that run millions of trials are ignored in a
+//! debug build (`#[cfg_attr(debug_assertions, ignore = ...)]`) and run in
+//! `cargo test --release`, the README's test command and CI's;
+//! `cargo test --test it -- --ignored` runs them in debug too.
+//!
+//! [`golden_summaries`] pins every bundled scenario's summary at seed 1
+//! (`BARSOOM_BLESS=1 cargo test --release --test it golden` rewrites the
+//! files in `tests/golden/summaries/` after an intended change).
+
+mod common;
+
+mod bench;
+mod checkpoint;
+mod cli;
+mod compare;
+mod determinism;
+mod golden_summaries;
+mod json_output;
+mod overrides;
+mod report;
+mod rule_coverage;
+mod shards;
+mod sweep;
+mod tournament;
+mod tune;
+mod until_ci;
+
+mod jc_duel;
+mod jc_fleet;
+mod jc_military;
+mod jc_strategic;
+mod jc_swordsman;
+mod jetan_game;
+mod races_battle;
+mod races_game;
+mod talisman_combat;
+mod talisman_game;
+mod wom_air;
+mod wom_battle;
+mod wom_duel;

@@ -1,0 +1,86 @@
+//! `barsoom tune`: successive halving finds a planted optimum and confirms
+//! it on a fresh seed.
+
+use crate::common::{assert_bad_input, barsoom_ok, bundled};
+
+fn tune_json(args: &[&str]) -> serde_json::Value {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let scenario = bundled("wom/padwar-vs-padwar.toml").display().to_string();
+    let mut all = vec!["tune", scenario.as_str(), "--json", "--out", "t"];
+    all.extend_from_slice(args);
+    let o = barsoom_ok(&all, dir.path());
+    for file in ["tune.csv", "tune.parquet", "tune.json", "tune.svg"] {
+        assert!(dir.path().join("t").join(file).is_file(), "{file}");
+    }
+    serde_json::from_slice(&o.stdout).expect("JSON")
+}
+
+#[test]
+fn finds_the_even_match_among_thirteen_levels() {
+    // Two padwars are an even match exactly when both are level 6 (the
+    // duel is symmetric), so a 50% target plants the answer at level 6.
+    let json = tune_json(&[
+        "--vary",
+        "sides[0].figures[0].level=1..13",
+        "--target",
+        "First padwar wins=0.5",
+        "-n",
+        "5000",
+        "--confirm",
+        "100000",
+    ]);
+    assert_eq!(json["best"]["sides[0].figures[0].level"], "6");
+    assert_eq!(json["settings"], 13);
+    // Confirmed on seed 2, not the search seed.
+    assert_eq!(json["confirm_seed"], 2);
+    let confirmed = json["targets"][0]["confirmed"].as_f64().expect("rate");
+    assert!((confirmed - 0.5).abs() < 0.01, "{confirmed}");
+}
+
+#[test]
+fn finds_the_planted_pair_in_two_dimensions() {
+    // A level-8 padwar against each level 4..=8: only level 8 is even.
+    let json = tune_json(&[
+        "--set",
+        "sides[0].figures[0].level=8",
+        "--vary",
+        "sides[1].figures[0].level=4..8",
+        "--vary",
+        "sides[1].figures[0].weapon=long-sword,short-sword",
+        "--target",
+        "First padwar wins=0.5",
+        "-n",
+        "5000",
+        "--confirm",
+        "50000",
+    ]);
+    assert_eq!(json["best"]["sides[1].figures[0].level"], "8");
+    assert_eq!(json["best"]["sides[1].figures[0].weapon"], "long-sword");
+}
+
+#[test]
+fn bad_targets_are_one_line_errors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let scenario = bundled("wom/padwar-vs-padwar.toml").display().to_string();
+    for (target, expected) in [
+        (
+            "Third padwar wins=0.5",
+            "expected an outcome label or metric name: \"First padwar wins\"",
+        ),
+        ("First padwar wins=2", "expected a value from 0 to 1"),
+        ("rounds=many", "expected a number"),
+    ] {
+        assert_bad_input(
+            &[
+                "tune",
+                &scenario,
+                "--vary",
+                "sides[0].figures[0].level=5,6",
+                "--target",
+                target,
+            ],
+            dir.path(),
+            &[expected],
+        );
+    }
+}
