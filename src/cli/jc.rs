@@ -60,7 +60,9 @@ pub fn jc(args: JcArgs) -> Result<()> {
 }
 
 fn strategic_stats(args: StatsArgs) -> Result<()> {
-    let (model, _) = with_overrides(&args.set, || JcStrategic::load(&args.scenario))?;
+    let (model, _) = with_overrides(&args.set, |loader| {
+        JcStrategic::load_with(&args.scenario, loader)
+    })?;
     let started = Instant::now();
     let b = breakdown(&model, args.seed, args.trials);
     let seconds = started.elapsed().as_secs_f64();

@@ -58,7 +58,9 @@ pub fn talisman(args: TalismanArgs) -> Result<()> {
 }
 
 fn stats(args: StatsArgs) -> Result<()> {
-    let (model, _) = with_overrides(&args.set, || TalismanGame::load(&args.scenario))?;
+    let (model, _) = with_overrides(&args.set, |loader| {
+        TalismanGame::load_with(&args.scenario, loader)
+    })?;
     let started = Instant::now();
     let b = breakdown(&model, args.seed, args.trials);
     let seconds = started.elapsed().as_secs_f64();

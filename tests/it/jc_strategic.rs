@@ -32,8 +32,11 @@ fn load_with(name: &str, sets: &[&str]) -> Result<JcStrategic, String> {
         .iter()
         .map(|s| Override::parse(s).expect("override"))
         .collect();
-    with_overrides(&overrides, || {
-        JcStrategic::load(&common::bundled(&format!("jc/strategic/{name}.toml")))
+    with_overrides(&overrides, |loader| {
+        JcStrategic::load_with(
+            &common::bundled(&format!("jc/strategic/{name}.toml")),
+            loader,
+        )
     })
     .map(|(m, _)| m)
     .map_err(|e| e.to_string())

@@ -10,10 +10,7 @@ pub mod wom;
 use std::path::{Path, PathBuf};
 
 use barsoom_engine::DynModel;
-use barsoom_engine::scenario::{
-    Override, ScenarioError, fnv1a64, model_field, parse_toml, read_text, record_inputs,
-    scenario_name, with_overrides,
-};
+use barsoom_engine::scenario::{Loader, Override, ScenarioError, scenario_name};
 
 /// What a model's loader gives: the built model and the scenario's
 /// one-line description.
@@ -27,9 +24,10 @@ pub struct ModelEntry {
     pub id: &'static str,
     /// What it simulates.
     pub description: &'static str,
-    /// Reads and checks a scenario of this model: the built model and the
-    /// scenario's one-line description.
-    pub load: fn(&Path) -> Result<Loaded, ScenarioError>,
+    /// Reads and checks a scenario of this model through the loader (which
+    /// applies its overrides and records the files read): the built model
+    /// and the scenario's one-line description.
+    pub load: fn(&Path, &mut Loader) -> Result<Loaded, ScenarioError>,
 }
 
 /// Boxes a model loader's result for [`ModelEntry::load`].
@@ -80,23 +78,15 @@ pub fn load(path: &Path) -> Result<LoadedScenario, ScenarioError> {
 /// Loads the scenario at `path` with `--set` overrides applied to it and to
 /// the data files it reads. The fingerprint covers the overrides too.
 pub fn load_with(path: &Path, overrides: &[Override]) -> Result<LoadedScenario, ScenarioError> {
-    let (loaded, mut fingerprint) =
-        record_inputs(|| with_overrides(overrides, || load_model(path)));
-    let mut loaded = loaded?;
-    if !overrides.is_empty() {
-        let mut text = fingerprint.into_bytes();
-        for o in overrides {
-            text.extend_from_slice(format!("\n--set {}={}", o.path_text, o.value).as_bytes());
-        }
-        fingerprint = format!("{:016x}", fnv1a64(&text));
-    }
-    loaded.fingerprint = fingerprint;
+    let mut loader = Loader::new(overrides);
+    let mut loaded = load_model(path, &mut loader)?;
+    loaded.fingerprint = loader.finish()?;
     Ok(loaded)
 }
 
-fn load_model(path: &Path) -> Result<LoadedScenario, ScenarioError> {
-    let text = read_text(path)?;
-    let model_id = model_field(path, &text)?;
+fn load_model(path: &Path, loader: &mut Loader) -> Result<LoadedScenario, ScenarioError> {
+    let text = loader.read_text(path)?;
+    let model_id = loader.model_field(path, &text)?;
     let entry = model_id
         .as_deref()
         .and_then(|id| MODELS.iter().find(|m| m.id == id));
@@ -107,7 +97,7 @@ fn load_model(path: &Path) -> Result<LoadedScenario, ScenarioError> {
         };
         return Err(ScenarioError::new(path, "model", model_expectation(&found)));
     };
-    let (model, description) = (entry.load)(path)?;
+    let (model, description) = (entry.load)(path, loader)?;
     if let Err(message) = model.spec().check() {
         return Err(ScenarioError::new(path, "model", message));
     }
@@ -131,8 +121,9 @@ fn model_expectation(found: &str) -> String {
 
 /// Reads only the model and description of a scenario (for listings).
 pub fn describe(path: &Path) -> Option<(String, String)> {
-    let text = read_text(path).ok()?;
-    let table: toml::Table = parse_toml(path, &text).ok()?;
+    let mut loader = Loader::default();
+    let text = loader.read_text(path).ok()?;
+    let table: toml::Table = loader.parse_toml(path, &text).ok()?;
     let field = |key: &str| table.get(key).and_then(|v| v.as_str()).map(String::from);
     Some((field("model")?, field("description").unwrap_or_default()))
 }
@@ -159,8 +150,7 @@ struct BenchReferences {
 /// each scenario path against `scenarios_dir`.
 pub fn bench_references(scenarios_dir: &Path) -> Result<Vec<BenchReference>, ScenarioError> {
     let path = scenarios_dir.join("data").join("bench.toml");
-    let text = read_text(&path)?;
-    let list: BenchReferences = parse_toml(&path, &text)?;
+    let list: BenchReferences = Loader::default().read_toml(&path)?;
     list.reference
         .into_iter()
         .enumerate()

@@ -7,7 +7,7 @@ use serde::de::DeserializeOwned;
 
 pub mod overrides;
 
-pub use overrides::{Override, with_overrides};
+pub use overrides::Override;
 
 /// A scenario or data file that cannot be used, with where and why.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -89,70 +89,155 @@ pub fn nearest_ids<'a>(id: &str, known: impl Iterator<Item = &'a str>) -> String
         .join(", ")
 }
 
-/// Reads `path` as UTF-8 text (and notes it, while [`record_inputs`] is
-/// watching, as one of the inputs a scenario depends on).
-pub fn read_text(path: &Path) -> Result<String, ScenarioError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| ScenarioError::new(path, "(file)", format!("cannot read the file: {e}")))?;
-    INPUTS.with(|inputs| {
-        if let Some(list) = inputs.borrow_mut().as_mut() {
+/// The context of one load: the `--set` overrides to apply to every TOML
+/// file parsed through it (with what they have met so far), and every file
+/// read through it, for the run's input fingerprint. Every model and data
+/// loader takes one; [`Loader::finish`] ends the load.
+#[derive(Debug, Default)]
+pub struct Loader {
+    /// The overrides, `None` when there are none (files then parse
+    /// directly, not through a TOML value).
+    overrides: Option<overrides::Active>,
+    /// Each file read: its path, file name and content hash, in reading
+    /// order, each once.
+    inputs: Vec<(PathBuf, String, u64)>,
+}
+
+impl Loader {
+    /// A loader that applies `overrides` to every TOML file it parses.
+    pub fn new(overrides: &[Override]) -> Self {
+        Loader {
+            overrides: (!overrides.is_empty()).then(|| overrides::Active::new(overrides)),
+            inputs: Vec::new(),
+        }
+    }
+
+    /// Ends the load: an override that fitted no file is an error naming
+    /// the nearest existing paths; otherwise the fingerprint of every file
+    /// read (their names and contents, in reading order) and of the
+    /// overrides. Shards of one run must agree on it, wherever the files
+    /// lie.
+    pub fn finish(self) -> Result<String, ScenarioError> {
+        if let Some(active) = &self.overrides {
+            active.check_all_used()?;
+        }
+        let mut summary = Vec::new();
+        for (_, name, hash) in &self.inputs {
+            summary.extend_from_slice(name.as_bytes());
+            summary.extend_from_slice(&hash.to_le_bytes());
+        }
+        let mut fingerprint = format!("{:016x}", fnv1a64(&summary));
+        if let Some(active) = &self.overrides {
+            let mut text = fingerprint.into_bytes();
+            for o in active.overrides() {
+                text.extend_from_slice(format!("\n--set {}={}", o.path_text, o.value).as_bytes());
+            }
+            fingerprint = format!("{:016x}", fnv1a64(&text));
+        }
+        Ok(fingerprint)
+    }
+
+    /// Reads `path` as UTF-8 text and notes it as one of the inputs the
+    /// load depends on.
+    pub fn read_text(&mut self, path: &Path) -> Result<String, ScenarioError> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            ScenarioError::new(path, "(file)", format!("cannot read the file: {e}"))
+        })?;
+        if !self.inputs.iter().any(|(p, _, _)| p == path) {
             let name = path
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            if !list.iter().any(|(p, _, _)| p == path) {
-                list.push((path.to_path_buf(), name, fnv1a64(text.as_bytes())));
+            self.inputs
+                .push((path.to_path_buf(), name, fnv1a64(text.as_bytes())));
+        }
+        Ok(text)
+    }
+
+    /// Parses TOML `text` (read from `path`) into `T`, after applying the
+    /// overrides. Syntax and type errors are reduced to one line naming the
+    /// key on the offending line.
+    pub fn parse_toml<T: DeserializeOwned>(
+        &mut self,
+        path: &Path,
+        text: &str,
+    ) -> Result<T, ScenarioError> {
+        let Some(active) = &mut self.overrides else {
+            return parse_plain(path, text);
+        };
+        let mut document = toml::Value::Table(parse_plain::<toml::Table>(path, text)?);
+        let applied = active.apply(path, &mut document)?;
+        document.try_into().map_err(|e: toml::de::Error| {
+            let message = e.message().trim().replace('\n', " ");
+            let field = if applied.is_empty() {
+                "(document)".to_string()
+            } else {
+                applied.join(", ")
+            };
+            ScenarioError::new(path, field, format!("--set: {message}"))
+        })
+    }
+
+    /// Reads and parses a TOML file.
+    pub fn read_toml<T: DeserializeOwned>(&mut self, path: &Path) -> Result<T, ScenarioError> {
+        let text = self.read_text(path)?;
+        self.parse_toml(path, &text)
+    }
+
+    /// Reads the scenario at `path` as the file type `T` of the model
+    /// `model` (which flattens [`Scenario`]), after checking that the file
+    /// names that model.
+    pub fn read_scenario<T: DeserializeOwned>(
+        &mut self,
+        path: &Path,
+        model: &str,
+    ) -> Result<T, ScenarioError> {
+        let text = self.read_text(path)?;
+        match self.model_field(path, &text)? {
+            Some(found) => expect_model(path, &found, model)?,
+            None => {
+                let message = format!("expected {model:?}, found no `model` field");
+                return Err(ScenarioError::new(path, "model", message));
             }
         }
-    });
-    Ok(text)
-}
-
-thread_local! {
-    static INPUTS: std::cell::RefCell<Option<Vec<(PathBuf, String, u64)>>> = const { std::cell::RefCell::new(None) };
-}
-
-/// Runs `load` and returns, with its result, a fingerprint of every file it
-/// read through [`read_text`]: their names and contents, in reading order.
-/// Shards of one run must agree on it, wherever the files lie.
-pub fn record_inputs<T>(load: impl FnOnce() -> T) -> (T, String) {
-    INPUTS.with(|inputs| *inputs.borrow_mut() = Some(Vec::new()));
-    let result = load();
-    let files = INPUTS
-        .with(|inputs| inputs.borrow_mut().take())
-        .unwrap_or_default();
-    let mut summary = Vec::new();
-    for (_, name, hash) in &files {
-        summary.extend_from_slice(name.as_bytes());
-        summary.extend_from_slice(&hash.to_le_bytes());
+        self.parse_toml(path, &text)
     }
-    (result, format!("{:016x}", fnv1a64(&summary)))
+
+    /// The `model` field of scenario `text` read from `path`, if it has one.
+    pub fn model_field(
+        &mut self,
+        path: &Path,
+        text: &str,
+    ) -> Result<Option<String>, ScenarioError> {
+        let table: toml::Table = self.parse_toml(path, text)?;
+        match table.get("model") {
+            Some(toml::Value::String(id)) => Ok(Some(id.clone())),
+            Some(other) => Err(ScenarioError::new(
+                path,
+                "model",
+                format!("expected a model identifier, found {other}"),
+            )),
+            None => Ok(None),
+        }
+    }
+}
+
+/// Runs `load` with a [`Loader`] applying `overrides`, then finishes it: an
+/// override that fitted no file is an error (the fingerprint is dropped).
+pub fn with_overrides<T>(
+    overrides: &[Override],
+    load: impl FnOnce(&mut Loader) -> Result<T, ScenarioError>,
+) -> Result<T, ScenarioError> {
+    let mut loader = Loader::new(overrides);
+    let value = load(&mut loader)?;
+    loader.finish()?;
+    Ok(value)
 }
 
 /// The 64-bit FNV-1a hash: stable across platforms and compiler versions.
 pub fn fnv1a64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
-
-/// Parses TOML `text` (read from `path`) into `T`. Syntax and type errors
-/// are reduced to one line naming the key on the offending line. Inside
-/// [`overrides::with_overrides`], the `--set` overrides are applied first.
-pub fn parse_toml<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, ScenarioError> {
-    if !overrides::active() {
-        return parse_plain(path, text);
-    }
-    let mut document = toml::Value::Table(parse_plain::<toml::Table>(path, text)?);
-    let applied = overrides::apply(path, &mut document)?;
-    document.try_into().map_err(|e: toml::de::Error| {
-        let message = e.message().trim().replace('\n', " ");
-        let field = if applied.is_empty() {
-            "(document)".to_string()
-        } else {
-            applied.join(", ")
-        };
-        ScenarioError::new(path, field, format!("--set: {message}"))
     })
 }
 
@@ -214,11 +299,6 @@ fn key_line_span(text: &str, key: &str) -> Option<std::ops::Range<usize>> {
     None
 }
 
-/// Reads and parses a TOML file.
-pub fn read_toml<T: DeserializeOwned>(path: &Path) -> Result<T, ScenarioError> {
-    parse_toml(path, &read_text(path)?)
-}
-
 /// The header every scenario file starts with, flattened into each model's
 /// file type (`#[serde(flatten)] scenario: Scenario`): which model runs it,
 /// what it is, and where its data files are.
@@ -253,35 +333,6 @@ impl Scenario {
                 "expected no data folder: this model reads no data files",
             )),
         }
-    }
-}
-
-/// Reads the scenario at `path` as the file type `T` of the model `model`
-/// (which flattens [`Scenario`]), after checking that the file names that
-/// model.
-pub fn read_scenario<T: DeserializeOwned>(path: &Path, model: &str) -> Result<T, ScenarioError> {
-    let text = read_text(path)?;
-    match model_field(path, &text)? {
-        Some(found) => expect_model(path, &found, model)?,
-        None => {
-            let message = format!("expected {model:?}, found no `model` field");
-            return Err(ScenarioError::new(path, "model", message));
-        }
-    }
-    parse_toml(path, &text)
-}
-
-/// The `model` field of scenario `text` read from `path`, if it has one.
-pub fn model_field(path: &Path, text: &str) -> Result<Option<String>, ScenarioError> {
-    let table: toml::Table = parse_toml(path, text)?;
-    match table.get("model") {
-        Some(toml::Value::String(id)) => Ok(Some(id.clone())),
-        Some(other) => Err(ScenarioError::new(
-            path,
-            "model",
-            format!("expected a model identifier, found {other}"),
-        )),
-        None => Ok(None),
     }
 }
 
@@ -328,7 +379,9 @@ mod tests {
 
     #[test]
     fn type_errors_name_the_key_and_line() {
-        let e = parse_toml::<Sample>(Path::new("x.toml"), "\nlevel = \"high\"\n").unwrap_err();
+        let e = Loader::default()
+            .parse_toml::<Sample>(Path::new("x.toml"), "\nlevel = \"high\"\n")
+            .unwrap_err();
         let line = e.to_string();
         assert!(line.starts_with("x.toml: level: "), "{line}");
         assert!(line.contains("line 2"), "{line}");
@@ -337,7 +390,9 @@ mod tests {
 
     #[test]
     fn syntax_errors_are_one_line() {
-        let e = parse_toml::<Sample>(Path::new("x.toml"), "level = = 3\n").unwrap_err();
+        let e = Loader::default()
+            .parse_toml::<Sample>(Path::new("x.toml"), "level = = 3\n")
+            .unwrap_err();
         assert!(!e.to_string().contains('\n'), "{e}");
         assert!(e.to_string().contains("line 1"), "{e}");
     }

@@ -11,7 +11,6 @@
 //! checked by the file's own schema when it is deserialised. A path that
 //! fits no file is an error naming the nearest paths that exist.
 
-use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
 use toml::Value;
@@ -130,7 +129,10 @@ pub fn path_text(steps: &[Step]) -> String {
     text
 }
 
-struct Active {
+/// The overrides of one load, what they have met so far, and whether each
+/// has applied: the part of a [`super::Loader`] that `--set` needs.
+#[derive(Debug)]
+pub(super) struct Active {
     overrides: Vec<Override>,
     used: Vec<bool>,
     /// Every path that exists in the files read so far, for suggestions.
@@ -139,68 +141,54 @@ struct Active {
     first_file: Option<PathBuf>,
 }
 
-thread_local! {
-    static ACTIVE: RefCell<Option<Active>> = const { RefCell::new(None) };
-}
-
-/// Runs `load` with `overrides` applied to every TOML file it parses
-/// through [`super::parse_toml`]; afterwards, an override that fitted no
-/// file is an error naming the nearest existing paths.
-pub fn with_overrides<T>(
-    overrides: &[Override],
-    load: impl FnOnce() -> Result<T, ScenarioError>,
-) -> Result<T, ScenarioError> {
-    if overrides.is_empty() {
-        return load();
-    }
-    let previous = ACTIVE.with(|a| {
-        a.borrow_mut().replace(Active {
+impl Active {
+    /// `overrides`, none applied yet.
+    pub(super) fn new(overrides: &[Override]) -> Self {
+        Active {
             overrides: overrides.to_vec(),
             used: vec![false; overrides.len()],
             known: Vec::new(),
             first_file: None,
-        })
-    });
-    let result = load();
-    let active = ACTIVE.with(|a| std::mem::replace(&mut *a.borrow_mut(), previous));
-    let value = result?;
-    if let Some(active) = active
-        && let Some(i) = active.used.iter().position(|u| !u)
-    {
-        let o = &active.overrides[i];
-        let file = active.first_file.unwrap_or_default();
-        return Err(ScenarioError::new(
-            &file,
-            o.path_text.clone(),
-            format!(
-                "--set: no such field in the scenario or its data files{}",
-                nearest(&o.path_text, &active.known)
-            ),
-        ));
-    }
-    Ok(value)
-}
-
-/// Whether overrides are being applied (so parsing goes through a value).
-pub(super) fn active() -> bool {
-    ACTIVE.with(|a| a.borrow().is_some())
-}
-
-/// Applies the active overrides to the parsed document of `file` and
-/// returns the paths of those that applied.
-pub(super) fn apply(file: &Path, document: &mut Value) -> Result<Vec<String>, ScenarioError> {
-    ACTIVE.with(|a| {
-        let mut applied = Vec::new();
-        let mut guard = a.borrow_mut();
-        let Some(active) = guard.as_mut() else {
-            return Ok(applied);
-        };
-        if active.first_file.is_none() {
-            active.first_file = Some(file.to_path_buf());
         }
-        let is_scenario = active.first_file.as_deref() == Some(file);
-        collect_paths(document, String::new(), &mut active.known);
-        for (o, used) in active.overrides.iter().zip(active.used.iter_mut()) {
+    }
+
+    /// The overrides.
+    pub(super) fn overrides(&self) -> &[Override] {
+        &self.overrides
+    }
+
+    /// An override that fitted no file is an error naming the nearest
+    /// existing paths.
+    pub(super) fn check_all_used(&self) -> Result<(), ScenarioError> {
+        if let Some(i) = self.used.iter().position(|u| !u) {
+            let o = &self.overrides[i];
+            let file = self.first_file.clone().unwrap_or_default();
+            return Err(ScenarioError::new(
+                &file,
+                o.path_text.clone(),
+                format!(
+                    "--set: no such field in the scenario or its data files{}",
+                    nearest(&o.path_text, &self.known)
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Applies the overrides to the parsed document of `file` and returns
+    /// the paths of those that applied.
+    pub(super) fn apply(
+        &mut self,
+        file: &Path,
+        document: &mut Value,
+    ) -> Result<Vec<String>, ScenarioError> {
+        let mut applied = Vec::new();
+        if self.first_file.is_none() {
+            self.first_file = Some(file.to_path_buf());
+        }
+        let is_scenario = self.first_file.as_deref() == Some(file);
+        collect_paths(document, String::new(), &mut self.known);
+        for (o, used) in self.overrides.iter().zip(self.used.iter_mut()) {
             let Some((last, parent_steps)) = o.path.split_last() else {
                 continue;
             };
@@ -221,7 +209,7 @@ pub(super) fn apply(file: &Path, document: &mut Value) -> Result<Vec<String>, Sc
             applied.push(o.path_text.clone());
         }
         Ok(applied)
-    })
+    }
 }
 
 /// Follows `steps` from `value`; `None` when a step does not exist.

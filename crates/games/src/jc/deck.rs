@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 use super::map::{FLIER, THOAT};
 use barsoom_engine::Dice;
-use barsoom_engine::scenario::{ScenarioError, check_provenance, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance};
 
 /// Most cards a deck may hold.
 pub const MAX_CARDS: usize = 64;
@@ -39,9 +39,15 @@ pub struct MovementDeck {
 }
 
 impl MovementDeck {
-    /// Loads and checks `movement-deck.toml`.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(file: &Path) -> Result<Self, ScenarioError> {
-        let raw: DeckFile = read_toml(file)?;
+        Self::load_with(file, &mut Loader::default())
+    }
+
+    /// Loads and checks `movement-deck.toml`.
+    pub fn load_with(file: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+        let raw: DeckFile = loader.read_toml(file)?;
         check_provenance(file, "provenance", &raw.provenance)?;
         if !(0..=999).contains(&raw.first_card) {
             return Err(ScenarioError::new(

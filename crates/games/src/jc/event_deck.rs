@@ -15,7 +15,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use barsoom_engine::scenario::{ScenarioError, check_provenance, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance};
 
 /// Most cards the deck may hold.
 pub const MAX_EVENT_CARDS: usize = 96;
@@ -296,15 +296,25 @@ impl RawCard {
 pub const RULES_DECK_SIZE: usize = 65;
 
 impl EventDeck {
-    /// Loads `random-events.toml`.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(file: &Path, names: &Names) -> Result<Self, ScenarioError> {
-        let raw: RawDeck = read_toml(file)?;
+        Self::load_with(file, names, &mut Loader::default())
+    }
+
+    /// Loads `random-events.toml`.
+    pub fn load_with(
+        file: &Path,
+        names: &Names,
+        loader: &mut Loader,
+    ) -> Result<Self, ScenarioError> {
+        let raw: RawDeck = loader.read_toml(file)?;
         Self::build(file, &raw, names)
     }
 
     /// Parses the deck from TOML text (for tests and overrides).
     pub fn parse(file: &Path, text: &str, names: &Names) -> Result<Self, ScenarioError> {
-        let raw: RawDeck = barsoom_engine::scenario::parse_toml(file, text)?;
+        let raw: RawDeck = Loader::default().parse_toml(file, text)?;
         Self::build(file, &raw, names)
     }
 

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::jc::fleet_tables::JcData;
-use barsoom_engine::scenario::{ScenarioError, check_provenance, id_list, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance, id_list};
 
 /// Most cities the Military Game's map may hold (its city sets are `u32`
 /// masks).
@@ -138,10 +138,20 @@ pub struct BarsoomMap {
 }
 
 impl BarsoomMap {
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
+    pub fn load(file: &Path, data: &JcData) -> Result<Self, ScenarioError> {
+        Self::load_with(file, data, &mut Loader::default())
+    }
+
     /// Loads and checks the Military Game's `barsoom-map.toml` (capitals and
     /// neutrals named against `data`, at most [`MAX_CITIES`] cities).
-    pub fn load(file: &Path, data: &JcData) -> Result<Self, ScenarioError> {
-        Self::load_layers(&[file], Some(data), MAX_CITIES)
+    pub fn load_with(
+        file: &Path,
+        data: &JcData,
+        loader: &mut Loader,
+    ) -> Result<Self, ScenarioError> {
+        Self::load_layers(&[file], Some(data), MAX_CITIES, loader)
     }
 
     /// Loads map files laid one over the other (cities, junctions and lines
@@ -152,10 +162,11 @@ impl BarsoomMap {
         files: &[&Path],
         data: Option<&JcData>,
         max_places: usize,
+        loader: &mut Loader,
     ) -> Result<Self, ScenarioError> {
         let mut raws: Vec<(PathBuf, MapFile)> = Vec::new();
         for file in files {
-            let raw: MapFile = read_toml(file)?;
+            let raw: MapFile = loader.read_toml(file)?;
             check_provenance(file, "provenance", &raw.provenance)?;
             raws.push((file.to_path_buf(), raw));
         }

@@ -18,14 +18,14 @@
 //! (half of the two that make a hit), the opponent's results negatively.
 
 use crate::{ModelEntry, boxed};
-use barsoom_engine::scenario::{Scenario, read_scenario};
+use barsoom_engine::scenario::{Loader, Scenario};
 use std::path::Path;
 
 use serde::Deserialize;
 
 use barsoom_engine::accumulate::MAX_METRICS;
 use barsoom_engine::math::matrix_game::solve_zero_sum;
-use barsoom_engine::scenario::{ScenarioError, read_toml};
+use barsoom_engine::scenario::ScenarioError;
 use barsoom_engine::{Dice, MetricSpec, Model, OutputSpec, Trace, TrialResult};
 
 /// Maneuvers (and cards per deck).
@@ -169,9 +169,15 @@ struct RawMatrix {
 }
 
 impl SwordsmanTables {
-    /// Loads and checks `swordsman.toml`.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(file: &Path) -> Result<Self, ScenarioError> {
-        let raw: RawTables = read_toml(file)?;
+        Self::load_with(file, &mut Loader::default())
+    }
+
+    /// Loads and checks `swordsman.toml`.
+    pub fn load_with(file: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+        let raw: RawTables = loader.read_toml(file)?;
         let err = |field: String, message: String| ScenarioError::new(file, field, message);
         for (field, text) in [
             ("provenance", &raw.provenance),
@@ -661,16 +667,22 @@ pub struct JcSwordsman {
 pub const ENTRY: ModelEntry = ModelEntry {
     id: "jc.swordsman",
     description: "John Carter, Warlord of Mars master swordsman duels: maneuver cards committed ahead by rank on the maneuver matrix, advantages and hits, random, exploiter or minimax play",
-    load: |path| boxed(JcSwordsman::load(path)),
+    load: |path, loader| boxed(JcSwordsman::load_with(path, loader)),
 };
 
 impl JcSwordsman {
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
+    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
+        Self::load_with(path, &mut Loader::default())
+    }
+
     /// Loads a `jc.swordsman` scenario and `swordsman.toml` from its data
     /// folder.
-    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let file: BoutFile = read_scenario(path, ENTRY.id)?;
+    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: BoutFile = loader.read_scenario(path, ENTRY.id)?;
         let dir = file.scenario.data_dir(path, "../data");
-        let tables = SwordsmanTables::load(&dir.join("swordsman.toml"))?;
+        let tables = SwordsmanTables::load_with(&dir.join("swordsman.toml"), loader)?;
         let err = |field: String, message: String| ScenarioError::new(path, field, message);
         barsoom_engine::scenario::expect_two_sides(path, file.sides.len())?;
         let max_rounds = barsoom_engine::scenario::limit(

@@ -4,7 +4,7 @@
 //! the first-move advantage, how games end and the gambling takings.
 
 use crate::{ModelEntry, boxed};
-use barsoom_engine::scenario::{Scenario, read_scenario};
+use barsoom_engine::scenario::{Loader, Scenario};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
@@ -16,7 +16,7 @@ use super::rules::{Color, Kind, PieceValues, RuleFlags};
 use barsoom_engine::accumulate::{MAX_METRICS, TrialResult};
 use barsoom_engine::model::{MetricSpec, Model, OutputSpec, Trace};
 use barsoom_engine::rng::Dice;
-use barsoom_engine::scenario::{ScenarioError, read_toml};
+use barsoom_engine::scenario::ScenarioError;
 
 /// The default ply limit: a game still running after it is "unfinished".
 pub const DEFAULT_MAX_PLIES: u32 = 1_000;
@@ -143,9 +143,15 @@ struct PiecesFile {
     values: std::collections::BTreeMap<String, u16>,
 }
 
-/// Reads piece values from a data file: every kind once, by lower-case name.
+/// [`load_values_with`] with a fresh [`Loader`], dropped after (no overrides, no
+/// fingerprint): a convenience for tests and tools.
 pub fn load_values(path: &Path) -> Result<PieceValues, ScenarioError> {
-    let file: PiecesFile = read_toml(path)?;
+    load_values_with(path, &mut Loader::default())
+}
+
+/// Reads piece values from a data file: every kind once, by lower-case name.
+pub fn load_values_with(path: &Path, loader: &mut Loader) -> Result<PieceValues, ScenarioError> {
+    let file: PiecesFile = loader.read_toml(path)?;
     let mut values = [0u16; 8];
     for kind in Kind::ALL {
         let key = kind.name().to_lowercase();
@@ -186,14 +192,20 @@ thread_local! {
 pub const ENTRY: ModelEntry = ModelEntry {
     id: "jetan.game",
     description: "Jetan, the Martian chess: a match between two players (random, greedy, alphabeta, mcts) under the book rules or any rule flags",
-    load: |path| boxed(JetanGame::load(path)),
+    load: |path, loader| boxed(JetanGame::load_with(path, loader)),
 };
 
 impl JetanGame {
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
+    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
+        Self::load_with(path, &mut Loader::default())
+    }
+
     /// Loads and checks a `jetan.game` scenario; returns the model and the
     /// scenario's description.
-    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let file: GameFile = read_scenario(path, ENTRY.id)?;
+    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: GameFile = loader.read_scenario(path, ENTRY.id)?;
         file.scenario.no_data(path)?;
         let err = |field: &str, message: String| ScenarioError::new(path, field, message);
         if file.players.len() != 2 {
@@ -220,7 +232,7 @@ impl JetanGame {
             .parent()
             .unwrap_or(Path::new("."))
             .join(file.data.as_deref().unwrap_or("data/pieces.toml"));
-        let values = load_values(&data)?;
+        let values = load_values_with(&data, loader)?;
         let mut start = match &file.position {
             Some(p) => Position::parse(p).map_err(|e| err("position", e.to_string()))?,
             None => Position::initial(),

@@ -6,7 +6,7 @@
 
 use crate::{ModelEntry, boxed};
 use barsoom_engine::scenario::id_list;
-use barsoom_engine::scenario::{Scenario, read_scenario};
+use barsoom_engine::scenario::{Loader, Scenario};
 use std::path::Path;
 
 use serde::Deserialize;
@@ -402,15 +402,21 @@ pub struct RacesBattle {
 pub const ENTRY: ModelEntry = ModelEntry {
     id: "races.battle",
     description: "Six races of Mars: one battle between two warbands with terrain, settlement and leader bonuses, solved exactly",
-    load: |path| boxed(RacesBattle::load(path)),
+    load: |path, loader| boxed(RacesBattle::load_with(path, loader)),
 };
 
 impl RacesBattle {
-    /// Loads a `races.battle` scenario; returns the model and description.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let file: BattleFile = read_scenario(path, ENTRY.id)?;
+        Self::load_with(path, &mut Loader::default())
+    }
+
+    /// Loads a `races.battle` scenario; returns the model and description.
+    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: BattleFile = loader.read_scenario(path, ENTRY.id)?;
         let data_dir = file.scenario.data_dir(path, "../data");
-        let data = RacesData::load(&data_dir)?;
+        let data = RacesData::load_with(&data_dir, loader)?;
         let attacker = battle_side(path, "attacker", &file.attacker, &data)?;
         let defender = battle_side(path, "defender", &file.defender, &data)?;
         Ok((

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use barsoom_engine::scenario::{ScenarioError, check_provenance, id_list, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance, id_list};
 
 /// Warbands have nine attributes [Attributes].
 pub const ATTRIBUTES: usize = 9;
@@ -214,17 +214,23 @@ struct RawTerrainFile {
 pub const MAX_VALUE: i64 = 20;
 
 impl RacesData {
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
+    pub fn load(dir: &Path) -> Result<Self, ScenarioError> {
+        Self::load_with(dir, &mut Loader::default())
+    }
+
     /// Loads and checks `races.toml`, `variants.toml`, `terrain.toml` and
     /// `rules.toml` from `dir`.
-    pub fn load(dir: &Path) -> Result<Self, ScenarioError> {
+    pub fn load_with(dir: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
         let races_file = dir.join("races.toml");
-        let raw: RawRaces = read_toml(&races_file)?;
+        let raw: RawRaces = loader.read_toml(&races_file)?;
         let (attributes, attribute_names, races, random_attribute, race_table) =
             Self::races(&races_file, raw)?;
         let variants_file = dir.join("variants.toml");
-        let raw_variants: RawVariants = read_toml(&variants_file)?;
+        let raw_variants: RawVariants = loader.read_toml(&variants_file)?;
         let rules_file = dir.join("rules.toml");
-        let rules: Rules = read_toml(&rules_file)?;
+        let rules: Rules = loader.read_toml(&rules_file)?;
         Self::check_rules(&rules_file, &rules)?;
         let mut data = RacesData {
             attributes,
@@ -253,7 +259,7 @@ impl RacesData {
             data.kinds.push(kind);
         }
         let terrain_file = dir.join("terrain.toml");
-        let raw_terrain: RawTerrainFile = read_toml(&terrain_file)?;
+        let raw_terrain: RawTerrainFile = loader.read_toml(&terrain_file)?;
         data.load_terrain(&terrain_file, raw_terrain)?;
         Ok(data)
     }

@@ -4,7 +4,7 @@
 //! combat between two fixed scores, which `barsoom exact` solves.
 
 use crate::{ModelEntry, boxed};
-use barsoom_engine::scenario::{Scenario, read_scenario};
+use barsoom_engine::scenario::{Loader, Scenario};
 use std::path::Path;
 
 use serde::Deserialize;
@@ -130,13 +130,19 @@ pub const OUT_CREATURE_WINS: u16 = 2;
 pub const ENTRY: ModelEntry = ModelEntry {
     id: "talisman.combat",
     description: "Talisman combat: one round of d6 + Strength against d6 + Strength (or Craft), solved exactly",
-    load: |path| boxed(TalismanCombat::load(path)),
+    load: |path, loader| boxed(TalismanCombat::load_with(path, loader)),
 };
 
 impl TalismanCombat {
-    /// Loads a `talisman.combat` scenario.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let file: CombatFile = read_scenario(path, ENTRY.id)?;
+        Self::load_with(path, &mut Loader::default())
+    }
+
+    /// Loads a `talisman.combat` scenario.
+    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: CombatFile = loader.read_scenario(path, ENTRY.id)?;
         file.scenario.no_data(path)?;
         for (field, value) in [
             ("character_strength", file.character_strength),

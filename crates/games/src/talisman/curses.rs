@@ -20,7 +20,7 @@ use super::character::Hero;
 use super::data::Rules;
 use super::game::{Game, Roll};
 use barsoom_engine::model::Trace;
-use barsoom_engine::scenario::{ScenarioError, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError};
 
 /// The most curse cards a deck may hold (per-game state is fixed-size).
 pub const MAX_CURSES: usize = 16;
@@ -97,10 +97,16 @@ fn one() -> u8 {
     1
 }
 
-/// Reads and checks `curses.toml` in `dir`: one entry per physical card.
+/// [`load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+/// fingerprint): a convenience for tests and tools.
 pub fn load(dir: &Path) -> Result<Vec<Curse>, ScenarioError> {
+    load_with(dir, &mut Loader::default())
+}
+
+/// Reads and checks `curses.toml` in `dir`: one entry per physical card.
+pub fn load_with(dir: &Path, loader: &mut Loader) -> Result<Vec<Curse>, ScenarioError> {
     let path = dir.join("curses.toml");
-    let file: CursesFile = read_toml(&path)?;
+    let file: CursesFile = loader.read_toml(&path)?;
     barsoom_engine::scenario::check_provenance(&path, "provenance", &file.provenance)?;
     let mut curses = Vec::new();
     for (i, c) in file.curses.iter().enumerate() {

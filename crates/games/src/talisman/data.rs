@@ -12,7 +12,7 @@ use serde::Deserialize;
 
 use super::board::{Board, BoardFile};
 use super::curses::Curse;
-use barsoom_engine::scenario::{ScenarioError, check_provenance, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance};
 
 /// Alignment of a character, or the alignment a card or item asks for [7].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -849,10 +849,16 @@ pub const MAX_CHARACTERS: usize = 32;
 pub const MAX_SPELLS: usize = 60;
 
 impl Rules {
-    /// Reads and checks every data file in `dir`.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(dir: &Path) -> Result<Rules, ScenarioError> {
+        Self::load_with(dir, &mut Loader::default())
+    }
+
+    /// Reads and checks every data file in `dir`.
+    pub fn load_with(dir: &Path, loader: &mut Loader) -> Result<Rules, ScenarioError> {
         let board_path = dir.join("board.toml");
-        let board_file: BoardFile = read_toml(&board_path)?;
+        let board_file: BoardFile = loader.read_toml(&board_path)?;
         check_provenance(&board_path, "provenance", &board_file.provenance)?;
         let space_names: Vec<String> = board_file.spaces.iter().map(|s| s.name.clone()).collect();
         let mut compiler = EffectCompiler {
@@ -862,7 +868,7 @@ impl Rules {
         let board = Board::compile(&board_path, &board_file, &mut compiler)?;
 
         let path = dir.join("characters.toml");
-        let file: CharactersFile = read_toml(&path)?;
+        let file: CharactersFile = loader.read_toml(&path)?;
         check_provenance(&path, "provenance", &file.provenance)?;
         let mut characters = Vec::new();
         for (i, c) in file.characters.iter().enumerate() {
@@ -949,7 +955,7 @@ impl Rules {
         }
 
         let path = dir.join("adventure.toml");
-        let file: DeckFile = read_toml(&path)?;
+        let file: DeckFile = loader.read_toml(&path)?;
         check_provenance(&path, "provenance", &file.provenance)?;
         let mut cards = Vec::new();
         let mut card_effects = Vec::new();
@@ -1018,7 +1024,7 @@ impl Rules {
         }
 
         let path = dir.join("spells.toml");
-        let file: SpellsFile = read_toml(&path)?;
+        let file: SpellsFile = loader.read_toml(&path)?;
         check_provenance(&path, "provenance", &file.provenance)?;
         let mut spells = Vec::new();
         for (i, s) in file.spells.iter().enumerate() {
@@ -1062,7 +1068,7 @@ impl Rules {
         }
 
         let path = dir.join("purchases.toml");
-        let file: PurchasesFile = read_toml(&path)?;
+        let file: PurchasesFile = loader.read_toml(&path)?;
         check_provenance(&path, "provenance", &file.provenance)?;
         let mut purchases = Vec::new();
         for (i, c) in file.items.iter().enumerate() {
@@ -1082,7 +1088,7 @@ impl Rules {
         }
 
         let path = dir.join("endings.toml");
-        let file: EndingsFile = read_toml(&path)?;
+        let file: EndingsFile = loader.read_toml(&path)?;
         check_provenance(&path, "provenance", &file.provenance)?;
         let mut endings = Vec::new();
         for (i, e) in file.endings.iter().enumerate() {
@@ -1123,7 +1129,7 @@ impl Rules {
                 "expected at least one ending",
             ));
         }
-        let curses = super::curses::load(dir)?;
+        let curses = super::curses::load_with(dir, loader)?;
         let tables = compiler.tables;
         Ok(Rules {
             board,

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use barsoom_engine::scenario::{ScenarioError, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError};
 
 /// A score needed on 3d6 (after modifiers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,8 +121,8 @@ struct RawMenTable {
 }
 
 impl MenTable {
-    fn load(file: &Path) -> Result<Self, ScenarioError> {
-        let raw: RawMenTable = read_toml(file)?;
+    fn load_with(file: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+        let raw: RawMenTable = loader.read_toml(file)?;
         let _ = raw.provenance;
         let expected: Vec<i32> = (-12..=12).rev().collect();
         if raw.differences != expected {
@@ -353,8 +353,8 @@ pub struct AnimalTable {
 }
 
 impl AnimalTable {
-    fn load(file: &Path) -> Result<Self, ScenarioError> {
-        let raw: RawAnimalTable = read_toml(file)?;
+    fn load_with(file: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+        let raw: RawAnimalTable = loader.read_toml(file)?;
         let _ = (
             &raw.provenance,
             &raw.men_bands.provenance,
@@ -720,12 +720,18 @@ pub struct WomData {
 }
 
 impl WomData {
-    /// Loads and checks the data files in `dir`.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(dir: &Path) -> Result<Self, ScenarioError> {
-        let men = MenTable::load(&dir.join("men-vs-men.toml"))?;
-        let animals = AnimalTable::load(&dir.join("animal-table.toml"))?;
+        Self::load_with(dir, &mut Loader::default())
+    }
+
+    /// Loads and checks the data files in `dir`.
+    pub fn load_with(dir: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+        let men = MenTable::load_with(&dir.join("men-vs-men.toml"), loader)?;
+        let animals = AnimalTable::load_with(&dir.join("animal-table.toml"), loader)?;
         let weapons_file = dir.join("weapons.toml");
-        let weapons: RawWeapons = read_toml(&weapons_file)?;
+        let weapons: RawWeapons = loader.read_toml(&weapons_file)?;
         let _ = weapons.provenance;
         if !weapons
             .weapons
@@ -738,7 +744,7 @@ impl WomData {
             ));
         }
         let missile_file = dir.join("missile.toml");
-        let missile: MissileRules = read_toml(&missile_file)?;
+        let missile: MissileRules = loader.read_toml(&missile_file)?;
         if let Some(unknown) = missile
             .vs_men
             .weapon_modifiers
@@ -752,7 +758,7 @@ impl WomData {
             ));
         }
         let roster_file = dir.join("roster.toml");
-        let roster: RawRoster = read_toml(&roster_file)?;
+        let roster: RawRoster = loader.read_toml(&roster_file)?;
         let _ = roster.provenance;
         for (id, c) in &roster.characters {
             if c.wounds_to_kill == Some(0) {

@@ -12,7 +12,7 @@ use serde::Deserialize;
 
 use super::roster::Class;
 use barsoom_engine::Dice;
-use barsoom_engine::scenario::{ScenarioError, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError};
 
 /// What one melee did to its target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -132,9 +132,15 @@ struct RawTenSix {
 }
 
 impl MeleeRules {
-    /// Loads and checks `duel-rules.toml`.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(file: &Path) -> Result<Self, ScenarioError> {
-        let raw: RawRules = read_toml(file)?;
+        Self::load_with(file, &mut Loader::default())
+    }
+
+    /// Loads and checks `duel-rules.toml`.
+    pub fn load_with(file: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+        let raw: RawRules = loader.read_toml(file)?;
         let err = |field: &str, message: String| ScenarioError::new(file, field, message);
         for (field, text) in [
             ("provenance", &raw.provenance),

@@ -8,7 +8,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::jc::swordsman::Rank;
-use barsoom_engine::scenario::{ScenarioError, check_provenance, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance};
 
 /// Highest agility rating a counter may carry.
 pub const MAX_AGILITY: u8 = 20;
@@ -244,15 +244,21 @@ pub struct Roster {
 }
 
 impl Roster {
-    /// Loads and checks `characters.toml`.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(file: &Path) -> Result<Self, ScenarioError> {
-        let raw: RawRoster = read_toml(file)?;
+        Self::load_with(file, &mut Loader::default())
+    }
+
+    /// Loads and checks `characters.toml`.
+    pub fn load_with(file: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+        let raw: RawRoster = loader.read_toml(file)?;
         Self::from_raw(file, raw)
     }
 
     /// Parses and checks a roster from TOML text (`file` names it in errors).
     pub fn parse(file: &Path, text: &str) -> Result<Self, ScenarioError> {
-        Self::from_raw(file, barsoom_engine::scenario::parse_toml(file, text)?)
+        Self::from_raw(file, Loader::default().parse_toml(file, text)?)
     }
 
     fn from_raw(file: &Path, raw: RawRoster) -> Result<Self, ScenarioError> {

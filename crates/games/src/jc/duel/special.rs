@@ -14,7 +14,7 @@ use super::geometry::{COUNTER, adjacent, offset_of_position};
 use super::roster::{Class, Special};
 use super::sequence::{Duel, State, Status};
 use barsoom_engine::Trace;
-use barsoom_engine::scenario::{ScenarioError, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError};
 
 /// The numbers of [5.42, 5.55, 7.7, 19].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -149,9 +149,15 @@ struct RawImmobilise {
 }
 
 impl SpecialRules {
-    /// Loads and checks `duel-specials.toml`.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(file: &Path) -> Result<Self, ScenarioError> {
-        let raw: RawSpecials = read_toml(file)?;
+        Self::load_with(file, &mut Loader::default())
+    }
+
+    /// Loads and checks `duel-specials.toml`.
+    pub fn load_with(file: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+        let raw: RawSpecials = loader.read_toml(file)?;
         let err = |field: &str, message: String| ScenarioError::new(file, field, message);
         for (field, text) in [
             ("provenance", &raw.provenance),

@@ -2,7 +2,7 @@
 //! and the `Model` impl.
 
 use crate::{ModelEntry, boxed};
-use barsoom_engine::scenario::read_scenario;
+use barsoom_engine::scenario::Loader;
 use std::path::Path;
 
 use super::battle::{
@@ -42,16 +42,22 @@ pub struct JcFleet {
 pub const ENTRY: ModelEntry = ModelEntry {
     id: "jc.fleet",
     description: "John Carter, Warlord of Mars fleet combat: maneuvers, leadership, intrinsic defense, Reverses and influenced neutrals",
-    load: |path| boxed(JcFleet::load(path)),
+    load: |path, loader| boxed(JcFleet::load_with(path, loader)),
 };
 
 impl JcFleet {
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
+    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
+        Self::load_with(path, &mut Loader::default())
+    }
+
     /// Loads a `jc.fleet` scenario and the data it names (default folder:
     /// `../data` beside the scenario's folder).
-    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let file: FleetFile = read_scenario(path, ENTRY.id)?;
+    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: FleetFile = loader.read_scenario(path, ENTRY.id)?;
         let data_dir = file.scenario.data_dir(path, "../data");
-        let data = JcData::load(&data_dir)?;
+        let data = JcData::load_with(&data_dir, loader)?;
         let model = Self::build(path, &file, &data)?;
         Ok((model, file.scenario.description))
     }

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use barsoom_engine::scenario::{ScenarioError, check_provenance, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance};
 
 /// How many fleet maneuvers there are [23.0 PROCEDURE].
 pub const MANEUVERS: usize = 9;
@@ -110,15 +110,21 @@ pub const MAX_MATRIX_MODIFIER: i64 = 9;
 pub const MAX_DESTROYED: i64 = 99;
 
 impl FleetTables {
-    /// Loads and checks `fleet-tables.toml`.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(file: &Path) -> Result<Self, ScenarioError> {
-        let raw: RawFleetTables = read_toml(file)?;
+        Self::load_with(file, &mut Loader::default())
+    }
+
+    /// Loads and checks `fleet-tables.toml`.
+    pub fn load_with(file: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+        let raw: RawFleetTables = loader.read_toml(file)?;
         Self::from_raw(file, raw)
     }
 
     /// Parses and checks the tables from TOML text (`file` names it in errors).
     pub fn parse(file: &Path, text: &str) -> Result<Self, ScenarioError> {
-        Self::from_raw(file, barsoom_engine::scenario::parse_toml(file, text)?)
+        Self::from_raw(file, Loader::default().parse_toml(file, text)?)
     }
 
     fn from_raw(file: &Path, raw: RawFleetTables) -> Result<Self, ScenarioError> {
@@ -389,12 +395,18 @@ pub struct JcData {
 pub const MAX_LEADERSHIP: i64 = 9;
 
 impl JcData {
-    /// Loads `fleet-tables.toml`, `nations.toml` and `commanders.toml` from `dir`.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(dir: &Path) -> Result<Self, ScenarioError> {
-        let tables = FleetTables::load(&dir.join("fleet-tables.toml"))?;
+        Self::load_with(dir, &mut Loader::default())
+    }
+
+    /// Loads `fleet-tables.toml`, `nations.toml` and `commanders.toml` from `dir`.
+    pub fn load_with(dir: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+        let tables = FleetTables::load_with(&dir.join("fleet-tables.toml"), loader)?;
 
         let file = dir.join("nations.toml");
-        let raw: RawNations = read_toml(&file)?;
+        let raw: RawNations = loader.read_toml(&file)?;
         check_provenance(&file, "provenance", &raw.provenance)?;
         let nations: Vec<Nation> = raw
             .nations
@@ -442,7 +454,7 @@ impl JcData {
         }
 
         let file = dir.join("commanders.toml");
-        let raw: RawCommanders = read_toml(&file)?;
+        let raw: RawCommanders = loader.read_toml(&file)?;
         check_provenance(&file, "provenance", &raw.provenance)?;
         let mut commanders = Vec::new();
         for (id, c) in &raw.commanders {

@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use crate::jc::fleet_tables::JcData;
 use barsoom_engine::scenario::id_list;
-use barsoom_engine::scenario::{ScenarioError, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError};
 
 /// Most diplomacy modes.
 pub const MAX_MODES: usize = 9;
@@ -62,9 +62,19 @@ pub struct DiplomacyTables {
 }
 
 impl DiplomacyTables {
-    /// Loads and checks `diplomacy.toml`.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(file: &Path, data: &JcData) -> Result<Self, ScenarioError> {
-        let raw: DiplomacyFile = read_toml(file)?;
+        Self::load_with(file, data, &mut Loader::default())
+    }
+
+    /// Loads and checks `diplomacy.toml`.
+    pub fn load_with(
+        file: &Path,
+        data: &JcData,
+        loader: &mut Loader,
+    ) -> Result<Self, ScenarioError> {
+        let raw: DiplomacyFile = loader.read_toml(file)?;
         let err = |field: &str, message: String| ScenarioError::new(file, field, message);
         for (field, p) in [
             ("maneuvers.provenance", &raw.maneuvers.provenance),

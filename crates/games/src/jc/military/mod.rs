@@ -24,7 +24,7 @@ pub mod rules;
 pub use crate::jc::{deck, map};
 
 use crate::{ModelEntry, boxed};
-use barsoom_engine::scenario::{Scenario, read_scenario};
+use barsoom_engine::scenario::{Loader, Scenario};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -98,16 +98,22 @@ pub struct JcMilitary {
 pub const ENTRY: ModelEntry = ModelEntry {
     id: "jc.military",
     description: "John Carter, Warlord of Mars Military Game in full: Helium against the Dusar/Jahar alliance on the map of Barsoom, with movement cards, fleet combat, reinforcements, storms, neutrals and diplomacy",
-    load: |path| boxed(JcMilitary::load(path)),
+    load: |path, loader| boxed(JcMilitary::load_with(path, loader)),
 };
 
 impl JcMilitary {
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
+    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
+        Self::load_with(path, &mut Loader::default())
+    }
+
     /// Loads a `jc.military` scenario and the data it names (default
     /// folder: `../data` beside the scenario's folder).
-    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let file: ScenarioFile = read_scenario(path, ENTRY.id)?;
+    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: ScenarioFile = loader.read_scenario(path, ENTRY.id)?;
         let dir = file.scenario.data_dir(path, "../data");
-        let rules = MilitaryRules::load(&dir)?;
+        let rules = MilitaryRules::load_with(&dir, loader)?;
         battles::check(&rules.data).map_err(|e| {
             ScenarioError::new(
                 &dir.join("fleet-tables.toml"),

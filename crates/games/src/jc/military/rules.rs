@@ -11,7 +11,7 @@ use super::deck::MovementDeck;
 use super::diplomacy::DiplomacyTables;
 use super::map::BarsoomMap;
 use crate::jc::fleet_tables::JcData;
-use barsoom_engine::scenario::{ScenarioError, check_provenance, id_list, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance, id_list};
 
 /// Most neutrals.
 pub const MAX_NEUTRALS: usize = 8;
@@ -137,9 +137,15 @@ pub struct MilitaryRules {
 }
 
 impl MilitaryRules {
-    /// Loads every data file from `dir`.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(dir: &Path) -> Result<Self, ScenarioError> {
-        let data = JcData::load(dir)?;
+        Self::load_with(dir, &mut Loader::default())
+    }
+
+    /// Loads every data file from `dir`.
+    pub fn load_with(dir: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+        let data = JcData::load_with(dir, loader)?;
         if data.commanders.len() > MAX_COMMANDERS {
             return Err(ScenarioError::new(
                 &dir.join("commanders.toml"),
@@ -150,11 +156,11 @@ impl MilitaryRules {
                 ),
             ));
         }
-        let map = BarsoomMap::load(&dir.join("barsoom-map.toml"), &data)?;
-        let deck = MovementDeck::load(&dir.join("movement-deck.toml"))?;
-        let diplomacy = DiplomacyTables::load(&dir.join("diplomacy.toml"), &data)?;
+        let map = BarsoomMap::load_with(&dir.join("barsoom-map.toml"), &data, loader)?;
+        let deck = MovementDeck::load_with(&dir.join("movement-deck.toml"), loader)?;
+        let diplomacy = DiplomacyTables::load_with(&dir.join("diplomacy.toml"), &data, loader)?;
         let file = dir.join("military.toml");
-        let raw: MilitaryFile = read_toml(&file)?;
+        let raw: MilitaryFile = loader.read_toml(&file)?;
         let err = |field: String, message: String| ScenarioError::new(&file, field, message);
         check_provenance(&file, "provenance", &raw.provenance)?;
         let r = &raw.rules;

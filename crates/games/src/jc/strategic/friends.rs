@@ -22,7 +22,7 @@ use super::loading::{Look, build_rows, number, provenance};
 use super::tables::{DieTable, Entries, RollSpec, TableSpec};
 use super::tactics;
 use barsoom_engine::Trace;
-use barsoom_engine::scenario::{ScenarioError, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError};
 
 /// Most code spans of one friend row.
 pub const MAX_SPANS: usize = 4;
@@ -121,9 +121,20 @@ const RESULTS: [(&str, &[&str]); 8] = [
 ];
 
 impl FriendTables {
-    /// Loads `friend-tables.toml`.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(file: &Path, look: &Look, entries: &mut Entries) -> Result<Self, ScenarioError> {
-        let raw: FriendFile = read_toml(file)?;
+        Self::load_with(file, look, entries, &mut Loader::default())
+    }
+
+    /// Loads `friend-tables.toml`.
+    pub fn load_with(
+        file: &Path,
+        look: &Look,
+        entries: &mut Entries,
+        loader: &mut Loader,
+    ) -> Result<Self, ScenarioError> {
+        let raw: FriendFile = loader.read_toml(file)?;
         provenance(file, "provenance", &raw.provenance)?;
         let mut first_friends = Vec::new();
         for (hero, ids) in &raw.first_friends {

@@ -62,7 +62,7 @@ pub mod villains;
 pub mod withdrawal;
 
 use crate::{ModelEntry, boxed};
-use barsoom_engine::scenario::{Scenario, read_scenario};
+use barsoom_engine::scenario::{Loader, Scenario};
 use std::path::Path;
 
 use serde::Deserialize;
@@ -127,16 +127,22 @@ pub struct JcStrategic {
 pub const ENTRY: ModelEntry = ModelEntry {
     id: "jc.strategic",
     description: "John Carter, Warlord of Mars Strategic Game in full: 1 to 6 heroes pursue their villains across Barsoom with movement cards, outdoor and city encounters fought as duels, acquisition, the city game of discovery, information, imprisonment and arena duels, to glory and love",
-    load: |path| boxed(JcStrategic::load(path)),
+    load: |path, loader| boxed(JcStrategic::load_with(path, loader)),
 };
 
 impl JcStrategic {
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
+    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
+        Self::load_with(path, &mut Loader::default())
+    }
+
     /// Loads a `jc.strategic` scenario and the data it names (default
     /// folder: `../data` beside the scenario's folder).
-    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let file: ScenarioFile = read_scenario(path, ENTRY.id)?;
+    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: ScenarioFile = loader.read_scenario(path, ENTRY.id)?;
         let dir = file.scenario.data_dir(path, "../data");
-        let data = StrategicData::load(&dir)?;
+        let data = StrategicData::load_with(&dir, loader)?;
         if data.entries.names.len() > MAX_ENTRIES {
             return Err(ScenarioError::new(
                 &dir,

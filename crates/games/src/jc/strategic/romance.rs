@@ -62,7 +62,7 @@ use crate::jc::duel::model::Entry;
 use crate::jc::duel::roster::Class;
 use crate::jc::duel::sequence::MAX_FIGHTERS;
 use barsoom_engine::Trace;
-use barsoom_engine::scenario::{ScenarioError, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError};
 
 /// What the Unspeakable Act Table says [13.45].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -158,9 +158,20 @@ struct ActRow {
 const ACT_RESULTS: &str = "interrupted, takes-her-life or corrupted";
 
 impl RomanceRules {
-    /// Loads `romance.toml`.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(file: &Path, look: &Look, entries: &mut Entries) -> Result<Self, ScenarioError> {
-        let raw: RomanceFile = read_toml(file)?;
+        Self::load_with(file, look, entries, &mut Loader::default())
+    }
+
+    /// Loads `romance.toml`.
+    pub fn load_with(
+        file: &Path,
+        look: &Look,
+        entries: &mut Entries,
+        loader: &mut Loader,
+    ) -> Result<Self, ScenarioError> {
+        let raw: RomanceFile = loader.read_toml(file)?;
         provenance(file, "provenance", &raw.provenance)?;
         provenance(
             file,

@@ -41,7 +41,7 @@ use crate::jc::duel::model::Entry;
 use crate::jc::duel::roster::Class;
 use crate::jc::duel::sequence::{DuelResult, MAX_FIGHTERS, Status};
 use barsoom_engine::Trace;
-use barsoom_engine::scenario::{ScenarioError, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError};
 
 /// What the Mind Control Table says [19.33].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -270,9 +270,20 @@ struct TorFile {
 const MIND_RESULTS: &str = "resisted, mind-battle (with turns), enthralled, doomed or seized";
 
 impl SpecialRules {
-    /// Loads `special-characters.toml`.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(file: &Path, look: &Look, entries: &mut Entries) -> Result<Self, ScenarioError> {
-        let raw: SpecialFile = read_toml(file)?;
+        Self::load_with(file, look, entries, &mut Loader::default())
+    }
+
+    /// Loads `special-characters.toml`.
+    pub fn load_with(
+        file: &Path,
+        look: &Look,
+        entries: &mut Entries,
+        loader: &mut Loader,
+    ) -> Result<Self, ScenarioError> {
+        let raw: SpecialFile = loader.read_toml(file)?;
         provenance(file, "provenance", &raw.provenance)?;
         provenance(
             file,

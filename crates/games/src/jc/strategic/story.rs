@@ -22,7 +22,7 @@ use super::tables::Entries;
 use crate::jc::duel::roster::Roster;
 use crate::jc::event_deck::{EventDeck, EventPiles, Hand, Names};
 use crate::jc::map::BarsoomMap;
-use barsoom_engine::scenario::ScenarioError;
+use barsoom_engine::scenario::{Loader, ScenarioError};
 
 /// Most female personages whose friendship a hero keeps track of.
 pub const MAX_BONDS: usize = 8;
@@ -44,12 +44,13 @@ pub struct StoryData {
 
 impl StoryData {
     /// Loads the four files from `dir`, naming their entries in `entries`.
-    pub fn load(
+    pub fn load_with(
         dir: &Path,
         map: &BarsoomMap,
         roster: &Roster,
         city_areas: &[String],
         entries: &mut Entries,
+        loader: &mut Loader,
     ) -> Result<Self, ScenarioError> {
         let place = |id: &str| {
             map.city(id)
@@ -58,13 +59,14 @@ impl StoryData {
         };
         let character = |id: &str| roster.find(id).map(|k| k as u8);
         let area = |id: &str| city_areas.iter().position(|a| a == id).map(|a| a as u8);
-        let events = EventDeck::load(
+        let events = EventDeck::load_with(
             &dir.join("random-events.toml"),
             &Names {
                 place: &place,
                 character: &character,
                 area: &area,
             },
+            loader,
         )?;
         let card_entries = events
             .cards
@@ -76,9 +78,11 @@ impl StoryData {
             roster,
             city_areas,
         };
-        let friends = FriendTables::load(&dir.join("friend-tables.toml"), &look, entries)?;
-        let romance = RomanceRules::load(&dir.join("romance.toml"), &look, entries)?;
-        let specials = SpecialRules::load(&dir.join("special-characters.toml"), &look, entries)?;
+        let friends =
+            FriendTables::load_with(&dir.join("friend-tables.toml"), &look, entries, loader)?;
+        let romance = RomanceRules::load_with(&dir.join("romance.toml"), &look, entries, loader)?;
+        let specials =
+            SpecialRules::load_with(&dir.join("special-characters.toml"), &look, entries, loader)?;
         Ok(StoryData {
             events,
             card_entries,

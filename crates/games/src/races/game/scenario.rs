@@ -3,7 +3,7 @@
 
 use crate::{ModelEntry, boxed};
 use barsoom_engine::scenario::id_list;
-use barsoom_engine::scenario::{Scenario, read_scenario};
+use barsoom_engine::scenario::{Loader, Scenario};
 use std::path::Path;
 
 use serde::Deserialize;
@@ -81,15 +81,21 @@ struct StackFile {
 pub const ENTRY: ModelEntry = ModelEntry {
     id: "races.game",
     description: "Six races of Mars hex wargame for 2 to 4 players: rolled or fixed map, initiative, recruiting, command points, stacks, leaders, battles, key locations",
-    load: |path| boxed(RacesGame::load(path)),
+    load: |path, loader| boxed(RacesGame::load_with(path, loader)),
 };
 
 impl RacesGame {
-    /// Loads a `races.game` scenario; returns the model and description.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let file: GameFile = read_scenario(path, ENTRY.id)?;
+        Self::load_with(path, &mut Loader::default())
+    }
+
+    /// Loads a `races.game` scenario; returns the model and description.
+    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: GameFile = loader.read_scenario(path, ENTRY.id)?;
         let data_dir = file.scenario.data_dir(path, "../data");
-        let data = RacesData::load(&data_dir)?;
+        let data = RacesData::load_with(&data_dir, loader)?;
         let model = Self::build(path, &file, &data)?;
         Ok((model, file.scenario.description))
     }

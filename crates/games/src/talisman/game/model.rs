@@ -2,7 +2,7 @@
 //! outcomes and metrics (the output spec) and the `Model` impl.
 
 use crate::{ModelEntry, boxed};
-use barsoom_engine::scenario::{Scenario, read_scenario};
+use barsoom_engine::scenario::{Loader, Scenario};
 use std::path::Path;
 
 use serde::Deserialize;
@@ -76,14 +76,20 @@ pub const METRIC_WINNER_CRAFT: usize = 22;
 pub const ENTRY: ModelEntry = ModelEntry {
     id: "talisman.game",
     description: "Talisman under the advanced tournament rules: complete 2-6 player games from the deal to a winner at the Crown of Command",
-    load: |path| boxed(TalismanGame::load(path)),
+    load: |path, loader| boxed(TalismanGame::load_with(path, loader)),
 };
 
 impl TalismanGame {
-    /// Loads a `talisman.game` scenario and its data.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let file: GameFile = read_scenario(path, ENTRY.id)?;
-        let rules = Rules::load(&file.scenario.data_dir(path, "../data"))?;
+        Self::load_with(path, &mut Loader::default())
+    }
+
+    /// Loads a `talisman.game` scenario and its data.
+    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: GameFile = loader.read_scenario(path, ENTRY.id)?;
+        let rules = Rules::load_with(&file.scenario.data_dir(path, "../data"), loader)?;
         let config = Self::build(path, &file, &rules)?;
         let model = TalismanGame::new(rules, config);
         Ok((model, file.scenario.description))

@@ -2,7 +2,7 @@
 //! [`WomBattle`](super::battle::WomBattle), and the output spec.
 
 use crate::{ModelEntry, boxed};
-use barsoom_engine::scenario::{Scenario, read_scenario};
+use barsoom_engine::scenario::{Loader, Scenario};
 use std::path::Path;
 
 use serde::Deserialize;
@@ -66,15 +66,21 @@ struct PersonalityFile {
 pub const ENTRY: ModelEntry = ModelEntry {
     id: "wom.battle",
     description: "Warriors of Mars mass battles at 1:50: units of infantry and cavalry with missile fire, charges, melee, morale, routs and leader losses",
-    load: |path| boxed(WomBattle::load(path)),
+    load: |path, loader| boxed(WomBattle::load_with(path, loader)),
 };
 
 impl WomBattle {
-    /// Loads a `wom.battle` scenario and the tables it names.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let file: BattleFile = read_scenario(path, ENTRY.id)?;
+        Self::load_with(path, &mut Loader::default())
+    }
+
+    /// Loads a `wom.battle` scenario and the tables it names.
+    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: BattleFile = loader.read_scenario(path, ENTRY.id)?;
         let dir = file.scenario.data_dir(path, "../data");
-        let tables = BattleTables::load(&dir)?;
+        let tables = BattleTables::load_with(&dir, loader)?;
         let model = Self::build(path, &file, tables)?;
         Ok((model, file.scenario.description))
     }

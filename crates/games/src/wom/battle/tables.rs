@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use barsoom_engine::scenario::{ScenarioError, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError};
 
 /// Parts of a figure in which casualties are counted: a multiple of 20
 /// (missile kills per 10 fired, in halves), of the melee groups 10, 5 and 3
@@ -196,10 +196,16 @@ impl BattleTables {
         names.join(", ")
     }
 
-    /// Loads and checks the tables from the data folder `dir`.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(dir: &Path) -> Result<BattleTables, ScenarioError> {
+        Self::load_with(dir, &mut Loader::default())
+    }
+
+    /// Loads and checks the tables from the data folder `dir`.
+    pub fn load_with(dir: &Path, loader: &mut Loader) -> Result<BattleTables, ScenarioError> {
         let path = dir.join("battle-tables.toml");
-        let file: TablesFile = read_toml(&path)?;
+        let file: TablesFile = loader.read_toml(&path)?;
         let err = |field: &str, message: String| ScenarioError::new(&path, field, message);
         let troop = |field: &str, name: &str| {
             Troop::parse(name).ok_or_else(|| {
@@ -333,7 +339,7 @@ impl BattleTables {
             troop("melee.personality_13", &melee.personality_13)?,
         ];
         let morale_path = dir.join("battle-morale.toml");
-        let morale: MoraleFile = read_toml(&morale_path)?;
+        let morale: MoraleFile = loader.read_toml(&morale_path)?;
         for (i, c) in morale.classes.iter().enumerate() {
             if !(2..=12).contains(&c.steady) || c.disorganized < c.steady || c.disorganized > 12 {
                 return Err(ScenarioError::new(

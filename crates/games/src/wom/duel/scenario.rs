@@ -3,7 +3,7 @@
 //! spec.
 
 use crate::{ModelEntry, boxed};
-use barsoom_engine::scenario::{Scenario, read_scenario};
+use barsoom_engine::scenario::{Loader, Scenario};
 use std::path::Path;
 
 use serde::Deserialize;
@@ -76,15 +76,21 @@ fn no_cover() -> String {
 pub const ENTRY: ModelEntry = ModelEntry {
     id: "wom.duel",
     description: "Warriors of Mars individual combat: men and animals, one or several a side, with an optional missile volley",
-    load: |path| boxed(WomDuel::load(path)),
+    load: |path, loader| boxed(WomDuel::load_with(path, loader)),
 };
 
 impl WomDuel {
-    /// Loads a `wom.duel` scenario and the data it names.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let file: DuelFile = read_scenario(path, ENTRY.id)?;
+        Self::load_with(path, &mut Loader::default())
+    }
+
+    /// Loads a `wom.duel` scenario and the data it names.
+    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: DuelFile = loader.read_scenario(path, ENTRY.id)?;
         let data_dir = file.scenario.data_dir(path, "data");
-        let data = WomData::load(&data_dir)?;
+        let data = WomData::load_with(&data_dir, loader)?;
         let model = Self::build(path, &file, &data)?;
         Ok((model, file.scenario.description))
     }

@@ -6,7 +6,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::facing::{COUNTER, EAST, NORTH, SOUTH, STEPS_PER_MOVEMENT, WEST};
-use barsoom_engine::scenario::{ScenarioError, check_provenance, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance};
 
 /// What a box of a display is [5.1, 5.5].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -288,9 +288,15 @@ pub(super) const PLANE_WORDS: usize = (PLANE_MARGIN + MAX_DISPLAY).div_ceil(64) 
 const TERRAIN_MARKS: &str = ".#+ ~r^>v<=%:";
 
 impl Display {
-    /// Loads and checks a display file.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(file: &Path) -> Result<Self, ScenarioError> {
-        let raw: RawDisplay = read_toml(file)?;
+        Self::load_with(file, &mut Loader::default())
+    }
+
+    /// Loads and checks a display file.
+    pub fn load_with(file: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+        let raw: RawDisplay = loader.read_toml(file)?;
         let err = |field: &str, message: String| ScenarioError::new(file, field, message);
         check_provenance(file, "provenance", &raw.provenance)?;
         let kind = match raw.kind.as_str() {

@@ -2,7 +2,7 @@
 //! output spec and the `Model` impl.
 
 use crate::{ModelEntry, boxed};
-use barsoom_engine::scenario::{Scenario, read_scenario};
+use barsoom_engine::scenario::{Loader, Scenario};
 use std::path::Path;
 
 use serde::Deserialize;
@@ -145,21 +145,27 @@ pub struct DuelData {
 }
 
 impl DuelData {
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
+    pub fn load(dir: &Path) -> Result<Self, ScenarioError> {
+        Self::load_with(dir, &mut Loader::default())
+    }
+
     /// Loads `characters.toml`, `duel-rules.toml` and `duel-specials.toml`
     /// from `dir`.
-    pub fn load(dir: &Path) -> Result<Self, ScenarioError> {
-        let roster = Roster::load(&dir.join("characters.toml"))?;
+    pub fn load_with(dir: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+        let roster = Roster::load_with(&dir.join("characters.toml"), loader)?;
         let specials_file = dir.join("duel-specials.toml");
-        let specials = SpecialRules::load(&specials_file)?;
+        let specials = SpecialRules::load_with(&specials_file, loader)?;
         specials.check_roster(&specials_file, &roster)?;
         Ok(DuelData {
             roster,
-            rules: MeleeRules::load(&dir.join("duel-rules.toml"))?,
+            rules: MeleeRules::load_with(&dir.join("duel-rules.toml"), loader)?,
             specials,
             swordsman: {
                 let file = dir.join("swordsman.toml");
                 if file.is_file() {
-                    Some(SwordsmanTables::load(&file)?)
+                    Some(SwordsmanTables::load_with(&file, loader)?)
                 } else {
                     None
                 }
@@ -192,16 +198,22 @@ pub struct Layout {
 pub const ENTRY: ModelEntry = ModelEntry {
     id: "jc.duel",
     description: "John Carter, Warlord of Mars duels: counters with facing on the open/arena display, initiative by alertness, melee with modifiers, natural 10s and levels, under aggressive, patient or random policies",
-    load: |path| boxed(JcDuel::load(path)),
+    load: |path, loader| boxed(JcDuel::load_with(path, loader)),
 };
 
 impl JcDuel {
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
+    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
+        Self::load_with(path, &mut Loader::default())
+    }
+
     /// Loads a `jc.duel` scenario and the data it names (default folder:
     /// `../data` beside the scenario's folder).
-    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let file: DuelFile = read_scenario(path, ENTRY.id)?;
+    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: DuelFile = loader.read_scenario(path, ENTRY.id)?;
         let dir = file.scenario.data_dir(path, "../data");
-        let data = DuelData::load(&dir)?;
+        let data = DuelData::load_with(&dir, loader)?;
         let display_dir = dir.join("displays");
         let display_file = display_dir.join(format!("{}.toml", file.display));
         if file.display.contains(['/', '\\']) || !display_file.is_file() {
@@ -230,7 +242,7 @@ impl JcDuel {
                 ),
             ));
         }
-        let display = Display::load(&display_file)?;
+        let display = Display::load_with(&display_file, loader)?;
         let model = Self::build(path, &file, &data, display)?;
         Ok((model, file.scenario.description))
     }

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use crate::jc::duel::roster::Roster;
 use crate::jc::strategic::tables::{Entries, Foes, Lookup, RawFoe};
 use barsoom_engine::scenario::check_provenance;
-use barsoom_engine::scenario::{ScenarioError, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError};
 
 /// One line of an acquisition card [14.11].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,10 +63,11 @@ pub(super) fn load_acquisition(
     dir: &Path,
     roster: &Roster,
     entries: &mut Entries,
+    loader: &mut Loader,
 ) -> Result<Vec<AcquisitionCard>, ScenarioError> {
     // The acquisition deck.
     let file = dir.join("acquisition-deck.toml");
-    let raw: AcquisitionFile = read_toml(&file)?;
+    let raw: AcquisitionFile = loader.read_toml(&file)?;
     check_provenance(&file, "provenance", &raw.provenance)?;
     let look = Lookup {
         file: &file,

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use super::common::Places;
 use crate::jc::strategic::tables::RawRow;
 use barsoom_engine::scenario::check_provenance;
-use barsoom_engine::scenario::{ScenarioError, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError};
 
 /// The villain charts [10.6, 10.43].
 #[derive(Debug, Clone, PartialEq)]
@@ -53,10 +53,11 @@ struct DestinationFile {
 pub(super) fn load_charts(
     dir: &Path,
     places_of: &Places,
+    loader: &mut Loader,
 ) -> Result<(Charts, ChartsFile), ScenarioError> {
     // The villain charts.
     let file = dir.join("villain-charts.toml");
-    let raw_charts: ChartsFile = read_toml(&file)?;
+    let raw_charts: ChartsFile = loader.read_toml(&file)?;
     check_provenance(&file, "provenance", &raw_charts.provenance)?;
     match raw_charts.final_destination.get("provenance") {
         Some(FinalRows::Text(text)) => {

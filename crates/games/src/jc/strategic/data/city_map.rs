@@ -5,7 +5,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use barsoom_engine::scenario::check_provenance;
-use barsoom_engine::scenario::{ScenarioError, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError};
 
 /// Most areas of the city map (area sets are `u16`).
 pub const MAX_CITY_AREAS: usize = 16;
@@ -83,8 +83,8 @@ struct ArrowFile {
 }
 
 /// Loads and checks the city map.
-pub(super) fn load_city_map(file: &Path) -> Result<CityMap, ScenarioError> {
-    let raw: CityMapFile = read_toml(file)?;
+pub(super) fn load_city_map(file: &Path, loader: &mut Loader) -> Result<CityMap, ScenarioError> {
+    let raw: CityMapFile = loader.read_toml(file)?;
     check_provenance(file, "provenance", &raw.provenance)?;
     let err = |field: String, message: String| ScenarioError::new(file, field, message);
     if raw.areas.is_empty() || raw.areas.len() > MAX_CITY_AREAS {

@@ -14,7 +14,7 @@ use crate::jc::map::BarsoomMap;
 use crate::jc::strategic::consts::NO_PLACE;
 use crate::jc::strategic::tables;
 use barsoom_engine::scenario::check_provenance;
-use barsoom_engine::scenario::{ScenarioError, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError};
 
 /// Everything the City Directory says about a place [11.8].
 #[derive(Debug, Clone, PartialEq)]
@@ -81,11 +81,12 @@ pub(super) fn load_directory(
     map: &BarsoomMap,
     roster: &Roster,
     areas: &[AreaTables],
+    loader: &mut Loader,
 ) -> Result<Vec<PlaceInfo>, ScenarioError> {
     let places_of = Places { map };
     // The City Directory.
     let file = dir.join("city-directory.toml");
-    let raw: DirectoryFile = read_toml(&file)?;
+    let raw: DirectoryFile = loader.read_toml(&file)?;
     check_provenance(&file, "provenance", &raw.provenance)?;
     let mut places: Vec<Option<PlaceInfo>> = vec![None; map.cities.len()];
     for (i, c) in raw.places.iter().enumerate() {
@@ -246,10 +247,11 @@ pub(super) fn load_homes(
     dir: &Path,
     roster: &Roster,
     places_of: &Places,
+    loader: &mut Loader,
 ) -> Result<Vec<u8>, ScenarioError> {
     // The Character Directory.
     let file = dir.join("character-directory.toml");
-    let raw: HomesFile = read_toml(&file)?;
+    let raw: HomesFile = loader.read_toml(&file)?;
     check_provenance(&file, "provenance", &raw.provenance)?;
     let mut homes = vec![NO_PLACE; roster.characters.len()];
     for (id, home) in &raw.homes {

@@ -13,7 +13,7 @@ use crate::jc::strategic::tables::{
     self, Delay, DieTable, Entries, Internment, Lookup, Outcome, TableSpec,
 };
 use barsoom_engine::scenario::check_provenance;
-use barsoom_engine::scenario::{ScenarioError, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -31,10 +31,11 @@ pub(super) fn load_city_encounters(
     roster: &Roster,
     places: &[PlaceInfo],
     entries: &mut Entries,
+    loader: &mut Loader,
 ) -> Result<DieTable<Outcome>, ScenarioError> {
     // City encounters: the die plus every modifier in the directory.
     let file = dir.join("city-encounters.toml");
-    let raw: RowsFile = read_toml(&file)?;
+    let raw: RowsFile = loader.read_toml(&file)?;
     check_provenance(&file, "provenance", &raw.provenance)?;
     let look = Lookup {
         file: &file,
@@ -77,10 +78,11 @@ pub(super) fn load_aftermath(
     dir: &Path,
     roster: &Roster,
     entries: &mut Entries,
+    loader: &mut Loader,
 ) -> Result<(DieTable<Delay>, DieTable<Outcome>, DieTable<Internment>), ScenarioError> {
     // Delay, duel results, internment.
     let file = dir.join("encounter-aftermath.toml");
-    let raw: AftermathFile = read_toml(&file)?;
+    let raw: AftermathFile = loader.read_toml(&file)?;
     check_provenance(&file, "provenance", &raw.provenance)?;
     let look = Lookup {
         file: &file,

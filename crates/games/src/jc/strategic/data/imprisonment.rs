@@ -11,7 +11,7 @@ use crate::jc::strategic::tables::{
     self, ArenaDuel, Companion, DieTable, Entries, JetanDuels, Lookup, TableSpec,
 };
 use barsoom_engine::scenario::check_provenance;
-use barsoom_engine::scenario::{ScenarioError, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -28,6 +28,7 @@ pub(super) fn load_imprisonment(
     dir: &Path,
     roster: &Roster,
     entries: &mut Entries,
+    loader: &mut Loader,
 ) -> Result<
     (
         DieTable<Companion>,
@@ -38,7 +39,7 @@ pub(super) fn load_imprisonment(
 > {
     // Imprisonment tables.
     let file = dir.join("imprisonment-tables.toml");
-    let raw: ImprisonmentFile = read_toml(&file)?;
+    let raw: ImprisonmentFile = loader.read_toml(&file)?;
     check_provenance(&file, "provenance", &raw.provenance)?;
     let look = Lookup {
         file: &file,

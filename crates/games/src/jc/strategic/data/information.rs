@@ -11,7 +11,7 @@ use super::common::RowsFile;
 use crate::jc::duel::roster::Roster;
 use crate::jc::strategic::tables::{self, DieTable, Entries, Lookup, Outcome, TableSpec};
 use barsoom_engine::scenario::check_provenance;
-use barsoom_engine::scenario::{ScenarioError, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError};
 
 /// One row of an information table [16.27]: the least roll for each
 /// level of information (11: never) and the hand of fate number.
@@ -61,10 +61,11 @@ pub(super) fn load_information(
     roster: &Roster,
     city_map: &CityMap,
     entries: &mut Entries,
+    loader: &mut Loader,
 ) -> Result<(Vec<Vec<InfoRow>>, DieTable<Outcome>), ScenarioError> {
     // Information and the hand of fate.
     let file = dir.join("information-chart.toml");
-    let raw: InformationFile = read_toml(&file)?;
+    let raw: InformationFile = loader.read_toml(&file)?;
     check_provenance(&file, "provenance", &raw.provenance)?;
     check_provenance(&file, "information.provenance", &raw.information.provenance)?;
     if raw.information.tables.len() != 6 {

@@ -46,7 +46,7 @@ use crate::jc::duel::special::SpecialRules;
 use crate::jc::map::{BarsoomMap, FLIER, MAX_PLACES, THOAT, WALK};
 use crate::jc::swordsman::SwordsmanTables;
 use acquisition::load_acquisition;
-use barsoom_engine::scenario::ScenarioError;
+use barsoom_engine::scenario::{Loader, ScenarioError};
 use charts::load_charts;
 use city_map::load_city_map;
 use directories::load_directory;
@@ -151,9 +151,15 @@ pub struct StrategicData {
 }
 
 impl StrategicData {
-    /// Loads every file the Strategic Game reads from `dir`.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(dir: &Path) -> Result<Self, ScenarioError> {
-        let roster = Roster::load(&dir.join("characters.toml"))?;
+        Self::load_with(dir, &mut Loader::default())
+    }
+
+    /// Loads every file the Strategic Game reads from `dir`.
+    pub fn load_with(dir: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+        let roster = Roster::load_with(&dir.join("characters.toml"), loader)?;
         if roster.characters.len() > MAX_ROSTER {
             return Err(ScenarioError::new(
                 &dir.join("characters.toml"),
@@ -164,16 +170,17 @@ impl StrategicData {
                 ),
             ));
         }
-        let melee = MeleeRules::load(&dir.join("duel-rules.toml"))?;
-        let duel_specials = SpecialRules::load(&dir.join("duel-specials.toml"))?;
+        let melee = MeleeRules::load_with(&dir.join("duel-rules.toml"), loader)?;
+        let duel_specials = SpecialRules::load_with(&dir.join("duel-specials.toml"), loader)?;
         duel_specials.check_roster(&dir.join("duel-specials.toml"), &roster)?;
         let mut displays = Vec::new();
         for name in DISPLAYS {
-            displays.push(Arc::new(Display::load(
+            displays.push(Arc::new(Display::load_with(
                 &dir.join("displays").join(format!("{name}.toml")),
+                loader,
             )?));
         }
-        let swordsman = SwordsmanTables::load(&dir.join("swordsman.toml"))?;
+        let swordsman = SwordsmanTables::load_with(&dir.join("swordsman.toml"), loader)?;
         let map = BarsoomMap::load_layers(
             &[
                 &dir.join("barsoom-map.toml"),
@@ -181,13 +188,14 @@ impl StrategicData {
             ],
             None,
             MAX_PLACES,
+            loader,
         )?;
-        let deck = MovementDeck::load(&dir.join("movement-deck.toml"))?;
+        let deck = MovementDeck::load_with(&dir.join("movement-deck.toml"), loader)?;
         let mut entries = Entries::default();
         let places_of = Places { map: &map };
 
-        let areas = load_outdoor(dir, &roster, &mut entries)?;
-        let places = load_directory(dir, &map, &roster, &areas)?;
+        let areas = load_outdoor(dir, &roster, &mut entries, loader)?;
+        let places = load_directory(dir, &map, &roster, &areas, loader)?;
         // Per-conveyance distances: no flier route to or from the North
         // Pole [9.51].
         let distance = CONVEYANCES.map(|c| {
@@ -198,14 +206,15 @@ impl StrategicData {
             }
         });
 
-        let homes = load_homes(dir, &roster, &places_of)?;
-        let city_encounters = load_city_encounters(dir, &roster, &places, &mut entries)?;
-        let (delay, duel_results, internment) = load_aftermath(dir, &roster, &mut entries)?;
-        let (charts, raw_charts) = load_charts(dir, &places_of)?;
-        let acquisition = load_acquisition(dir, &roster, &mut entries)?;
-        let city_map = load_city_map(&dir.join("city-map.toml"))?;
-        let (information, hand_of_fate) = load_information(dir, &roster, &city_map, &mut entries)?;
-        let (companions, arena, jetan) = load_imprisonment(dir, &roster, &mut entries)?;
+        let homes = load_homes(dir, &roster, &places_of, loader)?;
+        let city_encounters = load_city_encounters(dir, &roster, &places, &mut entries, loader)?;
+        let (delay, duel_results, internment) = load_aftermath(dir, &roster, &mut entries, loader)?;
+        let (charts, raw_charts) = load_charts(dir, &places_of, loader)?;
+        let acquisition = load_acquisition(dir, &roster, &mut entries, loader)?;
+        let city_map = load_city_map(&dir.join("city-map.toml"), loader)?;
+        let (information, hand_of_fate) =
+            load_information(dir, &roster, &city_map, &mut entries, loader)?;
+        let (companions, arena, jetan) = load_imprisonment(dir, &roster, &mut entries, loader)?;
         let Setup {
             start,
             quiet,
@@ -214,10 +223,25 @@ impl StrategicData {
             nameless_villain,
             city,
             heroes,
-        } = load_rules(dir, &roster, &map, &places_of, &raw_charts, &mut entries)?;
+        } = load_rules(
+            dir,
+            &roster,
+            &map,
+            &places_of,
+            &raw_charts,
+            &mut entries,
+            loader,
+        )?;
 
         let city_areas: Vec<String> = city_map.areas.iter().map(|a| a.id.clone()).collect();
-        let story = super::story::StoryData::load(dir, &map, &roster, &city_areas, &mut entries)?;
+        let story = super::story::StoryData::load_with(
+            dir,
+            &map,
+            &roster,
+            &city_areas,
+            &mut entries,
+            loader,
+        )?;
         let mean_haads = CONVEYANCES.map(|c| deck.mean(c).max(1.0));
         Ok(StrategicData {
             roster,

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use crate::jc::duel::roster::Roster;
 use crate::jc::strategic::tables::{self, DieTable, Entries, Lookup, Outcome, RawRow, TableSpec};
 use barsoom_engine::scenario::check_provenance;
-use barsoom_engine::scenario::{ScenarioError, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError};
 
 /// One area's outdoor encounter lines [11.6].
 #[derive(Debug, Clone, PartialEq)]
@@ -46,10 +46,11 @@ pub(super) fn load_outdoor(
     dir: &Path,
     roster: &Roster,
     entries: &mut Entries,
+    loader: &mut Loader,
 ) -> Result<Vec<AreaTables>, ScenarioError> {
     // Outdoor encounters first: the directory names their areas.
     let file = dir.join("outdoor-encounters.toml");
-    let raw: OutdoorFile = read_toml(&file)?;
+    let raw: OutdoorFile = loader.read_toml(&file)?;
     check_provenance(&file, "provenance", &raw.provenance)?;
     let look = Lookup {
         file: &file,

@@ -15,7 +15,7 @@ use crate::jc::strategic::tables::{
     self, DieTable, Entries, Foes, Lookup, RawFoe, RawRow, TableSpec, Who,
 };
 use barsoom_engine::scenario::check_provenance;
-use barsoom_engine::scenario::{ScenarioError, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError};
 
 /// Most characters a hero starts with.
 pub const MAX_START_RETINUE: usize = 4;
@@ -199,10 +199,11 @@ pub(super) fn load_rules(
     places_of: &Places,
     raw_charts: &ChartsFile,
     entries: &mut Entries,
+    loader: &mut Loader,
 ) -> Result<Setup, ScenarioError> {
     // Set-up and standing numbers.
     let file = dir.join("strategic-rules.toml");
-    let raw: RulesFile = read_toml(&file)?;
+    let raw: RulesFile = loader.read_toml(&file)?;
     check_provenance(&file, "provenance", &raw.provenance)?;
     check_provenance(&file, "city.provenance", &raw.city.provenance)?;
     let look = Lookup {

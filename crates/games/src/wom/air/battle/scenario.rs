@@ -2,7 +2,7 @@
 //! [`WomAir`], and the output spec with its per-class breakdown.
 
 use crate::{ModelEntry, boxed};
-use barsoom_engine::scenario::{Scenario, read_scenario};
+use barsoom_engine::scenario::{Loader, Scenario};
 use std::path::Path;
 
 use serde::Deserialize;
@@ -92,15 +92,21 @@ const MAX_CLASS_GROUPS: usize = (MAX_METRICS - M_CLASS) / 3;
 pub const ENTRY: ModelEntry = ModelEntry {
     id: "wom.air",
     description: "Warriors of Mars aerial warfare: fleets of fliers with gunfire, criticals, ramming, grappling, boarding and keel bombs",
-    load: |path| boxed(WomAir::load(path)),
+    load: |path, loader| boxed(WomAir::load_with(path, loader)),
 };
 
 impl WomAir {
-    /// Loads a `wom.air` scenario and the data it names.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        let file: AirFile = read_scenario(path, ENTRY.id)?;
+        Self::load_with(path, &mut Loader::default())
+    }
+
+    /// Loads a `wom.air` scenario and the data it names.
+    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: AirFile = loader.read_scenario(path, ENTRY.id)?;
         let dir = file.scenario.data_dir(path, "../data");
-        let data = AirData::load(&dir)?;
+        let data = AirData::load_with(&dir, loader)?;
         let model = Self::build(path, &file, data)?;
         Ok((model, file.scenario.description))
     }

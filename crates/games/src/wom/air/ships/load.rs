@@ -8,7 +8,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::wom::air::geometry::{HEADING_STEP_DEGREES, tenths};
-use barsoom_engine::scenario::{ScenarioError, check_provenance, read_toml};
+use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance};
 
 use super::{
     ARC_PORT, ARC_STARBOARD, AirData, BombingRules, CASUALTY_UNITS, CriticalEffect, DamageStep,
@@ -423,14 +423,20 @@ fn location_row(
 }
 
 impl AirData {
-    /// Loads and checks the `air-*.toml` files in `dir`.
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
+    /// fingerprint): a convenience for tests and tools.
     pub fn load(dir: &Path) -> Result<Self, ScenarioError> {
+        Self::load_with(dir, &mut Loader::default())
+    }
+
+    /// Loads and checks the `air-*.toml` files in `dir`.
+    pub fn load_with(dir: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
         let guns_file = dir.join("air-guns.toml");
         let ships_file = dir.join("air-ships.toml");
         let combat_file = dir.join("air-combat.toml");
         let boarding_file = dir.join("air-boarding.toml");
 
-        let raw_guns: RawGuns = read_toml(&guns_file)?;
+        let raw_guns: RawGuns = loader.read_toml(&guns_file)?;
         for (field, p) in [
             ("ranges.provenance", &raw_guns.ranges),
             ("damage.provenance", &raw_guns.damage),
@@ -462,8 +468,8 @@ impl AirData {
             });
         }
 
-        let raw_boarding: RawBoarding = read_toml(&boarding_file)?;
-        let raw_ships: RawShips = read_toml(&ships_file)?;
+        let raw_boarding: RawBoarding = loader.read_toml(&boarding_file)?;
+        let raw_ships: RawShips = loader.read_toml(&ships_file)?;
         check_provenance(&ships_file, "provenance", &raw_ships.provenance)?;
         let _ = &raw_ships.reconstructed_notes;
         let bombing = &raw_boarding.bombing;
@@ -582,7 +588,7 @@ impl AirData {
             });
         }
 
-        let combat: RawCombat = read_toml(&combat_file)?;
+        let combat: RawCombat = loader.read_toml(&combat_file)?;
         let cf = &combat_file;
         check_provenance(cf, "to_hit.provenance", &combat.to_hit.provenance)?;
         check_provenance(
