@@ -14,7 +14,7 @@ use barsoom_engine::scenario::{Loader, Override, ScenarioError, scenario_name};
 
 /// What a model's loader gives: the built model and the scenario's
 /// one-line description.
-pub type Loaded = (Box<dyn DynModel>, String);
+pub(crate) type Loaded = (Box<dyn DynModel>, String);
 
 /// A model the registry knows: its identifier, what it simulates, and how
 /// to build it from a scenario file. Each model declares its own `ENTRY`;
@@ -31,7 +31,7 @@ pub struct ModelEntry {
 }
 
 /// Boxes a model loader's result for [`ModelEntry::load`].
-pub fn boxed<M: DynModel + 'static>(
+pub(crate) fn boxed<M: DynModel + 'static>(
     loaded: Result<(M, String), ScenarioError>,
 ) -> Result<Loaded, ScenarioError> {
     loaded.map(|(model, description)| (Box::new(model) as Box<dyn DynModel>, description))

@@ -12,7 +12,7 @@ use barsoom_engine::Dice;
 use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance};
 
 /// Most cards a deck may hold.
-pub const MAX_CARDS: usize = 64;
+pub(crate) const MAX_CARDS: usize = 64;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -150,7 +150,7 @@ impl DeckState {
 
     /// A freshly shuffled deck of `cards` cards, shuffled with `below(n)`
     /// (a uniform number in `0..n`).
-    pub fn with_cards(cards: usize, below: impl FnMut(u32) -> u32) -> Self {
+    pub(crate) fn with_cards(cards: usize, below: impl FnMut(u32) -> u32) -> Self {
         let mut s = DeckState {
             order: [0; MAX_CARDS],
             len: cards.min(MAX_CARDS) as u8,
@@ -184,7 +184,7 @@ impl DeckState {
 
     /// [`DeckState::draw`] with the reshuffle's numbers from `below(n)`.
     #[inline]
-    pub fn draw_with(&mut self, below: impl FnMut(u32) -> u32) -> usize {
+    pub(crate) fn draw_with(&mut self, below: impl FnMut(u32) -> u32) -> usize {
         if self.next == self.len {
             self.shuffle(below);
         }

@@ -18,10 +18,10 @@ use serde::Deserialize;
 use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance};
 
 /// Most cards the deck may hold.
-pub const MAX_EVENT_CARDS: usize = 96;
+pub(crate) const MAX_EVENT_CARDS: usize = 96;
 /// Most cards a hand may hold (the hand limit, plus the card drawn over
 /// it).
-pub const MAX_HAND: usize = 6;
+pub(crate) const MAX_HAND: usize = 6;
 
 /// Who may play a card [18.16].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,12 +36,12 @@ pub enum Side {
 
 impl Side {
     /// Whether a card of this side may be played for a hero.
-    pub fn for_hero(self) -> bool {
+    pub(crate) fn for_hero(self) -> bool {
         matches!(self, Side::Hero | Side::Either)
     }
 
     /// Whether a card of this side may be played for a villain.
-    pub fn for_villain(self) -> bool {
+    pub(crate) fn for_villain(self) -> bool {
         matches!(self, Side::Villain | Side::Either)
     }
 }
@@ -160,7 +160,7 @@ pub enum Effect {
 }
 
 /// The effect names a card may have, and the parameters each reads.
-pub const EFFECTS: [(&str, &[&str]); 30] = [
+pub(crate) const EFFECTS: [(&str, &[&str]); 30] = [
     ("miraculous-escape", &["turns"]),
     ("halt-movement", &[]),
     ("treachery", &[]),
@@ -292,8 +292,9 @@ impl RawCard {
     }
 }
 
+#[cfg(test)]
 /// The number of cards the rules give the deck [18.0, 3.0].
-pub const RULES_DECK_SIZE: usize = 65;
+pub(crate) const RULES_DECK_SIZE: usize = 65;
 
 impl EventDeck {
     /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
@@ -603,7 +604,7 @@ impl Hand {
     }
 
     /// Gives up the card at position `i`, returning it.
-    pub fn remove_at(&mut self, i: usize) -> u8 {
+    pub(crate) fn remove_at(&mut self, i: usize) -> u8 {
         let n = usize::from(self.len);
         let card = self.cards[i];
         self.cards.copy_within(i + 1..n, i);
@@ -708,24 +709,27 @@ impl EventPiles {
         }
     }
 
+    #[cfg(test)]
     /// Cards left in the deck.
-    pub fn deck_len(&self) -> usize {
+    pub(crate) fn deck_len(&self) -> usize {
         usize::from(self.deck.len)
     }
 
+    #[cfg(test)]
     /// Cards in the face-down pile.
-    pub fn face_down_len(&self) -> usize {
+    pub(crate) fn face_down_len(&self) -> usize {
         usize::from(self.face_down.len)
     }
 
+    #[cfg(test)]
     /// Cards in the face-up pile.
-    pub fn face_up_len(&self) -> usize {
+    pub(crate) fn face_up_len(&self) -> usize {
         usize::from(self.face_up.len)
     }
 
     /// The top card of the face-down pile, if any (the drawer's choice
     /// [18.13]).
-    pub fn face_down_top(&self) -> Option<u8> {
+    pub(crate) fn face_down_top(&self) -> Option<u8> {
         self.face_down.top()
     }
 
@@ -741,12 +745,12 @@ impl EventPiles {
     }
 
     /// Takes the top card of the face-down pile [18.13].
-    pub fn draw_face_down(&mut self) -> Option<u8> {
+    pub(crate) fn draw_face_down(&mut self) -> Option<u8> {
         self.face_down.pop()
     }
 
     /// A card discarded over the hand limit goes face down [18.13].
-    pub fn discard(&mut self, card: u8) {
+    pub(crate) fn discard(&mut self, card: u8) {
         self.face_down.push(card);
     }
 
@@ -772,8 +776,9 @@ impl EventPiles {
         self.shuffle(below);
     }
 
+    #[cfg(test)]
     /// Every card in the piles (for checks), as a bit set.
-    pub fn in_piles(&self) -> u128 {
+    pub(crate) fn in_piles(&self) -> u128 {
         let mut set = 0u128;
         for p in [&self.deck, &self.face_down, &self.face_up] {
             for &c in &p.cards[..usize::from(p.len)] {

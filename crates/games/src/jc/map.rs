@@ -19,13 +19,13 @@ use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance, id_list}
 
 /// Most cities the Military Game's map may hold (its city sets are `u32`
 /// masks).
-pub const MAX_CITIES: usize = 32;
+pub(crate) const MAX_CITIES: usize = 32;
 /// Most places any map may hold (cities and waypoints).
-pub const MAX_PLACES: usize = 64;
+pub(crate) const MAX_PLACES: usize = 64;
 /// Distance used for a one-turn line in the shortest-distance table.
 const ONE_TURN_DISTANCE: u16 = 1;
 /// "No such distance" in the shortest-distance table.
-pub const UNREACHABLE: u16 = u16::MAX;
+pub(crate) const UNREACHABLE: u16 = u16::MAX;
 /// Conveyance bit: walking [9.0].
 pub const WALK: u8 = 1;
 /// Conveyance bit: thoat.
@@ -33,12 +33,12 @@ pub const THOAT: u8 = 1 << 1;
 /// Conveyance bit: flier.
 pub const FLIER: u8 = 1 << 2;
 /// Every conveyance.
-pub const ALL_CONVEYANCES: u8 = WALK | THOAT | FLIER;
+pub(crate) const ALL_CONVEYANCES: u8 = WALK | THOAT | FLIER;
 /// "Through no waypoint" in [`Route::via`].
-pub const NO_WAYPOINT: u8 = u8::MAX;
+pub(crate) const NO_WAYPOINT: u8 = u8::MAX;
 
 /// The conveyance bit of a name in the data (`walk`, `thoat`, `flier`).
-pub fn conveyance_bit(name: &str) -> Option<u8> {
+pub(crate) fn conveyance_bit(name: &str) -> Option<u8> {
     match name {
         "walk" => Some(WALK),
         "thoat" => Some(THOAT),
@@ -158,7 +158,7 @@ impl BarsoomMap {
     /// of all of them; a city may be defined once only) and checks them.
     /// With `data`, capitals and neutrals are named against it and every
     /// capital must be reachable; without it they are ignored.
-    pub fn load_layers(
+    pub(crate) fn load_layers(
         files: &[&Path],
         data: Option<&JcData>,
         max_places: usize,
@@ -487,7 +487,11 @@ impl BarsoomMap {
     /// [`BarsoomMap::distances`] over the routes that touch no place
     /// `closed` rejects (the North Pole for fliers [9.51]): Floyd-Warshall
     /// over at most [`MAX_PLACES`] places.
-    pub fn distances_avoiding(&self, conveyances: u8, closed: impl Fn(usize) -> bool) -> Vec<u16> {
+    pub(crate) fn distances_avoiding(
+        &self,
+        conveyances: u8,
+        closed: impl Fn(usize) -> bool,
+    ) -> Vec<u16> {
         let n = self.cities.len();
         let mut distance = vec![UNREACHABLE; n * n];
         for c in 0..n {
@@ -538,10 +542,5 @@ impl BarsoomMap {
     /// Index of city `id`.
     pub fn city(&self, id: &str) -> Option<usize> {
         self.cities.iter().position(|c| c.id == id)
-    }
-
-    /// The city that is capital `k`.
-    pub fn capital_city(&self, k: usize) -> Option<usize> {
-        self.cities.iter().position(|c| c.capital == Some(k))
     }
 }

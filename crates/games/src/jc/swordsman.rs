@@ -55,7 +55,7 @@ impl Effect {
     }
 
     /// Its worth in the one-round game: hit 1, advantage 1/2, miss 0.
-    pub fn worth(self) -> f64 {
+    pub(crate) fn worth(self) -> f64 {
         match self {
             Effect::Miss => 0.0,
             Effect::Advantage => 0.5,
@@ -370,7 +370,7 @@ pub struct Hand {
 
 impl Hand {
     /// Cards of this cycle already shown (bit per maneuver).
-    pub fn revealed(&self) -> u16 {
+    pub(crate) fn revealed(&self) -> u16 {
         self.queue[..self.played].iter().fold(0, |m, c| m | 1 << c)
     }
 }

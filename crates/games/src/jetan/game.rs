@@ -26,30 +26,30 @@ pub const OUT_A_WINS: u16 = 0;
 /// Outcome: seat B wins.
 pub const OUT_B_WINS: u16 = 1;
 /// Outcome: drawn because a Chief was taken by another piece.
-pub const OUT_DRAW_CHIEF: u16 = 2;
+pub(crate) const OUT_DRAW_CHIEF: u16 = 2;
 /// Outcome: drawn by the ten-move endgame rule.
-pub const OUT_DRAW_ENDGAME: u16 = 3;
+pub(crate) const OUT_DRAW_ENDGAME: u16 = 3;
 /// Outcome: drawn because the side to move had no legal move.
-pub const OUT_DRAW_NO_MOVES: u16 = 4;
+pub(crate) const OUT_DRAW_NO_MOVES: u16 = 4;
 /// Outcome: the ply limit came first.
 pub const OUT_UNFINISHED: u16 = 5;
 
 /// Metric: plies played.
-pub const METRIC_PLIES: usize = 0;
+pub(crate) const METRIC_PLIES: usize = 0;
 /// Metric: 1 if the side that moved first won.
-pub const METRIC_FIRST_WON: usize = 1;
+pub(crate) const METRIC_FIRST_WON: usize = 1;
 /// Metric: 1 if the side that moved second won.
-pub const METRIC_SECOND_WON: usize = 2;
+pub(crate) const METRIC_SECOND_WON: usize = 2;
 /// Metric: 1 if the game was won by taking the Princess.
-pub const METRIC_PRINCESS_TAKEN: usize = 3;
+pub(crate) const METRIC_PRINCESS_TAKEN: usize = 3;
 /// Metric: 1 if seat A moved first.
-pub const METRIC_A_FIRST: usize = 4;
+pub(crate) const METRIC_A_FIRST: usize = 4;
 /// Metric: 1 if seat A won moving first.
-pub const METRIC_A_WON_FIRST: usize = 5;
+pub(crate) const METRIC_A_WON_FIRST: usize = 5;
 /// Metric: total value of the pieces seat A took (what B pays A).
-pub const METRIC_A_TAKINGS: usize = 6;
+pub(crate) const METRIC_A_TAKINGS: usize = 6;
 /// Metric: total value of the pieces seat B took.
-pub const METRIC_B_TAKINGS: usize = 7;
+pub(crate) const METRIC_B_TAKINGS: usize = 7;
 
 /// How a played game went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -143,14 +143,11 @@ struct PiecesFile {
     values: std::collections::BTreeMap<String, u16>,
 }
 
-/// [`load_values_with`] with a fresh [`Loader`], dropped after (no overrides, no
-/// fingerprint): a convenience for tests and tools.
-pub fn load_values(path: &Path) -> Result<PieceValues, ScenarioError> {
-    load_values_with(path, &mut Loader::default())
-}
-
 /// Reads piece values from a data file: every kind once, by lower-case name.
-pub fn load_values_with(path: &Path, loader: &mut Loader) -> Result<PieceValues, ScenarioError> {
+pub(crate) fn load_values_with(
+    path: &Path,
+    loader: &mut Loader,
+) -> Result<PieceValues, ScenarioError> {
     let file: PiecesFile = loader.read_toml(path)?;
     let mut values = [0u16; 8];
     for kind in Kind::ALL {

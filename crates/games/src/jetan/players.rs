@@ -10,11 +10,11 @@ use super::rules::{Color, Kind};
 use barsoom_engine::rng::Dice;
 
 /// The default node budget of `alphabeta`.
-pub const DEFAULT_NODES: u64 = 2_000;
+pub(crate) const DEFAULT_NODES: u64 = 2_000;
 /// The default playout budget of `mcts`.
-pub const DEFAULT_PLAYOUTS: u32 = 200;
+pub(crate) const DEFAULT_PLAYOUTS: u32 = 200;
 /// Plies of random play in one MCTS playout before material decides it.
-pub const PLAYOUT_PLIES: u32 = 40;
+pub(crate) const PLAYOUT_PLIES: u32 = 40;
 /// The deepest search `alphabeta` tries.
 const MAX_DEPTH: usize = 32;
 /// A won position's score (less the plies to reach it).
@@ -206,7 +206,7 @@ fn terminal_score(end: End, side: Color, ply: usize) -> i32 {
 }
 
 /// Material and mobility for the side to move, in centipawns.
-pub fn evaluate(rules: &Rules, position: &Position, list: &mut MoveList) -> i32 {
+pub(crate) fn evaluate(rules: &Rules, position: &Position, list: &mut MoveList) -> i32 {
     let side = position.side();
     let material = position.material(side, &rules.values) as i32
         - position.material(side.other(), &rules.values) as i32;

@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::rules::{
     Bitboard, ChiefTakenByOther, Color, EndgameRule, Kind, PathTables, PieceValues, PrincessThreat,
-    RuleFlags, SQUARES, mover, parse_square, square_name,
+    RuleFlags, SQUARES, mover, square_name,
 };
 
 /// A move: origin, destination and whether it is the Princess's escape.
@@ -41,7 +41,7 @@ impl fmt::Display for Move {
 /// The most moves a position can have: far above the real maximum (a Chief
 /// has at most 48 destinations, a Princess 48 and 99 escapes, and no other
 /// piece more than 24), so pushes never check.
-pub const MAX_MOVES: usize = 640;
+pub(crate) const MAX_MOVES: usize = 640;
 
 /// A fixed-capacity move list: generation never allocates.
 #[derive(Clone)]
@@ -68,7 +68,7 @@ impl MoveList {
 
     /// The moves, mutable (for ordering).
     #[inline]
-    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [Move] {
         &mut self.moves[..self.len]
     }
 
@@ -145,7 +145,7 @@ impl End {
 }
 
 /// Moves without a win before the endgame rule draws: ten, five apiece.
-pub const ENDGAME_PLIES: u8 = 10;
+pub(crate) const ENDGAME_PLIES: u8 = 10;
 
 /// A position: the pieces, the side to move, whether each side still has
 /// its escape, and the endgame counter. Copied to make a move.
@@ -177,7 +177,8 @@ pub struct PositionError {
 }
 
 /// The set-up (issue 8, "Board and set-up"), in the position notation.
-pub const INITIAL: &str = "wpdfqcfdpw/tnnnnnnnnt/10/10/10/10/10/10/TNNNNNNNNT/WPDFCQFDPW o bo -";
+pub(crate) const INITIAL: &str =
+    "wpdfqcfdpw/tnnnnnnnnt/10/10/10/10/10/10/TNNNNNNNNT/WPDFCQFDPW o bo -";
 
 #[inline]
 fn code(kind: Kind, color: Color) -> u8 {
@@ -410,19 +411,21 @@ impl Position {
         self.end
     }
 
+    #[cfg(test)]
     /// Whether `color` may still make the escape.
-    pub fn escape_available(&self, color: Color) -> bool {
+    pub(crate) fn escape_available(&self, color: Color) -> bool {
         self.escape_available[color.index()]
     }
 
+    #[cfg(test)]
     /// The endgame counter: plies since the condition began, if it holds.
-    pub fn endgame_plies(&self) -> Option<u8> {
+    pub(crate) fn endgame_plies(&self) -> Option<u8> {
         self.endgame_plies
     }
 
     /// Squares occupied by `color`.
     #[inline]
-    pub fn occupied(&self, color: Color) -> Bitboard {
+    pub(crate) fn occupied(&self, color: Color) -> Bitboard {
         self.occupied[color.index()]
     }
 
@@ -527,7 +530,12 @@ impl Rules {
     /// The squares `color`'s pieces other than the Princess could move
     /// onto with `occupancy` on the board, whatever stands there: where an
     /// enemy Princess would be threatened.
-    pub fn threats(&self, position: &Position, color: Color, occupancy: Bitboard) -> Bitboard {
+    pub(crate) fn threats(
+        &self,
+        position: &Position,
+        color: Color,
+        occupancy: Bitboard,
+    ) -> Bitboard {
         let mut set = 0;
         let mut bits = position.occupied(color);
         while bits != 0 {
@@ -555,7 +563,7 @@ impl Rules {
     }
 
     /// Every legal move of the side to move (none once the game has ended).
-    pub fn generate(&self, position: &Position, list: &mut MoveList) {
+    pub(crate) fn generate(&self, position: &Position, list: &mut MoveList) {
         list.len = 0;
         if position.end.is_some() {
             return;
@@ -633,7 +641,7 @@ impl Rules {
     }
 
     /// Whether `color`'s Princess stands where the enemy could take her.
-    pub fn princess_exposed(&self, position: &Position, color: Color) -> bool {
+    pub(crate) fn princess_exposed(&self, position: &Position, color: Color) -> bool {
         match position.find(Kind::Princess, color) {
             None => false,
             Some(sq) => {
@@ -688,7 +696,7 @@ impl Rules {
 
     /// Whether the drawn-endgame condition holds: both sides at three
     /// pieces or fewer, of equal total value under the book reading.
-    pub fn endgame_condition(&self, position: &Position) -> bool {
+    pub(crate) fn endgame_condition(&self, position: &Position) -> bool {
         let few = position.pieces(Color::Black) <= 3 && position.pieces(Color::Orange) <= 3;
         few && match self.flags.endgame {
             EndgameRule::TenMovesEqualValue => {
@@ -709,9 +717,10 @@ impl Rules {
         list.is_empty().then_some(End::NoMoves)
     }
 
+    #[cfg(test)]
     /// Finds the legal move written `text` (`e1-e4`, or `f1*f8` for the
     /// escape).
-    pub fn parse_move(&self, position: &Position, text: &str) -> Option<Move> {
+    pub(crate) fn parse_move(&self, position: &Position, text: &str) -> Option<Move> {
         let (from, to, escape) = if let Some((a, b)) = text.split_once('-') {
             (a, b, false)
         } else {
@@ -719,8 +728,8 @@ impl Rules {
             (a, b, true)
         };
         let m = Move {
-            from: parse_square(from)? as u8,
-            to: parse_square(to)? as u8,
+            from: super::rules::parse_square(from)? as u8,
+            to: super::rules::parse_square(to)? as u8,
             escape,
         };
         let mut list = MoveList::default();

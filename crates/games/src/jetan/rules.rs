@@ -12,13 +12,13 @@
 use std::fmt;
 
 /// Squares on the board: 10 files (a–j) by 10 ranks (1–10).
-pub const SQUARES: usize = 100;
+pub(crate) const SQUARES: usize = 100;
 
 /// A set of squares, bit `rank * 10 + file`.
-pub type Bitboard = u128;
+pub(crate) type Bitboard = u128;
 
 /// Every square of the board.
-pub const ALL_SQUARES: Bitboard = (1u128 << SQUARES) - 1;
+pub(crate) const ALL_SQUARES: Bitboard = (1u128 << SQUARES) - 1;
 
 /// The two sides. Black plays from the south (ranks 1–2), Orange from the
 /// north ("Pieces", last paragraph before "Win").
@@ -78,7 +78,7 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in index order.
-    pub const ALL: [Kind; 8] = [
+    pub(crate) const ALL: [Kind; 8] = [
         Kind::Panthan,
         Kind::Warrior,
         Kind::Padwar,
@@ -91,7 +91,7 @@ impl Kind {
 
     /// The kind with index `i` (0..8).
     #[inline]
-    pub fn from_index(i: usize) -> Kind {
+    pub(crate) fn from_index(i: usize) -> Kind {
         Kind::ALL[i & 7]
     }
 
@@ -110,7 +110,7 @@ impl Kind {
     }
 
     /// The letter used in the position notation (upper case for Black).
-    pub fn letter(self) -> char {
+    pub(crate) fn letter(self) -> char {
         match self {
             Kind::Panthan => 'n',
             Kind::Warrior => 'w',
@@ -124,7 +124,7 @@ impl Kind {
     }
 
     /// The kind a notation letter names (either case).
-    pub fn from_letter(c: char) -> Option<Kind> {
+    pub(crate) fn from_letter(c: char) -> Option<Kind> {
         Kind::ALL
             .into_iter()
             .find(|k| k.letter() == c.to_ascii_lowercase())
@@ -243,7 +243,7 @@ pub struct FlagError(pub String);
 
 impl RuleFlags {
     /// The flag names, in documentation order.
-    pub const NAMES: [&'static str; 8] = [
+    pub(crate) const NAMES: [&'static str; 8] = [
         "steps",
         "paths",
         "flier",
@@ -387,7 +387,7 @@ impl PieceValues {
 
 /// The eight king directions as (file, rank) steps: four orthogonal, then
 /// four diagonal.
-pub const DIRECTIONS: [(i8, i8); 8] = [
+pub(crate) const DIRECTIONS: [(i8, i8); 8] = [
     (0, 1),
     (1, 0),
     (0, -1),
@@ -400,14 +400,14 @@ pub const DIRECTIONS: [(i8, i8); 8] = [
 
 /// The square `steps` (file, rank) away from `square`, if on the board.
 #[inline]
-pub fn offset(square: usize, (df, dr): (i8, i8)) -> Option<usize> {
+pub(crate) fn offset(square: usize, (df, dr): (i8, i8)) -> Option<usize> {
     let file = (square % 10) as i8 + df;
     let rank = (square / 10) as i8 + dr;
     ((0..10).contains(&file) && (0..10).contains(&rank)).then(|| (rank * 10 + file) as usize)
 }
 
 /// A square's name, e.g. `e1`.
-pub fn square_name(square: usize) -> String {
+pub(crate) fn square_name(square: usize) -> String {
     format!(
         "{}{}",
         (b'a' + (square % 10) as u8) as char,
@@ -415,8 +415,9 @@ pub fn square_name(square: usize) -> String {
     )
 }
 
+#[cfg(test)]
 /// Parses a square name (`a1` … `j10`).
-pub fn parse_square(text: &str) -> Option<usize> {
+pub(crate) fn parse_square(text: &str) -> Option<usize> {
     let mut chars = text.chars();
     let file = chars.next()?;
     if !('a'..='j').contains(&file) {
@@ -452,7 +453,7 @@ const FORWARD_ORANGE: &[usize] = &[2, 1, 3, 5, 6];
 
 /// The tables' movers: the kinds, with the Panthan split by colour (its
 /// "forward" depends on the side).
-pub const MOVERS: usize = 9;
+pub(crate) const MOVERS: usize = 9;
 
 /// The table slot of `kind` for `color`.
 #[inline]
@@ -480,7 +481,7 @@ pub struct Destination {
 /// rule flags: the destinations with their intermediate-square masks, and
 /// a destination set per square for the jumping movers and the escape.
 #[derive(Debug, Clone)]
-pub struct PathTables {
+pub(crate) struct PathTables {
     /// Per `mover * 100 + square`: range into `destinations`.
     ranges: Vec<(u32, u32)>,
     /// All destinations.

@@ -178,7 +178,7 @@ fn leader_chances(
 /// The exact odds of `attacker` backed by situation `a` against `defender`
 /// backed by `d`: [`odds`] of their [`scores`], averaged over the special
 /// attribute of any leader in charge.
-pub fn situation_odds(
+pub(crate) fn situation_odds(
     attacker: &Profile,
     a: &Situation,
     defender: &Profile,
@@ -293,7 +293,7 @@ pub fn scores(
 /// over the enemy's leaders. `as_attacker` says which side of the battle it
 /// is on.
 #[allow(clippy::too_many_arguments)]
-pub fn choose_leader(
+pub(crate) fn choose_leader(
     own_values: &Profile,
     own_leaders: &[u8],
     enemy_values: &Profile,
@@ -347,11 +347,11 @@ pub fn choose_leader(
 // ---------------------------------------------------------------- model
 
 /// Outcome: the attacker wins.
-pub const OUT_ATTACKER: u16 = 0;
+pub(crate) const OUT_ATTACKER: u16 = 0;
 /// Outcome: the defender wins.
-pub const OUT_DEFENDER: u16 = 1;
+pub(crate) const OUT_DEFENDER: u16 = 1;
 /// Outcome: both destroyed.
-pub const OUT_BOTH: u16 = 2;
+pub(crate) const OUT_BOTH: u16 = 2;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -597,7 +597,7 @@ fn battle_side(
 }
 
 /// The outcome index of a verdict.
-pub fn outcome_of(verdict: Verdict) -> u16 {
+pub(crate) fn outcome_of(verdict: Verdict) -> u16 {
     match verdict {
         Verdict::AttackerWins => OUT_ATTACKER,
         Verdict::DefenderWins => OUT_DEFENDER,

@@ -13,13 +13,13 @@ use serde::Deserialize;
 use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance, id_list};
 
 /// Warbands have nine attributes [Attributes].
-pub const ATTRIBUTES: usize = 9;
+pub(crate) const ATTRIBUTES: usize = 9;
 
 /// An attribute vector (base values, or bonuses), in table order.
-pub type Profile = [i8; ATTRIBUTES];
+pub(crate) type Profile = [i8; ATTRIBUTES];
 
 /// A face of the random attribute table: an attribute, or roll again.
-pub const REROLL: u8 = u8::MAX;
+pub(crate) const REROLL: u8 = u8::MAX;
 
 /// One race's basic warband.
 #[derive(Debug, Clone, PartialEq)]
@@ -70,7 +70,7 @@ pub struct Terrain {
 /// The most terrain tables one hex's roll may read: a hex's terrain is
 /// drawn in one go from the chained d10 tables flattened, `10^chain`
 /// equally likely outcomes.
-pub const MAX_HEX_CHAIN: usize = 4;
+pub(crate) const MAX_HEX_CHAIN: usize = 4;
 
 /// A face of a terrain table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -211,7 +211,7 @@ struct RawTerrainFile {
 }
 
 /// Largest bonus or value an attribute entry may hold.
-pub const MAX_VALUE: i64 = 20;
+pub(crate) const MAX_VALUE: i64 = 20;
 
 impl RacesData {
     /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
@@ -487,7 +487,7 @@ impl RacesData {
     }
 
     /// A bonus profile from `{ attribute = value }` entries.
-    pub fn bonus_from_map(&self, map: &BTreeMap<String, i64>) -> Result<Profile, String> {
+    pub(crate) fn bonus_from_map(&self, map: &BTreeMap<String, i64>) -> Result<Profile, String> {
         let mut out = [0i8; ATTRIBUTES];
         for (name, value) in map {
             let Some(i) = attribute_index(&self.attributes, name) else {
@@ -638,7 +638,7 @@ impl RacesData {
     }
 
     /// The warband kinds, quoted, for error messages.
-    pub fn kind_list(&self) -> String {
+    pub(crate) fn kind_list(&self) -> String {
         id_list(self.kinds.iter().map(|k| k.id.as_str()))
     }
 }

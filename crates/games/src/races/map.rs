@@ -4,17 +4,17 @@
 //! the deployment zones along edges and in corners [Scenario Setup].
 
 /// Largest map side.
-pub const MAX_SIDE: usize = 24;
+pub(crate) const MAX_SIDE: usize = 24;
 /// Most hexes on a map.
-pub const MAX_HEXES: usize = MAX_SIDE * MAX_SIDE;
+pub(crate) const MAX_HEXES: usize = MAX_SIDE * MAX_SIDE;
 /// Marks "no hex" in a neighbour list.
 pub const NO_HEX: u16 = u16::MAX;
 /// 64-bit words in a [`HexSet`] of the largest map.
-pub const SET_WORDS: usize = MAX_HEXES.div_ceil(64);
+pub(crate) const SET_WORDS: usize = MAX_HEXES.div_ceil(64);
 
 /// A set of hexes as a bitboard: bit `h % 64` of word `h / 64` is hex `h`.
 /// Only the map's first [`HexMap::words`] words are ever set.
-pub type HexSet = [u64; SET_WORDS];
+pub(crate) type HexSet = [u64; SET_WORDS];
 
 /// The empty [`HexSet`].
 pub const NO_HEXES: HexSet = [0; SET_WORDS];
@@ -27,14 +27,14 @@ pub fn set_insert(set: &mut HexSet, h: u16) {
 
 /// Takes hex `h` out of `set`.
 #[inline]
-pub fn set_remove(set: &mut HexSet, h: u16) {
+pub(crate) fn set_remove(set: &mut HexSet, h: u16) {
     set[usize::from(h) / 64] &= !(1 << (h % 64));
 }
 
 /// The hexes of `set` in its first `words` words (a map's
 /// [`HexMap::words`]), lowest first.
 #[inline]
-pub fn set_hexes(set: &HexSet, words: usize) -> SetHexes {
+pub(crate) fn set_hexes(set: &HexSet, words: usize) -> SetHexes {
     SetHexes {
         set: *set,
         word: 0,
@@ -43,7 +43,7 @@ pub fn set_hexes(set: &HexSet, words: usize) -> SetHexes {
 }
 
 /// Iterator of [`set_hexes`].
-pub struct SetHexes {
+pub(crate) struct SetHexes {
     set: HexSet,
     word: usize,
     words: usize,
@@ -69,7 +69,7 @@ impl Iterator for SetHexes {
 /// How many hexes `set` holds in its first `words` words (a map's
 /// [`HexMap::words`]).
 #[inline]
-pub fn set_len(set: &HexSet, words: usize) -> u32 {
+pub(crate) fn set_len(set: &HexSet, words: usize) -> u32 {
     set[..words.min(SET_WORDS)]
         .iter()
         .map(|w| w.count_ones())
@@ -78,7 +78,7 @@ pub fn set_len(set: &HexSet, words: usize) -> u32 {
 
 /// The hexes in both `a` and `b`.
 #[inline]
-pub fn set_and(a: &HexSet, b: &HexSet) -> HexSet {
+pub(crate) fn set_and(a: &HexSet, b: &HexSet) -> HexSet {
     let mut out = *a;
     for (o, w) in out.iter_mut().zip(b) {
         *o &= w;
@@ -89,7 +89,7 @@ pub fn set_and(a: &HexSet, b: &HexSet) -> HexSet {
 /// Work on bitboards of a map's size: [`HexMap::with_words`] calls `run`
 /// with `N` set to the map's [`HexMap::words`], so loops over the words
 /// have a length known when compiling.
-pub trait ForWords {
+pub(crate) trait ForWords {
     /// What the work returns.
     type Out;
     /// Does the work on bitboards of `N` words.
@@ -98,7 +98,7 @@ pub trait ForWords {
 
 /// Whether `set` holds hex `h`.
 #[inline]
-pub fn set_contains(set: &HexSet, h: u16) -> bool {
+pub(crate) fn set_contains(set: &HexSet, h: u16) -> bool {
     set[usize::from(h) / 64] >> (h % 64) & 1 != 0
 }
 
@@ -124,7 +124,7 @@ pub enum Zone {
 }
 
 /// Zone names as scenarios spell them.
-pub const ZONE_NAMES: [(&str, Zone); 8] = [
+pub(crate) const ZONE_NAMES: [(&str, Zone); 8] = [
     ("west", Zone::West),
     ("east", Zone::East),
     ("north", Zone::North),
@@ -221,7 +221,7 @@ impl HexMap {
 
     /// Runs `work` with the map's word count as its `N`.
     #[inline]
-    pub fn with_words<F: ForWords>(&self, work: F) -> F::Out {
+    pub(crate) fn with_words<F: ForWords>(&self, work: F) -> F::Out {
         match self.words {
             1 => work.run::<1>(),
             2 => work.run::<2>(),
@@ -318,7 +318,7 @@ impl HexMap {
     }
 
     /// `(col, row)` of hex `h`.
-    pub fn coords(&self, h: u16) -> (usize, usize) {
+    pub(crate) fn coords(&self, h: u16) -> (usize, usize) {
         (usize::from(h) % self.width, usize::from(h) / self.width)
     }
 

@@ -13,7 +13,7 @@ use barsoom_engine::scenario::ScenarioError;
 /// The board file as written.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct BoardFile {
+pub(crate) struct BoardFile {
     /// Where the layout and instructions come from.
     pub provenance: String,
     /// Regions, outermost first.
@@ -32,7 +32,7 @@ pub struct BoardFile {
 /// spaces directly opposite it in the next region inward [11:18].
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RiverFile {
+pub(crate) struct RiverFile {
     bank: String,
     across: Vec<String>,
 }
@@ -40,7 +40,7 @@ pub struct RiverFile {
 /// A region as written.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RegionFile {
+pub(crate) struct RegionFile {
     name: String,
     layout: String,
 }
@@ -48,7 +48,7 @@ pub struct RegionFile {
 /// A space as written.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct SpaceFile {
+pub(crate) struct SpaceFile {
     /// Its name.
     pub name: String,
     region: String,
@@ -65,7 +65,7 @@ pub struct SpaceFile {
 /// A link as written.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct LinkFile {
+pub(crate) struct LinkFile {
     from: String,
     to: String,
 }
@@ -124,7 +124,7 @@ pub struct Board {
 }
 
 /// The most spaces a board may have (per-game state is fixed-size).
-pub const MAX_SPACES: usize = 96;
+pub(crate) const MAX_SPACES: usize = 96;
 
 impl Board {
     /// A space's index by name.
@@ -133,7 +133,7 @@ impl Board {
     }
 
     /// The effects of space `space`.
-    pub fn effects_of(&self, space: usize) -> &[Effect] {
+    pub(crate) fn effects_of(&self, space: usize) -> &[Effect] {
         let s = &self.spaces[space];
         let start = usize::from(s.effects_start);
         &self.effects[start..start + usize::from(s.effects_len)]
@@ -150,7 +150,7 @@ impl Board {
     }
 
     /// The next space inward on a path region (`None` at its end).
-    pub fn path_next(&self, space: usize) -> Option<usize> {
+    pub(crate) fn path_next(&self, space: usize) -> Option<usize> {
         let s = &self.spaces[space];
         let region = &self.regions[usize::from(s.region)];
         region
@@ -160,7 +160,7 @@ impl Board {
     }
 
     /// The first space of a region.
-    pub fn region_entry(&self, region: usize) -> usize {
+    pub(crate) fn region_entry(&self, region: usize) -> usize {
         usize::from(self.regions[region].spaces[0])
     }
 
@@ -173,14 +173,14 @@ impl Board {
     }
 
     /// Whether `space` has a gate of this mechanic.
-    pub fn gate_is(&self, space: usize, mechanic: Mechanic) -> bool {
+    pub(crate) fn gate_is(&self, space: usize, mechanic: Mechanic) -> bool {
         self.spaces[space]
             .gate
             .is_some_and(|g| g.mechanic == mechanic)
     }
 
     /// Compiles the board file, checking that the Crown can be reached.
-    pub fn compile(
+    pub(crate) fn compile(
         path: &Path,
         file: &BoardFile,
         compiler: &mut EffectCompiler<'_>,

@@ -6,32 +6,32 @@
 //! 11:26-28].
 
 use super::curses::{CurseEffect, MAX_HELD_CURSES, after_penalty};
-use super::data::{Ability, Alignment, CardKind, Item, Rules, Slot};
+use super::data::{Ability, Alignment, Item, Rules, Slot};
 
 /// Items above this index are purchase items (index minus this), below it
 /// adventure cards.
 pub const PURCHASE_BASE: u16 = 1024;
 
 /// Objects carried in the arms [5:3].
-pub const MAX_CARRIED: usize = 4;
+pub(crate) const MAX_CARRIED: usize = 4;
 /// Worn slots: head, body, shield [5:6].
-pub const WORN_SLOTS: usize = 3;
+pub(crate) const WORN_SLOTS: usize = 3;
 /// Followers kept (leadership limits them long before this).
-pub const MAX_FOLLOWERS: usize = 8;
+pub(crate) const MAX_FOLLOWERS: usize = 8;
 /// Spells held.
-pub const MAX_HELD_SPELLS: usize = 4;
+pub(crate) const MAX_HELD_SPELLS: usize = 4;
 /// Pack animals kept (one person each, counting the character, limits them [5:10]).
-pub const MAX_ANIMALS: usize = 4;
+pub(crate) const MAX_ANIMALS: usize = 4;
 /// Objects riding on pack animals.
-pub const MAX_PACKED: usize = 8;
+pub(crate) const MAX_PACKED: usize = 8;
 /// Pulled objects kept [11:26].
-pub const MAX_PULLED: usize = 2;
+pub(crate) const MAX_PULLED: usize = 2;
 /// Experience for one Strength counter [1:4].
-pub const STRENGTH_EXPERIENCE: i32 = 10;
+pub(crate) const STRENGTH_EXPERIENCE: i32 = 10;
 /// Experience for one Craft counter [2:4].
-pub const CRAFT_EXPERIENCE: i32 = 8;
+pub(crate) const CRAFT_EXPERIENCE: i32 = 8;
 /// The most lives healing restores [4:6].
-pub const HEAL_CAP: i32 = 4;
+pub(crate) const HEAL_CAP: i32 = 4;
 
 impl Rules {
     /// The item an item reference names.
@@ -44,7 +44,7 @@ impl Rules {
     }
 
     /// The name of an item reference.
-    pub fn item_name(&self, r: u16) -> &str {
+    pub(crate) fn item_name(&self, r: u16) -> &str {
         if r >= PURCHASE_BASE {
             &self.purchases[usize::from(r - PURCHASE_BASE)].name
         } else {
@@ -230,7 +230,7 @@ impl Hero {
     }
 
     /// Followers.
-    pub fn follower_list(&self) -> &[u16] {
+    pub(crate) fn follower_list(&self) -> &[u16] {
         &self.followers[..usize::from(self.followers_len)]
     }
 
@@ -280,7 +280,7 @@ impl Hero {
 
     /// Total Craft as it will be once toad and curses are over [19:3]: the
     /// measure of the spells it keeps meanwhile [19:5].
-    pub fn craft_apart_from_curses(&self, rules: &Rules) -> i32 {
+    pub(crate) fn craft_apart_from_curses(&self, rules: &Rules) -> i32 {
         let mut total = self.craft;
         for &r in &self.carried[..usize::from(self.carried_len)] {
             total += rules.item(r).craft;
@@ -295,7 +295,7 @@ impl Hero {
     }
 
     /// Whether it holds a Talisman.
-    pub fn has_talisman(&self, rules: &Rules) -> bool {
+    pub(crate) fn has_talisman(&self, rules: &Rules) -> bool {
         self.objects().any(|r| rules.item(r).talisman)
     }
 
@@ -318,7 +318,7 @@ impl Hero {
     }
 
     /// Leadership used by followers [6:6].
-    pub fn leadership_used(&self, rules: &Rules) -> i32 {
+    pub(crate) fn leadership_used(&self, rules: &Rules) -> i32 {
         self.follower_list()
             .iter()
             .map(|f| rules.cards[usize::from(*f)].item.leadership)
@@ -398,7 +398,7 @@ impl Hero {
     }
 
     /// Pack animals.
-    pub fn animal_list(&self) -> &[u16] {
+    pub(crate) fn animal_list(&self) -> &[u16] {
         &self.animals[..usize::from(self.animals_len)]
     }
 
@@ -408,12 +408,12 @@ impl Hero {
     }
 
     /// Pulled objects.
-    pub fn pulled_list(&self) -> &[u16] {
+    pub(crate) fn pulled_list(&self) -> &[u16] {
         &self.pulled[..usize::from(self.pulled_len)]
     }
 
     /// Pack animals assigned to pulling [11:27].
-    pub fn animals_pulling(&self, rules: &Rules) -> i32 {
+    pub(crate) fn animals_pulling(&self, rules: &Rules) -> i32 {
         self.pulled_list()
             .iter()
             .map(|&p| i32::from(rules.item(p).pulled))
@@ -460,7 +460,7 @@ impl Hero {
     }
 
     /// Removes pulled object `i`, returning it.
-    pub fn drop_pulled(&mut self, i: usize) -> u16 {
+    pub(crate) fn drop_pulled(&mut self, i: usize) -> u16 {
         remove_at(&mut self.pulled, &mut self.pulled_len, i)
     }
 
@@ -476,7 +476,7 @@ impl Hero {
     /// it pulled, are lost with it [5:11] (the loads are pooled, so those
     /// the other animals cannot take over, the last packed first). Each
     /// lost card goes to `lost`. Returns whether there was an animal.
-    pub fn lose_pack_animal(&mut self, rules: &Rules, mut lost: impl FnMut(u16)) -> bool {
+    pub(crate) fn lose_pack_animal(&mut self, rules: &Rules, mut lost: impl FnMut(u16)) -> bool {
         if self.animals_len == 0 {
             return false;
         }
@@ -487,7 +487,7 @@ impl Hero {
 
     /// Organisation [10:3]: objects riding on pack animals are taken into
     /// the hands or worn where they fit, in the order they were packed.
-    pub fn unpack(&mut self, rules: &Rules) {
+    pub(crate) fn unpack(&mut self, rules: &Rules) {
         let mut i = 0;
         while i < usize::from(self.packed_len) {
             if self.hold_in_hands(rules, self.packed[i]) {
@@ -502,7 +502,7 @@ impl Hero {
     /// effect [11:28]; while it would be 0 or less, the pulled object or
     /// pack animal that slows most is left behind (to `left`). Returns the
     /// spaces to move.
-    pub fn movement_after_effects(
+    pub(crate) fn movement_after_effects(
         &mut self,
         rules: &Rules,
         roll: i32,
@@ -559,12 +559,12 @@ impl Hero {
     }
 
     /// Removes carried object `i`, returning it.
-    pub fn drop_carried(&mut self, i: usize) -> u16 {
+    pub(crate) fn drop_carried(&mut self, i: usize) -> u16 {
         remove_at(&mut self.carried, &mut self.carried_len, i)
     }
 
     /// Removes follower `i`, returning it.
-    pub fn drop_follower(&mut self, i: usize) -> u16 {
+    pub(crate) fn drop_follower(&mut self, i: usize) -> u16 {
         remove_at(&mut self.followers, &mut self.followers_len, i)
     }
 
@@ -622,7 +622,7 @@ impl Hero {
     }
 
     /// Everything it holds goes to `left` (toads [19:2], death [4:3]).
-    pub fn drop_everything(&mut self, mut left: impl FnMut(u16)) {
+    pub(crate) fn drop_everything(&mut self, mut left: impl FnMut(u16)) {
         while self.carried_len > 0 {
             left(self.drop_carried(usize::from(self.carried_len) - 1));
         }
@@ -647,7 +647,7 @@ impl Hero {
     }
 
     /// Gains Strength experience from a creature killed [1:4].
-    pub fn gain_strength_experience(&mut self, amount: i32) {
+    pub(crate) fn gain_strength_experience(&mut self, amount: i32) {
         cash_in(
             &mut self.strength_experience,
             &mut self.strength,
@@ -657,7 +657,7 @@ impl Hero {
     }
 
     /// Gains Craft experience from a spirit defeated [2:4].
-    pub fn gain_craft_experience(&mut self, amount: i32) {
+    pub(crate) fn gain_craft_experience(&mut self, amount: i32) {
         cash_in(
             &mut self.craft_experience,
             &mut self.craft,
@@ -674,7 +674,7 @@ impl Hero {
     }
 
     /// The best armour save among worn objects (0: none) [16:11].
-    pub fn best_save(&self, rules: &Rules) -> Option<(usize, u8)> {
+    pub(crate) fn best_save(&self, rules: &Rules) -> Option<(usize, u8)> {
         (0..WORN_SLOTS)
             .filter(|&s| self.worn[s] != EMPTY && rules.item(self.worn[s]).save > 0)
             .map(|s| (s, rules.item(self.worn[s]).save))
@@ -682,16 +682,9 @@ impl Hero {
     }
 
     /// Removes the worn object in `slot` (damaged armour [16:11]).
-    pub fn damage_worn(&mut self, slot: usize) -> u16 {
+    pub(crate) fn damage_worn(&mut self, slot: usize) -> u16 {
         let r = self.worn[slot];
         self.worn[slot] = EMPTY;
         r
-    }
-
-    /// Whether the hero is a follower card holder of this kind (for tests).
-    pub fn holds_card_kind(&self, rules: &Rules, kind: CardKind) -> bool {
-        self.objects()
-            .chain(self.follower_list().iter().copied())
-            .any(|r| r < PURCHASE_BASE && rules.cards[usize::from(r)].kind == kind)
     }
 }

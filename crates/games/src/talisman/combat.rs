@@ -120,11 +120,11 @@ struct CombatFile {
 }
 
 /// Outcome index: the character wins.
-pub const OUT_CHARACTER_WINS: u16 = 0;
+pub(crate) const OUT_CHARACTER_WINS: u16 = 0;
 /// Outcome index: stand-off.
-pub const OUT_STAND_OFF: u16 = 1;
+pub(crate) const OUT_STAND_OFF: u16 = 1;
 /// Outcome index: the creature wins.
-pub const OUT_CREATURE_WINS: u16 = 2;
+pub(crate) const OUT_CREATURE_WINS: u16 = 2;
 
 /// The registry's entry for `talisman.combat`.
 pub const ENTRY: ModelEntry = ModelEntry {

@@ -23,12 +23,12 @@ use barsoom_engine::model::Trace;
 use barsoom_engine::scenario::{Loader, ScenarioError};
 
 /// The most curse cards a deck may hold (per-game state is fixed-size).
-pub const MAX_CURSES: usize = 16;
+pub(crate) const MAX_CURSES: usize = 16;
 /// The most curses one character suffers at once; a draw beyond it is
 /// ignored.
-pub const MAX_HELD_CURSES: usize = 4;
+pub(crate) const MAX_HELD_CURSES: usize = 4;
 /// The longest duration a curse may have, in turns.
-pub const MAX_CURSE_TURNS: u8 = 9;
+pub(crate) const MAX_CURSE_TURNS: u8 = 9;
 
 /// What a curse does while it lasts. Each is a few lines of code; data
 /// picks one per card and sizes it.
@@ -51,7 +51,7 @@ pub enum CurseEffect {
 }
 
 /// Curse effect names as data spells them.
-pub const CURSE_EFFECT_NAMES: &[(&str, CurseEffect)] = &[
+pub(crate) const CURSE_EFFECT_NAMES: &[(&str, CurseEffect)] = &[
     ("toad", CurseEffect::Toad),
     ("strength_penalty", CurseEffect::StrengthPenalty),
     ("craft_penalty", CurseEffect::CraftPenalty),
@@ -185,7 +185,7 @@ impl Hero {
     }
 
     /// The summed amounts of the held curses with this effect (0: none).
-    pub fn curse_total(&self, curses: &[Curse], effect: CurseEffect) -> i32 {
+    pub(crate) fn curse_total(&self, curses: &[Curse], effect: CurseEffect) -> i32 {
         if self.curses_len == 0 {
             return 0;
         }
@@ -204,19 +204,19 @@ impl Hero {
 
     /// Whether it may cast or gain spells: not a toad [19:5] and not
     /// under a `no_spells` curse.
-    pub fn can_use_spells(&self, rules: &Rules) -> bool {
+    pub(crate) fn can_use_spells(&self, rules: &Rules) -> bool {
         self.toad_turns == 0 && !self.cursed(&rules.curses, CurseEffect::NoSpells)
     }
 
     /// Whether it may gain gold: not a toad [19:2] and not under a
     /// `no_gold` curse.
-    pub fn can_gain_gold(&self, rules: &Rules) -> bool {
+    pub(crate) fn can_gain_gold(&self, rules: &Rules) -> bool {
         self.toad_turns == 0 && !self.cursed(&rules.curses, CurseEffect::NoGold)
     }
 }
 
 /// `total` lowered by a curse's `penalty`, never below 1 (nor raised).
-pub fn after_penalty(total: i32, penalty: i32) -> i32 {
+pub(crate) fn after_penalty(total: i32, penalty: i32) -> i32 {
     if penalty == 0 {
         total
     } else {
@@ -240,7 +240,7 @@ impl Game<'_> {
 
     /// Draws a random curse for the character [19] and lays it on it; none
     /// if the deck is empty or the character already suffers the most.
-    pub fn draw_curse<R: Roll, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) {
+    pub(crate) fn draw_curse<R: Roll, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) {
         if self.curse_len == 0 {
             return;
         }

@@ -107,7 +107,7 @@ pub enum Mechanic {
 }
 
 /// Mechanic names as data spells them.
-pub const MECHANIC_NAMES: &[(&str, Mechanic)] = &[
+pub(crate) const MECHANIC_NAMES: &[(&str, Mechanic)] = &[
     ("nothing", Mechanic::Nothing),
     ("draw_cards", Mechanic::DrawCards),
     ("gain_gold", Mechanic::GainGold),
@@ -185,7 +185,7 @@ impl Effect {
 /// An effect as written in data.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct EffectFile {
+pub(crate) struct EffectFile {
     effect: String,
     #[serde(default)]
     amount: i32,
@@ -207,7 +207,7 @@ pub struct EffectFile {
 }
 
 /// Compiles effects, resolving space names and flattening roll tables.
-pub struct EffectCompiler<'a> {
+pub(crate) struct EffectCompiler<'a> {
     /// Space names, for `move_to`.
     pub space_names: &'a [String],
     /// Roll-table entries, six per table.
@@ -216,7 +216,7 @@ pub struct EffectCompiler<'a> {
 
 impl EffectCompiler<'_> {
     /// Compiles one effect; `field` names it in errors.
-    pub fn compile(
+    pub(crate) fn compile(
         &mut self,
         file: &Path,
         field: &str,
@@ -455,7 +455,7 @@ const ABILITY_NAMES: &[(&str, Ability)] = &[
 ];
 
 /// The most abilities one character may have.
-pub const MAX_ABILITIES: usize = 4;
+pub(crate) const MAX_ABILITIES: usize = 4;
 
 /// One character card.
 #[derive(Debug, Clone, PartialEq)]
@@ -597,14 +597,14 @@ pub struct Rules {
 
 impl Rules {
     /// The effects of card `card`.
-    pub fn effects_of(&self, card: usize) -> &[Effect] {
+    pub(crate) fn effects_of(&self, card: usize) -> &[Effect] {
         let c = &self.cards[card];
         let start = usize::from(c.effects_start);
         &self.card_effects[start..start + usize::from(c.effects_len)]
     }
 
     /// The spell limit for a total Craft.
-    pub fn spell_limit_for(&self, craft: i32) -> usize {
+    pub(crate) fn spell_limit_for(&self, craft: i32) -> usize {
         let i = craft.max(0) as usize;
         usize::from(
             *self
@@ -842,11 +842,11 @@ fn item_of(file: &Path, field: &str, c: &CardFile) -> Result<Item, ScenarioError
 }
 
 /// The most adventure cards a deck may hold (per-game state is fixed-size).
-pub const MAX_CARDS: usize = 250;
+pub(crate) const MAX_CARDS: usize = 250;
 /// The most character cards (per-game counts are fixed-size).
-pub const MAX_CHARACTERS: usize = 32;
+pub(crate) const MAX_CHARACTERS: usize = 32;
 /// The most spell cards.
-pub const MAX_SPELLS: usize = 60;
+pub(crate) const MAX_SPELLS: usize = 60;
 
 impl Rules {
     /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no

@@ -81,7 +81,7 @@ impl Game<'_> {
 
     /// Resolves the cards on a space in number order [15:2]; returns
     /// whether the turn goes on.
-    pub fn resolve_cards<R: Roll, T: Trace>(
+    pub(crate) fn resolve_cards<R: Roll, T: Trace>(
         &mut self,
         seat: usize,
         space: usize,
@@ -282,7 +282,7 @@ impl Game<'_> {
     /// Strength; all must be beaten; experience is the common Strength
     /// once. Returns `None` if evaded.
     #[allow(clippy::too_many_arguments)]
-    pub fn fight_pack<R: Roll, T: Trace>(
+    pub(crate) fn fight_pack<R: Roll, T: Trace>(
         &mut self,
         seat: usize,
         level: i32,
@@ -333,7 +333,7 @@ impl Game<'_> {
     /// allowed [18]; spells are cast before the roll [16:3]. A loss costs a
     /// life unless armour saves it [16:11]. `None` means evaded.
     #[allow(clippy::too_many_arguments)]
-    pub fn creature_fight<R: Roll, T: Trace>(
+    pub(crate) fn creature_fight<R: Roll, T: Trace>(
         &mut self,
         seat: usize,
         level: i32,

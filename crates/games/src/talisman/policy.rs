@@ -96,7 +96,7 @@ impl Game<'_> {
 
     /// Whether to evade a creature [18]: the sensible player evades when
     /// its chance of winning is below its knob; the random player tosses a coin.
-    pub fn wants_evade<R: Roll>(
+    pub(crate) fn wants_evade<R: Roll>(
         &self,
         seat: usize,
         difference: i32,
@@ -111,7 +111,7 @@ impl Game<'_> {
 
     /// Whether to damage armour rather than lose a life [16:11]: the
     /// sensible player does when the life is one of its last two.
-    pub fn wants_damage_armour<R: Roll>(&self, seat: usize, r: &mut R) -> bool {
+    pub(crate) fn wants_damage_armour<R: Roll>(&self, seat: usize, r: &mut R) -> bool {
         match self.knobs(seat) {
             Some(_) => self.players[seat].hero.lives <= 2,
             None => r.pick(2) == 1,
@@ -120,7 +120,7 @@ impl Game<'_> {
 
     /// Lives to buy at `price` each: the sensible player heals in full; the
     /// random player a random number.
-    pub fn lives_to_buy<R: Roll>(&self, seat: usize, _price: i32, r: &mut R) -> i32 {
+    pub(crate) fn lives_to_buy<R: Roll>(&self, seat: usize, _price: i32, r: &mut R) -> i32 {
         let missing = (HEAL_CAP - self.players[seat].hero.lives).max(0);
         match self.knobs(seat) {
             Some(_) => missing,
@@ -132,7 +132,7 @@ impl Game<'_> {
     /// (a weapon if it has none, then armour, shield, helmet, then Craft)
     /// it can afford and carry, repeatedly; the random player buys one
     /// random affordable item half the time.
-    pub fn shop<R: Roll>(&mut self, seat: usize, r: &mut R) {
+    pub(crate) fn shop<R: Roll>(&mut self, seat: usize, r: &mut R) {
         let rules = self.rules;
         let base = super::character::PURCHASE_BASE;
         match self.knobs(seat) {
@@ -180,7 +180,7 @@ impl Game<'_> {
 
     /// Whether to go down the stair from the middle region: the sensible
     /// player never does; the random player one time in six.
-    pub fn wants_descend<R: Roll>(&self, seat: usize, r: &mut R) -> bool {
+    pub(crate) fn wants_descend<R: Roll>(&self, seat: usize, r: &mut R) -> bool {
         match self.knobs(seat) {
             Some(_) => false,
             None => r.pick(6) == 0,
@@ -191,7 +191,7 @@ impl Game<'_> {
     /// on: the sensible player climbs once its power reaches the middle
     /// threshold and opens the Portal once it reaches the inward threshold
     /// and holds a Talisman; the random player tosses a coin.
-    pub fn wants_cross<R: Roll>(&self, seat: usize, space: usize, r: &mut R) -> bool {
+    pub(crate) fn wants_cross<R: Roll>(&self, seat: usize, space: usize, r: &mut R) -> bool {
         let board = &self.rules.board;
         match self.knobs(seat) {
             Some(k) => {
@@ -209,7 +209,7 @@ impl Game<'_> {
     /// Whether to turn back in the inner region [11:5]: the sensible player
     /// does at its retreat lives unless the next space is the Crown; the
     /// random player one time in six.
-    pub fn wants_retreat<R: Roll>(&self, seat: usize, r: &mut R) -> bool {
+    pub(crate) fn wants_retreat<R: Roll>(&self, seat: usize, r: &mut R) -> bool {
         let hero = &self.players[seat].hero;
         match self.knobs(seat) {
             Some(k) => {
@@ -224,7 +224,7 @@ impl Game<'_> {
     /// Portal [11:25]: the sensible player does at its retreat lives or
     /// without a Talisman (the Valley of Fire would turn it back [11:6]);
     /// the random player one time in six.
-    pub fn wants_leave_plain<R: Roll>(&self, seat: usize, r: &mut R) -> bool {
+    pub(crate) fn wants_leave_plain<R: Roll>(&self, seat: usize, r: &mut R) -> bool {
         let hero = &self.players[seat].hero;
         match self.knobs(seat) {
             Some(k) => hero.lives <= k.retreat_lives || !hero.has_talisman(self.rules),
@@ -236,7 +236,7 @@ impl Game<'_> {
     /// player visits when the stranger's effects score at least 0 on
     /// average by its space scoring (so a stranger more likely to hurt
     /// than help is refused); the random player tosses a coin.
-    pub fn wants_visit_stranger<R: Roll>(&self, seat: usize, card: u16, r: &mut R) -> bool {
+    pub(crate) fn wants_visit_stranger<R: Roll>(&self, seat: usize, card: u16, r: &mut R) -> bool {
         match self.knobs(seat) {
             None => r.pick(2) == 1,
             Some(k) => {
@@ -257,7 +257,7 @@ impl Game<'_> {
     /// the middle threshold (the raft spares it the Sentinel), to the space
     /// across that scores best, and never outward; the random player
     /// crosses half the time, to a random space across.
-    pub fn choose_raft_crossing<R: Roll>(
+    pub(crate) fn choose_raft_crossing<R: Roll>(
         &self,
         seat: usize,
         space: usize,
@@ -295,7 +295,7 @@ impl Game<'_> {
     /// the sensible player attacks the one it most likely beats if that
     /// chance reaches its knob; the random player attacks a random one half
     /// the time.
-    pub fn choose_character_to_meet<R: Roll>(
+    pub(crate) fn choose_character_to_meet<R: Roll>(
         &self,
         seat: usize,
         space: usize,
@@ -343,7 +343,12 @@ impl Game<'_> {
     /// The victor takes a life rather than goods [16:9]: the sensible
     /// player does when that kills or the loser has nothing worth taking
     /// (no object, and no gold it may gain).
-    pub fn wants_life_as_spoils<R: Roll>(&self, victor: usize, loser: usize, r: &mut R) -> bool {
+    pub(crate) fn wants_life_as_spoils<R: Roll>(
+        &self,
+        victor: usize,
+        loser: usize,
+        r: &mut R,
+    ) -> bool {
         let l = &self.players[loser].hero;
         match self.knobs(victor) {
             Some(_) => {
@@ -358,7 +363,7 @@ impl Game<'_> {
     /// Picks the destination of a move among the two directions [11:1]:
     /// the sensible player scores each space (see [`Game::space_value`]);
     /// the random player picks either.
-    pub fn choose_destination<R: Roll>(
+    pub(crate) fn choose_destination<R: Roll>(
         &self,
         seat: usize,
         options: [usize; 2],
@@ -377,7 +382,7 @@ impl Game<'_> {
 
     /// What the sensible player's scoring reads of its character,
     /// computed once a decision.
-    pub fn snapshot(&self, seat: usize) -> Snapshot {
+    pub(crate) fn snapshot(&self, seat: usize) -> Snapshot {
         let rules = self.rules;
         let h = &self.players[seat].hero;
         let (strength, craft) = (h.total_strength(rules), h.total_craft(rules));
@@ -398,7 +403,7 @@ impl Game<'_> {
     /// when low, the gate it is ready for (Sentinel, Portal), a Talisman
     /// when it has none, cards to draw, shops with gold, minus the danger
     /// of fights and life losses (by the exact combat odds).
-    pub fn space_value(&self, me: &Snapshot, space: usize, k: &SensibleKnobs) -> f64 {
+    pub(crate) fn space_value(&self, me: &Snapshot, space: usize, k: &SensibleKnobs) -> f64 {
         let rules = self.rules;
         let board = &rules.board;
         let mut value = 0.0;
@@ -477,7 +482,7 @@ impl Game<'_> {
 
 /// A character as the sensible player's scoring sees it.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Snapshot {
+pub(crate) struct Snapshot {
     /// Total Strength with its bonus against creatures.
     pub strength: i32,
     /// Total Craft with its psychic bonus.

@@ -64,7 +64,12 @@ impl Game<'_> {
     /// conjures gold when poor, and turns the strongest rival into a toad
     /// when that rival is in the inner region; the random player casts a
     /// random spell it holds one turn in four.
-    pub fn turn_start_spells<R: Roll, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) {
+    pub(crate) fn turn_start_spells<R: Roll, T: Trace>(
+        &mut self,
+        seat: usize,
+        r: &mut R,
+        trace: &mut T,
+    ) {
         let rules = self.rules;
         let h = self.players[seat].hero;
         if h.spells_len == 0 || !h.can_use_spells(rules) {
@@ -143,7 +148,7 @@ impl Game<'_> {
     /// allowed) or destruction when the fight looks lost, else a boost.
     /// Returns (Strength or Craft added, creature destroyed, evaded).
     #[allow(clippy::too_many_arguments)]
-    pub fn combat_spells<R: Roll, T: Trace>(
+    pub(crate) fn combat_spells<R: Roll, T: Trace>(
         &mut self,
         seat: usize,
         base: i32,
@@ -191,7 +196,7 @@ impl Game<'_> {
     }
 
     /// A defender may evade a character's attack with a spell [18:1].
-    pub fn defender_evades<R: Roll, T: Trace>(
+    pub(crate) fn defender_evades<R: Roll, T: Trace>(
         &mut self,
         target: usize,
         r: &mut R,

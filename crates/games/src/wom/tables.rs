@@ -23,7 +23,7 @@ pub enum Score {
 impl Score {
     /// Whether a modified roll meets the score.
     #[inline]
-    pub fn met_by(self, modified_roll: i32) -> bool {
+    pub(crate) fn met_by(self, modified_roll: i32) -> bool {
         match self {
             Score::Automatic => true,
             Score::AtLeast(t) => modified_roll >= i32::from(t),

@@ -80,7 +80,7 @@ impl Cards {
 impl Duel {
     /// A hit (`blow` not a miss) on `t`: a berserk fighter shrugs off every
     /// other hit whole [13.43]. Returns the blow as it lands.
-    pub fn berserk_blow<T: Trace>(
+    pub(crate) fn berserk_blow<T: Trace>(
         &self,
         s: &mut State,
         t: usize,
@@ -106,7 +106,7 @@ impl Duel {
     /// The free blow of an invisible fighter `a` the first time his action
     /// leaves him beside an enemy he may strike [18.2 card 27]; `moved` this
     /// phase. Returns whether it ended the duel.
-    pub fn invisible_blow<T: Trace>(
+    pub(crate) fn invisible_blow<T: Trace>(
         &self,
         s: &mut State,
         a: usize,

@@ -424,7 +424,7 @@ pub fn leads(duel: &Duel, s: &State, a: usize, p: usize, from: (i16, i16)) -> bo
 /// joint action phase [5.71]: for a side leaving, towards an exit and out
 /// [5.18, 5.56]; at random, a uniform step (or leaving where she stands);
 /// otherwise she stays. She passes through other counters [5.73].
-pub fn personage_move(
+pub(crate) fn personage_move(
     duel: &Duel,
     s: &State,
     p: usize,

@@ -47,7 +47,7 @@ impl Goal {
 
     /// Whether the whole side makes for the exits from the start (its
     /// personages and captives go with it [5.71, 5.72]).
-    pub fn leaves_at_once(self) -> bool {
+    pub(crate) fn leaves_at_once(self) -> bool {
         matches!(self, Goal::Escape | Goal::Rescue)
     }
 }
@@ -259,7 +259,7 @@ impl Duel {
     }
 
     /// The openings of variant `v`.
-    pub fn variant_openings(&self, v: usize) -> Openings {
+    pub(crate) fn variant_openings(&self, v: usize) -> Openings {
         Openings {
             dungeon_door: v & 1 != 0,
             secret_passages: v & 2 != 0,
@@ -305,7 +305,7 @@ impl Duel {
     }
 
     /// Whether side `side` may leave by exit area `k` [5.18, 7.22, 7.24].
-    pub fn may_leave_by(&self, side: u8, k: usize) -> bool {
+    pub(crate) fn may_leave_by(&self, side: u8, k: usize) -> bool {
         let area = &self.display.areas[k];
         area.exit
             && area.exit_sides & (1 << side) != 0
@@ -570,7 +570,7 @@ impl Duel {
     /// he then moves and melees as usual, without the -1 [5.4, 7.35] (our
     /// reading: the rules give the pick-up a phase and say nothing of the
     /// putting down).
-    pub fn put_down<T: Trace>(&self, s: &mut State, a: usize, trace: &mut T) {
+    pub(crate) fn put_down<T: Trace>(&self, s: &mut State, a: usize, trace: &mut T) {
         if s.carrying[a] == 0 {
             return;
         }
@@ -904,7 +904,13 @@ impl Duel {
     /// whether he does ([`super::errand::leads`]). She keeps her place
     /// beside him where the display lets her, else shares his boxes [5.73].
     /// One enemy leads her in a turn.
-    pub fn lead_along<T: Trace>(&self, s: &mut State, a: usize, from: (i16, i16), trace: &mut T) {
+    pub(crate) fn lead_along<T: Trace>(
+        &self,
+        s: &mut State,
+        a: usize,
+        from: (i16, i16),
+        trace: &mut T,
+    ) {
         let f = &self.fighters[a];
         if f.class == Class::Personage {
             return;

@@ -71,7 +71,7 @@ pub struct MeleeRules {
 
 /// A class's slot in [`MeleeRules::kill`].
 #[inline]
-pub fn class_index(class: Class) -> usize {
+pub(crate) fn class_index(class: Class) -> usize {
     match class {
         Class::Hero => 0,
         Class::Villain => 1,

@@ -11,11 +11,11 @@ use crate::jc::swordsman::Rank;
 use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance};
 
 /// Highest agility rating a counter may carry.
-pub const MAX_AGILITY: u8 = 20;
+pub(crate) const MAX_AGILITY: u8 = 20;
 /// Highest strength rating a counter may carry.
 pub const MAX_STRENGTH: u8 = 9;
 /// Most levels a character may have.
-pub const MAX_LEVELS: usize = 6;
+pub(crate) const MAX_LEVELS: usize = 6;
 
 /// The class of a character: it sets the attack arc [7.43], the behind
 /// positions [7.44] and the natural-10 kill threshold [7.5].
@@ -126,7 +126,7 @@ impl Ratings {
 }
 
 /// `A`, `B`, `C` as 0, 1, 2.
-pub fn alertness_of(letter: char) -> Option<u8> {
+pub(crate) fn alertness_of(letter: char) -> Option<u8> {
     match letter {
         'A' => Some(0),
         'B' => Some(1),
@@ -136,7 +136,7 @@ pub fn alertness_of(letter: char) -> Option<u8> {
 }
 
 /// The letter of an alertness rating.
-pub fn alertness_letter(alertness: u8) -> char {
+pub(crate) fn alertness_letter(alertness: u8) -> char {
     ['A', 'B', 'C']
         .get(usize::from(alertness))
         .copied()
@@ -443,7 +443,7 @@ impl Roster {
     }
 
     /// The nearest identifiers to `id`, for error messages.
-    pub fn suggest(&self, id: &str) -> String {
+    pub(crate) fn suggest(&self, id: &str) -> String {
         barsoom_engine::scenario::nearest_ids(id, self.characters.iter().map(|c| c.id.as_str()))
     }
 }

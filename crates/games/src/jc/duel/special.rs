@@ -247,7 +247,7 @@ impl SpecialRules {
     }
 
     /// Checks that the roster ids these rules name are in `roster`.
-    pub fn check_roster(
+    pub(crate) fn check_roster(
         &self,
         file: &Path,
         roster: &super::roster::Roster,
@@ -302,7 +302,7 @@ impl Duel {
 
     /// Kar Komak materialises his phantom warriors [19.41]: up to the
     /// rules' number, in the free squares nearest him, facing as he does.
-    pub fn summon_phantoms<T: Trace>(&self, s: &mut State, a: usize, trace: &mut T) {
+    pub(crate) fn summon_phantoms<T: Trace>(&self, s: &mut State, a: usize, trace: &mut T) {
         if !self.may_use_power(s, a) || self.fighters[a].special != Some(Special::PhantomWarriors) {
             return;
         }
@@ -331,7 +331,7 @@ impl Duel {
     }
 
     /// Ghek holds `t` until he is struck [19.42].
-    pub fn immobilise<T: Trace>(&self, s: &mut State, a: usize, t: usize, trace: &mut T) {
+    pub(crate) fn immobilise<T: Trace>(&self, s: &mut State, a: usize, t: usize, trace: &mut T) {
         if !self.may_immobilise(s, a, t) {
             return;
         }
@@ -349,7 +349,7 @@ impl Duel {
     /// be, between `near` and `far` boxes away (the larger of the row and
     /// column distances): open to him, clear of every counter that blocks,
     /// and covering no flier deck but those of `deck` (if not 0).
-    pub fn free_square_near(
+    pub(crate) fn free_square_near(
         &self,
         s: &State,
         p: usize,

@@ -65,13 +65,16 @@ fn meet(hero: &Fighter, master: &Fighter) -> bool {
 
 impl SwordPlay {
     /// Whether any ranked hero faces a ranked foe among `fighters`.
-    pub fn any_meet(fighters: &[Fighter]) -> bool {
+    pub(crate) fn any_meet(fighters: &[Fighter]) -> bool {
         fighters.iter().any(|h| fighters.iter().any(|m| meet(h, m)))
     }
 
     /// The bouts of `fighters`, or `None` when no hero with a rank faces a
     /// master swordsman.
-    pub fn compile(fighters: &[Fighter], tables: &SwordsmanTables) -> Result<Option<Self>, String> {
+    pub(crate) fn compile(
+        fighters: &[Fighter],
+        tables: &SwordsmanTables,
+    ) -> Result<Option<Self>, String> {
         let mut play = SwordPlay {
             members: 0,
             pairs: Vec::new(),
@@ -141,7 +144,7 @@ impl Duel {
     /// If `a`'s melee on `t` is a bout between a hero and a master
     /// swordsman [7.81], fights it out and returns whether the duel is
     /// over; `None` for an ordinary melee.
-    pub fn bout_melee<T: Trace>(
+    pub(crate) fn bout_melee<T: Trace>(
         &self,
         s: &mut State,
         a: usize,

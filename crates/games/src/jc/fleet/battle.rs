@@ -128,7 +128,7 @@ impl BattleState {
 
     /// Which fleets role `r` still has: bit 0 home, bit 1 neutral.
     #[inline]
-    pub fn presence(&self, r: usize) -> usize {
+    pub(crate) fn presence(&self, r: usize) -> usize {
         usize::from(self.home[r] > 0) | usize::from(self.neutral[r] > 0) << 1
     }
 }

@@ -20,7 +20,7 @@ use barsoom_engine::ExactSolution;
 use barsoom_engine::math::markov::{AbsorbingChain, Step, solve as solve_chain};
 
 /// Largest `states × outcomes` product the solver is asked to hold.
-pub const MAX_CELLS: usize = 40_000_000;
+pub(crate) const MAX_CELLS: usize = 40_000_000;
 
 /// Where a round leads: another round, or the end of the battle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -33,7 +33,7 @@ pub enum Next {
 
 /// What follows `state` at the beginning of a round: either the battle ends
 /// there (break-off by agreement) or the round is fought.
-pub fn settle(battle: &Battle, state: BattleState) -> Next {
+pub(crate) fn settle(battle: &Battle, state: BattleState) -> Next {
     match battle.opening(&state).0 {
         Some(end) => Next::End(battle.terminal(&state, end)),
         None => Next::State(state),
@@ -42,7 +42,7 @@ pub fn settle(battle: &Battle, state: BattleState) -> Next {
 
 /// The distribution of what follows one round fought from `state` (which
 /// must not end by agreement), merged and in a fixed order.
-pub fn round_distribution(battle: &Battle, state: &BattleState) -> Vec<(f64, Next)> {
+pub(crate) fn round_distribution(battle: &Battle, state: &BattleState) -> Vec<(f64, Next)> {
     let (_, wants) = battle.opening(state);
     let mut mixes: [Vec<(usize, f64)>; 2] = [Vec::new(), Vec::new()];
     for (r, mix) in mixes.iter_mut().enumerate() {

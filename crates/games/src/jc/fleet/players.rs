@@ -66,7 +66,7 @@ pub struct ManeuverMix {
 
 impl ManeuverMix {
     /// A mix from integer weights (at least one positive).
-    pub fn from_weights(weights: [u32; MANEUVERS]) -> Self {
+    pub(crate) fn from_weights(weights: [u32; MANEUVERS]) -> Self {
         let mut cumulative = [0; MANEUVERS];
         let mut sum = 0;
         for (c, w) in cumulative.iter_mut().zip(weights) {
@@ -81,7 +81,7 @@ impl ManeuverMix {
     }
 
     /// Probabilities quantised to [`MIX_RESOLUTION`] by largest remainders.
-    pub fn from_probabilities(p: &[f64]) -> Self {
+    pub(crate) fn from_probabilities(p: &[f64]) -> Self {
         let scaled: Vec<f64> = p.iter().map(|x| x * f64::from(MIX_RESOLUTION)).collect();
         let mut weights = [0u32; MANEUVERS];
         for (w, s) in weights.iter_mut().zip(&scaled) {
@@ -121,7 +121,7 @@ impl ManeuverMix {
     /// The table one bounded draw reads: entry `x` of `0..total * 10` is
     /// the maneuver `pick(x / 10)` and the d10 face `x % 10 + 1` (the die's 0
     /// reads 10 [3.6]), packed as `maneuver << 4 | face`.
-    pub fn event_table(&self) -> Vec<u8> {
+    pub(crate) fn event_table(&self) -> Vec<u8> {
         (0..self.total * 10)
             .map(|x| (self.pick(x / 10) as u8) << 4 | (x % 10 + 1) as u8)
             .collect()

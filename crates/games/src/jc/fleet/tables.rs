@@ -50,11 +50,6 @@ impl ResultsTable {
     fn columns(&self) -> i32 {
         self.differentials.1 - self.differentials.0 + 1
     }
-
-    /// The largest result anywhere in the table.
-    pub fn max_destroyed(&self) -> u8 {
-        self.cells.iter().copied().max().unwrap_or(0)
-    }
 }
 
 /// The maneuvers, the matrix and the results table.
@@ -105,9 +100,9 @@ struct RawFleetTables {
 }
 
 /// Largest modifier a matrix cell may hold.
-pub const MAX_MATRIX_MODIFIER: i64 = 9;
+pub(crate) const MAX_MATRIX_MODIFIER: i64 = 9;
 /// Largest result a results-table cell may hold.
-pub const MAX_DESTROYED: i64 = 99;
+pub(crate) const MAX_DESTROYED: i64 = 99;
 
 impl FleetTables {
     /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
@@ -291,18 +286,12 @@ impl FleetTables {
     }
 
     /// The maneuver ids, comma-separated (for error messages).
-    pub fn maneuver_list(&self) -> String {
+    pub(crate) fn maneuver_list(&self) -> String {
         self.maneuvers
             .iter()
             .map(|m| m.id.as_str())
             .collect::<Vec<_>>()
             .join(", ")
-    }
-
-    /// The attacker's modifier before leadership [23.23, 23.24].
-    #[inline]
-    pub fn matrix_modifier(&self, attacker: usize, defender: usize) -> i32 {
-        i32::from(self.matrix[attacker][defender])
     }
 }
 
@@ -392,7 +381,7 @@ pub struct JcData {
 }
 
 /// Largest leadership value a commander may have.
-pub const MAX_LEADERSHIP: i64 = 9;
+pub(crate) const MAX_LEADERSHIP: i64 = 9;
 
 impl JcData {
     /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no

@@ -15,7 +15,7 @@ use crate::jc::fleet_tables::JcData;
 use barsoom_engine::Dice;
 
 /// "No commander" in a [`BattleKey`].
-pub const NO_COMMANDER: u8 = u8::MAX;
+pub(crate) const NO_COMMANDER: u8 = u8::MAX;
 
 /// A player's choices about breaking off a fleet combat [23.22].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -13,7 +13,7 @@ use barsoom_engine::scenario::id_list;
 use barsoom_engine::scenario::{Loader, ScenarioError};
 
 /// Most diplomacy modes.
-pub const MAX_MODES: usize = 9;
+pub(crate) const MAX_MODES: usize = 9;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -42,9 +42,9 @@ use barsoom_engine::{
 };
 
 /// Default Game-Turns before a game is scored unfinished.
-pub const DEFAULT_TURN_LIMIT: u16 = 60;
+pub(crate) const DEFAULT_TURN_LIMIT: u16 = 60;
 /// Default rollouts per decision of the lookahead policy.
-pub const DEFAULT_ROLLOUTS: u16 = 16;
+pub(crate) const DEFAULT_ROLLOUTS: u16 = 16;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -75,13 +75,13 @@ const BREAK_OFF_RANGE: std::ops::RangeInclusive<f64> = 1.0..=10.0;
 /// Metric slots.
 pub const METRIC_TURNS: usize = 0;
 /// Capitals each player holds at the end (index + player).
-pub const METRIC_CAPITALS: usize = 1;
+pub(crate) const METRIC_CAPITALS: usize = 1;
 /// Capitals held at each checkpoint: Helium's, then the alliance's.
-pub const METRIC_CAPITALS_AT: usize = 3;
+pub(crate) const METRIC_CAPITALS_AT: usize = 3;
 /// Counts after the neutral outcomes (storms, battles, losses...).
 const COUNTS: usize = 11;
 /// First neutral-outcome slot (one per neutral).
-pub const METRIC_NEUTRALS: usize = METRIC_CAPITALS_AT + 2 * CHECKPOINTS.len();
+pub(crate) const METRIC_NEUTRALS: usize = METRIC_CAPITALS_AT + 2 * CHECKPOINTS.len();
 
 /// The `jc.military` model.
 #[derive(Debug)]

@@ -57,7 +57,7 @@ impl Policy {
 pub const POLICIES: &str = "random, greedy, lookahead";
 
 /// The strength of group `g` as player `p` sees it.
-pub fn seen_strength(ctx: &Context, game: &Game, p: usize, g: &Group) -> u8 {
+pub(crate) fn seen_strength(ctx: &Context, game: &Game, p: usize, g: &Group) -> u8 {
     let enemy_stack = game.side_of(g.owner) == Some(1 - p) && g.owner < 2;
     if ctx.config.reveal || !enemy_stack {
         return g.strength;
@@ -189,12 +189,18 @@ pub fn attack(
 
 /// The diplomacy mode `p` plays in in-fighting: every policy plays the
 /// uniform mix, optimal for the reconstructed cyclic table.
-pub fn diplomacy_mode(ctx: &Context, _p: usize, dice: &mut Dice) -> usize {
+pub(crate) fn diplomacy_mode(ctx: &Context, _p: usize, dice: &mut Dice) -> usize {
     dice.below(ctx.rules.diplomacy.modes.len() as u32) as usize
 }
 
 /// `p`'s orders for group `i`, which is in a city.
-pub fn move_order(ctx: &Context, game: &Game, p: usize, i: usize, dice: &mut Dice) -> MoveOrder {
+pub(crate) fn move_order(
+    ctx: &Context,
+    game: &Game,
+    p: usize,
+    i: usize,
+    dice: &mut Dice,
+) -> MoveOrder {
     let rules = ctx.rules;
     let g = game.groups[i];
     let c = usize::from(g.city);

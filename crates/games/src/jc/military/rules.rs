@@ -14,13 +14,9 @@ use crate::jc::fleet_tables::JcData;
 use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance, id_list};
 
 /// Most neutrals.
-pub const MAX_NEUTRALS: usize = 8;
+pub(crate) const MAX_NEUTRALS: usize = 8;
 /// Most commanders (commander sets are `u16` masks).
-pub const MAX_COMMANDERS: usize = 16;
-/// Owner code of the Helium player.
-pub const HELIUM: usize = 0;
-/// Owner code of the Dusar/Jahar player.
-pub const ALLIANCE: usize = 1;
+pub(crate) const MAX_COMMANDERS: usize = 16;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -366,19 +362,14 @@ impl MilitaryRules {
         })
     }
 
-    /// The player (0 or 1) whose nations include `nation`, if any.
-    pub fn player_of_nation(&self, nation: usize) -> Option<usize> {
-        (0..2).find(|p| self.sides[*p].nations.contains(&nation))
-    }
-
     /// The neutral (index into `neutrals`) whose city `city` is, if any.
-    pub fn neutral_in(&self, city: usize) -> Option<usize> {
+    pub(crate) fn neutral_in(&self, city: usize) -> Option<usize> {
         let nation = self.map.cities[city].neutral?;
         self.neutrals.iter().position(|x| x.nation == nation)
     }
 
     /// The intrinsic defense a fleet of `nation` gets in `city` [23.4].
-    pub fn intrinsic_defense(&self, city: usize, nation: usize) -> u8 {
+    pub(crate) fn intrinsic_defense(&self, city: usize, nation: usize) -> u8 {
         match self.map.cities[city].capital {
             Some(k) if self.data.capitals[k].nation == nation => {
                 self.data.capitals[k].intrinsic_defense

@@ -506,7 +506,7 @@ impl Game {
 
     /// Phase K [17.0]: imprisonment, the cellmate, the escape roll and the
     /// arena.
-    pub fn imprison<R: Roller, T: Trace>(
+    pub(crate) fn imprison<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -793,7 +793,7 @@ impl Game {
 
     /// A chained hero's wait is over [17.48]: free in the palace area,
     /// moving secretly; a quarry kept in the palace is right there.
-    pub fn unchain<T: Trace>(&mut self, ctx: &Context, p: usize, trace: &mut T) {
+    pub(crate) fn unchain<T: Trace>(&mut self, ctx: &Context, p: usize, trace: &mut T) {
         let palace = ctx.data.city_map.palace;
         let spots = self.parties[p].spots;
         let h = &mut self.heroes[p];
@@ -812,7 +812,12 @@ impl Game {
 
     /// [17.48, 20.53] A hero in a city where another hero lies chained
     /// frees him, to his credit.
-    pub fn rescue_fellow_heroes<T: Trace>(&mut self, ctx: &Context, p: usize, trace: &mut T) {
+    pub(crate) fn rescue_fellow_heroes<T: Trace>(
+        &mut self,
+        ctx: &Context,
+        p: usize,
+        trace: &mut T,
+    ) {
         let Some(c) = self.heroes[p].city() else {
             return;
         };

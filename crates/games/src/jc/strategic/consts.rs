@@ -5,10 +5,10 @@
 pub const MAX_PLAYERS: usize = 6;
 
 /// Most characters travelling with one hero.
-pub const MAX_RETINUE: usize = 12;
+pub(crate) const MAX_RETINUE: usize = 12;
 
 /// Most table entries whose firings a game counts.
-pub const MAX_ENTRIES: usize = 1024;
+pub(crate) const MAX_ENTRIES: usize = 1024;
 
 /// "None" for small index fields.
 pub const NONE: u8 = u8::MAX;
@@ -20,11 +20,11 @@ pub const VILLAIN_QUARRY: usize = 0;
 pub const CAPTIVE_QUARRY: usize = 1;
 
 /// "No place" in place fields.
-pub const NO_PLACE: u8 = u8::MAX;
+pub(crate) const NO_PLACE: u8 = u8::MAX;
 
 /// Most villain characters one hero faces (with those joining at the
 /// final destination).
-pub const MAX_VILLAINS: usize = 6;
+pub(crate) const MAX_VILLAINS: usize = 6;
 
 /// Most henchmen an entourage may hold [10.5].
-pub const MAX_HENCHMEN: usize = 12;
+pub(crate) const MAX_HENCHMEN: usize = 12;

@@ -531,7 +531,7 @@ impl Game {
 
     /// The roster indices of `foes` where they fight: city warriors are the
     /// warriors of Mars of `city` [11.8]; at most `cap` in all.
-    pub fn expand_foes(
+    pub(crate) fn expand_foes(
         &self,
         ctx: &Context,
         foes: &super::tables::Foes,
@@ -560,7 +560,7 @@ impl Game {
     /// Fights a duel between two given sides on `display` (no hero's
     /// company: an assassin's victim [18.2], Woola [19.12]); whether the
     /// first side won, or `None` if the duel cannot be set up.
-    pub fn side_duel<R: Roller>(
+    pub(crate) fn side_duel<R: Roller>(
         &self,
         ctx: &Context,
         display: u8,

@@ -33,7 +33,7 @@ use barsoom_engine::Trace;
 
 /// How a city encounter went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CityFight {
+pub(crate) enum CityFight {
     /// No duel, or a duel won.
     Clear,
     /// A duel lost.
@@ -42,7 +42,7 @@ pub enum CityFight {
 
 impl Game {
     /// Phase E [8.0]: the encounter the hero's position calls for.
-    pub fn encounter_phase<R: Roller, T: Trace>(
+    pub(crate) fn encounter_phase<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -237,7 +237,7 @@ impl Game {
     }
 
     /// One roll on the City Encounter Table [11.7, 11.26] in `city`.
-    pub fn city_encounter<R: Roller, T: Trace>(
+    pub(crate) fn city_encounter<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -369,7 +369,7 @@ impl Game {
 
     /// A hero beaten in a city without his villain: the pit to Ghasta if
     /// the city has one and he takes it [9.56], else internment [11.44].
-    pub fn beaten_in_city<R: Roller, T: Trace>(
+    pub(crate) fn beaten_in_city<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -443,7 +443,7 @@ impl Game {
 
     /// Phase F [14.0]: one attempt at what the hero's policy seeks, if the
     /// city has it [14.21, 14.22].
-    pub fn acquisition_phase<R: Roller, T: Trace>(
+    pub(crate) fn acquisition_phase<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -511,7 +511,7 @@ fn only_beasts(ctx: &Context, foes: &Foes) -> bool {
 }
 
 /// Names of item bits.
-pub fn item_name(items: u8) -> String {
+pub(crate) fn item_name(items: u8) -> String {
     let mut out = Vec::new();
     if items & ITEM_FLIER != 0 {
         out.push("flier");

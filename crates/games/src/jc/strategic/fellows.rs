@@ -32,7 +32,7 @@ use barsoom_engine::Trace;
 impl Game {
     /// [9.27] The fellow hero who fights beside hero `p` in a hostile
     /// encounter, if one is at hand and both Players want it.
-    pub fn fellow_aid<R: Roller, T: Trace>(
+    pub(crate) fn fellow_aid<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -61,7 +61,7 @@ impl Game {
 
     /// Whether companion `k` may change heroes [9.27]: a fighting minor
     /// character or warrior of Mars with no special rule.
-    pub fn may_change_hands(&self, ctx: &Context, k: u8) -> bool {
+    pub(crate) fn may_change_hands(&self, ctx: &Context, k: u8) -> bool {
         let c = &ctx.data.roster.characters[usize::from(k)];
         matches!(c.class, Class::Minor | Class::Warrior)
             && c.fights()
@@ -71,7 +71,7 @@ impl Game {
 
     /// [9.27] Hero `p`, ending his Player-Turn in a city, may give one
     /// companion to each fellow hero there.
-    pub fn meet_fellows<R: Roller, T: Trace>(
+    pub(crate) fn meet_fellows<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,

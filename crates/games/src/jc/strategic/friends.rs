@@ -25,7 +25,7 @@ use barsoom_engine::Trace;
 use barsoom_engine::scenario::{Loader, ScenarioError};
 
 /// Most code spans of one friend row.
-pub const MAX_SPANS: usize = 4;
+pub(crate) const MAX_SPANS: usize = 4;
 
 /// Code series of [3.23] a friend is drawn from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -272,7 +272,7 @@ fn friend(file: &Path, field: &str, row: &FriendRow, look: &Look) -> Result<Frie
 impl Game {
     /// A table says hero `p` is befriended: the friend table of `source`
     /// says by whom [12.11, 16.32].
-    pub fn befriend<R: Roller, T: Trace>(
+    pub(crate) fn befriend<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -383,7 +383,7 @@ impl Game {
 
     /// A named friend `k` joins hero `p` (unless Ghek finds no female
     /// personage to sing to him [19.45]).
-    pub fn friend_joins<T: Trace>(&mut self, ctx: &Context, p: usize, k: u8, trace: &mut T) {
+    pub(crate) fn friend_joins<T: Trace>(&mut self, ctx: &Context, p: usize, k: u8, trace: &mut T) {
         let specials = &ctx.data.story.specials;
         if k == specials.ghek.character && !self.has_female_personage(ctx, p) {
             trace.event("JC 19.45 Ghek is hostile", || {
@@ -409,7 +409,7 @@ impl Game {
     }
 
     /// The city hero `p` is in, or the one he is bound for [12.12].
-    pub fn friend_city(&self, p: usize) -> u8 {
+    pub(crate) fn friend_city(&self, p: usize) -> u8 {
         match self.heroes[p].place {
             Place::City(c) => c,
             Place::Transit(t) => t.to,
@@ -433,7 +433,7 @@ impl Game {
     /// The first character of `series` (lowest code) neither in play nor
     /// dead, living in `city` or else in the nearest city with one [12.12,
     /// 12.15].
-    pub fn nearest_free(&self, ctx: &Context, city: u8, series: &Series) -> Option<u8> {
+    pub(crate) fn nearest_free(&self, ctx: &Context, city: u8, series: &Series) -> Option<u8> {
         let data = ctx.data;
         let mut best: Option<(u16, u16, u8)> = None;
         for (k, c) in data.roster.characters.iter().enumerate() {

@@ -110,7 +110,7 @@ pub struct CityGame {
 
 impl CityGame {
     /// A city game not under way.
-    pub const IDLE: CityGame = CityGame {
+    pub(crate) const IDLE: CityGame = CityGame {
         active: false,
         area: 0,
         house: NONE,
@@ -231,7 +231,7 @@ impl Hero {
     }
 
     /// Removes `k` from the retinue; whether he was in it.
-    pub fn leave_character(&mut self, k: u8) -> bool {
+    pub(crate) fn leave_character(&mut self, k: u8) -> bool {
         match self.retinue().iter().position(|&x| x == k) {
             Some(i) => {
                 self.leave(i);
@@ -255,7 +255,7 @@ impl Hero {
     }
 
     /// Whether he is still in the game.
-    pub fn in_play(&self) -> bool {
+    pub(crate) fn in_play(&self) -> bool {
         self.status != Status::OutOfPlay
     }
 }
@@ -403,7 +403,7 @@ pub struct Game {
 
 /// A time stamp for "first" in [20.54]: turn and order within it.
 #[inline]
-pub fn stamp(turn: u16, player: usize) -> u32 {
+pub(crate) fn stamp(turn: u16, player: usize) -> u32 {
     u32::from(turn) * 8 + player as u32 + 1
 }
 
@@ -618,7 +618,7 @@ impl Game {
     }
 
     /// Character `k` dies: he leaves play for good (see [`Game::slain`]).
-    pub fn slay(&mut self, ctx: &Context, k: u8) {
+    pub(crate) fn slay(&mut self, ctx: &Context, k: u8) {
         self.in_play &= !(1u128 << k);
         if ctx.data.home(k).is_some() {
             self.slain |= 1u128 << k;
@@ -627,7 +627,7 @@ impl Game {
 
     /// Whether `k` may be drawn or placed now (as a friend, cellmate,
     /// surrogate, resident): neither in play nor dead.
-    pub fn drawable(&self, k: u8) -> bool {
+    pub(crate) fn drawable(&self, k: u8) -> bool {
         (self.in_play | self.slain) & (1u128 << k) == 0
     }
 
@@ -736,7 +736,7 @@ impl Game {
 
     /// Phase G [8.0]: a Turns Remaining counter of 1 is removed (the hero
     /// moves next Strategic Turn), a higher one goes down by one.
-    pub fn escape_phase<T: Trace>(&mut self, ctx: &Context, p: usize, trace: &mut T) {
+    pub(crate) fn escape_phase<T: Trace>(&mut self, ctx: &Context, p: usize, trace: &mut T) {
         let h = &mut self.heroes[p];
         if h.wait <= 1 {
             h.wait = 0;
@@ -790,7 +790,7 @@ impl Game {
     }
 
     /// Love [20.52]: the rescued captive brought to the hero's love city.
-    pub fn check_love<T: Trace>(&mut self, ctx: &Context, p: usize, trace: &mut T) {
+    pub(crate) fn check_love<T: Trace>(&mut self, ctx: &Context, p: usize, trace: &mut T) {
         let h = &self.heroes[p];
         let rules = &ctx.data.heroes[usize::from(h.hero)];
         let Some(captive) = self.captive_of(ctx, p) else {
@@ -818,7 +818,7 @@ impl Game {
     }
 
     /// The captive hero `p` must rescue (held or rescued), if any.
-    pub fn captive_of(&self, ctx: &Context, p: usize) -> Option<u8> {
+    pub(crate) fn captive_of(&self, ctx: &Context, p: usize) -> Option<u8> {
         let party = &self.parties[p];
         if party.captive != NONE {
             return Some(party.captive);
@@ -831,7 +831,7 @@ impl Game {
     }
 
     /// Whether `k` is one of the captives of hero `p`'s villain table.
-    pub fn is_captive_of(&self, ctx: &Context, p: usize, k: u8) -> bool {
+    pub(crate) fn is_captive_of(&self, ctx: &Context, p: usize, k: u8) -> bool {
         ctx.data.heroes[usize::from(self.heroes[p].hero)]
             .villains
             .rows
@@ -841,7 +841,13 @@ impl Game {
 
     /// Puts hero `p` out of play [11.33, 17.3]: he and his retinue leave
     /// the game (and are never drawn again).
-    pub fn out_of_play<T: Trace>(&mut self, ctx: &Context, p: usize, why: &str, trace: &mut T) {
+    pub(crate) fn out_of_play<T: Trace>(
+        &mut self,
+        ctx: &Context,
+        p: usize,
+        why: &str,
+        trace: &mut T,
+    ) {
         let turn = self.turn;
         let h = &mut self.heroes[p];
         h.status = Status::OutOfPlay;
@@ -941,7 +947,7 @@ impl Game {
     }
 
     /// Whether hero `p` stands in his villain's city.
-    pub fn in_villain_city(&self, p: usize) -> bool {
+    pub(crate) fn in_villain_city(&self, p: usize) -> bool {
         let party = &self.parties[p];
         self.heroes[p].city() == Some(party.city) && party_present(party)
     }
@@ -1101,7 +1107,7 @@ impl Game {
 
 /// Whether anything of a villain party is left to pursue: a villain, a
 /// henchman, a surrogate or the captive.
-pub fn party_present(party: &Party) -> bool {
+pub(crate) fn party_present(party: &Party) -> bool {
     party.villains_len > 0
         || party.henchmen_len > 0
         || party.captive != NONE

@@ -29,7 +29,7 @@ use super::game::Game;
 
 /// Which table offered a friend.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FriendSource {
+pub(crate) enum FriendSource {
     /// An outdoor encounter result [11.6, 12.16].
     Outdoor,
     /// The Delay Table [11.35, 12.0 PROCEDURE].

@@ -26,7 +26,7 @@ impl Look<'_> {
     }
 
     /// The roster index of `id`, which must be of one of `classes`.
-    pub fn of_class(
+    pub(crate) fn of_class(
         &self,
         file: &Path,
         field: &str,
@@ -93,7 +93,7 @@ pub(super) use barsoom_engine::scenario::check_provenance as provenance;
 /// Builds a die table from rows of a story file's own shape: `roll` gives
 /// each row's roll for the coverage checks of [`tables::build`], `parse`
 /// its payload (given the row and its field path).
-pub fn build_rows<Row, T>(
+pub(crate) fn build_rows<Row, T>(
     spec: &TableSpec,
     rows: &[Row],
     roll: impl Fn(&Row) -> RollSpec,

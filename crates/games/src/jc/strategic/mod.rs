@@ -77,12 +77,12 @@ use barsoom_engine::scenario::ScenarioError;
 use barsoom_engine::{Dice, MetricSpec, Model, OutputSpec, Trace, TrialResult};
 
 /// Default Strategic Turns before a game is scored unfinished.
-pub const DEFAULT_TURN_LIMIT: u16 = 200;
+pub(crate) const DEFAULT_TURN_LIMIT: u16 = 200;
 /// Metric slot of the Strategic Turns played.
 pub const METRIC_TURNS: usize = 0;
 /// Metrics per listed hero, after the turns: glory, love, out of play,
 /// duels, duels lost, imprisonments.
-pub const HERO_METRICS: [&str; 6] = [
+pub(crate) const HERO_METRICS: [&str; 6] = [
     "glory",
     "love",
     "out_of_play",

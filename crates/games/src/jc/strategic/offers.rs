@@ -23,14 +23,14 @@ use super::tactics;
 use crate::jc::event_deck::Effect;
 
 /// Fewest Players for offers [18.17].
-pub const OFFER_PLAYERS: u8 = 3;
+pub(crate) const OFFER_PLAYERS: u8 = 3;
 
 impl Game {
     /// A villain card whose effect `f` accepts, for hero `p`'s villain
     /// against `p`: from the hand of the Player who runs that villain, else
     /// offered by another Player and accepted [18.17]. The card is left in
     /// its holder's hand for [`Game::play_card`].
-    pub fn villain_card<R: Roller>(
+    pub(crate) fn villain_card<R: Roller>(
         &self,
         ctx: &Context,
         p: usize,
@@ -42,7 +42,7 @@ impl Game {
 
     /// A hero card whose effect `f` accepts, for hero `p`: from his
     /// Player's hand, else offered by another Player and accepted [18.17].
-    pub fn hero_card<R: Roller>(
+    pub(crate) fn hero_card<R: Roller>(
         &self,
         ctx: &Context,
         p: usize,

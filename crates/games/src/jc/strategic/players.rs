@@ -104,7 +104,7 @@ pub enum Move {
 
 /// A choice in a Hero Movement Phase [15.0].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CityMove {
+pub(crate) enum CityMove {
     /// Stay in the area's holding box.
     Stay,
     /// Move to an adjacent area's holding box.
@@ -151,12 +151,12 @@ fn turns(ctx: &Context, c: u8, haads: u16) -> f64 {
 }
 
 /// Hero `p`'s movement choice.
-pub fn choose_move<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R) -> Move {
+pub(crate) fn choose_move<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R) -> Move {
     choose_move_avoiding(ctx, g, p, NONE, r)
 }
 
 /// Hero `p`'s movement choice, never back to `avoid` [9.43].
-pub fn choose_move_avoiding<R: Roller>(
+pub(crate) fn choose_move_avoiding<R: Roller>(
     ctx: &Context,
     g: &Game,
     p: usize,
@@ -306,7 +306,7 @@ fn sensible_move(ctx: &Context, g: &Game, p: usize, goal: u8, avoid: u8) -> Move
 
 /// What hero `p` tries to acquire in his city, as item bits (0: nothing)
 /// [14.0, 14.22].
-pub fn seek_item<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R) -> u8 {
+pub(crate) fn seek_item<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R) -> u8 {
     let h = &g.heroes[p];
     let Some(c) = h.city() else {
         return 0;
@@ -342,7 +342,7 @@ pub fn seek_item<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R) -> u8 
 
 /// Whether hero `p`, beaten in a city encounter in Tjanath, takes the pit
 /// to `to` rather than internment [9.56].
-pub fn take_pit<R: Roller>(g: &Game, p: usize, to: u8, r: &mut R) -> bool {
+pub(crate) fn take_pit<R: Roller>(g: &Game, p: usize, to: u8, r: &mut R) -> bool {
     match hero_policy(g, p) {
         HeroPolicy::Random => r.pick(2) == 0,
         HeroPolicy::Sensible => g.parties[p].city == to,
@@ -359,7 +359,7 @@ pub fn flee<R: Roller>(g: &Game, p: usize, r: &mut R) -> bool {
 
 /// How much information area `a` gives: the chance of at least area
 /// information, averaged over the six tables [16.27].
-pub fn information_value(ctx: &Context, a: u8) -> f64 {
+pub(crate) fn information_value(ctx: &Context, a: u8) -> f64 {
     let tables = &ctx.data.information;
     tables
         .iter()
@@ -433,7 +433,7 @@ pub fn hide<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R) -> [Spot; 2
 
 /// The quarry hero `p` is after in the city: the captive while his love is
 /// unfulfilled, else the villain's group; `None` if neither is here.
-pub fn quarry(g: &Game, p: usize) -> Option<usize> {
+pub(crate) fn quarry(g: &Game, p: usize) -> Option<usize> {
     let h = &g.heroes[p];
     let party = &g.parties[p];
     let group = party.villains_len > 0 || party.henchmen_len > 0 || party.surrogate != NONE;
@@ -448,7 +448,7 @@ pub fn quarry(g: &Game, p: usize) -> Option<usize> {
 }
 
 /// Hero `p`'s choice in the Hero Movement Phase [15.0].
-pub fn city_move<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R) -> CityMove {
+pub(crate) fn city_move<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R) -> CityMove {
     let map = &ctx.data.city_map;
     let cg = &g.heroes[p].city;
     let here = cg.area;
@@ -530,7 +530,7 @@ pub fn city_move<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R) -> Cit
 /// Whether hero `p` ends his city game of his own accord: sensible heroes
 /// do so with the captive in hand while the villain's whereabouts in the
 /// city are unknown (to bring her home [20.52]).
-pub fn leave_city<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R) -> bool {
+pub(crate) fn leave_city<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R) -> bool {
     let h = &g.heroes[p];
     let carries = g.captive_of(ctx, p).is_some_and(|k| h.has(k));
     if !carries || h.love_at != 0 {
@@ -583,7 +583,7 @@ pub fn challenge<R: Roller>(
 }
 
 /// The area next to the prison an escaping hero comes out into [17.28].
-pub fn escape_area<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R) -> u8 {
+pub(crate) fn escape_area<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R) -> u8 {
     let map = &ctx.data.city_map;
     let exits: Vec<u8> = map.areas[usize::from(map.prison)]
         .next
@@ -611,7 +611,7 @@ pub fn escape_area<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R) -> u
 /// The beast hero `p`'s villain sends into the arena of `city` [17.44]: a
 /// beast of the city's area's encounter table, no siths (the rules' one
 /// exception; here: any beast the data lists in `exclude`).
-pub fn arena_beast<R: Roller>(
+pub(crate) fn arena_beast<R: Roller>(
     ctx: &Context,
     g: &Game,
     p: usize,

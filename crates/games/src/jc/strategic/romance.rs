@@ -265,26 +265,26 @@ impl RomanceRules {
     }
 
     /// Whether hero character `h` and personage `k` are kin [13.24].
-    pub fn kin(&self, h: u8, k: u8) -> bool {
+    pub(crate) fn kin(&self, h: u8, k: u8) -> bool {
         self.related & (1u128 << h) != 0 && self.related & (1u128 << k) != 0
     }
 
     /// Whether `h` and `k` are a couple who never betray each other
     /// [13.24].
-    pub fn couple(&self, h: u8, k: u8) -> bool {
+    pub(crate) fn couple(&self, h: u8, k: u8) -> bool {
         self.couples.iter().any(|&(a, b)| a == h && b == k)
     }
 }
 
 /// Whether roster character `k` is a female personage [3.23].
-pub fn female(ctx: &Context, k: u8) -> bool {
+pub(crate) fn female(ctx: &Context, k: u8) -> bool {
     let c = &ctx.data.roster.characters[usize::from(k)];
     c.class == Class::Personage && matches!(c.code, 401..=450 | 501..=550 | 601..=650)
 }
 
 impl Game {
     /// Whether a female personage travels with hero `p`.
-    pub fn has_female_personage(&self, ctx: &Context, p: usize) -> bool {
+    pub(crate) fn has_female_personage(&self, ctx: &Context, p: usize) -> bool {
         self.heroes[p].retinue().iter().any(|&k| female(ctx, k))
     }
 
@@ -300,7 +300,7 @@ impl Game {
     }
 
     /// Sets up what hero `p` starts with: a mate [20.31].
-    pub fn start_story(&mut self, ctx: &Context, p: usize) {
+    pub(crate) fn start_story(&mut self, ctx: &Context, p: usize) {
         let h = self.own_character(p);
         if let Some(&(_, mate)) = ctx.data.story.romance.mated.iter().find(|(a, _)| *a == h) {
             let s = &mut self.story.heroes[p];
@@ -311,7 +311,7 @@ impl Game {
 
     /// Notes every female personage with hero `p` as having befriended him
     /// (from this turn if new), and lets him fall in love [13.11].
-    pub fn note_companions<T: Trace>(&mut self, ctx: &Context, p: usize, trace: &mut T) {
+    pub(crate) fn note_companions<T: Trace>(&mut self, ctx: &Context, p: usize, trace: &mut T) {
         let turn = self.turn;
         let hero = self.own_character(p);
         let rules = &ctx.data.story.romance;
@@ -342,7 +342,7 @@ impl Game {
 
     /// Whether the hero's love or princess travels with him: the personage
     /// in love with him, and he with her, of [12.22].
-    pub fn love_present(&self, p: usize) -> Option<u8> {
+    pub(crate) fn love_present(&self, p: usize) -> Option<u8> {
         let s = &self.story.heroes[p];
         [s.love, s.princess]
             .into_iter()
@@ -350,7 +350,7 @@ impl Game {
     }
 
     /// Whether `k`, with hero `p`, may betray him now [12.2, 13.1-13.3].
-    pub fn may_betray(&self, ctx: &Context, p: usize, k: u8) -> bool {
+    pub(crate) fn may_betray(&self, ctx: &Context, p: usize, k: u8) -> bool {
         let rules = &ctx.data.story.romance;
         let s = &self.story.heroes[p];
         let bit = 1u128 << k;
@@ -397,7 +397,7 @@ impl Game {
 
     /// The candidates for treachery with hero `p` (roster indices, as a
     /// bit set).
-    pub fn treachery_candidates(&self, ctx: &Context, p: usize) -> u128 {
+    pub(crate) fn treachery_candidates(&self, ctx: &Context, p: usize) -> u128 {
         self.heroes[p]
             .retinue()
             .iter()
@@ -409,7 +409,7 @@ impl Game {
     /// [12.22]: in his villain's city any candidate will do; elsewhere a
     /// loved personage must be with him, unless `k` is a female friend of
     /// an engaged hero [13.22].
-    pub fn treachery_allowed(&self, ctx: &Context, p: usize, k: u8) -> bool {
+    pub(crate) fn treachery_allowed(&self, ctx: &Context, p: usize, k: u8) -> bool {
         if !self.may_betray(ctx, p, k) {
             return false;
         }
@@ -421,7 +421,7 @@ impl Game {
     /// `k` betrays hero `p` [12.2]: over to the villain, with the loved
     /// personage; in the villain's city the fight of [12.23]. Returns what
     /// the city game does next (in the villain's city).
-    pub fn betray<R: Roller, T: Trace>(
+    pub(crate) fn betray<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -509,7 +509,7 @@ impl Game {
 
     /// Personage `k` is carried off from hero `p` to his villain; if he
     /// loved her she becomes his destined princess [13.14].
-    pub fn abduct<T: Trace>(&mut self, ctx: &Context, p: usize, k: u8, trace: &mut T) {
+    pub(crate) fn abduct<T: Trace>(&mut self, ctx: &Context, p: usize, k: u8, trace: &mut T) {
         let s = &mut self.story.heroes[p];
         if s.love == k {
             s.princess = k;
@@ -525,7 +525,7 @@ impl Game {
     }
 
     /// Personages held besides the captive come back with her [17.1, 20.32].
-    pub fn free_held<T: Trace>(&mut self, ctx: &Context, p: usize, trace: &mut T) {
+    pub(crate) fn free_held<T: Trace>(&mut self, ctx: &Context, p: usize, trace: &mut T) {
         let held = self.story.heroes[p].held;
         self.story.heroes[p].held = 0;
         for k in 0..128u8 {
@@ -543,7 +543,7 @@ impl Game {
     }
 
     /// The traitors of hero `p` a remorse card may be played on [12.3].
-    pub fn remorse_targets(&self, p: usize) -> u128 {
+    pub(crate) fn remorse_targets(&self, p: usize) -> u128 {
         let s = &self.story.heroes[p];
         let party = &self.parties[p];
         let mut with_villain = s.held;
@@ -557,7 +557,7 @@ impl Game {
     }
 
     /// Remorse on traitor `k` of hero `p` [12.31, 12.32].
-    pub fn repent<T: Trace>(&mut self, ctx: &Context, p: usize, k: u8, trace: &mut T) {
+    pub(crate) fn repent<T: Trace>(&mut self, ctx: &Context, p: usize, k: u8, trace: &mut T) {
         self.story.heroes[p].repented |= 1u128 << k;
         if !female(ctx, k) {
             trace.event("JC 12.32 remorse", || {
@@ -625,7 +625,7 @@ impl Game {
 
     /// Repentant traitors of hero `p` among his villain's henchmen come
     /// over to him as he reaches the villain's display [12.32].
-    pub fn repentant_join<T: Trace>(&mut self, ctx: &Context, p: usize, trace: &mut T) {
+    pub(crate) fn repentant_join<T: Trace>(&mut self, ctx: &Context, p: usize, trace: &mut T) {
         let repented = self.story.heroes[p].repented;
         let mut i = 0;
         while i < usize::from(self.parties[p].henchmen_len) {
@@ -652,7 +652,12 @@ impl Game {
 
     /// The villain of hero `p` threatens his captive [13.41]: the hero
     /// learns where, and the count of [13.42] starts.
-    pub fn start_unspeakable_act<T: Trace>(&mut self, ctx: &Context, p: usize, trace: &mut T) {
+    pub(crate) fn start_unspeakable_act<T: Trace>(
+        &mut self,
+        ctx: &Context,
+        p: usize,
+        trace: &mut T,
+    ) {
         let party = &mut self.parties[p];
         party.spots[VILLAIN_QUARRY] = party.spots[CAPTIVE_QUARRY];
         let c = &mut self.heroes[p].city;
@@ -670,7 +675,7 @@ impl Game {
 
     /// The hero failed to stop the act [13.44]: unless a repentant traitor
     /// prevents it [12.32], the Unspeakable Act Table.
-    pub fn unspeakable_act_table<R: Roller, T: Trace>(
+    pub(crate) fn unspeakable_act_table<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -783,7 +788,7 @@ impl Game {
 
     /// Hero `p`'s captive dies [13.45, 19.32]: his love condition can no
     /// longer be met [20.52].
-    pub fn captive_dies(&mut self, ctx: &Context, p: usize) {
+    pub(crate) fn captive_dies(&mut self, ctx: &Context, p: usize) {
         let k = self.parties[p].captive;
         if k == NONE {
             return;

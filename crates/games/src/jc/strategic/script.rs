@@ -83,12 +83,6 @@ impl Script {
         self
     }
 
-    /// Adds bout winners.
-    pub fn bouts(mut self, won: &[bool]) -> Self {
-        self.bouts.extend(won);
-        self
-    }
-
     /// Scripted picks not used yet.
     pub fn picks_left(&self) -> usize {
         self.d6.picks_left()

@@ -428,7 +428,7 @@ impl SpecialRules {
 impl Game {
     /// [19.22] Thuvia soothes the banths: an encounter with them is no
     /// encounter.
-    pub fn banths_soothed(&self, ctx: &Context, p: usize, foes: &Foes) -> bool {
+    pub(crate) fn banths_soothed(&self, ctx: &Context, p: usize, foes: &Foes) -> bool {
         let (tamer, beasts) = ctx.data.story.specials.beast_tamer;
         self.heroes[p].has(tamer)
             && foes
@@ -437,7 +437,7 @@ impl Game {
     }
 
     /// [19.51] Tars Tarkas joins hero `p`: note when he will leave.
-    pub fn tars_tarkas_joins(&mut self, ctx: &Context, p: usize, k: u8) {
+    pub(crate) fn tars_tarkas_joins(&mut self, ctx: &Context, p: usize, k: u8) {
         let t = ctx.data.story.specials.tars_tarkas;
         if k != t.character || self.story.heroes[p].tars_leaves != 0 {
             return;
@@ -452,7 +452,7 @@ impl Game {
 
     /// [19.51] Tars Tarkas goes home when his stay is over (a stay is
     /// noted when he is first seen with the hero, however he joined).
-    pub fn tars_tarkas_upkeep<T: Trace>(&mut self, ctx: &Context, p: usize, trace: &mut T) {
+    pub(crate) fn tars_tarkas_upkeep<T: Trace>(&mut self, ctx: &Context, p: usize, trace: &mut T) {
         let k = ctx.data.story.specials.tars_tarkas.character;
         let Some(i) = self.heroes[p].retinue().iter().position(|&x| x == k) else {
             self.story.heroes[p].tars_leaves = 0;
@@ -475,7 +475,7 @@ impl Game {
 
     /// [19.53] Tor-dur-bar's quest is complete only back in Helium or
     /// Morbus; every other hero's whenever the conditions are met.
-    pub fn quest_may_end(&self, ctx: &Context, p: usize) -> bool {
+    pub(crate) fn quest_may_end(&self, ctx: &Context, p: usize) -> bool {
         let t = ctx.data.story.specials.tor_dur_bar;
         self.heroes[p].character != t.character
             || self.heroes[p]
@@ -486,7 +486,7 @@ impl Game {
     /// Whether hero `p` must move secretly in the city he enters: a
     /// stranger's race [15.31] unless disguised, always as Tor-dur-bar
     /// [19.53].
-    pub fn must_move_secretly(&self, ctx: &Context, p: usize, foreign: bool) -> bool {
+    pub(crate) fn must_move_secretly(&self, ctx: &Context, p: usize, foreign: bool) -> bool {
         self.heroes[p].character == ctx.data.story.specials.tor_dur_bar.character
             || (foreign && !self.story.heroes[p].disguised)
     }
@@ -494,7 +494,7 @@ impl Game {
     /// [19.31] The brain transfer, at the start of hero `p`'s Player-Turn:
     /// into the captain's body or back, when his policy wants it and a
     /// surgeon is with him in one of the cities.
-    pub fn brain_transfer<R: Roller, T: Trace>(
+    pub(crate) fn brain_transfer<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -585,7 +585,7 @@ impl Game {
 
     /// [19.32, 19.33] The villain of hero `p` calls on Tario or Luud before
     /// the hero duels him, if he is in their city.
-    pub fn mind_control<R: Roller, T: Trace>(
+    pub(crate) fn mind_control<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -646,7 +646,7 @@ impl Game {
 
     /// [19.34] Lum Tar O in Horz: whether die roll `die` of a city
     /// encounter is he (the hero then wins the mind battle at its cost).
-    pub fn lum_tar_o<T: Trace>(
+    pub(crate) fn lum_tar_o<T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -671,7 +671,7 @@ impl Game {
     /// [19.41] Kar Komak's phantom warriors for a fight of hero `p` against
     /// `foes` (if he is in the retinue and has summonings left): how many,
     /// and of whom.
-    pub fn phantom_warriors<R: Roller>(
+    pub(crate) fn phantom_warriors<R: Roller>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -690,7 +690,7 @@ impl Game {
     }
 
     /// [19.44] Ghek's help with an escape roll.
-    pub fn ghek_help(&self, ctx: &Context, p: usize) -> u8 {
+    pub(crate) fn ghek_help(&self, ctx: &Context, p: usize) -> u8 {
         let g = ctx.data.story.specials.ghek;
         if self.heroes[p].has(g.character) {
             g.escape
@@ -704,7 +704,7 @@ impl Game {
     /// index of the first foe in it): he fights the foes still on their
     /// feet, at the levels they were left at. Returns whether he won.
     #[allow(clippy::too_many_arguments)]
-    pub fn woola_stand<R: Roller, T: Trace>(
+    pub(crate) fn woola_stand<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,

@@ -25,7 +25,7 @@ use crate::jc::map::BarsoomMap;
 use barsoom_engine::scenario::{Loader, ScenarioError};
 
 /// Most female personages whose friendship a hero keeps track of.
-pub const MAX_BONDS: usize = 8;
+pub(crate) const MAX_BONDS: usize = 8;
 
 /// The data of rules [12, 13, 18, 19].
 #[derive(Debug, Clone)]
@@ -180,7 +180,7 @@ pub struct HeroStory {
 
 impl HeroStory {
     /// A hero with no story yet.
-    pub const EMPTY: HeroStory = HeroStory {
+    pub(crate) const EMPTY: HeroStory = HeroStory {
         love: NONE,
         princess: NONE,
         mated: false,
@@ -217,12 +217,12 @@ impl HeroStory {
     };
 
     /// The female personages who befriended him.
-    pub fn bonds(&self) -> &[Bond] {
+    pub(crate) fn bonds(&self) -> &[Bond] {
         &self.bonds[..usize::from(self.bonds_len)]
     }
 
     /// When `k` befriended him, if she did.
-    pub fn bond(&self, k: u8) -> Option<u16> {
+    pub(crate) fn bond(&self, k: u8) -> Option<u16> {
         self.bonds()
             .iter()
             .find(|b| b.character == k)
@@ -230,7 +230,7 @@ impl HeroStory {
     }
 
     /// Notes that `k` befriended him in Strategic Turn `turn`.
-    pub fn add_bond(&mut self, k: u8, turn: u16) {
+    pub(crate) fn add_bond(&mut self, k: u8, turn: u16) {
         if self.bond(k).is_none() && usize::from(self.bonds_len) < MAX_BONDS {
             self.bonds[usize::from(self.bonds_len)] = Bond {
                 character: k,
@@ -266,7 +266,7 @@ pub struct Story {
 
 impl Story {
     /// A fresh story: the deck in card order, empty hands.
-    pub fn unshuffled(data: &StoryData) -> Story {
+    pub(crate) fn unshuffled(data: &StoryData) -> Story {
         Story {
             heroes: [HeroStory::EMPTY; MAX_PLAYERS],
             hands: [Hand::default(); MAX_PLAYERS],
@@ -278,7 +278,7 @@ impl Story {
     }
 
     /// Shuffles a fresh deck [18.0].
-    pub fn shuffle<R: Roller>(&mut self, data: &StoryData, r: &mut R) {
+    pub(crate) fn shuffle<R: Roller>(&mut self, data: &StoryData, r: &mut R) {
         self.piles = EventPiles::new(data.events.cards.len(), |n| r.pick(n as usize) as u32);
     }
 }

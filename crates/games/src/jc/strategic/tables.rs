@@ -19,27 +19,27 @@ use crate::jc::swordsman::Rank;
 use barsoom_engine::scenario::ScenarioError;
 
 /// Most foe kinds in one fight entry.
-pub const MAX_FOE_KINDS: usize = 4;
+pub(crate) const MAX_FOE_KINDS: usize = 4;
 /// Most men or beasts of one kind in one fight entry.
-pub const MAX_FOE_COUNT: i64 = 12;
+pub(crate) const MAX_FOE_COUNT: i64 = 12;
 /// Item bit: a flier [14.0].
-pub const ITEM_FLIER: u8 = 1;
+pub(crate) const ITEM_FLIER: u8 = 1;
 /// Item bit: thoats.
-pub const ITEM_THOATS: u8 = 1 << 1;
+pub(crate) const ITEM_THOATS: u8 = 1 << 1;
 /// Item bit: weapons.
-pub const ITEM_WEAPONS: u8 = 1 << 2;
+pub(crate) const ITEM_WEAPONS: u8 = 1 << 2;
 /// The display files a table may name, in index order (file stems).
-pub const DISPLAYS: [&str; 5] = ["arena", "street", "flier", "house", "palace"];
+pub(crate) const DISPLAYS: [&str; 5] = ["arena", "street", "flier", "house", "palace"];
 /// Index of the arena (open) display: outdoor and arena duels [11.24, 17.32].
-pub const ARENA: u8 = 0;
+pub(crate) const ARENA: u8 = 0;
 /// Index of the street display: city encounters [11.28].
-pub const STREET: u8 = 1;
+pub(crate) const STREET: u8 = 1;
 /// Index of the flier display: encounters while flying [11.24].
-pub const FLIER_DISPLAY: u8 = 2;
+pub(crate) const FLIER_DISPLAY: u8 = 2;
 /// Index of the house display [15.42].
-pub const HOUSE: u8 = 3;
+pub(crate) const HOUSE: u8 = 3;
 /// Index of the palace display [15.42].
-pub const PALACE: u8 = 4;
+pub(crate) const PALACE: u8 = 4;
 
 /// A roll or a span of rolls: `3` or `[1, 2]`.
 #[derive(Debug, Clone, Copy, Deserialize)]
@@ -100,7 +100,7 @@ pub struct RawRow {
 impl RawRow {
     /// A row with only its roll, for tables whose rows carry fields of
     /// their own: [`build`] checks the coverage of the die on these.
-    pub fn roll_only(roll: RollSpec) -> RawRow {
+    pub(crate) fn roll_only(roll: RollSpec) -> RawRow {
         RawRow {
             roll,
             result: None,
@@ -156,7 +156,7 @@ pub struct RawFoe {
 }
 
 /// The id that stands for the warriors of Mars of the city [11.8].
-pub const CITY_WARRIOR_ID: &str = "city-warrior";
+pub(crate) const CITY_WARRIOR_ID: &str = "city-warrior";
 
 /// Who a foe is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -389,7 +389,7 @@ impl Lookup<'_> {
     }
 
     /// The roster index of `id`, who must be of one of `classes`.
-    pub fn character_of(
+    pub(crate) fn character_of(
         &self,
         id: &str,
         field: &str,
@@ -523,7 +523,7 @@ impl Lookup<'_> {
 }
 
 /// The item bit of a name.
-pub fn item_bit(name: &str) -> Option<u8> {
+pub(crate) fn item_bit(name: &str) -> Option<u8> {
     match name {
         "flier" => Some(ITEM_FLIER),
         "thoats" => Some(ITEM_THOATS),
@@ -716,7 +716,11 @@ pub fn delay(look: &Lookup, row: &RawRow, field: &str) -> Result<Delay, Scenario
 }
 
 /// Parses an Internment Table row.
-pub fn internment(look: &Lookup, row: &RawRow, field: &str) -> Result<Internment, ScenarioError> {
+pub(crate) fn internment(
+    look: &Lookup,
+    row: &RawRow,
+    field: &str,
+) -> Result<Internment, ScenarioError> {
     look.only(row, field, &["turns", "befriended", "lose"])?;
     Ok(Internment {
         turns: look.number(row.turns, &format!("{field}.turns"), 0..=20)?,

@@ -64,18 +64,18 @@ use crate::jc::duel::roster::Class;
 use crate::jc::event_deck::Effect;
 
 /// Whether hero `p`'s player plays as `sensible` for his hero.
-pub fn hero_sensible(g: &Game, p: usize) -> bool {
+pub(crate) fn hero_sensible(g: &Game, p: usize) -> bool {
     g.policies[p].0 == HeroPolicy::Sensible
 }
 
 /// Whether hero `p`'s villain is played `sensible`.
-pub fn villain_sensible(g: &Game, p: usize) -> bool {
+pub(crate) fn villain_sensible(g: &Game, p: usize) -> bool {
     g.policies[usize::from(g.parties[p].controller)].1 == VillainPolicy::Sensible
 }
 
 /// Hero `p`'s player decides an optional hero play: `sensible` is the
 /// sensible policy's answer; the random policy tosses a coin.
-pub fn hero_wants<R: Roller>(g: &Game, p: usize, sensible: bool, r: &mut R) -> bool {
+pub(crate) fn hero_wants<R: Roller>(g: &Game, p: usize, sensible: bool, r: &mut R) -> bool {
     if hero_sensible(g, p) {
         sensible
     } else {
@@ -84,7 +84,7 @@ pub fn hero_wants<R: Roller>(g: &Game, p: usize, sensible: bool, r: &mut R) -> b
 }
 
 /// The player of hero `p`'s villain decides an optional villain play.
-pub fn villain_wants<R: Roller>(g: &Game, p: usize, sensible: bool, r: &mut R) -> bool {
+pub(crate) fn villain_wants<R: Roller>(g: &Game, p: usize, sensible: bool, r: &mut R) -> bool {
     if villain_sensible(g, p) {
         sensible
     } else {
@@ -93,7 +93,7 @@ pub fn villain_wants<R: Roller>(g: &Game, p: usize, sensible: bool, r: &mut R) -
 }
 
 /// How much a hero card is worth keeping (higher keeps longer).
-pub fn hero_value(e: &Effect) -> u8 {
+pub(crate) fn hero_value(e: &Effect) -> u8 {
     match e {
         Effect::MiraculousEscape { .. } | Effect::PrisonEscape => 9,
         Effect::EvadeCapture | Effect::BreakOff => 8,
@@ -108,7 +108,7 @@ pub fn hero_value(e: &Effect) -> u8 {
 }
 
 /// How much a villain card is worth keeping.
-pub fn villain_value(e: &Effect) -> u8 {
+pub(crate) fn villain_value(e: &Effect) -> u8 {
     match e {
         Effect::UnspeakableAct | Effect::Treachery => 9,
         Effect::VillainFlees | Effect::AbductPersonage => 8,
@@ -121,7 +121,7 @@ pub fn villain_value(e: &Effect) -> u8 {
 
 /// Which card player `q` discards over the hand limit [18.11]: the
 /// position in his hand.
-pub fn discard<R: Roller>(ctx: &Context, g: &Game, q: usize, r: &mut R) -> usize {
+pub(crate) fn discard<R: Roller>(ctx: &Context, g: &Game, q: usize, r: &mut R) -> usize {
     let hand = g.story.hands[q].cards();
     if !hero_sensible(g, q) {
         return r.pick(hand.len());
@@ -146,13 +146,13 @@ pub fn discard<R: Roller>(ctx: &Context, g: &Game, q: usize, r: &mut R) -> usize
 
 /// Whether player `q` draws from the face-down pile rather than the deck
 /// [18.13].
-pub fn draw_face_down<R: Roller>(g: &Game, q: usize, r: &mut R) -> bool {
+pub(crate) fn draw_face_down<R: Roller>(g: &Game, q: usize, r: &mut R) -> bool {
     !hero_sensible(g, q) && r.pick(2) == 0
 }
 
 /// One of the bits of `set` (roster indices): the sensible choice is
 /// `best`, the random one uniform.
-pub fn pick_character<R: Roller>(
+pub(crate) fn pick_character<R: Roller>(
     sensible: bool,
     set: u128,
     best: impl Fn(u8) -> i32,
@@ -172,7 +172,7 @@ pub fn pick_character<R: Roller>(
 }
 
 /// How much a companion is worth in a fight: his top level and strength.
-pub fn fighting_worth(ctx: &Context, k: u8) -> i32 {
+pub(crate) fn fighting_worth(ctx: &Context, k: u8) -> i32 {
     let c = &ctx.data.roster.characters[usize::from(k)];
     if !c.fights() {
         return 0;
@@ -183,13 +183,13 @@ pub fn fighting_worth(ctx: &Context, k: u8) -> i32 {
 
 /// Whether hero `p` joins the city's army rather than take the warriors
 /// of the City Friend Table [16.33].
-pub fn join_army<R: Roller>(g: &Game, p: usize, r: &mut R) -> bool {
+pub(crate) fn join_army<R: Roller>(g: &Game, p: usize, r: &mut R) -> bool {
     hero_wants(g, p, false, r)
 }
 
 /// Whether hero `p` has his brain moved (into the captain's body, or back
 /// when `transferred`) [19.31].
-pub fn brain_transfer<R: Roller>(
+pub(crate) fn brain_transfer<R: Roller>(
     ctx: &Context,
     g: &Game,
     p: usize,
@@ -210,7 +210,7 @@ pub fn brain_transfer<R: Roller>(
 /// Whether hero `p`'s villain `v` duels `k`, the repentant who kept him from
 /// his act [12.32]: `sensible` when the villain is the better fighter
 /// ([`fighting_worth`]).
-pub fn duel_repentant<R: Roller>(
+pub(crate) fn duel_repentant<R: Roller>(
     ctx: &Context,
     g: &Game,
     p: usize,
@@ -224,13 +224,19 @@ pub fn duel_repentant<R: Roller>(
 /// Whether hero `p` has companion `k` given a warrior's values [19.31]:
 /// `sensible` for a personage (who gains combat values), never for a minor
 /// character, who keeps the levels he has.
-pub fn change_companion<R: Roller>(ctx: &Context, g: &Game, p: usize, k: u8, r: &mut R) -> bool {
+pub(crate) fn change_companion<R: Roller>(
+    ctx: &Context,
+    g: &Game,
+    p: usize,
+    k: u8,
+    r: &mut R,
+) -> bool {
     let personage = ctx.data.roster.characters[usize::from(k)].class == Class::Personage;
     hero_wants(g, p, personage, r)
 }
 
 /// Whether hero `p`'s villain calls on Tario or Luud [19.32].
-pub fn call_on_master<R: Roller>(g: &Game, p: usize, r: &mut R) -> bool {
+pub(crate) fn call_on_master<R: Roller>(g: &Game, p: usize, r: &mut R) -> bool {
     villain_wants(g, p, true, r)
 }
 
@@ -238,27 +244,38 @@ pub fn call_on_master<R: Roller>(g: &Game, p: usize, r: &mut R) -> bool {
 /// with `left` materialisations of the game's [19.41] left: `sensible`
 /// raises them for the duel with the villain's group, and against five foes
 /// or more only while another one stays in hand for that duel.
-pub fn summon_phantoms<R: Roller>(g: &Game, p: usize, foes: usize, left: u8, r: &mut R) -> bool {
+pub(crate) fn summon_phantoms<R: Roller>(
+    g: &Game,
+    p: usize,
+    foes: usize,
+    left: u8,
+    r: &mut R,
+) -> bool {
     let villain_duel = g.story.heroes[p].villain_duel;
     hero_wants(g, p, villain_duel || (foes >= 5 && left > 1), r)
 }
 
 /// Whether hero `q`'s Player has him fight beside another Player's hero in
 /// a hostile encounter [9.27] (`sensible`: never, see the module notes).
-pub fn aid_fellow<R: Roller>(g: &Game, q: usize, r: &mut R) -> bool {
+pub(crate) fn aid_fellow<R: Roller>(g: &Game, q: usize, r: &mut R) -> bool {
     hero_wants(g, q, false, r)
 }
 
 /// Whether hero `p`'s Player takes a fellow hero's help or companion
 /// [9.27] (`sensible`: always).
-pub fn take_from_fellow<R: Roller>(g: &Game, p: usize, r: &mut R) -> bool {
+pub(crate) fn take_from_fellow<R: Roller>(g: &Game, p: usize, r: &mut R) -> bool {
     hero_wants(g, p, true, r)
 }
 
 /// The companion among `givable` that hero `p`'s Player gives a fellow
 /// hero [9.27], if any: `sensible` none; `random` a coin, then a uniform
 /// choice.
-pub fn give_to_fellow<R: Roller>(g: &Game, p: usize, givable: u128, r: &mut R) -> Option<u8> {
+pub(crate) fn give_to_fellow<R: Roller>(
+    g: &Game,
+    p: usize,
+    givable: u128,
+    r: &mut R,
+) -> Option<u8> {
     if givable == 0 || !hero_wants(g, p, false, r) {
         return None;
     }
@@ -268,7 +285,7 @@ pub fn give_to_fellow<R: Roller>(g: &Game, p: usize, givable: u128, r: &mut R) -
 /// Whether Player `o` offers one of his cards to another Player [18.17]: a
 /// villain card against another Player's hero (`sensible`: always, a rival
 /// set back), or a hero card for one (`sensible`: never, a rival helped).
-pub fn offer_card<R: Roller>(g: &Game, o: usize, for_hero: bool, r: &mut R) -> bool {
+pub(crate) fn offer_card<R: Roller>(g: &Game, o: usize, for_hero: bool, r: &mut R) -> bool {
     if for_hero {
         hero_wants(g, o, false, r)
     } else if g.policies[o].1 == VillainPolicy::Sensible {

@@ -18,7 +18,7 @@ use crate::jc::map::{FLIER, Route, THOAT, WALK};
 use barsoom_engine::Trace;
 
 /// A conveyance's name.
-pub fn conveyance_name(c: u8) -> &'static str {
+pub(crate) fn conveyance_name(c: u8) -> &'static str {
     match c {
         FLIER => "flier",
         THOAT => "thoat",
@@ -210,7 +210,7 @@ impl Game {
 
     /// Extra movement cards [9.43]: each a movement of its own; none may
     /// turn back over the line travelled this turn.
-    pub fn extra_movement<R: Roller, T: Trace>(
+    pub(crate) fn extra_movement<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,

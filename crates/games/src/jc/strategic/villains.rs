@@ -23,7 +23,7 @@ impl Game {
     /// result is his present city, a city another player's villain holds
     /// [10.33], or a city that may not be his final destination when the
     /// next counted city must be it [10.31, 10.34].
-    pub fn place_villain<R: Roller, T: Trace>(
+    pub(crate) fn place_villain<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -94,7 +94,7 @@ impl Game {
     }
 
     /// Whether hero `p`'s villain may be placed in `c` now [10.31-10.34].
-    pub fn destination_ok(&self, ctx: &Context, p: usize, c: u8) -> bool {
+    pub(crate) fn destination_ok(&self, ctx: &Context, p: usize, c: u8) -> bool {
         let party = &self.parties[p];
         let charts = &ctx.data.charts;
         if c == party.city || ctx.data.places[usize::from(c)].waypoint {
@@ -255,7 +255,7 @@ impl Game {
     /// Every defender of hero `p`'s villain's house fell with the hero's
     /// win [15.42]: the villains who fight, the surrogate and all
     /// henchmen die.
-    pub fn slay_villain_group(&mut self, ctx: &Context, p: usize) {
+    pub(crate) fn slay_villain_group(&mut self, ctx: &Context, p: usize) {
         self.slay_villains(ctx, p);
         let party = self.parties[p];
         for &k in party.henchmen() {
@@ -270,7 +270,7 @@ impl Game {
     }
 
     /// Whether any villain of hero `p` who fights still lives.
-    pub fn villain_fights(&self, ctx: &Context, p: usize) -> bool {
+    pub(crate) fn villain_fights(&self, ctx: &Context, p: usize) -> bool {
         self.parties[p]
             .villains()
             .iter()
@@ -288,7 +288,7 @@ impl Game {
 
     /// The villain flees to his next city [8.0 L, 10.22]; the hero's city
     /// game is over.
-    pub fn villain_flees<R: Roller, T: Trace>(
+    pub(crate) fn villain_flees<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -303,7 +303,7 @@ impl Game {
     /// [10.41, 15.52] The hero let the villain in his final destination
     /// "flee": the first time the Turns Remaining marker is placed, the
     /// second time it comes off and the quarries are hidden anew.
-    pub fn final_destination_flight<R: Roller, T: Trace>(
+    pub(crate) fn final_destination_flight<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -394,7 +394,7 @@ impl Game {
     /// The villain's group and the captive are hidden again in the city
     /// the hero is searching [16.11]: what the hero had learnt of their
     /// houses no longer holds.
-    pub fn hide_anew<R: Roller>(&mut self, ctx: &Context, p: usize, r: &mut R) {
+    pub(crate) fn hide_anew<R: Roller>(&mut self, ctx: &Context, p: usize, r: &mut R) {
         self.hide_quarries(ctx, p, r);
         let c = &mut self.heroes[p].city;
         c.knows = [0; 2];
@@ -404,7 +404,7 @@ impl Game {
 
     /// The villain's player hides the villain's group and the captive
     /// [16.11-16.16].
-    pub fn hide_quarries<R: Roller>(&mut self, ctx: &Context, p: usize, r: &mut R) {
+    pub(crate) fn hide_quarries<R: Roller>(&mut self, ctx: &Context, p: usize, r: &mut R) {
         let spots = players::hide(ctx, self, p, r);
         let party = &mut self.parties[p];
         party.spots = spots;
@@ -431,7 +431,7 @@ impl Game {
 
     /// Ends hero `p`'s city game: he stands on the map in the city; an
     /// escorting hero leaves after the first one [20.38].
-    pub fn end_city_game<T: Trace>(&mut self, ctx: &Context, p: usize, trace: &mut T) {
+    pub(crate) fn end_city_game<T: Trace>(&mut self, ctx: &Context, p: usize, trace: &mut T) {
         let h = &mut self.heroes[p];
         h.city = CityGame::IDLE;
         if h.escort != NONE {

@@ -42,9 +42,9 @@ pub use turn::{command_dice, command_points, initiative_order, recruits};
 pub const MAX_PLAYERS: usize = 4;
 /// Warband slots per game (initial forces and recruits; slots of
 /// destroyed warbands are reused).
-pub const MAX_WARBANDS: usize = 255;
+pub(crate) const MAX_WARBANDS: usize = 255;
 /// Most leaders per game.
-pub const MAX_LEADERS: usize = 64;
+pub(crate) const MAX_LEADERS: usize = 64;
 /// Words of a [`SlotSet`].
 const SLOT_WORDS: usize = MAX_WARBANDS.div_ceil(64);
 /// A set of warband slots, a bit per slot.
@@ -55,9 +55,9 @@ pub const NONE: u8 = u8::MAX;
 const IMPASSABLE: u8 = NONE - 1;
 /// Most warbands deployed at the start (the rest of the slots are for
 /// recruits).
-pub const MAX_START_WARBANDS: usize = 160;
+pub(crate) const MAX_START_WARBANDS: usize = 160;
 /// Longest game a scenario may ask for.
-pub const MAX_TURNS: u32 = 10_000;
+pub(crate) const MAX_TURNS: u32 = 10_000;
 /// The distance the greedy player's search gives every hex at least this
 /// far from its targets (distances are bytes; [`u8::MAX`] is "not
 /// reached").
@@ -72,11 +72,11 @@ type Levels = [HexSet; LEVELS];
 /// Metric: turns played.
 pub const METRIC_TURNS: usize = 0;
 /// Metric: battles fought.
-pub const METRIC_BATTLES: usize = 1;
+pub(crate) const METRIC_BATTLES: usize = 1;
 /// Metric: 1 when the game was won by holding key locations.
-pub const METRIC_BY_HOLDING: usize = 2;
+pub(crate) const METRIC_BY_HOLDING: usize = 2;
 /// Metric: 1 when the player who moved first in turn 1 won.
-pub const METRIC_FIRST_MOVER_WON: usize = 3;
+pub(crate) const METRIC_FIRST_MOVER_WON: usize = 3;
 /// Metric: warbands left to seat 0 (seat `i` at this index + `i`).
 pub const METRIC_SURVIVORS: usize = 4;
 
@@ -165,7 +165,6 @@ impl TerrainRule {
 pub struct RacesGame {
     map: HexMap,
     terrain: Vec<TerrainRule>,
-    terrain_names: Vec<String>,
     /// The terrain tables flattened ([`flat_terrain_table`]): one draw
     /// per hex, each outcome's terrain as its set-up entry
     /// ([`TerrainRule::entry`]).

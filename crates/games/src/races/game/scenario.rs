@@ -421,7 +421,6 @@ impl RacesGame {
         Ok(RacesGame {
             map,
             terrain,
-            terrain_names: data.terrain.iter().map(|t| t.id.clone()).collect(),
             hex_draw,
             fixed,
             kinds: data.kinds.iter().map(|k| k.values).collect(),
@@ -441,11 +440,6 @@ impl RacesGame {
             max_turns: file.max_turns as u32,
             spec,
         })
-    }
-
-    /// Terrain id of terrain index `t`.
-    pub fn terrain_name(&self, t: usize) -> &str {
-        &self.terrain_names[t]
     }
 }
 

@@ -20,7 +20,7 @@ impl<'m> Game<'m> {
 
     /// An empty board for `m`'s scenario on `b`, a board of any earlier
     /// game.
-    pub fn with_board(m: &'m RacesGame, mut b: Box<Board>) -> Self {
+    pub(crate) fn with_board(m: &'m RacesGame, mut b: Box<Board>) -> Self {
         b.top[..m.map.hexes()].fill(NONE);
         b.next_phase();
         Game {
@@ -52,11 +52,6 @@ impl<'m> Game<'m> {
     }
 
     // ------------------------------------------------------------ queries
-
-    /// The terrain index of hex `h`.
-    pub fn terrain_at(&self, h: u16) -> usize {
-        usize::from(self.b.terrain[usize::from(h)])
-    }
 
     /// The player whose stack is in `h`, or [`NONE`].
     #[inline]

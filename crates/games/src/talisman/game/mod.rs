@@ -28,11 +28,11 @@ pub use model::{
 /// The most players.
 pub const MAX_PLAYERS: usize = 6;
 /// The most character cards dealt to one player.
-pub const MAX_HAND: usize = 4;
+pub(crate) const MAX_HAND: usize = 4;
 /// The most cards left face up on one space (more are discarded).
-pub const PILE: usize = 8;
+pub(crate) const PILE: usize = 8;
 /// The most spaces (see [`super::board::MAX_SPACES`]).
-pub const SPACES: usize = super::board::MAX_SPACES;
+pub(crate) const SPACES: usize = super::board::MAX_SPACES;
 
 /// Talisman rolls through the engine's dice trait: the trial's dice in
 /// play, scripted dice in tests.
@@ -58,7 +58,7 @@ pub enum Cause {
 }
 
 /// Every cause, in metric order.
-pub const CAUSES: [Cause; 7] = [
+pub(crate) const CAUSES: [Cause; 7] = [
     Cause::Enemy,
     Cause::Spirit,
     Cause::Character,
@@ -337,7 +337,7 @@ impl<'a> Game<'a> {
     /// Brings the player's next character into play, the first in hand
     /// for a fixed seat and the strongest on paper for the sensible player
     /// [4:3]. Returns false if none is left.
-    pub fn enter_next_character(&mut self, seat: usize) -> bool {
+    pub(crate) fn enter_next_character(&mut self, seat: usize) -> bool {
         let rules = self.rules;
         let p = &mut self.players[seat];
         if p.hand_len == 0 {
@@ -372,7 +372,7 @@ impl<'a> Game<'a> {
 
     /// Draws the next adventure card (reshuffling the discards when the
     /// deck runs out [13:13]); `None` if every card is in play.
-    pub fn draw_card<R: Roll>(&mut self, r: &mut R) -> Option<u16> {
+    pub(crate) fn draw_card<R: Roll>(&mut self, r: &mut R) -> Option<u16> {
         if self.deck_len == 0 {
             if self.discard_len == 0 {
                 return None;
@@ -389,7 +389,7 @@ impl<'a> Game<'a> {
 
     /// Puts an adventure card on the discard pile (purchase items go back
     /// to their pile, which is unlimited [20:2]).
-    pub fn discard_card(&mut self, card: u16) {
+    pub(crate) fn discard_card(&mut self, card: u16) {
         if card < super::character::PURCHASE_BASE && self.discard_len < MAX_CARDS {
             self.discard[self.discard_len] = card;
             self.discard_len += 1;
@@ -397,7 +397,7 @@ impl<'a> Game<'a> {
     }
 
     /// Takes the first Talisman card still in the deck or discards [13:13].
-    pub fn search_talisman(&mut self) -> Option<u16> {
+    pub(crate) fn search_talisman(&mut self) -> Option<u16> {
         let rules = self.rules;
         let is_talisman = |c: &u16| rules.cards[usize::from(*c)].item.talisman;
         if let Some(i) = self.deck[..self.deck_len].iter().position(is_talisman) {
@@ -434,7 +434,7 @@ impl<'a> Game<'a> {
 
     /// Leaves a card a character parts with on a space [5:4, 4:3]; a raft
     /// is never left behind but discarded [11:19].
-    pub fn leave_card(&mut self, space: usize, card: u16) {
+    pub(crate) fn leave_card(&mut self, space: usize, card: u16) {
         if self.rules.item(card).raft {
             self.discard_card(card);
         } else {
@@ -452,7 +452,7 @@ impl<'a> Game<'a> {
     }
 
     /// Draws up to `n` spells within the Craft limit [2:6, 9:3].
-    pub fn draw_spells(&mut self, seat: usize, n: i32) {
+    pub(crate) fn draw_spells(&mut self, seat: usize, n: i32) {
         for _ in 0..n.max(0) {
             let hero = &self.players[seat].hero;
             let limit = self
@@ -482,7 +482,7 @@ impl<'a> Game<'a> {
     }
 
     /// Puts a spell on the discard pile.
-    pub fn discard_spell(&mut self, spell: u8) {
+    pub(crate) fn discard_spell(&mut self, spell: u8) {
         if self.spell_discard_len < MAX_SPELLS {
             self.spell_discard[self.spell_discard_len] = spell;
             self.spell_discard_len += 1;
@@ -490,7 +490,7 @@ impl<'a> Game<'a> {
     }
 
     /// Discards spells beyond the Craft limit [2:8].
-    pub fn enforce_spell_limit(&mut self, seat: usize) {
+    pub(crate) fn enforce_spell_limit(&mut self, seat: usize) {
         // Toads and cursed characters keep their spells for when they
         // are themselves again [19:5].
         let limit = self
@@ -609,7 +609,7 @@ impl<'a> Game<'a> {
 
     /// Once no other player can come back, the last character standing
     /// wins [21]; if none is left, nobody does.
-    pub fn check_last_standing(&mut self) {
+    pub(crate) fn check_last_standing(&mut self) {
         if self.end.is_some() {
             return;
         }
@@ -754,7 +754,7 @@ impl<'a> Game<'a> {
 }
 
 /// Fisher–Yates shuffle with the game's dice.
-pub fn shuffle<X, R: Roll>(items: &mut [X], r: &mut R) {
+pub(crate) fn shuffle<X, R: Roll>(items: &mut [X], r: &mut R) {
     for i in (1..items.len()).rev() {
         let j = r.pick(i + 1);
         items.swap(i, j);

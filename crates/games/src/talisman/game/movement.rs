@@ -313,7 +313,7 @@ impl<'a> Game<'a> {
     }
 
     /// Turns back to the Plain of Peril; the next turn is lost [11:5].
-    pub fn turn_back<T: Trace>(&mut self, seat: usize, trace: &mut T) {
+    pub(crate) fn turn_back<T: Trace>(&mut self, seat: usize, trace: &mut T) {
         let board = &self.rules.board;
         let hero = &mut self.players[seat].hero;
         let plain = board.region_entry(usize::from(board.spaces[usize::from(hero.space)].region));

@@ -7,7 +7,7 @@ use super::ships::{AirData, CASUALTY_UNITS, Figure};
 /// Grapples a ship can try (or cut) in a turn: one per crew figure above
 /// the first and one per gunner figure not serving a gun [Grappling].
 #[inline]
-pub fn grapple_attempts(ship: &ShipState) -> u32 {
+pub(crate) fn grapple_attempts(ship: &ShipState) -> u32 {
     let crew = u32::from(ship.figures[Figure::Crew as usize]);
     let gunners = u32::from(ship.figures[Figure::Gunners as usize]);
     crew.saturating_sub(1) + gunners.saturating_sub(u32::from(ship.gunners_busy))
@@ -15,13 +15,13 @@ pub fn grapple_attempts(ship: &ShipState) -> u32 {
 
 /// A d6 roll that makes a grapple hold (1-3).
 #[inline]
-pub fn grapple_holds(data: &AirData, d6: u32) -> bool {
+pub(crate) fn grapple_holds(data: &AirData, d6: u32) -> bool {
     d6 <= data.grapple_max_roll
 }
 
 /// A d6 roll that cuts a grapple (1).
 #[inline]
-pub fn grapple_cut(data: &AirData, d6: u32) -> bool {
+pub(crate) fn grapple_cut(data: &AirData, d6: u32) -> bool {
     d6 <= data.cut_max_roll
 }
 
@@ -44,7 +44,12 @@ pub struct Party {
 /// with the Morale Table's bonuses (attacking, commander with the unit,
 /// personality with the unit) and penalties (50% casualties, disorganised,
 /// commander dead, personality dead) [Boarding].
-pub fn morale_factor(data: &AirData, party: &Party, ship: &ShipState, attacking: bool) -> i32 {
+pub(crate) fn morale_factor(
+    data: &AirData,
+    party: &Party,
+    ship: &ShipState,
+    attacking: bool,
+) -> i32 {
     let m = &data.morale;
     let mut total = party.steady;
     if attacking {
@@ -75,7 +80,7 @@ pub fn morale_factor(data: &AirData, party: &Party, ship: &ShipState, attacking:
 /// The band of the Boarding Melee Table for forces `stronger` >= `weaker`:
 /// the highest band whose odds the ratio reaches (odds are rounded down:
 /// 1.4 to 1 is 1-1). A weaker force of 0 is at the top band.
-pub fn odds_band(data: &AirData, stronger: u64, weaker: u64) -> usize {
+pub(crate) fn odds_band(data: &AirData, stronger: u64, weaker: u64) -> usize {
     data.odds
         .iter()
         .rposition(|b| stronger * u64::from(b.odds[1]) >= weaker * u64::from(b.odds[0]))
@@ -85,7 +90,7 @@ pub fn odds_band(data: &AirData, stronger: u64, weaker: u64) -> usize {
 /// Casualties a party inflicts in one round, in sixtieths of a figure, from
 /// the Melee Table: its ordinary figures at their row's rate, its
 /// personality at his, plus the bonus against a disorganised enemy.
-pub fn casualties_inflicted(
+pub(crate) fn casualties_inflicted(
     data: &AirData,
     party: &Party,
     ship: &ShipState,

@@ -131,13 +131,13 @@ impl ShipState {
 
     /// Living figures of every kind.
     #[inline]
-    pub fn total_figures(&self) -> u32 {
+    pub(crate) fn total_figures(&self) -> u32 {
         self.figures.iter().map(|f| u32::from(*f)).sum()
     }
 
     /// Did not move or change altitude in its last move [To Hit: stationary].
     #[inline]
-    pub fn stationary(&self) -> bool {
+    pub(crate) fn stationary(&self) -> bool {
         self.pos == self.from && self.alt == self.from_alt
     }
 
@@ -149,14 +149,14 @@ impl ShipState {
 
     /// Whether its last move was at least `distance` tenths long.
     #[inline]
-    pub fn moved_at_least(&self, distance: i32) -> bool {
+    pub(crate) fn moved_at_least(&self, distance: i32) -> bool {
         self.pos.minus(self.from).norm2() >= i64::from(distance).pow(2)
     }
 }
 
 /// The highest Damage Effects step a ship has reached.
 #[inline]
-pub fn damage_step<'a>(
+pub(crate) fn damage_step<'a>(
     ship: &ShipState,
     class: &ShipClass,
     data: &'a AirData,
@@ -170,7 +170,7 @@ pub fn damage_step<'a>(
 
 /// Powerless: engines gone, propellers gone for now, or 90% damage.
 #[inline]
-pub fn powerless(ship: &ShipState, class: &ShipClass, data: &AirData) -> bool {
+pub(crate) fn powerless(ship: &ShipState, class: &ShipClass, data: &AirData) -> bool {
     ship.engines_out
         || ship.propellers_out > 0
         || damage_step(ship, class, data).is_some_and(|s| s.powerless)
@@ -178,7 +178,7 @@ pub fn powerless(ship: &ShipState, class: &ShipClass, data: &AirData) -> bool {
 
 /// Speed available this turn, tenths [Damage Effects; Engine, Propeller Hits].
 #[inline]
-pub fn max_speed(ship: &ShipState, class: &ShipClass, data: &AirData) -> i32 {
+pub(crate) fn max_speed(ship: &ShipState, class: &ShipClass, data: &AirData) -> i32 {
     if powerless(ship, class, data) {
         return 0;
     }
@@ -194,7 +194,7 @@ pub fn max_speed(ship: &ShipState, class: &ShipClass, data: &AirData) -> i32 {
 
 /// Highest altitude it can reach, tenths [Ceiling; Damage Effects; Ray Tank Hits].
 #[inline]
-pub fn ceiling(ship: &ShipState, class: &ShipClass, data: &AirData) -> i32 {
+pub(crate) fn ceiling(ship: &ShipState, class: &ShipClass, data: &AirData) -> i32 {
     let mut top = data.movement.ceiling;
     if let Some(cap) = damage_step(ship, class, data).and_then(|s| s.ceiling) {
         top = top.min(cap);
@@ -204,7 +204,7 @@ pub fn ceiling(ship: &ShipState, class: &ShipClass, data: &AirData) -> i32 {
 
 /// Heading steps it may turn at the end of a move [Turns; Steering Hits].
 #[inline]
-pub fn max_turn(ship: &ShipState, class: &ShipClass, data: &AirData) -> u8 {
+pub(crate) fn max_turn(ship: &ShipState, class: &ShipClass, data: &AirData) -> u8 {
     if powerless(ship, class, data) {
         0
     } else if ship.steering_out {
@@ -221,7 +221,7 @@ pub fn max_turn(ship: &ShipState, class: &ShipClass, data: &AirData) -> u8 {
 /// Adds damage points; returns the Damage Effects step newly reached, if any.
 /// At the destroying step the ship's status becomes [`Status::Destroyed`];
 /// at a step with an altitude it drops to it (adrift at 100 feet).
-pub fn take_damage(
+pub(crate) fn take_damage(
     ship: &mut ShipState,
     class: &ShipClass,
     data: &AirData,
@@ -243,7 +243,7 @@ pub fn take_damage(
 }
 
 /// Kills one figure, taking the first kind in `order` that has one left.
-pub fn kill_figure(ship: &mut ShipState, order: &[Figure]) -> Option<Figure> {
+pub(crate) fn kill_figure(ship: &mut ShipState, order: &[Figure]) -> Option<Figure> {
     let kind = order
         .iter()
         .copied()
@@ -257,7 +257,7 @@ pub fn kill_figure(ship: &mut ShipState, order: &[Figure]) -> Option<Figure> {
 
 /// What a critical hit's effect did, for traces and tallies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CriticalOutcome {
+pub(crate) struct CriticalOutcome {
     /// Damage multiplier in halves (2 = normal damage).
     pub damage_halves: u32,
     /// A figure was killed.
@@ -269,7 +269,7 @@ pub struct CriticalOutcome {
 /// Applies a critical hit's non-damage effect and says how to multiply the
 /// hit's damage [Critical Hits; the note that criticals always do normal
 /// damage besides their effect].
-pub fn apply_critical(
+pub(crate) fn apply_critical(
     ship: &mut ShipState,
     class: &ShipClass,
     data: &AirData,

@@ -7,14 +7,14 @@ use super::ships::{AirData, CriticalEffect, GunType, Location, ShipClass, Target
 /// Range band of a gun at `range` tenths: 0 short, 1 medium, 2 long
 /// (long range is unlimited) [Weapon Range Table].
 #[inline]
-pub fn range_band(gun: &GunType, range: i32) -> usize {
+pub(crate) fn range_band(gun: &GunType, range: i32) -> usize {
     let r = i64::from(range);
     range_band_squared(gun, r * r)
 }
 
 /// [`range_band`] from the squared range, so no root is taken.
 #[inline]
-pub fn range_band_squared(gun: &GunType, range2: i64) -> usize {
+pub(crate) fn range_band_squared(gun: &GunType, range2: i64) -> usize {
     if range2 <= i64::from(gun.short).pow(2) {
         0
     } else if range2 <= i64::from(gun.medium).pow(2) {
@@ -28,7 +28,7 @@ pub fn range_band_squared(gun: &GunType, range2: i64) -> usize {
 /// target size, -1 against a stationary target, +1 against one moving very
 /// rapidly or evasively.
 #[inline]
-pub fn to_hit_score(
+pub(crate) fn to_hit_score(
     data: &AirData,
     band: usize,
     size: usize,
@@ -61,7 +61,7 @@ pub fn critical(data: &AirData, facing: TargetFacing, d6: u32) -> CriticalEffect
 /// the base, +2 when the target moves relative to the bomber, +1 when it is
 /// more than 500 feet below, +1 small, -1 large.
 #[inline]
-pub fn bomb_score(data: &AirData, target: &ShipClass, moving: bool, far_below: bool) -> i32 {
+pub(crate) fn bomb_score(data: &AirData, target: &ShipClass, moving: bool, far_below: bool) -> i32 {
     let b = &data.bombing;
     b.base
         + if moving { b.target_moving } else { 0 }
@@ -70,7 +70,7 @@ pub fn bomb_score(data: &AirData, target: &ShipClass, moving: bool, far_below: b
 }
 
 /// Probability that 2d6 reach `score`.
-pub fn p_2d6_at_least(score: i32) -> f64 {
+pub(crate) fn p_2d6_at_least(score: i32) -> f64 {
     let ways: u32 = (1..=6)
         .flat_map(|a| (1..=6).map(move |b| a + b))
         .filter(|t| *t >= score)

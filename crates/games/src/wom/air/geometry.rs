@@ -9,9 +9,9 @@
 use super::ships::{ARC_BOW, ARC_PORT, ARC_STARBOARD, ARC_STERN, TargetFacing};
 
 /// Degrees in one heading step.
-pub const HEADING_STEP_DEGREES: u32 = 15;
+pub(crate) const HEADING_STEP_DEGREES: u32 = 15;
 /// Number of headings.
-pub const HEADINGS: u8 = 24;
+pub(crate) const HEADINGS: u8 = 24;
 /// Fixed-point scale of the direction table.
 const SCALE: i64 = 10_000;
 
@@ -23,13 +23,13 @@ const COS: [i64; 24] = [
 
 /// cos of heading `h` x 10000.
 #[inline]
-pub fn cos(h: u8) -> i64 {
+pub(crate) fn cos(h: u8) -> i64 {
     COS[usize::from(h % HEADINGS)]
 }
 
 /// sin of heading `h` x 10000 (sin t = cos(t - 90 degrees)).
 #[inline]
-pub fn sin(h: u8) -> i64 {
+pub(crate) fn sin(h: u8) -> i64 {
     COS[usize::from((h % HEADINGS + 18) % HEADINGS)]
 }
 
@@ -62,7 +62,7 @@ impl Point {
 
     /// Squared length.
     #[inline]
-    pub fn norm2(self) -> i64 {
+    pub(crate) fn norm2(self) -> i64 {
         i64::from(self.x).pow(2) + i64::from(self.y).pow(2)
     }
 
@@ -75,7 +75,7 @@ impl Point {
 
 /// Integer square root (rounded down).
 #[inline]
-pub fn isqrt(v: i64) -> i64 {
+pub(crate) fn isqrt(v: i64) -> i64 {
     if v <= 0 {
         return 0;
     }
@@ -91,14 +91,14 @@ pub fn isqrt(v: i64) -> i64 {
 
 /// Inches (as written in a data file) to tenths, if a non-negative
 /// multiple of 0.1 up to 10,000 inches.
-pub fn tenths(inches: f64) -> Option<i32> {
+pub(crate) fn tenths(inches: f64) -> Option<i32> {
     let t = inches * 10.0;
     (inches.is_finite() && (0.0..=100_000.0).contains(&t) && (t - t.round()).abs() < 1e-6)
         .then(|| t.round() as i32)
 }
 
 /// Like [`tenths`] but allowing negative coordinates.
-pub fn signed_tenths(inches: f64) -> Option<i32> {
+pub(crate) fn signed_tenths(inches: f64) -> Option<i32> {
     let t = inches * 10.0;
     (inches.is_finite() && (-100_000.0..=100_000.0).contains(&t) && (t - t.round()).abs() < 1e-6)
         .then(|| t.round() as i32)
@@ -120,7 +120,7 @@ pub fn step(p: Point, h: u8, distance: i32) -> Point {
 
 /// The heading closest to the direction of `v` (heading 0 for a zero vector).
 #[inline]
-pub fn heading_of(v: Point) -> u8 {
+pub(crate) fn heading_of(v: Point) -> u8 {
     let (x, y) = (i64::from(v.x), i64::from(v.y));
     let mut best = 0u8;
     let mut best_dot = i64::MIN;
@@ -136,20 +136,20 @@ pub fn heading_of(v: Point) -> u8 {
 
 /// Signed steps from heading `from` to `to`, in -11..=12 (positive anticlockwise).
 #[inline]
-pub fn steps_between(from: u8, to: u8) -> i32 {
+pub(crate) fn steps_between(from: u8, to: u8) -> i32 {
     let d = (i32::from(to) - i32::from(from)).rem_euclid(i32::from(HEADINGS));
     if d > 12 { d - 24 } else { d }
 }
 
 /// `h` turned by `steps` (positive anticlockwise).
 #[inline]
-pub fn turned(h: u8, steps: i32) -> u8 {
+pub(crate) fn turned(h: u8, steps: i32) -> u8 {
     (i32::from(h) + steps).rem_euclid(i32::from(HEADINGS)) as u8
 }
 
 /// Turns from `current` toward `desired` by at most `max_steps`.
 #[inline]
-pub fn turn_toward(current: u8, desired: u8, max_steps: u8) -> u8 {
+pub(crate) fn turn_toward(current: u8, desired: u8, max_steps: u8) -> u8 {
     let wanted = steps_between(current, desired);
     let limit = i32::from(max_steps);
     turned(current, wanted.clamp(-limit, limit))
@@ -165,7 +165,7 @@ fn frame(v: Point, h: u8) -> (i64, i64) {
 /// The arc (an arc bit) of a ship at `from` heading `h` in which `to` lies:
 /// bow and stern within 45 degrees of the keel line, else a broadside.
 #[inline]
-pub fn arc_of(from: Point, h: u8, to: Point) -> u8 {
+pub(crate) fn arc_of(from: Point, h: u8, to: Point) -> u8 {
     let (forward, left) = frame(to.minus(from), h);
     if forward >= left.abs() {
         ARC_BOW
@@ -183,7 +183,7 @@ pub fn arc_of(from: Point, h: u8, to: Point) -> u8 {
 /// Location]: the hull bottom or top when the line of fire is steeper than
 /// 45 degrees, else bow, broadside or stern by the shooter's bearing.
 #[inline]
-pub fn facing_presented(
+pub(crate) fn facing_presented(
     target: Point,
     h: u8,
     target_alt: i32,
@@ -208,7 +208,7 @@ pub fn facing_presented(
 
 /// Distance from `p` to the segment `a`-`b`, squared.
 #[inline]
-pub fn segment_distance2(a: Point, b: Point, p: Point) -> i64 {
+pub(crate) fn segment_distance2(a: Point, b: Point, p: Point) -> i64 {
     let ab = b.minus(a);
     let ap = p.minus(a);
     let len2 = ab.norm2();
@@ -237,7 +237,13 @@ pub fn along(p: Point, h: u8, aim: Point) -> i32 {
 /// tan(elevation) and tan(depression) x 10000 [Elevation and Depression of
 /// Guns]. Squares throughout, so no root is taken.
 #[inline]
-pub fn can_lay(from_alt: i32, to_alt: i32, horizontal2: i64, tan_elev: i64, tan_depr: i64) -> bool {
+pub(crate) fn can_lay(
+    from_alt: i32,
+    to_alt: i32,
+    horizontal2: i64,
+    tan_elev: i64,
+    tan_depr: i64,
+) -> bool {
     let dz = i128::from(to_alt - from_alt);
     let limit = if dz >= 0 { tan_elev } else { tan_depr };
     limit == i64::MAX

@@ -49,7 +49,7 @@ pub enum Tactic {
 }
 
 /// Tactic names as written in scenarios.
-pub const TACTIC_NAMES: [&str; 6] = [
+pub(crate) const TACTIC_NAMES: [&str; 6] = [
     "line-of-battle",
     "boarders",
     "bombers",

@@ -16,11 +16,11 @@ use barsoom_engine::{Dice, Model, OutputSpec, Trace, TrialResult};
 use super::tables::{BattleTables, PARTS, Troop};
 
 /// Most units a side may field (the trial state is fixed arrays).
-pub const MAX_UNITS: usize = 8;
+pub(crate) const MAX_UNITS: usize = 8;
 /// Most figures in one unit (a Umak is 200; an army of Umaks 2,000).
-pub const MAX_FIGURES: u32 = 2000;
+pub(crate) const MAX_FIGURES: u32 = 2000;
 /// Longest distance between the battle lines, in inches (10 yards each).
-pub const MAX_DISTANCE: u32 = 500;
+pub(crate) const MAX_DISTANCE: u32 = 500;
 
 /// From which side a unit attacks its target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,28 +97,28 @@ pub const OUT_FIRST_WINS: u16 = 0;
 /// The second side holds the field.
 pub const OUT_SECOND_WINS: u16 = 1;
 /// Both sides left the field in the same turn.
-pub const OUT_BOTH_BROKEN: u16 = 2;
+pub(crate) const OUT_BOTH_BROKEN: u16 = 2;
 /// The turn limit came first.
 pub const OUT_UNDECIDED: u16 = 3;
 
 /// Metric indices: turns, turns with melee, then per side (first, second)
 /// casualties, morale failures, routs, surrenders, commanders and
 /// personality figures lost.
-pub const M_TURNS: usize = 0;
+pub(crate) const M_TURNS: usize = 0;
 /// Turns in which at least one melee round was fought.
-pub const M_MELEE_ROUNDS: usize = 1;
+pub(crate) const M_MELEE_ROUNDS: usize = 1;
 /// Figures lost by the first side (second side: +1).
 pub const M_CASUALTIES: usize = 2;
 /// Failed morale checks (retreats) of the first side (second: +1).
-pub const M_MORALE_FAILURES: usize = 4;
+pub(crate) const M_MORALE_FAILURES: usize = 4;
 /// Units routed, first side (second: +1).
-pub const M_ROUTS: usize = 6;
+pub(crate) const M_ROUTS: usize = 6;
 /// Units surrendered, first side (second: +1).
-pub const M_SURRENDERS: usize = 8;
+pub(crate) const M_SURRENDERS: usize = 8;
 /// Unit commanders killed, first side (second: +1).
-pub const M_COMMANDERS_LOST: usize = 10;
+pub(crate) const M_COMMANDERS_LOST: usize = 10;
 /// Personality figures killed, first side (second: +1).
-pub const M_PERSONALITIES_LOST: usize = 12;
+pub(crate) const M_PERSONALITIES_LOST: usize = 12;
 
 /// Where a unit stands in the battle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -210,7 +210,7 @@ pub struct Attack {
 
 impl UnitState {
     /// Still on the field (active or retreating).
-    pub fn on_field(&self) -> bool {
+    pub(crate) fn on_field(&self) -> bool {
         matches!(self.status, Status::Active | Status::Retreating(_))
     }
 }

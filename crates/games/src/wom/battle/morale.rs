@@ -64,7 +64,12 @@ impl WomBattle {
     }
 
     /// Makes every morale check that is due (MORALE CHECKS TO BE MADE).
-    pub fn morale_checks<T: Trace>(&self, st: &mut BattleState, dice: &mut Dice, trace: &mut T) {
+    pub(crate) fn morale_checks<T: Trace>(
+        &self,
+        st: &mut BattleState,
+        dice: &mut Dice,
+        trace: &mut T,
+    ) {
         let m = &self.tables.morale;
         for s in 0..2 {
             for u in 0..st.counts[s] {

@@ -30,7 +30,7 @@ pub enum Troop {
 }
 
 /// Troop type names as written in scenario and data files, in [`Troop`] order.
-pub const TROOP_NAMES: [&str; 4] = [
+pub(crate) const TROOP_NAMES: [&str; 4] = [
     "human-infantry",
     "green-infantry",
     "human-cavalry",
@@ -53,17 +53,17 @@ impl Troop {
         self as usize
     }
     /// Green Martians are always skirmishers.
-    pub fn is_green(self) -> bool {
+    pub(crate) fn is_green(self) -> bool {
         matches!(self, Troop::GreenInfantry | Troop::GreenCavalry)
     }
     /// Mounted troops (a lance charge needs a mount).
-    pub fn is_mounted(self) -> bool {
+    pub(crate) fn is_mounted(self) -> bool {
         matches!(self, Troop::HumanCavalry | Troop::GreenCavalry)
     }
 }
 
 /// Missile weapons of land battles, in the order of the data rows.
-pub const WEAPON_NAMES: [&str; 4] = ["javelin", "bow", "pistol", "rifle"];
+pub(crate) const WEAPON_NAMES: [&str; 4] = ["javelin", "bow", "pistol", "rifle"];
 
 /// One missile weapon, compiled.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -187,7 +187,7 @@ impl BattleTables {
     }
 
     /// Every accepted class name, for error messages.
-    pub fn class_names(&self) -> String {
+    pub(crate) fn class_names(&self) -> String {
         let mut names = Vec::new();
         for c in &self.classes {
             names.push(c.name.as_str());

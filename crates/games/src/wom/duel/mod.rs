@@ -40,7 +40,7 @@ pub use rules::{
 };
 
 /// Most figures on one side.
-pub const MAX_PER_SIDE: usize = 16;
+pub(crate) const MAX_PER_SIDE: usize = 16;
 /// Default cap on rounds; a fight still going is "undecided".
 pub const DEFAULT_MAX_ROUNDS: u32 = 100_000;
 
@@ -131,23 +131,18 @@ impl WomDuel {
         &self.fighters
     }
 
-    /// Number of figures on side A.
-    pub fn side_a_count(&self) -> usize {
-        self.side_a
-    }
-
     /// Whether animals take part (initiative then always alternates).
-    pub fn animals_involved(&self) -> bool {
+    pub(crate) fn animals_involved(&self) -> bool {
         self.animals_involved
     }
 
     /// Whether the first animal attack against an animal checks for panic.
-    pub fn panic_possible(&self) -> bool {
+    pub(crate) fn panic_possible(&self) -> bool {
         self.panic_possible
     }
 
     /// Successive attacks after which the initiative passes.
-    pub fn successive_limit(&self) -> u8 {
+    pub(crate) fn successive_limit(&self) -> u8 {
         self.successive_limit
     }
 
@@ -158,7 +153,7 @@ impl WomDuel {
 
     /// Side of figure `i`.
     #[inline]
-    pub fn side_of(&self, i: usize) -> usize {
+    pub(crate) fn side_of(&self, i: usize) -> usize {
         usize::from(i >= self.side_a)
     }
 

@@ -72,7 +72,7 @@ impl AttackProfile {
 
     /// Whether a stinger roll of `roll` kills.
     #[inline]
-    pub fn stings(&self, roll: u32) -> bool {
+    pub(crate) fn stings(&self, roll: u32) -> bool {
         self.stings[roll as usize]
     }
 

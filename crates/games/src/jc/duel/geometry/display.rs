@@ -104,13 +104,13 @@ pub enum DisplayKind {
 impl DisplayKind {
     /// Whether no character may move away from the enemy until melee is
     /// first joined [7.21, 7.22].
-    pub fn no_retreat_before_melee(self) -> bool {
+    pub(crate) fn no_retreat_before_melee(self) -> bool {
         matches!(self, DisplayKind::Open | DisplayKind::Street)
     }
 
     /// Whether duels on it start discovered [7.21-7.23]; house and palace
     /// duels need discovery [7.24, 7.25, 6.0].
-    pub fn starts_discovered(self) -> bool {
+    pub(crate) fn starts_discovered(self) -> bool {
         matches!(
             self,
             DisplayKind::Open | DisplayKind::Street | DisplayKind::Flier
@@ -510,7 +510,7 @@ impl Display {
     /// The same display with the dungeon door, the secret passageways and
     /// the staging area open or closed as `openings` says [5.51, 5.54,
     /// 5.55].
-    pub fn with_openings(&self, openings: Openings) -> Display {
+    pub(crate) fn with_openings(&self, openings: Openings) -> Display {
         Self::assemble(
             self.name.clone(),
             self.kind,
@@ -524,7 +524,7 @@ impl Display {
 
     /// The same display with sky wherever `f` holds for the box as drawn
     /// (Woola's flier [19.13]).
-    pub fn with_sky_where(&self, f: impl Fn(Cell) -> bool) -> Display {
+    pub(crate) fn with_sky_where(&self, f: impl Fn(Cell) -> bool) -> Display {
         Self::assemble(
             self.name.clone(),
             self.kind,
@@ -539,14 +539,9 @@ impl Display {
         )
     }
 
-    /// What the doors, passageways and staging area are now.
-    pub fn openings(&self) -> Openings {
-        self.openings
-    }
-
     /// Whether the display has a dungeon door or secret passageways, whose
     /// state changes where counters may go.
-    pub fn has_openings(&self) -> bool {
+    pub(crate) fn has_openings(&self) -> bool {
         self.drawn
             .iter()
             .any(|c| matches!(c, Cell::Locked | Cell::Secret))
@@ -678,7 +673,7 @@ impl Display {
     /// (bit `row * 9 + column`, `origin` in the middle): where a counter may
     /// end a step; `None` off the display.
     #[inline]
-    pub fn movement_window(&self, origin: (i16, i16), restricted_ok: bool) -> Option<u128> {
+    pub(crate) fn movement_window(&self, origin: (i16, i16), restricted_ok: bool) -> Option<u128> {
         let (x, y) = origin;
         if x < 0 || y < 0 || x >= self.width || y >= self.height {
             return None;

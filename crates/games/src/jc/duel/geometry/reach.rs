@@ -160,7 +160,7 @@ impl Reach {
     /// Whether `(x, y)` can be walked to in at most `steps` steps and is
     /// free.
     #[inline]
-    pub fn walks_within(&self, x: i16, y: i16, steps: u8) -> bool {
+    pub(crate) fn walks_within(&self, x: i16, y: i16, steps: u8) -> bool {
         if i16::from(steps) >= self.radius {
             with_sets!(self, sets => {
                 let (c, r) = window_box(sets.walk, self.origin, x, y);
@@ -174,7 +174,7 @@ impl Reach {
     /// Which of `boxes` (at most 32) [`Reach::walks_within`] accepts: bit
     /// `i` for `boxes[i]`.
     #[inline]
-    pub fn walkable(&self, boxes: &[(i16, i16)], steps: u8) -> u32 {
+    pub(crate) fn walkable(&self, boxes: &[(i16, i16)], steps: u8) -> u32 {
         if i16::from(steps) < self.radius {
             return boxes.iter().enumerate().fold(0, |bits, (i, &(x, y))| {
                 bits | u32::from(self.walks_within(x, y, steps)) << i

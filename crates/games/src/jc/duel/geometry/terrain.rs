@@ -2,8 +2,8 @@
 //! obstruction, straight lines, distance fields and window rows.
 
 use super::display::{
-    Cell, Display, F_DECKS, F_DOOR, F_EXIT, F_JUMP_OPEN, F_NEAR_RESTRICTED, F_OPEN, F_RESTRICTED,
-    F_ROOM, F_STAGING, PLANE_MARGIN, PLANE_WORDS, RAMP_SHIFT,
+    Cell, Display, F_DECKS, F_DOOR, F_JUMP_OPEN, F_NEAR_RESTRICTED, F_OPEN, F_RESTRICTED, F_ROOM,
+    F_STAGING, PLANE_MARGIN, PLANE_WORDS, RAMP_SHIFT,
 };
 use super::facing::{COUNTER, from_frame};
 
@@ -118,12 +118,6 @@ impl Display {
         self.features(x, y) & F_NEAR_RESTRICTED != 0
     }
 
-    /// Whether a counter at `(x, y)` covers an exit box [5.18].
-    #[inline]
-    pub fn on_exit(&self, x: i16, y: i16) -> bool {
-        self.features(x, y) & F_EXIT != 0
-    }
-
     /// Whether a counter at `(x, y)` lies wholly inside a room [7.24].
     #[inline]
     pub fn in_room(&self, x: i16, y: i16) -> bool {
@@ -175,7 +169,7 @@ impl Display {
 
     /// The areas whose boxes (as drawn) a counter at `(x, y)` covers, as a
     /// bit set by area index (the first 32 areas).
-    pub fn areas_under(&self, x: i16, y: i16) -> u32 {
+    pub(crate) fn areas_under(&self, x: i16, y: i16) -> u32 {
         let mut set = 0u32;
         if !(0..=self.width - COUNTER).contains(&x) || !(0..=self.height - COUNTER).contains(&y) {
             return set;
@@ -207,7 +201,7 @@ impl Display {
 
     /// Whether a counter at `(x, y)` covers a box, as drawn, for which `f`
     /// holds (a secret passageway box [5.54]).
-    pub fn covers_drawn(&self, x: i16, y: i16, f: impl Fn(Cell) -> bool) -> bool {
+    pub(crate) fn covers_drawn(&self, x: i16, y: i16, f: impl Fn(Cell) -> bool) -> bool {
         (0..COUNTER).any(|j| {
             (0..COUNTER).any(|i| {
                 let (bx, by) = (x + i, y + j);
@@ -266,7 +260,7 @@ impl Display {
 
     /// [`Display::distance_field`] into reused buffers (`queue` is
     /// scratch).
-    pub fn distance_field_into(
+    pub(crate) fn distance_field_into(
         &self,
         goal: impl Fn(i16, i16) -> bool,
         dist: &mut Vec<u16>,
@@ -303,7 +297,14 @@ impl Display {
     /// restricted boxes [5.57]: bit `i` for column `x0 + i`, none off the
     /// display.
     #[inline]
-    pub fn window_row(&self, jump: bool, restricted_ok: bool, y: i16, x0: i16, span: u32) -> u64 {
+    pub(crate) fn window_row(
+        &self,
+        jump: bool,
+        restricted_ok: bool,
+        y: i16,
+        x0: i16,
+        span: u32,
+    ) -> u64 {
         if y < 0 || y >= self.height || span == 0 {
             return 0;
         }

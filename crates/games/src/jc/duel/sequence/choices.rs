@@ -98,7 +98,13 @@ impl Duel {
 
     /// The best facing (if any) from which `a` at `at` may attack `t` [7.43].
     #[inline(always)]
-    pub fn facing_to_attack(&self, s: &State, a: usize, t: usize, at: (i16, i16)) -> Option<u8> {
+    pub(crate) fn facing_to_attack(
+        &self,
+        s: &State,
+        a: usize,
+        t: usize,
+        at: (i16, i16),
+    ) -> Option<u8> {
         let arc = self.fighters[a].arc();
         let (dx, dy) = (at.0 - s.pos[t].0, at.1 - s.pos[t].1);
         if !adjacent(dx, dy) {
@@ -115,7 +121,7 @@ impl Duel {
     /// (facing changed in lieu of movement) and, if `reach` is given, from
     /// each exact position [7.41] around each target that he can walk to.
     #[inline]
-    pub fn for_each_attack(
+    pub(crate) fn for_each_attack(
         &self,
         s: &State,
         a: usize,
@@ -260,7 +266,7 @@ impl Duel {
     /// first in scenario order on a tie, and the distance in boxes to him
     /// (the larger of the row and column gaps of the top-left boxes).
     #[inline(always)]
-    pub fn nearest_of(&self, s: &State, among: u32, at: (i16, i16)) -> Option<(usize, i16)> {
+    pub(crate) fn nearest_of(&self, s: &State, among: u32, at: (i16, i16)) -> Option<(usize, i16)> {
         let mut best: Option<(usize, i16)> = None;
         let mut bits = among;
         while bits != 0 {
@@ -277,28 +283,28 @@ impl Duel {
     /// The distance in boxes from `at` to the nearest conscious enemy of
     /// `a` (the larger of the row and column gaps of the top-left boxes).
     #[inline(always)]
-    pub fn gap_to_enemy(&self, s: &State, a: usize, at: (i16, i16)) -> i16 {
+    pub(crate) fn gap_to_enemy(&self, s: &State, a: usize, at: (i16, i16)) -> i16 {
         self.gap_among(s, self.targets(s, a), at)
     }
 
     /// The distance in boxes from `at` to the nearest of the fighters
     /// `among` (bit per fighter; `i16::MAX` if none).
     #[inline(always)]
-    pub fn gap_among(&self, s: &State, among: u32, at: (i16, i16)) -> i16 {
+    pub(crate) fn gap_among(&self, s: &State, among: u32, at: (i16, i16)) -> i16 {
         self.nearest_of(s, among, at)
             .map_or(i16::MAX, |(_, gap)| gap)
     }
 
     /// The nearest conscious enemy of `a` from `at`.
     #[inline]
-    pub fn nearest_enemy(&self, s: &State, a: usize, at: (i16, i16)) -> Option<usize> {
+    pub(crate) fn nearest_enemy(&self, s: &State, a: usize, at: (i16, i16)) -> Option<usize> {
         self.nearest_of(s, self.targets(s, a), at).map(|(t, _)| t)
     }
 
     /// The top-left boxes of the counters in `a`'s way [5.15], but those
     /// of `ignored` (bit per fighter), and how many there are.
     #[inline(always)]
-    pub fn obstacles(
+    pub(crate) fn obstacles(
         &self,
         s: &State,
         a: usize,
@@ -319,7 +325,7 @@ impl Duel {
 
     /// The counters in `a`'s way [5.15], bit per fighter.
     #[inline(always)]
-    pub fn obstacle_mask(&self, s: &State, a: usize) -> u32 {
+    pub(crate) fn obstacle_mask(&self, s: &State, a: usize) -> u32 {
         let mut bits = 0;
         for i in 0..s.n {
             if i != a && s.blocks(i) {
@@ -362,7 +368,7 @@ impl Duel {
     /// [`Duel::keeps_closing`] for a fighter whose targets are `targets`
     /// (bit per fighter), the nearest `here` boxes from where he stands.
     #[inline(always)]
-    pub fn keeps_closing_from(
+    pub(crate) fn keeps_closing_from(
         &self,
         s: &State,
         (targets, here): (u32, i16),

@@ -246,7 +246,7 @@ impl State {
 
     /// The fighters on their feet, bit per fighter.
     #[inline(always)]
-    pub fn fighting_mask(&self) -> u32 {
+    pub(crate) fn fighting_mask(&self) -> u32 {
         let mut bits = 0;
         for i in 0..self.n {
             bits |= u32::from(self.fighting(i)) << i;

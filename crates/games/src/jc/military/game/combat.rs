@@ -49,7 +49,7 @@ impl Game {
 
     /// Whether the enemy of `p` (or a neutral he influenced) has fleets in
     /// `city`.
-    pub fn enemy_in(&self, city: usize, p: usize) -> bool {
+    pub(crate) fn enemy_in(&self, city: usize, p: usize) -> bool {
         self.groups().iter().any(|g| {
             !g.in_transit && usize::from(g.city) == city && self.side_of(g.owner) == Some(1 - p)
         })
@@ -57,7 +57,7 @@ impl Game {
 
     /// The battle-key side of player `p`'s forces in `city` (its own and
     /// influenced neutrals' fleets), or of neutral owner `owner`.
-    pub fn side_key(
+    pub(crate) fn side_key(
         &self,
         rules: &MilitaryRules,
         city: usize,

@@ -274,7 +274,7 @@ impl Game {
 
     /// Adds `strength` points of `owner`'s fleets of `nation` in `city`,
     /// joining a group already there.
-    pub fn add_fleet(&mut self, owner: u8, nation: u8, city: usize, strength: u8) {
+    pub(crate) fn add_fleet(&mut self, owner: u8, nation: u8, city: usize, strength: u8) {
         if strength == 0 {
             return;
         }
@@ -294,14 +294,14 @@ impl Game {
     /// Whether units of `owner` fight for player `p` (its own, or a neutral
     /// it influenced [24.21]).
     #[inline]
-    pub fn allied(&self, owner: u8, p: usize) -> bool {
+    pub(crate) fn allied(&self, owner: u8, p: usize) -> bool {
         usize::from(owner) == p
             || (owner >= 2 && usize::from(self.neutrals[usize::from(owner) - 2].influenced_by) == p)
     }
 
     /// The player an owner fights for, if any.
     #[inline]
-    pub fn side_of(&self, owner: u8) -> Option<usize> {
+    pub(crate) fn side_of(&self, owner: u8) -> Option<usize> {
         if owner < 2 {
             Some(usize::from(owner))
         } else {
@@ -312,7 +312,7 @@ impl Game {
 
     /// Whether `city` holds fleets not allied to `p` (enemy or neutral):
     /// then `p`'s fleets may leave only the way they came [22.25].
-    pub fn hostile_in(&self, city: usize, p: usize) -> bool {
+    pub(crate) fn hostile_in(&self, city: usize, p: usize) -> bool {
         self.groups()
             .iter()
             .any(|g| !g.in_transit && usize::from(g.city) == city && !self.allied(g.owner, p))
@@ -328,7 +328,7 @@ impl Game {
 
     /// Whether capital city `c` counts as `p`'s for victory: he controls
     /// it, or a neutral he influenced does [25.3].
-    pub fn counts_for(&self, c: usize, p: usize) -> bool {
+    pub(crate) fn counts_for(&self, c: usize, p: usize) -> bool {
         let k = self.controller[c];
         k != NONE && self.side_of(k) == Some(p)
     }

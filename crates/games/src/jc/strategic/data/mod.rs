@@ -62,14 +62,14 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// Most characters the roster may hold (character sets are `u128`).
-pub const MAX_ROSTER: usize = 128;
+pub(crate) const MAX_ROSTER: usize = 128;
 
 /// The conveyances, in the order of per-conveyance arrays.
-pub const CONVEYANCES: [u8; 3] = [WALK, THOAT, FLIER];
+pub(crate) const CONVEYANCES: [u8; 3] = [WALK, THOAT, FLIER];
 
 /// The index of a conveyance bit in per-conveyance arrays.
 #[inline]
-pub fn conveyance_index(bit: u8) -> usize {
+pub(crate) fn conveyance_index(bit: u8) -> usize {
     match bit {
         FLIER => 2,
         THOAT => 1,
@@ -285,11 +285,6 @@ impl StrategicData {
     pub fn distance(&self, conveyance: u8, a: u8, b: u8) -> u16 {
         self.distance[conveyance_index(conveyance)]
             [usize::from(a) * self.map.cities.len() + usize::from(b)]
-    }
-
-    /// The hero rules of roster character `k`, if he is a playable hero.
-    pub fn hero_of(&self, k: u8) -> Option<usize> {
-        self.heroes.iter().position(|h| h.character == k)
     }
 
     /// Whether a hero of roster character `k` passes as a native in place

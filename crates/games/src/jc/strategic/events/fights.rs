@@ -46,7 +46,7 @@ pub struct FightAid {
 impl Game {
     /// Whether hero `p` avoids the encounter with `foes` (outdoors or in a
     /// city) [18.2, 19.22].
-    pub fn encounter_avoided<R: Roller, T: Trace>(
+    pub(crate) fn encounter_avoided<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -101,7 +101,7 @@ impl Game {
     /// an outdoor encounter or an arena duel). Against beasts every Player
     /// holding a miraculous escape must play it, the hero's own first
     /// [11.33]. An arena defeat not saved kills a doomed captive [19.32].
-    pub fn saved_from_defeat<R: Roller, T: Trace>(
+    pub(crate) fn saved_from_defeat<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -190,7 +190,7 @@ impl Game {
 
     /// Help with hero `p`'s escape roll [17.21]: Ghek [19.44], the escape
     /// cards (38-39 make it certain), the escape bonus (card 55).
-    pub fn special_escape_help<R: Roller, T: Trace>(
+    pub(crate) fn special_escape_help<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -213,7 +213,7 @@ impl Game {
 
     /// Whether hero `p`'s minor character cellmate fights beside him in the
     /// arena (cards 46-48) [17.14].
-    pub fn arena_companion<R: Roller, T: Trace>(
+    pub(crate) fn arena_companion<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -238,7 +238,7 @@ impl Game {
     /// [9.27], the free blows of invisibility; a fight in the villain's city
     /// game ends a transferred hero's cover [19.31].
     #[allow(clippy::too_many_arguments)]
-    pub fn fight_begins<R: Roller, T: Trace>(
+    pub(crate) fn fight_begins<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -320,7 +320,7 @@ impl Game {
     /// Before hero `p` duels his villain: repentant traitors come over
     /// [12.32], Tario or Luud may be called on [19.32], and the next fight
     /// is the villain's (invisibility, card 27).
-    pub fn before_villain_duel<R: Roller, T: Trace>(
+    pub(crate) fn before_villain_duel<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -334,7 +334,7 @@ impl Game {
 
     /// After a duel in a quarry's house: a threatened captive is saved by
     /// a win and lost to the table by a defeat [13.42, 13.44].
-    pub fn house_duel_ends<R: Roller, T: Trace>(
+    pub(crate) fn house_duel_ends<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,

@@ -17,7 +17,7 @@ impl Game {
     /// At the start of each City Sub-sequence of hero `p` [8.0 H]: the
     /// count of an unspeakable act, and the cards and tries whose moment is
     /// the city game. Returns the flow if the sub-sequence is cut short.
-    pub fn city_subsequence_begins<R: Roller, T: Trace>(
+    pub(crate) fn city_subsequence_begins<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -135,7 +135,7 @@ impl Game {
     /// then: the secret entrance (no card needed where he knows the way
     /// [17.17]), disguise [15.31]; his per-city marks are reset. Returns the
     /// area.
-    pub fn city_entry<R: Roller, T: Trace>(
+    pub(crate) fn city_entry<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -184,7 +184,7 @@ impl Game {
 
     /// How much easier (positive) or harder (negative) discovery is for
     /// hero `p`: treachery [12.22], stealth (card 21), the army [16.33].
-    pub fn discovery_shift(&self, ctx: &Context, p: usize) -> i32 {
+    pub(crate) fn discovery_shift(&self, ctx: &Context, p: usize) -> i32 {
         let s = &self.story.heroes[p];
         let mut shift = 0;
         if s.betrayed_discovery {
@@ -206,7 +206,7 @@ impl Game {
     /// Hero `p` is discovered [15.2]: card 43 may let him slip away; the
     /// treachery handicap ends [12.22]; card 57-58 may keep his villain
     /// from fleeing this Turn. Returns whether the discovery is undone.
-    pub fn discovery_averted<R: Roller, T: Trace>(
+    pub(crate) fn discovery_averted<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -225,7 +225,7 @@ impl Game {
 
     /// Whether a card (cards 57-58) keeps hero `p`'s villain from fleeing
     /// this Strategic Turn.
-    pub fn villain_held_back(&self, p: usize) -> bool {
+    pub(crate) fn villain_held_back(&self, p: usize) -> bool {
         self.story.heroes[p].villain_stays == self.turn && self.turn > 0
     }
 }

@@ -14,7 +14,7 @@ impl Game {
     /// At the start of hero `p`'s Movement Phase: a halt (cards 09-10), a
     /// stay (cards 23 and 37), or the North Pole flight (cards 59-61) take
     /// the place of his own choice.
-    pub fn movement_begins<T: Trace>(
+    pub(crate) fn movement_begins<T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -52,12 +52,12 @@ impl Game {
 
     /// Whether hero `p` may fly `route` though it touches the North Pole
     /// (cards 59-61).
-    pub fn north_pass(&self, p: usize) -> bool {
+    pub(crate) fn north_pass(&self, p: usize) -> bool {
         self.story.heroes[p].north_pass
     }
 
     /// At the end of hero `p`'s movement: the extra movement card (card 32).
-    pub fn movement_ends<R: Roller, T: Trace>(
+    pub(crate) fn movement_ends<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -78,7 +78,7 @@ impl Game {
 
     /// The haads hero `p` covers with a movement card of `haads`: half,
     /// then a crash and on foot, if his villain plays card 22.
-    pub fn flight_haads<R: Roller, T: Trace>(
+    pub(crate) fn flight_haads<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,

@@ -19,7 +19,7 @@ use barsoom_engine::Trace;
 
 impl Game {
     /// The player who runs hero `p`'s villain.
-    pub fn villain_player(&self, p: usize) -> usize {
+    pub(crate) fn villain_player(&self, p: usize) -> usize {
         usize::from(self.parties[p].controller)
     }
 
@@ -66,7 +66,14 @@ impl Game {
 
     /// Player `q` plays card `n` (from his hand, or just drawn) on hero
     /// `p`'s affairs: it goes to the face-up pile [18.14].
-    pub fn play_card<T: Trace>(&mut self, ctx: &Context, q: usize, p: usize, n: u8, trace: &mut T) {
+    pub(crate) fn play_card<T: Trace>(
+        &mut self,
+        ctx: &Context,
+        q: usize,
+        p: usize,
+        n: u8,
+        trace: &mut T,
+    ) {
         if !self.story.hands[q].remove(n) {
             // A card another Player offered [18.17].
             for hand in &mut self.story.hands {
@@ -89,7 +96,7 @@ impl Game {
 
     /// Phase C [8.0, 18.0]: the story's upkeep for hero `p`, the draw, and
     /// the cards whose moment is the start of the Player-Turn.
-    pub fn random_events_phase<R: Roller, T: Trace>(
+    pub(crate) fn random_events_phase<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,

@@ -42,7 +42,7 @@ mod targets;
 pub use targets::preferred_target;
 
 /// Most ships in one battle (both sides together).
-pub const MAX_SHIPS: usize = 16;
+pub(crate) const MAX_SHIPS: usize = 16;
 /// Turn limit when a scenario names none.
 pub const DEFAULT_MAX_TURNS: u32 = 40;
 

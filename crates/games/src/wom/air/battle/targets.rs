@@ -11,7 +11,7 @@ use super::WomAir;
 impl WomAir {
     /// The range (tenths) at which a ship of class `own` fights one of
     /// class `enemy` under `line-of-battle`.
-    pub fn wanted_range(&self, own: usize, enemy: usize) -> i32 {
+    pub(crate) fn wanted_range(&self, own: usize, enemy: usize) -> i32 {
         self.wanted_range[own * self.data.classes.len() + enemy]
     }
 }

@@ -16,16 +16,16 @@ mod load;
 pub use load::{facing_name, mount};
 
 /// Most gun mounts (groups of guns on one facing) a ship class may have.
-pub const MAX_MOUNTS: usize = 8;
+pub(crate) const MAX_MOUNTS: usize = 8;
 
 /// Arc bits a mount can bear on.
-pub const ARC_BOW: u8 = 1;
+pub(crate) const ARC_BOW: u8 = 1;
 /// Starboard broadside arc.
-pub const ARC_STARBOARD: u8 = 2;
+pub(crate) const ARC_STARBOARD: u8 = 2;
 /// Port broadside arc.
-pub const ARC_PORT: u8 = 4;
+pub(crate) const ARC_PORT: u8 = 4;
 /// Stern arc.
-pub const ARC_STERN: u8 = 8;
+pub(crate) const ARC_STERN: u8 = 8;
 
 /// The four hull facings that carry guns, as arc bits, in data order.
 const FACINGS: [(&str, u8); 4] = [
@@ -36,12 +36,13 @@ const FACINGS: [(&str, u8); 4] = [
 ];
 
 /// Target sizes of the to-hit table.
-pub const SIZES: [&str; 3] = ["small", "medium", "large"];
+pub(crate) const SIZES: [&str; 3] = ["small", "medium", "large"];
 /// Index of the small size (fire at exposed men is at a small target).
-pub const SMALL: usize = 0;
+pub(crate) const SMALL: usize = 0;
 
 /// The facings a target can present to fire, in the order of [`TargetFacing`].
-pub const TARGET_FACINGS: [&str; 5] = ["bow", "broadside", "stern", "hull-bottom", "hull-top"];
+pub(crate) const TARGET_FACINGS: [&str; 5] =
+    ["bow", "broadside", "stern", "hull-bottom", "hull-top"];
 
 /// The facing a target presents to the shooter [Hit Location].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,7 +160,7 @@ pub enum Figure {
 }
 
 /// Number of figure kinds.
-pub const FIGURE_KINDS: usize = 6;
+pub(crate) const FIGURE_KINDS: usize = 6;
 const FIGURE_NAMES: [&str; FIGURE_KINDS] = [
     "gunners",
     "crew",
@@ -428,16 +429,16 @@ pub struct AirData {
 
 /// Casualty fractions are kept in sixtieths: the melee table's rates per
 /// figure (3 per 10, 2 per 5, 3 per 3, 1/2 per 10, ...) are whole there.
-pub const CASUALTY_UNITS: u32 = 60;
+pub(crate) const CASUALTY_UNITS: u32 = 60;
 
 impl AirData {
     /// Index of the ship class `id`.
-    pub fn class_index(&self, id: &str) -> Option<usize> {
+    pub(crate) fn class_index(&self, id: &str) -> Option<usize> {
         self.classes.iter().position(|c| c.id == id)
     }
 
     /// The class ids, for error messages.
-    pub fn class_ids(&self) -> String {
+    pub(crate) fn class_ids(&self) -> String {
         self.classes
             .iter()
             .map(|c| c.id.as_str())
