@@ -43,7 +43,7 @@ impl Throughput {
 }
 
 /// Times `trials` trials of `model` on `threads` threads (0 = all cores).
-pub fn time_model(
+pub(crate) fn time_model(
     model: &dyn DynModel,
     seed: u64,
     trials: u64,

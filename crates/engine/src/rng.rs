@@ -14,7 +14,7 @@ const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// The SplitMix64 output function (Stafford's "Mix13" finaliser).
 #[inline]
-pub fn splitmix64_mix(mut z: u64) -> u64 {
+pub(crate) fn splitmix64_mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
@@ -24,7 +24,7 @@ pub fn splitmix64_mix(mut z: u64) -> u64 {
 /// finalised before the index is folded in, so `(s, i)` and `(s + 1, i - 1)`
 /// land far apart.
 #[inline]
-pub fn stream_key(seed: u64, trial: u64) -> u64 {
+pub(crate) fn stream_key(seed: u64, trial: u64) -> u64 {
     splitmix64_mix(
         splitmix64_mix(seed ^ GOLDEN_GAMMA).wrapping_add(trial.wrapping_mul(GOLDEN_GAMMA)) ^ trial,
     )
@@ -33,7 +33,7 @@ pub fn stream_key(seed: u64, trial: u64) -> u64 {
 /// The generator for trial `trial` of a run seeded with `seed`: the 256-bit
 /// state is four consecutive SplitMix64 outputs started at the mixed key.
 #[inline]
-pub fn trial_rng(seed: u64, trial: u64) -> Xoshiro256PlusPlus {
+pub(crate) fn trial_rng(seed: u64, trial: u64) -> Xoshiro256PlusPlus {
     let mut state = stream_key(seed, trial);
     let mut bytes = [0u8; 32];
     for word in bytes.chunks_exact_mut(8) {

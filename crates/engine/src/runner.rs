@@ -13,7 +13,7 @@ use super::model::{Model, NoTrace, TraceLog};
 use super::rng::Dice;
 
 /// Default number of trials per block.
-pub const DEFAULT_CHUNK: u64 = 16_384;
+pub(crate) const DEFAULT_CHUNK: u64 = 16_384;
 
 /// How to run a model.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,7 +75,7 @@ pub type RowSink<'s> = &'s mut dyn FnMut(BlockRows<'_>) -> Result<(), String>;
 
 /// Called after each wave of blocks with the tally of the trials completed
 /// so far and the end of that completed prefix (`config.trials.start..end`).
-pub type WaveHook<'h> = &'h mut dyn FnMut(&Tally, u64) -> Result<(), String>;
+pub(crate) type WaveHook<'h> = &'h mut dyn FnMut(&Tally, u64) -> Result<(), String>;
 
 /// Lets a caller watch a run and stop it between waves of blocks, so that an
 /// interrupted run leaves a tally of an exact prefix of its trial range.
@@ -201,7 +201,7 @@ pub fn run_controlled<M: Model>(
 }
 
 /// A local pool of `threads` workers (0 = all cores).
-pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, RunError> {
+pub(crate) fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, RunError> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -229,7 +229,7 @@ fn split_for_threads(blocks: &[Range<u64>], pieces: usize) -> Vec<(usize, Range<
 
 /// Splits `trials` at every multiple of `chunk`, so a trial always falls in
 /// the same block whichever range it is run as part of.
-pub fn block_ranges(trials: &Range<u64>, chunk: u64) -> Vec<Range<u64>> {
+pub(crate) fn block_ranges(trials: &Range<u64>, chunk: u64) -> Vec<Range<u64>> {
     let mut blocks = Vec::new();
     let mut start = trials.start;
     while start < trials.end {

@@ -101,7 +101,7 @@ pub const STATE_FORMAT: u32 = 1;
 impl RunState {
     /// Checks that `other` is part of the same run as `self`: same format,
     /// version, model, inputs, seed, trial count, block size and shard count.
-    pub fn same_run(&self, other: &RunState) -> Result<(), MergeError> {
+    pub(crate) fn same_run(&self, other: &RunState) -> Result<(), MergeError> {
         let checks: [(&'static str, String, String); 8] = [
             ("format", self.format.to_string(), other.format.to_string()),
             ("version", self.version.clone(), other.version.clone()),

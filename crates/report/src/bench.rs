@@ -58,7 +58,7 @@ impl BenchRow {
 }
 
 /// The rows as a frame, one row per scenario and thread count.
-pub fn bench_frame(rows: &[BenchRow]) -> PolarsResult<DataFrame> {
+pub(crate) fn bench_frame(rows: &[BenchRow]) -> PolarsResult<DataFrame> {
     let col_f = |f: &dyn Fn(&BenchRow) -> f64| rows.iter().map(f).collect::<Vec<f64>>();
     let col_o = |f: &dyn Fn(&BenchRow) -> Option<f64>| rows.iter().map(f).collect::<Vec<_>>();
     df!(
@@ -109,7 +109,7 @@ pub enum BenchOutputError {
 
 /// Throughput against threads, one line per scenario, with the spread of
 /// the repeated timings as a band.
-pub fn bench_chart(rows: &[BenchRow], machine: &str) -> LineChart {
+pub(crate) fn bench_chart(rows: &[BenchRow], machine: &str) -> LineChart {
     let mut series: Vec<LineSeries> = Vec::new();
     for row in rows {
         let point = (

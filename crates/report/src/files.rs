@@ -29,7 +29,7 @@ impl OutputError {
 }
 
 /// A file being written in place of `target`; it appears only on [`commit`](Self::commit).
-pub struct AtomicFile {
+pub(crate) struct AtomicFile {
     temp: NamedTempFile,
     target: PathBuf,
 }
@@ -42,7 +42,7 @@ impl AtomicFile {
 
     /// Like [`create`](Self::create), with a temporary name ending in
     /// `suffix` (for writers that pick a format from the extension).
-    pub fn create_with_suffix(target: &Path, suffix: &str) -> Result<Self, OutputError> {
+    pub(crate) fn create_with_suffix(target: &Path, suffix: &str) -> Result<Self, OutputError> {
         let dir = target
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
@@ -71,14 +71,14 @@ impl AtomicFile {
     }
 
     /// A second handle to the temporary file (for writers that take ownership).
-    pub fn handle(&self) -> Result<File, OutputError> {
+    pub(crate) fn handle(&self) -> Result<File, OutputError> {
         self.temp
             .reopen()
             .map_err(|e| OutputError::new(&self.target, e))
     }
 
     /// Path of the temporary file.
-    pub fn temp_path(&self) -> &Path {
+    pub(crate) fn temp_path(&self) -> &Path {
         self.temp.path()
     }
 

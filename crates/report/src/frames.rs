@@ -14,7 +14,7 @@ use barsoom_engine::{BlockRows, OutputSpec};
 /// rate, 95% interval) then one per metric (kind "metric": mean, standard
 /// error, min, median, max; and for a 0/1 metric also its count of ones,
 /// rate and 95% interval).
-pub fn summary_frame(summary: &Summary) -> PolarsResult<DataFrame> {
+pub(crate) fn summary_frame(summary: &Summary) -> PolarsResult<DataFrame> {
     let mut kind = Vec::new();
     let mut name = Vec::new();
     let mut count: Vec<Option<u64>> = Vec::new();

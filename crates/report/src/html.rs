@@ -794,7 +794,7 @@ fn natural_key(name: &str) -> Vec<(String, u64)> {
 /// doctype and comments before it dropped, the namespace attribute (implied
 /// in HTML) removed. A file that is not a plain drawing — scripts, event
 /// handlers, links, embedded images or HTML, entities — is refused.
-pub fn inline_svg(text: &str) -> Result<String, String> {
+pub(crate) fn inline_svg(text: &str) -> Result<String, String> {
     let start = text
         .find("<svg")
         .ok_or_else(|| "not an SVG file: no <svg> element".to_string())?;

@@ -8,7 +8,7 @@ pub struct Singular;
 /// Reduces the row-major `n × cols` augmented matrix `m` to `[I | x]` with
 /// partial pivoting (Gauss–Jordan), so the right-hand columns hold the
 /// solutions.
-pub fn gaussian_eliminate(m: &mut [f64], n: usize, cols: usize) -> Result<(), Singular> {
+pub(crate) fn gaussian_eliminate(m: &mut [f64], n: usize, cols: usize) -> Result<(), Singular> {
     for col in 0..n {
         let pivot = (col..n)
             .max_by(|a, b| m[a * cols + col].abs().total_cmp(&m[b * cols + col].abs()))

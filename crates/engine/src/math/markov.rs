@@ -60,7 +60,7 @@ pub enum ChainError {
 }
 
 /// The most transient states the solver will enumerate.
-pub const MAX_STATES: usize = 2_000_000;
+pub(crate) const MAX_STATES: usize = 2_000_000;
 
 /// Solves `chain` exactly.
 pub fn solve<C: AbsorbingChain>(chain: &C) -> Result<ChainSolution, ChainError> {

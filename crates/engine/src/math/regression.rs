@@ -4,10 +4,10 @@
 /// The smallest change (in log ratio, about a relative change) ever called a
 /// regression or improvement, however quiet the repeats were (timer and
 /// frequency jitter).
-pub const MIN_THRESHOLD: f64 = 0.03;
+pub(crate) const MIN_THRESHOLD: f64 = 0.03;
 
 /// How many combined noise standard deviations a change must exceed.
-pub const NOISE_MULTIPLE: f64 = 3.0;
+pub(crate) const NOISE_MULTIPLE: f64 = 3.0;
 
 /// What a comparison concluded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,7 +10,7 @@ pub fn wilson_interval(successes: u64, trials: u64) -> (f64, f64) {
 }
 
 /// The Wilson score interval at normal quantile `z`.
-pub fn wilson_interval_z(successes: u64, trials: u64, z: f64) -> (f64, f64) {
+pub(crate) fn wilson_interval_z(successes: u64, trials: u64, z: f64) -> (f64, f64) {
     if trials == 0 {
         return (0.0, 1.0);
     }
@@ -46,11 +46,6 @@ pub fn widest_half_width(counts: &[u64]) -> f64 {
             (hi - lo) / 2.0
         })
         .fold(0.0, f64::max)
-}
-
-/// Standard error of a proportion `p` estimated from `trials` trials.
-pub fn proportion_standard_error(p: f64, trials: u64) -> f64 {
-    (p * (1.0 - p) / trials as f64).sqrt()
 }
 
 #[cfg(test)]

@@ -235,7 +235,7 @@ pub fn with_overrides<T>(
 }
 
 /// The 64-bit FNV-1a hash: stable across platforms and compiler versions.
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
     })

@@ -30,7 +30,7 @@ pub struct RateDifference {
 
 /// Newcombe's 95% interval for `p1 - p2` from paired counts: `both`
 /// (outcome in both runs), `only_first`, `only_second`, `neither`.
-pub fn newcombe_paired_interval(
+pub(crate) fn newcombe_paired_interval(
     both: u64,
     only_first: u64,
     only_second: u64,

@@ -9,7 +9,7 @@ use toml::Value;
 use barsoom_engine::scenario::overrides::{Override, parse_path, parse_value};
 
 /// Most settings one `--vary` may expand to.
-pub const MAX_VALUES: usize = 10_000;
+pub(crate) const MAX_VALUES: usize = 10_000;
 
 /// One varied parameter.
 #[derive(Debug, Clone, PartialEq)]
@@ -129,7 +129,7 @@ pub fn value_text(value: &Value) -> String {
 }
 
 /// The value as a number, when it is one.
-pub fn value_number(value: &Value) -> Option<f64> {
+pub(crate) fn value_number(value: &Value) -> Option<f64> {
     value
         .as_float()
         .or_else(|| value.as_integer().map(|i| i as f64))
