@@ -16,7 +16,9 @@ use crate::engine::RunConfig;
 use crate::engine::paired::run_paired;
 use crate::report::SummaryContext;
 use crate::report::files::write_atomic;
-use crate::report::frames::write_frame;
+use crate::report::frames::{
+    compare_frame, head_to_head_frame, ratings_frame, tune_frame, write_frame,
+};
 use crate::report::summary::Summary;
 use crate::report::sweep::{SettingResult, sweep_frame, write_sweep_charts};
 use crate::scenario::Override;
@@ -309,62 +311,6 @@ fn describe_overrides(overrides: &[Override]) -> String {
     override_texts(overrides).join(", ")
 }
 
-/// The comparison as a frame: one row per outcome, then one per metric.
-fn compare_frame(
-    spec: &crate::engine::OutputSpec,
-    rates: &[crate::analysis::paired::RateDifference],
-    metrics: &[crate::analysis::paired::MeanDifference],
-) -> Result<polars::prelude::DataFrame> {
-    use polars::prelude::*;
-    let mut kind = Vec::new();
-    let mut name = Vec::new();
-    let mut first = Vec::new();
-    let mut second = Vec::new();
-    let mut difference = Vec::new();
-    let (mut lo, mut hi, mut se, mut unpaired_se, mut needed) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for (label, r) in spec.outcomes.iter().zip(rates) {
-        kind.push("outcome");
-        name.push(label.as_str());
-        first.push(Some(r.first));
-        second.push(Some(r.second));
-        difference.push(r.difference);
-        lo.push(r.ci95[0]);
-        hi.push(r.ci95[1]);
-        se.push(r.paired_se);
-        unpaired_se.push(Some(r.unpaired_se));
-        needed.push(
-            r.unpaired_trials_needed
-                .is_finite()
-                .then_some(r.unpaired_trials_needed),
-        );
-    }
-    for (m, d) in spec.metrics.iter().zip(metrics) {
-        kind.push("metric");
-        name.push(m.name.as_str());
-        first.push(None);
-        second.push(None);
-        difference.push(d.difference);
-        lo.push(d.ci95[0]);
-        hi.push(d.ci95[1]);
-        se.push(d.se);
-        unpaired_se.push(None);
-        needed.push(None);
-    }
-    Ok(df!(
-        "kind" => kind,
-        "name" => name,
-        "first" => first,
-        "second" => second,
-        "difference" => difference,
-        "ci95_low" => lo,
-        "ci95_high" => hi,
-        "paired_se" => se,
-        "unpaired_se" => unpaired_se,
-        "unpaired_trials_needed" => needed,
-    )?)
-}
-
 /// `barsoom tune`.
 pub fn tune(args: TuneArgs) -> Result<()> {
     use crate::analysis::tune::{Measure, estimate, loss, successive_halving};
@@ -440,47 +386,11 @@ pub fn tune(args: TuneArgs) -> Result<()> {
 
     // The trace frame: one row per setting per round.
     let paths: Vec<String> = args.vary.iter().map(|v| v.path.clone()).collect();
-    let frame = {
-        use polars::prelude::*;
-        let mut columns: Vec<Column> = vec![
-            Column::new(
-                "round".into(),
-                trace.iter().map(|t| t.round as u64).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "setting".into(),
-                trace.iter().map(|t| t.setting as u64).collect::<Vec<_>>(),
-            ),
-        ];
-        for (k, p) in paths.iter().enumerate() {
-            columns.push(Column::new(
-                p.as_str().into(),
-                trace
-                    .iter()
-                    .map(|t| value_text(&settings[t.setting][k].value))
-                    .collect::<Vec<_>>(),
-            ));
-        }
-        columns.push(Column::new(
-            "trials".into(),
-            trace.iter().map(|t| t.trials).collect::<Vec<_>>(),
-        ));
-        for (k, target) in args.target.iter().enumerate() {
-            columns.push(Column::new(
-                format!("{} estimate", target.name).into(),
-                trace.iter().map(|t| t.estimates[k]).collect::<Vec<_>>(),
-            ));
-        }
-        columns.push(Column::new(
-            "loss".into(),
-            trace.iter().map(|t| t.loss).collect::<Vec<_>>(),
-        ));
-        columns.push(Column::new(
-            "kept".into(),
-            trace.iter().map(|t| t.kept).collect::<Vec<_>>(),
-        ));
-        DataFrame::new_infer_height(columns)?
-    };
+    let values: Vec<Vec<String>> = settings
+        .iter()
+        .map(|setting| setting.iter().map(|o| value_text(&o.value)).collect())
+        .collect();
+    let frame = tune_frame(&paths, &values, &args.target, &trace)?;
     let out_dir = output_dir(args.common.out.as_deref(), &format!("{}-tune", base.name))?;
     let mut written = write_frame(frame, &out_dir, "tune")?;
     // The chart: loss against trials for the settings that survived the
@@ -591,7 +501,6 @@ pub fn tune(args: TuneArgs) -> Result<()> {
 pub fn tournament(args: TournamentArgs) -> Result<()> {
     use crate::analysis::ratings::bradley_terry;
     use crate::analysis::tournament::{Record, game_measures, unfinished_outcomes};
-    use crate::math::stats::wilson_interval;
     use crate::report::charts::{Heatmap, write_heatmap};
 
     if args.seat.len() != 2 {
@@ -691,39 +600,16 @@ pub fn tournament(args: TournamentArgs) -> Result<()> {
         &format!("{}-tournament", base.name),
     )?;
     let mut written = Vec::new();
-    {
-        use polars::prelude::*;
-        let pairs: Vec<(usize, usize)> = (0..n)
-            .flat_map(|i| (0..n).filter(move |&j| j != i).map(move |j| (i, j)))
-            .collect();
-        let win_ci: Vec<(f64, f64)> = pairs
-            .iter()
-            .map(|&(i, j)| wilson_interval(record.wins[i][j], record.games[i][j]))
-            .collect();
-        let h2h = df!(
-            "entrant" => pairs.iter().map(|&(i, _)| entrants[i].as_str()).collect::<Vec<_>>(),
-            "opponent" => pairs.iter().map(|&(_, j)| entrants[j].as_str()).collect::<Vec<_>>(),
-            "games" => pairs.iter().map(|&(i, j)| record.games[i][j]).collect::<Vec<_>>(),
-            "wins" => pairs.iter().map(|&(i, j)| record.wins[i][j]).collect::<Vec<_>>(),
-            "no_winner" => pairs.iter().map(|&(i, j)| record.no_winner[i][j]).collect::<Vec<_>>(),
-            "losses" => pairs.iter().map(|&(i, j)| record.wins[j][i]).collect::<Vec<_>>(),
-            "win_rate" => pairs.iter().map(|&(i, j)| record.wins[i][j] as f64 / record.games[i][j].max(1) as f64).collect::<Vec<_>>(),
-            "win_ci95_low" => win_ci.iter().map(|c| c.0).collect::<Vec<_>>(),
-            "win_ci95_high" => win_ci.iter().map(|c| c.1).collect::<Vec<_>>(),
-            "score" => pairs.iter().map(|&(i, j)| record.score(i, j) / record.games[i][j].max(1) as f64).collect::<Vec<_>>(),
-        )?;
-        written.extend(write_frame(h2h, &out_dir, "head-to-head")?);
-        let rated = df!(
-            "entrant" => entrants.iter().map(String::as_str).collect::<Vec<_>>(),
-            "theta" => ratings.iter().map(|r| r.theta).collect::<Vec<_>>(),
-            "se" => ratings.iter().map(|r| r.se).collect::<Vec<_>>(),
-            "ci95_low" => ratings.iter().map(|r| r.ci95[0]).collect::<Vec<_>>(),
-            "ci95_high" => ratings.iter().map(|r| r.ci95[1]).collect::<Vec<_>>(),
-            "elo" => ratings.iter().map(|r| r.elo).collect::<Vec<_>>(),
-            "score" => (0..n).map(|i| (0..n).map(|j| score[i][j]).sum::<f64>() / (0..n).map(|j| games[i][j]).sum::<f64>().max(1.0)).collect::<Vec<_>>(),
-        )?;
-        written.extend(write_frame(rated, &out_dir, "ratings")?);
-    }
+    written.extend(write_frame(
+        head_to_head_frame(&record)?,
+        &out_dir,
+        "head-to-head",
+    )?);
+    written.extend(write_frame(
+        ratings_frame(&entrants, &ratings, &score, &games)?,
+        &out_dir,
+        "ratings",
+    )?);
     let heatmap = Heatmap {
         title: format!(
             "{}: head-to-head score (row against column, both seats)",

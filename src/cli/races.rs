@@ -5,13 +5,12 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
-use polars::prelude::{Column, DataFrame};
 
 use super::commands::InputError;
 use crate::games::races::battle::BonusMatrix;
 use crate::games::races::data::RacesData;
 use crate::report::charts::{Heatmap, write_heatmap};
-use crate::report::frames::write_frame;
+use crate::report::frames::{MatrixRow, matrix_frame, write_frame};
 
 /// Arguments of `barsoom races`.
 #[derive(Debug, Args)]
@@ -73,37 +72,26 @@ fn matrix(args: MatrixArgs) -> Result<()> {
     );
     std::fs::create_dir_all(&args.out)?;
     let (s, k) = (m.situations.len(), m.kinds.len());
-    let rows = s * s * k * k;
-    let mut columns: [Vec<String>; 4] = Default::default();
-    let mut rates: [Vec<f64>; 3] = Default::default();
+    let mut rows = Vec::with_capacity(s * s * k * k);
     for a in 0..s {
         for d in 0..s {
             for ka in 0..k {
                 for kd in 0..k {
                     let o = m.get(a, d, ka, kd);
-                    columns[0].push(m.kinds[ka].clone());
-                    columns[1].push(m.kinds[kd].clone());
-                    columns[2].push(labels[a].clone());
-                    columns[3].push(labels[d].clone());
-                    rates[0].push(o.attacker);
-                    rates[1].push(o.defender);
-                    rates[2].push(o.both);
+                    rows.push(MatrixRow {
+                        attacker: m.kinds[ka].clone(),
+                        defender: m.kinds[kd].clone(),
+                        attacker_situation: labels[a].clone(),
+                        defender_situation: labels[d].clone(),
+                        attacker_wins: o.attacker,
+                        defender_wins: o.defender,
+                        both_destroyed: o.both,
+                    });
                 }
             }
         }
     }
-    debug_assert_eq!(columns[0].len(), rows);
-    let [attacker, defender, attacker_situation, defender_situation] = columns;
-    let [attacker_wins, defender_wins, both_destroyed] = rates;
-    let frame = DataFrame::new_infer_height(vec![
-        Column::new("attacker".into(), attacker),
-        Column::new("defender".into(), defender),
-        Column::new("attacker_situation".into(), attacker_situation),
-        Column::new("defender_situation".into(), defender_situation),
-        Column::new("attacker_wins".into(), attacker_wins),
-        Column::new("defender_wins".into(), defender_wins),
-        Column::new("both_destroyed".into(), both_destroyed),
-    ])?;
+    let frame = matrix_frame(&rows)?;
     let mut written = write_frame(frame, &args.out, "matrix")?;
     let situations = Heatmap {
         title: "Six races: attacker's exact chance to win, mean over all kind pairs".into(),
@@ -130,7 +118,12 @@ fn matrix(args: MatrixArgs) -> Result<()> {
             .collect(),
     };
     written.extend(write_heatmap(&kinds, &args.out, "kinds")?);
-    println!("{} situations x {} kinds: {rows} exact battles", s, k);
+    println!(
+        "{} situations x {} kinds: {} exact battles",
+        s,
+        k,
+        rows.len()
+    );
     for file in written {
         println!("wrote {}", file.display());
     }

@@ -1,13 +1,21 @@
-//! Polars frames: the summary table (CSV and Parquet) and the opt-in
-//! per-trial rows, streamed to Parquet one block at a time.
+//! Polars frames: the summary table (CSV and Parquet), the analysis
+//! commands' tables (compare, the tune trace, the tournament's head-to-head
+//! record and ratings, an exact battle matrix) and the opt-in per-trial
+//! rows, streamed to Parquet one block at a time. The CLI hands these plain
+//! data and never builds a frame itself.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 
+use super::analysis::paired::{MeanDifference, RateDifference};
+use super::analysis::ratings::Rating;
+use super::analysis::tournament::Record;
+use super::analysis::tune::{Target, TraceRow};
 use super::files::{AtomicFile, OutputError};
 use super::summary::Summary;
+use barsoom_engine::math::stats::wilson_interval;
 use barsoom_engine::{BlockRows, OutputSpec};
 
 /// The summary as a frame: one row per outcome (kind "outcome": count,
@@ -72,6 +80,203 @@ pub(crate) fn summary_frame(summary: &Summary) -> PolarsResult<DataFrame> {
 pub fn write_summary_frames(summary: &Summary, dir: &Path) -> Result<Vec<PathBuf>, OutputError> {
     let frame = summary_frame(summary).map_err(|e| OutputError::new(dir, e))?;
     write_frame(frame, dir, "summary")
+}
+
+/// `barsoom compare` as a frame: one row per outcome (both runs' rates, the
+/// change, its 95% interval, paired and unpaired standard errors, and the
+/// trials an unpaired comparison would need), then one per metric (the
+/// change in its mean, its interval and standard error).
+pub fn compare_frame(
+    spec: &OutputSpec,
+    rates: &[RateDifference],
+    metrics: &[MeanDifference],
+) -> PolarsResult<DataFrame> {
+    let mut kind = Vec::new();
+    let mut name = Vec::new();
+    let mut first = Vec::new();
+    let mut second = Vec::new();
+    let mut difference = Vec::new();
+    let (mut lo, mut hi, mut se, mut unpaired_se, mut needed) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (label, r) in spec.outcomes.iter().zip(rates) {
+        kind.push("outcome");
+        name.push(label.as_str());
+        first.push(Some(r.first));
+        second.push(Some(r.second));
+        difference.push(r.difference);
+        lo.push(r.ci95[0]);
+        hi.push(r.ci95[1]);
+        se.push(r.paired_se);
+        unpaired_se.push(Some(r.unpaired_se));
+        needed.push(
+            r.unpaired_trials_needed
+                .is_finite()
+                .then_some(r.unpaired_trials_needed),
+        );
+    }
+    for (m, d) in spec.metrics.iter().zip(metrics) {
+        kind.push("metric");
+        name.push(m.name.as_str());
+        first.push(None);
+        second.push(None);
+        difference.push(d.difference);
+        lo.push(d.ci95[0]);
+        hi.push(d.ci95[1]);
+        se.push(d.se);
+        unpaired_se.push(None);
+        needed.push(None);
+    }
+    df!(
+        "kind" => kind,
+        "name" => name,
+        "first" => first,
+        "second" => second,
+        "difference" => difference,
+        "ci95_low" => lo,
+        "ci95_high" => hi,
+        "paired_se" => se,
+        "unpaired_se" => unpaired_se,
+        "unpaired_trials_needed" => needed,
+    )
+}
+
+/// `barsoom tune`'s trace as a frame: one row per setting per round (round,
+/// setting index, the setting's value of each varied path as text, its
+/// trials so far, its estimate of each target, its loss, whether it was
+/// kept). `paths` names the varied parameters and `values[s][k]` is setting
+/// `s`'s value of `paths[k]`.
+pub fn tune_frame(
+    paths: &[String],
+    values: &[Vec<String>],
+    targets: &[Target],
+    trace: &[TraceRow],
+) -> PolarsResult<DataFrame> {
+    let mut columns: Vec<Column> = vec![
+        Column::new(
+            "round".into(),
+            trace.iter().map(|t| t.round as u64).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "setting".into(),
+            trace.iter().map(|t| t.setting as u64).collect::<Vec<_>>(),
+        ),
+    ];
+    for (k, p) in paths.iter().enumerate() {
+        columns.push(Column::new(
+            p.as_str().into(),
+            trace
+                .iter()
+                .map(|t| values[t.setting][k].as_str())
+                .collect::<Vec<_>>(),
+        ));
+    }
+    columns.push(Column::new(
+        "trials".into(),
+        trace.iter().map(|t| t.trials).collect::<Vec<_>>(),
+    ));
+    for (k, target) in targets.iter().enumerate() {
+        columns.push(Column::new(
+            format!("{} estimate", target.name).into(),
+            trace.iter().map(|t| t.estimates[k]).collect::<Vec<_>>(),
+        ));
+    }
+    columns.push(Column::new(
+        "loss".into(),
+        trace.iter().map(|t| t.loss).collect::<Vec<_>>(),
+    ));
+    columns.push(Column::new(
+        "kept".into(),
+        trace.iter().map(|t| t.kept).collect::<Vec<_>>(),
+    ));
+    DataFrame::new_infer_height(columns)
+}
+
+/// `barsoom tournament`'s head-to-head record as a frame: one row per
+/// ordered pair of entrants (games, wins, games without a winner, losses,
+/// win rate with its 95% Wilson interval, and score per game, a draw
+/// counting half).
+pub fn head_to_head_frame(record: &Record) -> PolarsResult<DataFrame> {
+    let n = record.entrants.len();
+    let entrants = &record.entrants;
+    let pairs: Vec<(usize, usize)> = (0..n)
+        .flat_map(|i| (0..n).filter(move |&j| j != i).map(move |j| (i, j)))
+        .collect();
+    let win_ci: Vec<(f64, f64)> = pairs
+        .iter()
+        .map(|&(i, j)| wilson_interval(record.wins[i][j], record.games[i][j]))
+        .collect();
+    df!(
+        "entrant" => pairs.iter().map(|&(i, _)| entrants[i].as_str()).collect::<Vec<_>>(),
+        "opponent" => pairs.iter().map(|&(_, j)| entrants[j].as_str()).collect::<Vec<_>>(),
+        "games" => pairs.iter().map(|&(i, j)| record.games[i][j]).collect::<Vec<_>>(),
+        "wins" => pairs.iter().map(|&(i, j)| record.wins[i][j]).collect::<Vec<_>>(),
+        "no_winner" => pairs.iter().map(|&(i, j)| record.no_winner[i][j]).collect::<Vec<_>>(),
+        "losses" => pairs.iter().map(|&(i, j)| record.wins[j][i]).collect::<Vec<_>>(),
+        "win_rate" => pairs.iter().map(|&(i, j)| record.wins[i][j] as f64 / record.games[i][j].max(1) as f64).collect::<Vec<_>>(),
+        "win_ci95_low" => win_ci.iter().map(|c| c.0).collect::<Vec<_>>(),
+        "win_ci95_high" => win_ci.iter().map(|c| c.1).collect::<Vec<_>>(),
+        "score" => pairs.iter().map(|&(i, j)| record.score(i, j) / record.games[i][j].max(1) as f64).collect::<Vec<_>>(),
+    )
+}
+
+/// `barsoom tournament`'s ratings as a frame: one row per entrant (its
+/// Bradley–Terry strength, standard error and 95% interval, the same on the
+/// Elo scale, and its score per game over all opponents). `score[i][j]` and
+/// `games[i][j]` are the matrices the ratings were fitted to.
+pub fn ratings_frame(
+    entrants: &[String],
+    ratings: &[Rating],
+    score: &[Vec<f64>],
+    games: &[Vec<f64>],
+) -> PolarsResult<DataFrame> {
+    let n = entrants.len();
+    df!(
+        "entrant" => entrants.iter().map(String::as_str).collect::<Vec<_>>(),
+        "theta" => ratings.iter().map(|r| r.theta).collect::<Vec<_>>(),
+        "se" => ratings.iter().map(|r| r.se).collect::<Vec<_>>(),
+        "ci95_low" => ratings.iter().map(|r| r.ci95[0]).collect::<Vec<_>>(),
+        "ci95_high" => ratings.iter().map(|r| r.ci95[1]).collect::<Vec<_>>(),
+        "elo" => ratings.iter().map(|r| r.elo).collect::<Vec<_>>(),
+        "score" => (0..n).map(|i| (0..n).map(|j| score[i][j]).sum::<f64>() / (0..n).map(|j| games[i][j]).sum::<f64>().max(1.0)).collect::<Vec<_>>(),
+    )
+}
+
+/// One row of an exact battle matrix: who attacks whom, from which
+/// situations, and the exact chances of each end.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatrixRow {
+    /// The attacking kind.
+    pub attacker: String,
+    /// The defending kind.
+    pub defender: String,
+    /// The attacker's situation (terrain and bonuses) label.
+    pub attacker_situation: String,
+    /// The defender's situation label.
+    pub defender_situation: String,
+    /// Chance the attacker wins.
+    pub attacker_wins: f64,
+    /// Chance the defender wins.
+    pub defender_wins: f64,
+    /// Chance both are destroyed.
+    pub both_destroyed: f64,
+}
+
+/// An exact battle matrix (`barsoom races matrix`) as a frame, one row per
+/// [`MatrixRow`] in order.
+pub fn matrix_frame(rows: &[MatrixRow]) -> PolarsResult<DataFrame> {
+    let text = |f: fn(&MatrixRow) -> &String| -> Vec<&str> {
+        rows.iter().map(|r| f(r).as_str()).collect()
+    };
+    let number = |f: fn(&MatrixRow) -> f64| -> Vec<f64> { rows.iter().map(f).collect() };
+    DataFrame::new_infer_height(vec![
+        Column::new("attacker".into(), text(|r| &r.attacker)),
+        Column::new("defender".into(), text(|r| &r.defender)),
+        Column::new("attacker_situation".into(), text(|r| &r.attacker_situation)),
+        Column::new("defender_situation".into(), text(|r| &r.defender_situation)),
+        Column::new("attacker_wins".into(), number(|r| r.attacker_wins)),
+        Column::new("defender_wins".into(), number(|r| r.defender_wins)),
+        Column::new("both_destroyed".into(), number(|r| r.both_destroyed)),
+    ])
 }
 
 /// Writes `frame` as `<stem>.csv` and `<stem>.parquet` in `dir`, atomically.
