@@ -76,6 +76,10 @@ fn model_of(path: &Path) -> String {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build (85 scenarios): run in release (cargo test --release)"
+)]
 fn every_bundled_scenario_summary_matches_its_golden_file() {
     let root = root();
     let scenario_dir = root.join("scenarios");

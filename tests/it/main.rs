@@ -17,10 +17,15 @@
 //! cargo test --test it jc_duel::escape::woola_
 //! ```
 //!
-//! The statistical checks that run millions of trials are ignored in a
-//! debug build (`#[cfg_attr(debug_assertions, ignore = ...)]`) and run in
-//! `cargo test --release`, the README's test command and CI's;
-//! `cargo test --test it -- --ignored` runs them in debug too.
+//! The statistical checks that run millions of trials, and the other tests
+//! that take more than about five seconds in a debug build (the golden
+//! summaries among them), carry
+//! `#[cfg_attr(debug_assertions, ignore = "...")]`: a debug `cargo test`
+//! skips them, so it stays well under two minutes, and
+//! `cargo test --release`, the README's test command and CI's, runs every
+//! test. A new test that slow gets the same attribute; none is made
+//! smaller to fit. `cargo test --test it -- --ignored` runs just those in
+//! debug.
 //!
 //! [`golden_summaries`] pins every bundled scenario's summary at seed 1
 //! (`BARSOOM_BLESS=1 cargo test --release --test it golden` rewrites the
