@@ -34,8 +34,8 @@
 //! personage her hero loves if the villain holds her, else kills a minor
 //! character (or a warrior) of the entourage, and leaves the game; a
 //! repentant minor character stops an unspeakable act and joins the hero
-//! when the hero reaches his display (the villain's option to duel him is
-//! not played).
+//! when the hero reaches his display, unless the villain first duels him
+//! in the room of the act and wins [12.32].
 //!
 //! **Unspeakable acts** [13.4]: the villain and his captive are revealed
 //! (room and all); he gets three City Sub-sequences in which to reach them, and

@@ -19,9 +19,8 @@
 //!   3 is he; the hero beats him and suffers the mind battle of [17.47].
 //! - Kar Komak [19.41]: twice a game, five phantom warriors fight for his
 //!   hero. Ghek [19.42-19.45]: one off his hero's escape roll, joins only a
-//!   hero with a female personage. Neither betrays [19.43]. (Ghek's
-//!   immobilising of a foe in the duel is a duel rule the duel model does
-//!   not play.)
+//!   hero with a female personage. Neither betrays [19.43]. Ghek's hold on
+//!   a foe inside a duel [19.42] is the duel model's (`jc::duel::escape`).
 //! - Tars Tarkas [19.51]: stays three Strategic Turns with a hero who
 //!   befriends him, five with John Carter.
 //! - Tor-dur-bar [19.53]: always moves secretly in a city; his quest is

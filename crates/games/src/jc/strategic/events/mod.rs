@@ -6,7 +6,7 @@
 //! own hero, any other goes to his hand, and a fourth card forces a discard
 //! to the face-down pile [18.11]. A Player plays hero cards for his hero
 //! and villain cards for the villain he runs, against that villain's hero
-//! [18.16] (offers to other Players [18.17] are not played). Cards are
+//! [18.16] (offers to other Players [18.17] are in [`super::offers`]). Cards are
 //! played at the moment each one's rule names (see `random-events.toml`
 //! and [`super::tactics`] for when each policy plays them):
 //!
