@@ -18,7 +18,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
-pub use commands::execute;
+pub use commands::{bundled_scenarios, execute};
 
 /// Fast, headless Monte Carlo simulation and balance analysis for the
 /// tabletop wargames of Barsoom.

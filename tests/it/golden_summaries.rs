@@ -9,7 +9,7 @@
 //! `BARSOOM_BLESS=1 cargo test --release --test it golden` and commit
 //! them with the change that explains them.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use crate::common::root;
@@ -44,37 +44,6 @@ const SLOW: &[(&str, u64)] = &[
     ("jc/strategic/six-heroes.toml", 30),
 ];
 
-/// Every scenario under `scenarios/` (data folders excluded), sorted.
-fn scenarios(dir: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).expect("scenarios folder").flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                if path.file_name().is_some_and(|n| n != "data") {
-                    stack.push(path);
-                }
-            } else if path.extension().is_some_and(|e| e == "toml") {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    found
-}
-
-/// The `model` field of a scenario file.
-fn model_of(path: &Path) -> String {
-    let text = std::fs::read_to_string(path).expect("scenario text");
-    let table: toml::Table = toml::from_str(&text).expect("scenario TOML");
-    table
-        .get("model")
-        .and_then(|m| m.as_str())
-        .unwrap_or_else(|| panic!("{}: no model", path.display()))
-        .to_string()
-}
-
 #[test]
 #[cfg_attr(
     debug_assertions,
@@ -87,10 +56,11 @@ fn every_bundled_scenario_summary_matches_its_golden_file() {
     let bless = std::env::var_os("BARSOOM_BLESS").is_some();
     let work = tempfile::tempdir().expect("temporary folder");
     let mut differing = Vec::new();
-    let list = scenarios(&scenario_dir);
+    let list = barsoom::cli::bundled_scenarios(&scenario_dir);
     assert!(list.len() > 50, "found only {} scenarios", list.len());
     for scenario in &list {
-        let model = model_of(scenario);
+        let (model, _) = barsoom::games::describe(scenario)
+            .unwrap_or_else(|| panic!("{}: no model", scenario.display()));
         let relative = scenario
             .strip_prefix(&scenario_dir)
             .expect("under scenarios/");
