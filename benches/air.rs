@@ -4,6 +4,7 @@
 //!
 //! Run with `cargo bench --bench air`.
 
+use barsoom::games::ScenarioModel;
 mod common;
 
 use barsoom::games::wom::air::battle::WomAir;

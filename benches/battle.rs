@@ -4,6 +4,7 @@
 //!
 //! Run with `cargo bench --bench battle`.
 
+use barsoom::games::ScenarioModel;
 mod common;
 
 use barsoom::games::wom::battle::battle::WomBattle;

@@ -4,6 +4,7 @@
 //!
 //! Run with `cargo bench --bench duel`.
 
+use barsoom::games::ScenarioModel;
 mod common;
 
 use std::hint::black_box;

@@ -4,6 +4,7 @@
 //!
 //! Run with `cargo bench --bench fleet`.
 
+use barsoom::games::ScenarioModel;
 mod common;
 
 use barsoom::games::jc::fleet::JcFleet;

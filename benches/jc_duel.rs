@@ -5,6 +5,7 @@
 //!
 //! Run with `cargo bench --bench jc_duel`.
 
+use barsoom::games::ScenarioModel;
 mod common;
 
 use barsoom::games::jc::duel::model::JcDuel;

@@ -4,6 +4,7 @@
 //!
 //! Run with `cargo bench --bench military`.
 
+use barsoom::games::ScenarioModel;
 mod common;
 
 use barsoom::games::jc::military::JcMilitary;

@@ -5,6 +5,7 @@
 //!
 //! Run with `cargo bench --bench races`.
 
+use barsoom::games::ScenarioModel;
 mod common;
 
 use barsoom::games::races::battle::RacesBattle;

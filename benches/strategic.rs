@@ -5,6 +5,7 @@
 //!
 //! Run with `cargo bench --bench strategic`.
 
+use barsoom::games::ScenarioModel;
 mod common;
 
 use barsoom::games::jc::strategic::JcStrategic;

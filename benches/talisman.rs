@@ -4,6 +4,7 @@
 //!
 //! Run with `cargo bench --bench talisman`.
 
+use barsoom::games::ScenarioModel;
 mod common;
 
 use barsoom::games::talisman::game::TalismanGame;

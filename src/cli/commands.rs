@@ -51,11 +51,10 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::Compare(args) => super::analysis::compare(args),
         Command::Tune(args) => super::analysis::tune(args),
         Command::Tournament(args) => super::analysis::tournament(args),
+        Command::Breakdown(args) => super::breakdown::breakdown(args),
         Command::Report(args) => super::report::report(args),
         Command::Jetan(args) => super::jetan::jetan(args),
         Command::Races(args) => super::races::races(args),
-        Command::Talisman(args) => super::talisman::talisman(args),
-        Command::Jc(args) => super::jc::jc(args),
     }
 }
 

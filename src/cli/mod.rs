@@ -6,12 +6,11 @@
 
 mod analysis;
 mod bench;
+mod breakdown;
 mod commands;
-mod jc;
 mod jetan;
 mod races;
 mod report;
-mod talisman;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -53,6 +52,9 @@ pub enum Command {
     Tune(TuneArgs),
     /// Round robin between entrants in both seats: head-to-head matrix and Bradley–Terry ratings.
     Tournament(TournamentArgs),
+    /// Break a scenario's games down further than one outcome per trial:
+    /// per hero or character, per card or table entry (jc.strategic, talisman.game).
+    Breakdown(breakdown::BreakdownArgs),
     /// Write one self-contained HTML report (tables, inline SVG charts, the
     /// command that reproduces each) from output folders.
     Report(ReportArgs),
@@ -60,10 +62,6 @@ pub enum Command {
     Jetan(jetan::JetanArgs),
     /// Six races of Mars tools: the exact battle matrix for every bonus combination.
     Races(races::RacesArgs),
-    /// Talisman breakdowns: per-character win, death and length figures and per-card counts.
-    Talisman(talisman::TalismanArgs),
-    /// John Carter, Warlord of Mars tools: per-hero and per-table-entry breakdowns of the Strategic Game.
-    Jc(jc::JcArgs),
 }
 
 /// Arguments of `barsoom run`.
@@ -355,7 +353,7 @@ pub struct BenchArgs {
 }
 
 /// A positive whole number; underscores and commas may group digits.
-fn parse_count(text: &str) -> Result<u64, String> {
+pub(crate) fn parse_count(text: &str) -> Result<u64, String> {
     let cleaned: String = text.chars().filter(|c| *c != '_' && *c != ',').collect();
     match cleaned.parse::<u64>() {
         Ok(0) => Err(format!("expected a positive whole number, found {text}")),

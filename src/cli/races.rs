@@ -1,6 +1,7 @@
 //! `barsoom races matrix`: the exact battle matrix of the six races hex
 //! wargame for every warband kind and every pair of bonus situations.
 
+use crate::scenario::Load;
 use std::path::PathBuf;
 
 use anyhow::Result;

@@ -2,6 +2,7 @@
 //! thread count, the block size or how the trial range is split.
 
 use barsoom::engine::{RunConfig, Tally, run};
+use barsoom::games::ScenarioModel;
 use barsoom::games::wom::duel::WomDuel;
 
 use crate::common;

@@ -7,6 +7,8 @@
 //! to -5..+5. Leadership: John Carter 3, Kantos Kan 2, Nutus 2, Gahan 2,
 //! Astok 1, Tul Axtar 1, Mors Kajak 1.
 
+use barsoom::games::ScenarioModel;
+use barsoom::scenario::Load;
 use std::path::{Path, PathBuf};
 
 use barsoom::engine::{Model, RunConfig, Tally, run};

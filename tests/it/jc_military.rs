@@ -2,6 +2,7 @@
 //! set-up states, the map and deck, bad input, and whole games (every game
 //! ends, results independent of threads).
 
+use barsoom::games::ScenarioModel;
 use std::path::{Path, PathBuf};
 
 use barsoom::engine::{Dice, Model, NoTrace, Tally};

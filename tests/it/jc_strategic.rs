@@ -5,6 +5,7 @@
 //! discoveries); a property test that every game ends with every hero in
 //! one place; determinism across threads; clear errors for broken tables.
 
+use barsoom::games::ScenarioModel;
 use std::path::Path;
 
 use barsoom::engine::{Dice, Model, NoTrace, Tally, TraceLog};
@@ -791,12 +792,11 @@ fn the_cli_breaks_games_down_by_hero_and_table_entry() {
     let root = common::root();
     let out = common::barsoom(
         &[
-            "jc",
-            "strategic-stats",
+            "breakdown",
             "scenarios/jc/strategic/two-heroes.toml",
             "-n",
             "12",
-            "--entries",
+            "--rows",
             "5",
         ],
         &root,

@@ -2,6 +2,8 @@
 //! commitment queue, the exploiter's use of spent cards, the minimax value
 //! against brute force, determinism and bad input.
 
+use barsoom::games::ScenarioModel;
+use barsoom::scenario::Load;
 use std::path::{Path, PathBuf};
 
 use barsoom::engine::{Dice, Tally};

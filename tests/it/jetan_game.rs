@@ -3,6 +3,7 @@
 //! counts), tournaments with the players as entrants, and one-line errors
 //! with exit code 2 for bad positions, players, flags and scenarios.
 
+use barsoom::games::ScenarioModel;
 use std::path::Path;
 
 use barsoom::engine::{Model, RunConfig, run};

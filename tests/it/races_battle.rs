@@ -3,6 +3,8 @@
 //! settlements and leaders in a fortified battle, and the race and bonus
 //! matrices (`barsoom races matrix`). The whole game is in `races_game`.
 
+use barsoom::games::ScenarioModel;
+use barsoom::scenario::Load;
 use std::path::PathBuf;
 
 use barsoom::engine::{Model, RunConfig, run};

@@ -8,6 +8,8 @@
 //! `scenarios/races/data/races.toml` lists them (the Random Attribute
 //! Determination Table): faces 1-9 one attribute each, 10 a reroll.
 
+use barsoom::games::ScenarioModel;
+use barsoom::scenario::Load;
 use std::path::{Path, PathBuf};
 
 use barsoom::engine::{NoTrace, RunConfig, run};

@@ -7,6 +7,8 @@
 //! thread counts, and one-line errors for bad data. One combat alone
 //! (`talisman.combat`) is in `talisman_combat`.
 
+use barsoom::games::ScenarioModel;
+use barsoom::scenario::Load;
 use std::path::{Path, PathBuf};
 
 use barsoom::engine::{RunConfig, TraceLog, run};
@@ -16,7 +18,7 @@ use barsoom::games::talisman::game::{
     Cause, Config, End, Game, MAX_PLAYERS, METRIC_ROUNDS, Source, TalismanGame, outcome_unfinished,
 };
 use barsoom::games::talisman::policy::{Policy, SensibleKnobs};
-use barsoom::games::talisman::stats::breakdown;
+use barsoom::games::talisman::stats::count;
 
 use crate::common;
 use crate::common::ScriptedDice;
@@ -732,8 +734,7 @@ fn the_cli_runs_the_game_and_prints_its_stats() {
     let _ = Alignment::Good;
     let out = common::barsoom_ok(
         &[
-            "talisman",
-            "stats",
+            "breakdown",
             "scenarios/talisman/two-player-random-deal.toml",
             "-n",
             "100",
@@ -742,8 +743,49 @@ fn the_cli_runs_the_game_and_prints_its_stats() {
     );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("95% Wilson") && text.contains("kills/met"),
+        text.contains("win rate") && text.contains("kills/met"),
         "{text}"
+    );
+}
+
+#[test]
+fn the_breakdown_is_the_same_on_any_thread_count_and_only_for_models_with_one() {
+    let root = common::root();
+    let tables = |threads: &str| {
+        let out = common::barsoom_ok(
+            &[
+                "breakdown",
+                "scenarios/talisman/two-player-random-deal.toml",
+                "-n",
+                "300",
+                "--threads",
+                threads,
+                "--json",
+            ],
+            &root,
+        );
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        assert_eq!(json["games"], 300);
+        json["tables"].clone()
+    };
+    let one = tables("1");
+    assert_eq!(one, tables("2"));
+    // The seat table's wins add up to the games with a winner.
+    let seats = &one[1]["rows"];
+    let wins: u64 = (0..2).map(|s| seats[s][1].as_u64().expect("wins")).sum();
+    assert!(wins > 0 && wins <= 300, "{seats}");
+    common::assert_bad_input(
+        &[
+            "breakdown",
+            "scenarios/wom/padwar-vs-padwar.toml",
+            "-n",
+            "10",
+        ],
+        &root,
+        &[
+            "model",
+            "expected a model with a breakdown (jc.strategic, talisman.game)",
+        ],
     );
 }
 
@@ -753,7 +795,7 @@ fn the_breakdown_agrees_with_the_run() {
     // run's character outcomes, seat wins to the games decided, and card
     // kills never exceed the deaths.
     let model = load_game("talisman/four-player-random-deal.toml");
-    let b = breakdown(&model, 5, 300);
+    let b = count(&model, 5, 300);
     let tally = run(&model, &RunConfig::new(5, 300), None).expect("run");
     let n = model.rules().characters.len();
     for (i, c) in b.characters.iter().enumerate() {

@@ -2,6 +2,7 @@
 //! the thread count, replays narrate the rules applied, rule consequences
 //! hold in bulk, and impossible set-ups are refused with one-line errors.
 
+use barsoom::games::ScenarioModel;
 use std::path::{Path, PathBuf};
 
 use barsoom::engine::Tally;

@@ -1,6 +1,7 @@
 //! `wom.battle`: hand-worked cases of the mass-battle tables and rules,
 //! termination, determinism across threads, replays, and bad input.
 
+use barsoom::games::ScenarioModel;
 use std::path::{Path, PathBuf};
 
 use barsoom::engine::{Dice, NoTrace, RunConfig, run};

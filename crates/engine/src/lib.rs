@@ -5,6 +5,7 @@
 
 pub mod accumulate;
 pub mod bench;
+pub mod breakdown;
 pub mod math;
 pub mod model;
 pub mod paired;

@@ -10,48 +10,111 @@ pub mod wom;
 use std::path::{Path, PathBuf};
 
 use barsoom_engine::DynModel;
+use barsoom_engine::breakdown::Breakdown;
 use barsoom_engine::scenario::{Loader, Override, ScenarioError, scenario_name};
 
 /// What a model's loader gives: the built model and the scenario's
 /// one-line description.
 pub(crate) type Loaded = (Box<dyn DynModel>, String);
 
+/// A model the registry can build from a scenario file. Its `ID` is the
+/// one place the model's identifier is written.
+pub trait ScenarioModel: DynModel + Sized + 'static {
+    /// Identifier used in scenario files' `model` field.
+    const ID: &'static str;
+    /// What it simulates (one line, shown by `barsoom list`).
+    const DESCRIPTION: &'static str;
+
+    /// Reads and checks a scenario of this model through `loader` (which
+    /// applies its overrides and records the files read): the built model
+    /// and the scenario's one-line description.
+    fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError>;
+
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no
+    /// overrides, no fingerprint): a convenience for tests and tools.
+    fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
+        Self::load_with(path, &mut Loader::default())
+    }
+}
+
+/// A model that can break a run of games down further than one outcome per
+/// trial (per hero, per character, per card): `barsoom breakdown`.
+pub trait BreakdownModel: ScenarioModel {
+    /// Plays trials `0..trials` of `seed` (trial `i` is the same game as in
+    /// `barsoom run`) on the current rayon pool and tabulates them.
+    fn breakdown(&self, seed: u64, trials: u64) -> Breakdown;
+}
+
+/// Loads a scenario and breaks `trials` games of `seed` down.
+pub type BreakdownFn = fn(&Path, &mut Loader, u64, u64) -> Result<Breakdown, ScenarioError>;
+
 /// A model the registry knows: its identifier, what it simulates, and how
-/// to build it from a scenario file. Each model declares its own `ENTRY`;
-/// [`MODELS`] lists them.
+/// to build it from a scenario file. [`MODELS`] lists one per model, each
+/// made by [`ModelEntry::of`] or [`ModelEntry::with_breakdown`].
 pub struct ModelEntry {
     /// Identifier used in scenario files' `model` field.
     pub id: &'static str,
     /// What it simulates.
     pub description: &'static str,
-    /// Reads and checks a scenario of this model through the loader (which
-    /// applies its overrides and records the files read): the built model
-    /// and the scenario's one-line description.
+    /// Reads and checks a scenario of this model through the loader: the
+    /// built model and the scenario's one-line description.
     pub load: fn(&Path, &mut Loader) -> Result<Loaded, ScenarioError>,
+    /// Its breakdown, for the models that have one.
+    pub breakdown: Option<BreakdownFn>,
 }
 
-/// Boxes a model loader's result for [`ModelEntry::load`].
-pub(crate) fn boxed<M: DynModel + 'static>(
-    loaded: Result<(M, String), ScenarioError>,
-) -> Result<Loaded, ScenarioError> {
-    loaded.map(|(model, description)| (Box::new(model) as Box<dyn DynModel>, description))
+impl ModelEntry {
+    /// The registry's entry for model `M`.
+    pub const fn of<M: ScenarioModel>() -> Self {
+        ModelEntry {
+            id: M::ID,
+            description: M::DESCRIPTION,
+            load: load_boxed::<M>,
+            breakdown: None,
+        }
+    }
+
+    /// The registry's entry for model `M`, with its breakdown.
+    pub const fn with_breakdown<M: BreakdownModel>() -> Self {
+        ModelEntry {
+            breakdown: Some(load_and_break_down::<M>),
+            ..ModelEntry::of::<M>()
+        }
+    }
+}
+
+/// Loads an `M` scenario and breaks its games down.
+fn load_and_break_down<M: BreakdownModel>(
+    path: &Path,
+    loader: &mut Loader,
+    seed: u64,
+    trials: u64,
+) -> Result<Breakdown, ScenarioError> {
+    let (model, _) = M::load_with(path, loader)?;
+    Ok(model.breakdown(seed, trials))
+}
+
+/// [`ScenarioModel::load_with`], boxed for [`ModelEntry::load`].
+fn load_boxed<M: ScenarioModel>(path: &Path, loader: &mut Loader) -> Result<Loaded, ScenarioError> {
+    let (model, description) = M::load_with(path, loader)?;
+    Ok((Box::new(model), description))
 }
 
 /// Every model barsoom knows, in the order `list` shows them.
 pub const MODELS: &[ModelEntry] = &[
-    wom::duel::ENTRY,
-    wom::air::battle::ENTRY,
-    wom::battle::ENTRY,
-    jc::fleet::ENTRY,
-    jc::duel::ENTRY,
-    jc::swordsman::ENTRY,
-    jc::military::ENTRY,
-    jc::strategic::ENTRY,
-    races::battle::ENTRY,
-    races::game::ENTRY,
-    jetan::game::ENTRY,
-    talisman::game::ENTRY,
-    talisman::combat::ENTRY,
+    ModelEntry::of::<wom::duel::WomDuel>(),
+    ModelEntry::of::<wom::air::battle::WomAir>(),
+    ModelEntry::of::<wom::battle::battle::WomBattle>(),
+    ModelEntry::of::<jc::fleet::JcFleet>(),
+    ModelEntry::of::<jc::duel::model::scenario::JcDuel>(),
+    ModelEntry::of::<jc::swordsman::JcSwordsman>(),
+    ModelEntry::of::<jc::military::JcMilitary>(),
+    ModelEntry::with_breakdown::<jc::strategic::JcStrategic>(),
+    ModelEntry::of::<races::battle::RacesBattle>(),
+    ModelEntry::of::<races::game::RacesGame>(),
+    ModelEntry::of::<jetan::game::JetanGame>(),
+    ModelEntry::with_breakdown::<talisman::game::TalismanGame>(),
+    ModelEntry::of::<talisman::combat::TalismanCombat>(),
 ];
 
 /// A scenario file loaded and validated, ready to run.
@@ -84,30 +147,19 @@ pub fn load_with(path: &Path, overrides: &[Override]) -> Result<LoadedScenario, 
     Ok(loaded)
 }
 
-fn load_model(path: &Path, loader: &mut Loader) -> Result<LoadedScenario, ScenarioError> {
+/// The registry entry of the model the scenario at `path` names.
+fn entry_of(path: &Path, loader: &mut Loader) -> Result<&'static ModelEntry, ScenarioError> {
     let text = loader.read_text(path)?;
     let model_id = loader.model_field(path, &text)?;
     let entry = model_id
         .as_deref()
         .and_then(|id| MODELS.iter().find(|m| m.id == id));
-    let (Some(model_id), Some(entry)) = (model_id.clone(), entry) else {
+    entry.ok_or_else(|| {
         let found = match model_id {
             Some(id) => format!("{id:?}"),
             None => "no `model` field".into(),
         };
-        return Err(ScenarioError::new(path, "model", model_expectation(&found)));
-    };
-    let (model, description) = (entry.load)(path, loader)?;
-    if let Err(message) = model.spec().check() {
-        return Err(ScenarioError::new(path, "model", message));
-    }
-    Ok(LoadedScenario {
-        fingerprint: String::new(),
-        path: path.to_path_buf(),
-        name: scenario_name(path),
-        model_id,
-        description,
-        model,
+        ScenarioError::new(path, "model", model_expectation(&found))
     })
 }
 
@@ -117,6 +169,51 @@ fn model_expectation(found: &str) -> String {
         "expected one of the models {}, found {found}",
         ids.join(", ")
     )
+}
+
+fn load_model(path: &Path, loader: &mut Loader) -> Result<LoadedScenario, ScenarioError> {
+    let entry = entry_of(path, loader)?;
+    let (model, description) = (entry.load)(path, loader)?;
+    if let Err(message) = model.spec().check() {
+        return Err(ScenarioError::new(path, "model", message));
+    }
+    Ok(LoadedScenario {
+        fingerprint: String::new(),
+        path: path.to_path_buf(),
+        name: scenario_name(path),
+        model_id: entry.id.to_string(),
+        description,
+        model,
+    })
+}
+
+/// Loads the scenario at `path` (with `--set` overrides) and breaks
+/// `trials` games of `seed` down: the model's id and its breakdown. A model
+/// without one is an error naming those that have one.
+pub fn breakdown(
+    path: &Path,
+    overrides: &[Override],
+    seed: u64,
+    trials: u64,
+) -> Result<(&'static str, Breakdown), ScenarioError> {
+    let mut loader = Loader::new(overrides);
+    let entry = entry_of(path, &mut loader)?;
+    let Some(break_down) = entry.breakdown else {
+        let ids: Vec<&str> = MODELS
+            .iter()
+            .filter(|m| m.breakdown.is_some())
+            .map(|m| m.id)
+            .collect();
+        let expected = format!(
+            "expected a model with a breakdown ({}), found {:?}",
+            ids.join(", "),
+            entry.id
+        );
+        return Err(ScenarioError::new(path, "model", expected));
+    };
+    let table = break_down(path, &mut loader, seed, trials)?;
+    loader.finish()?;
+    Ok((entry.id, table))
 }
 
 /// Reads only the model and description of a scenario (for listings).

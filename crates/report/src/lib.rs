@@ -3,6 +3,7 @@
 
 pub mod analysis;
 pub mod bench;
+pub mod breakdown;
 pub mod charts;
 pub mod files;
 pub mod frames;

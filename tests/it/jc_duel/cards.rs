@@ -13,6 +13,7 @@ use barsoom::games::jc::duel::geometry::NORTH;
 use barsoom::games::jc::duel::model::{Entry, SetUpOptions};
 use barsoom::games::jc::duel::policy::{Action, Policy, Task};
 use barsoom::games::jc::duel::sequence::{Duel, State, Status};
+use barsoom::scenario::Load;
 
 use super::{PLAIN, duel_on, entry, roster};
 use crate::common::jc_data;

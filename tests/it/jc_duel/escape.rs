@@ -5,6 +5,8 @@
 //! movement and melee phases [4.0 C, D], the special characters of [19],
 //! the policies' use of all of it, and bad set-ups.
 
+use barsoom::games::ScenarioModel;
+use barsoom::scenario::Load;
 use std::path::Path;
 
 use barsoom::engine::{Dice, NoTrace, Tally};

@@ -4,6 +4,8 @@
 //! characters (`escape`). The helpers below load the bundled John Carter
 //! data and set duels up for all three.
 
+use barsoom::games::ScenarioModel;
+use barsoom::scenario::Load;
 mod cards;
 mod escape;
 mod open_display;

@@ -3,6 +3,7 @@
 //! positions, arcs and behind positions for each class and facing, movement
 //! (walls, counters, jumping, hero allowances), determinism and bad input.
 
+use barsoom::scenario::Load;
 use std::path::{Path, PathBuf};
 
 use barsoom::engine::{Dice, Model, Tally};

@@ -3,6 +3,7 @@
 //! within four standard errors of the exact value.
 
 use barsoom::engine::{Model, RunConfig, run};
+use barsoom::games::ScenarioModel;
 use barsoom::games::wom::duel::WomDuel;
 
 use crate::common;

@@ -2,10 +2,12 @@
 //! Warriors of Mars data through the model's own profiles.
 
 use barsoom::engine::{Model, replay};
+use barsoom::games::ScenarioModel;
 use barsoom::games::wom::duel::{
     Blow, CompiledShot, FirstStrike, MissileEffect, WomDuel, next_holder,
 };
 use barsoom::games::wom::tables::{Score, WomData};
+use barsoom::scenario::Load;
 
 use crate::common::*;
 

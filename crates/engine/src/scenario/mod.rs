@@ -222,6 +222,19 @@ impl Loader {
     }
 }
 
+/// A data file or folder a model reads through a [`Loader`] (which applies
+/// the `--set` overrides and records every file read for the fingerprint).
+pub trait Load: Sized {
+    /// Reads and checks it through `loader`.
+    fn load_with(path: &Path, loader: &mut Loader) -> Result<Self, ScenarioError>;
+
+    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no
+    /// overrides, no fingerprint): a convenience for tests and tools.
+    fn load(path: &Path) -> Result<Self, ScenarioError> {
+        Self::load_with(path, &mut Loader::default())
+    }
+}
+
 /// Runs `load` with a [`Loader`] applying `overrides`, then finishes it: an
 /// override that fitted no file is an error (the fingerprint is dropped).
 pub fn with_overrides<T>(

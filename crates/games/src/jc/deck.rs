@@ -3,6 +3,8 @@
 //! of the hero's conveyance: walking, thoat or flier [9.1]): cards drawn
 //! from a shuffled deck and reshuffled when it runs out [9.0 PROCEDURE].
 
+use barsoom_engine::scenario::Load;
+
 use std::path::Path;
 
 use serde::Deserialize;
@@ -39,14 +41,26 @@ pub struct MovementDeck {
 }
 
 impl MovementDeck {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(file: &Path) -> Result<Self, ScenarioError> {
-        Self::load_with(file, &mut Loader::default())
+    /// The line of one conveyance ([`super::map::WALK`], [`THOAT`] or [`FLIER`] from
+    /// `map`); any other value reads the walking line.
+    pub fn line(&self, conveyance: u8) -> &[u16] {
+        match conveyance {
+            FLIER => &self.flier,
+            THOAT => &self.thoat,
+            _ => &self.walk,
+        }
     }
 
+    /// The mean of a conveyance's line, in haads.
+    pub fn mean(&self, conveyance: u8) -> f64 {
+        let line = self.line(conveyance);
+        line.iter().map(|v| f64::from(*v)).sum::<f64>() / line.len().max(1) as f64
+    }
+}
+
+impl Load for MovementDeck {
     /// Loads and checks `movement-deck.toml`.
-    pub fn load_with(file: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+    fn load_with(file: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
         let raw: DeckFile = loader.read_toml(file)?;
         check_provenance(file, "provenance", &raw.provenance)?;
         if !(0..=999).contains(&raw.first_card) {
@@ -112,22 +126,6 @@ impl MovementDeck {
             thoat,
             walk,
         })
-    }
-
-    /// The line of one conveyance ([`super::map::WALK`], [`THOAT`] or [`FLIER`] from
-    /// `map`); any other value reads the walking line.
-    pub fn line(&self, conveyance: u8) -> &[u16] {
-        match conveyance {
-            FLIER => &self.flier,
-            THOAT => &self.thoat,
-            _ => &self.walk,
-        }
-    }
-
-    /// The mean of a conveyance's line, in haads.
-    pub fn mean(&self, conveyance: u8) -> f64 {
-        let line = self.line(conveyance);
-        line.iter().map(|v| f64::from(*v)).sum::<f64>() / line.len().max(1) as f64
     }
 }
 

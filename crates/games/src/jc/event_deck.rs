@@ -297,12 +297,6 @@ impl RawCard {
 pub(crate) const RULES_DECK_SIZE: usize = 65;
 
 impl EventDeck {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(file: &Path, names: &Names) -> Result<Self, ScenarioError> {
-        Self::load_with(file, names, &mut Loader::default())
-    }
-
     /// Loads `random-events.toml`.
     pub fn load_with(
         file: &Path,
@@ -848,12 +842,13 @@ provenance = "reconstructed: p"
 
     #[test]
     fn the_shipped_deck_loads_with_65_cards() {
-        let deck = EventDeck::load(
+        let deck = EventDeck::load_with(
             &PathBuf::from(concat!(
                 env!("CARGO_MANIFEST_DIR"),
                 "/../../scenarios/jc/data/random-events.toml"
             )),
             &names(),
+            &mut Loader::default(),
         )
         .unwrap();
         assert_eq!(deck.cards.len(), RULES_DECK_SIZE);

@@ -138,12 +138,6 @@ pub struct BarsoomMap {
 }
 
 impl BarsoomMap {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(file: &Path, data: &JcData) -> Result<Self, ScenarioError> {
-        Self::load_with(file, data, &mut Loader::default())
-    }
-
     /// Loads and checks the Military Game's `barsoom-map.toml` (capitals and
     /// neutrals named against `data`, at most [`MAX_CITIES`] cities).
     pub fn load_with(

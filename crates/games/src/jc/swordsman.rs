@@ -17,7 +17,9 @@
 //! hand). The one-round payoff counts a hit as 1 and an advantage as 1/2
 //! (half of the two that make a hit), the opponent's results negatively.
 
-use crate::{ModelEntry, boxed};
+use crate::ScenarioModel;
+use barsoom_engine::scenario::Load;
+
 use barsoom_engine::scenario::{Loader, Scenario};
 use std::path::Path;
 
@@ -169,14 +171,37 @@ struct RawMatrix {
 }
 
 impl SwordsmanTables {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(file: &Path) -> Result<Self, ScenarioError> {
-        Self::load_with(file, &mut Loader::default())
+    /// The one-round payoff to the first player: the worth of what he does
+    /// minus the worth of what he suffers.
+    pub fn payoff(&self) -> Vec<Vec<f64>> {
+        (0..MANEUVERS)
+            .map(|x| {
+                (0..MANEUVERS)
+                    .map(|y| self.effect[x][y][0].worth() - self.effect[x][y][1].worth())
+                    .collect()
+            })
+            .collect()
     }
 
+    /// Levels of a swordsman of `rank` [7.86].
+    pub fn levels(&self, rank: Rank, hero: bool) -> u8 {
+        let extra = if hero && rank != Rank::Warlord {
+            self.hero_extra_level
+        } else {
+            0
+        };
+        self.ranks[rank.index()].1 + extra
+    }
+
+    /// Cards a swordsman of `rank` lays down at once [7.85].
+    pub fn commit(&self, rank: Rank) -> usize {
+        self.ranks[rank.index()].0
+    }
+}
+
+impl Load for SwordsmanTables {
     /// Loads and checks `swordsman.toml`.
-    pub fn load_with(file: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+    fn load_with(file: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
         let raw: RawTables = loader.read_toml(file)?;
         let err = |field: String, message: String| ScenarioError::new(file, field, message);
         for (field, text) in [
@@ -287,33 +312,6 @@ impl SwordsmanTables {
             ranks,
             hero_extra_level: raw.ranks.hero_extra_level as u8,
         })
-    }
-
-    /// The one-round payoff to the first player: the worth of what he does
-    /// minus the worth of what he suffers.
-    pub fn payoff(&self) -> Vec<Vec<f64>> {
-        (0..MANEUVERS)
-            .map(|x| {
-                (0..MANEUVERS)
-                    .map(|y| self.effect[x][y][0].worth() - self.effect[x][y][1].worth())
-                    .collect()
-            })
-            .collect()
-    }
-
-    /// Levels of a swordsman of `rank` [7.86].
-    pub fn levels(&self, rank: Rank, hero: bool) -> u8 {
-        let extra = if hero && rank != Rank::Warlord {
-            self.hero_extra_level
-        } else {
-            0
-        };
-        self.ranks[rank.index()].1 + extra
-    }
-
-    /// Cards a swordsman of `rank` lays down at once [7.85].
-    pub fn commit(&self, rank: Rank) -> usize {
-        self.ranks[rank.index()].0
     }
 }
 
@@ -663,24 +661,21 @@ pub struct JcSwordsman {
     spec: OutputSpec,
 }
 
-/// The registry's entry for `jc.swordsman`.
-pub const ENTRY: ModelEntry = ModelEntry {
-    id: "jc.swordsman",
-    description: "John Carter, Warlord of Mars master swordsman duels: maneuver cards committed ahead by rank on the maneuver matrix, advantages and hits, random, exploiter or minimax play",
-    load: |path, loader| boxed(JcSwordsman::load_with(path, loader)),
-};
-
 impl JcSwordsman {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        Self::load_with(path, &mut Loader::default())
+    /// The compiled bout.
+    pub fn bout(&self) -> &Bout {
+        &self.bout
     }
+}
+
+impl ScenarioModel for JcSwordsman {
+    const ID: &'static str = "jc.swordsman";
+    const DESCRIPTION: &'static str = "John Carter, Warlord of Mars master swordsman duels: maneuver cards committed ahead by rank on the maneuver matrix, advantages and hits, random, exploiter or minimax play";
 
     /// Loads a `jc.swordsman` scenario and `swordsman.toml` from its data
     /// folder.
-    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: BoutFile = loader.read_scenario(path, ENTRY.id)?;
+    fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: BoutFile = loader.read_scenario(path, Self::ID)?;
         let dir = file.scenario.data_dir(path, "../data");
         let tables = SwordsmanTables::load_with(&dir.join("swordsman.toml"), loader)?;
         let err = |field: String, message: String| ScenarioError::new(path, field, message);
@@ -723,11 +718,6 @@ impl JcSwordsman {
         let bout = Bout::new(tables, [a, b], max_rounds).map_err(|m| err("sides".into(), m))?;
         let spec = output_spec(&bout);
         Ok((JcSwordsman { bout, spec }, file.scenario.description))
-    }
-
-    /// The compiled bout.
-    pub fn bout(&self) -> &Bout {
-        &self.bout
     }
 }
 

@@ -3,7 +3,8 @@
 //! ones, so colours alternate exactly and the metrics report
 //! the first-move advantage, how games end and the gambling takings.
 
-use crate::{ModelEntry, boxed};
+use crate::ScenarioModel;
+
 use barsoom_engine::scenario::{Loader, Scenario};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -185,24 +186,65 @@ thread_local! {
     static WORKSPACE: RefCell<Workspace> = RefCell::new(Workspace::default());
 }
 
-/// The registry's entry for `jetan.game`.
-pub const ENTRY: ModelEntry = ModelEntry {
-    id: "jetan.game",
-    description: "Jetan, the Martian chess: a match between two players (random, greedy, alphabeta, mcts) under the book rules or any rule flags",
-    load: |path, loader| boxed(JetanGame::load_with(path, loader)),
-};
-
 impl JetanGame {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        Self::load_with(path, &mut Loader::default())
+    /// The rules in force.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
     }
+
+    /// Seat A's and seat B's players.
+    pub fn seats(&self) -> [Player; 2] {
+        self.seats
+    }
+
+    /// Plays one game: seat A takes the colour that moves first in
+    /// even-numbered trials and the other colour in odd ones.
+    pub fn play<T: Trace>(
+        &self,
+        dice: &mut Dice,
+        trace: &mut T,
+        work: &mut Workspace,
+    ) -> TrialResult {
+        let first = self.start.side();
+        let a_plays = if dice.trial().is_multiple_of(2) {
+            first
+        } else {
+            first.other()
+        };
+        let mut by_colour = [self.seats[1]; 2];
+        by_colour[a_plays.index()] = self.seats[0];
+        trace.event("Jetan seats", || {
+            format!(
+                "seat A ({}) plays {}, seat B ({}) plays {}; {} moves first",
+                self.seats[0],
+                a_plays.name(),
+                self.seats[1],
+                a_plays.other().name(),
+                self.start.side().name()
+            )
+        });
+        let record = play_game(
+            &self.rules,
+            &self.start,
+            by_colour,
+            self.max_plies,
+            dice,
+            work,
+            trace,
+            |_, _, _| {},
+        );
+        trial_result(&record, a_plays)
+    }
+}
+
+impl ScenarioModel for JetanGame {
+    const ID: &'static str = "jetan.game";
+    const DESCRIPTION: &'static str = "Jetan, the Martian chess: a match between two players (random, greedy, alphabeta, mcts) under the book rules or any rule flags";
 
     /// Loads and checks a `jetan.game` scenario; returns the model and the
     /// scenario's description.
-    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: GameFile = loader.read_scenario(path, ENTRY.id)?;
+    fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: GameFile = loader.read_scenario(path, Self::ID)?;
         file.scenario.no_data(path)?;
         let err = |field: &str, message: String| ScenarioError::new(path, field, message);
         if file.players.len() != 2 {
@@ -273,55 +315,6 @@ impl JetanGame {
             },
             file.scenario.description,
         ))
-    }
-
-    /// The rules in force.
-    pub fn rules(&self) -> &Rules {
-        &self.rules
-    }
-
-    /// Seat A's and seat B's players.
-    pub fn seats(&self) -> [Player; 2] {
-        self.seats
-    }
-
-    /// Plays one game: seat A takes the colour that moves first in
-    /// even-numbered trials and the other colour in odd ones.
-    pub fn play<T: Trace>(
-        &self,
-        dice: &mut Dice,
-        trace: &mut T,
-        work: &mut Workspace,
-    ) -> TrialResult {
-        let first = self.start.side();
-        let a_plays = if dice.trial().is_multiple_of(2) {
-            first
-        } else {
-            first.other()
-        };
-        let mut by_colour = [self.seats[1]; 2];
-        by_colour[a_plays.index()] = self.seats[0];
-        trace.event("Jetan seats", || {
-            format!(
-                "seat A ({}) plays {}, seat B ({}) plays {}; {} moves first",
-                self.seats[0],
-                a_plays.name(),
-                self.seats[1],
-                a_plays.other().name(),
-                self.start.side().name()
-            )
-        });
-        let record = play_game(
-            &self.rules,
-            &self.start,
-            by_colour,
-            self.max_plies,
-            dice,
-            work,
-            trace,
-            |_, _, _| {},
-        );
-        trial_result(&record, a_plays)
     }
 }
 

@@ -3,8 +3,10 @@
 //! and the loser is destroyed, equal scores destroy both. Each piece is one
 //! function shared by the full game, the `races.battle` model and the exact
 //! closed form ([`odds`] sums [`fight`] over the key attribute's faces).
+use barsoom_engine::scenario::Load;
 
-use crate::{ModelEntry, boxed};
+use crate::ScenarioModel;
+
 use barsoom_engine::scenario::id_list;
 use barsoom_engine::scenario::{Loader, Scenario};
 use std::path::Path;
@@ -398,33 +400,7 @@ pub struct RacesBattle {
     spec: OutputSpec,
 }
 
-/// The registry's entry for `races.battle`.
-pub const ENTRY: ModelEntry = ModelEntry {
-    id: "races.battle",
-    description: "Six races of Mars: one battle between two warbands with terrain, settlement and leader bonuses, solved exactly",
-    load: |path, loader| boxed(RacesBattle::load_with(path, loader)),
-};
-
 impl RacesBattle {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        Self::load_with(path, &mut Loader::default())
-    }
-
-    /// Loads a `races.battle` scenario; returns the model and description.
-    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: BattleFile = loader.read_scenario(path, ENTRY.id)?;
-        let data_dir = file.scenario.data_dir(path, "../data");
-        let data = RacesData::load_with(&data_dir, loader)?;
-        let attacker = battle_side(path, "attacker", &file.attacker, &data)?;
-        let defender = battle_side(path, "defender", &file.defender, &data)?;
-        Ok((
-            Self::new(&data, attacker, defender),
-            file.scenario.description,
-        ))
-    }
-
     /// A battle between two resolved sides.
     pub fn new(data: &RacesData, attacker: BattleSide, defender: BattleSide) -> Self {
         let weights = attribute_probabilities(&data.random_attribute);
@@ -490,6 +466,24 @@ impl RacesBattle {
     /// The leaders in charge (special attributes), attacker then defender.
     pub fn in_charge(&self) -> [Option<u8>; 2] {
         self.in_charge
+    }
+}
+
+impl ScenarioModel for RacesBattle {
+    const ID: &'static str = "races.battle";
+    const DESCRIPTION: &'static str = "Six races of Mars: one battle between two warbands with terrain, settlement and leader bonuses, solved exactly";
+
+    /// Loads a `races.battle` scenario; returns the model and description.
+    fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: BattleFile = loader.read_scenario(path, Self::ID)?;
+        let data_dir = file.scenario.data_dir(path, "../data");
+        let data = RacesData::load_with(&data_dir, loader)?;
+        let attacker = battle_side(path, "attacker", &file.attacker, &data)?;
+        let defender = battle_side(path, "defender", &file.defender, &data)?;
+        Ok((
+            Self::new(&data, attacker, defender),
+            file.scenario.description,
+        ))
     }
 }
 

@@ -5,6 +5,8 @@
 //! table value lives in code; this module knows the tables' shapes and
 //! checks them.
 
+use barsoom_engine::scenario::Load;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -214,56 +216,6 @@ struct RawTerrainFile {
 pub(crate) const MAX_VALUE: i64 = 20;
 
 impl RacesData {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(dir: &Path) -> Result<Self, ScenarioError> {
-        Self::load_with(dir, &mut Loader::default())
-    }
-
-    /// Loads and checks `races.toml`, `variants.toml`, `terrain.toml` and
-    /// `rules.toml` from `dir`.
-    pub fn load_with(dir: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
-        let races_file = dir.join("races.toml");
-        let raw: RawRaces = loader.read_toml(&races_file)?;
-        let (attributes, attribute_names, races, random_attribute, race_table) =
-            Self::races(&races_file, raw)?;
-        let variants_file = dir.join("variants.toml");
-        let raw_variants: RawVariants = loader.read_toml(&variants_file)?;
-        let rules_file = dir.join("rules.toml");
-        let rules: Rules = loader.read_toml(&rules_file)?;
-        Self::check_rules(&rules_file, &rules)?;
-        let mut data = RacesData {
-            attributes,
-            attribute_names,
-            kinds: races
-                .iter()
-                .enumerate()
-                .map(|(i, r)| WarbandKind {
-                    id: r.id.clone(),
-                    name: r.name.clone(),
-                    race: i,
-                    values: r.values,
-                })
-                .collect(),
-            races,
-            random_attribute,
-            race_table,
-            terrain: Vec::new(),
-            tables: Vec::new(),
-            hex_chain: 1,
-            rules,
-        };
-        check_provenance(&variants_file, "provenance", &raw_variants.provenance)?;
-        for (id, v) in &raw_variants.variants {
-            let kind = data.variant(&variants_file, &format!("variants.{id}"), id, v)?;
-            data.kinds.push(kind);
-        }
-        let terrain_file = dir.join("terrain.toml");
-        let raw_terrain: RawTerrainFile = loader.read_toml(&terrain_file)?;
-        data.load_terrain(&terrain_file, raw_terrain)?;
-        Ok(data)
-    }
-
     #[allow(clippy::type_complexity)]
     fn races(
         file: &Path,
@@ -640,6 +592,52 @@ impl RacesData {
     /// The warband kinds, quoted, for error messages.
     pub(crate) fn kind_list(&self) -> String {
         id_list(self.kinds.iter().map(|k| k.id.as_str()))
+    }
+}
+
+impl Load for RacesData {
+    /// Loads and checks `races.toml`, `variants.toml`, `terrain.toml` and
+    /// `rules.toml` from `dir`.
+    fn load_with(dir: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+        let races_file = dir.join("races.toml");
+        let raw: RawRaces = loader.read_toml(&races_file)?;
+        let (attributes, attribute_names, races, random_attribute, race_table) =
+            Self::races(&races_file, raw)?;
+        let variants_file = dir.join("variants.toml");
+        let raw_variants: RawVariants = loader.read_toml(&variants_file)?;
+        let rules_file = dir.join("rules.toml");
+        let rules: Rules = loader.read_toml(&rules_file)?;
+        Self::check_rules(&rules_file, &rules)?;
+        let mut data = RacesData {
+            attributes,
+            attribute_names,
+            kinds: races
+                .iter()
+                .enumerate()
+                .map(|(i, r)| WarbandKind {
+                    id: r.id.clone(),
+                    name: r.name.clone(),
+                    race: i,
+                    values: r.values,
+                })
+                .collect(),
+            races,
+            random_attribute,
+            race_table,
+            terrain: Vec::new(),
+            tables: Vec::new(),
+            hex_chain: 1,
+            rules,
+        };
+        check_provenance(&variants_file, "provenance", &raw_variants.provenance)?;
+        for (id, v) in &raw_variants.variants {
+            let kind = data.variant(&variants_file, &format!("variants.{id}"), id, v)?;
+            data.kinds.push(kind);
+        }
+        let terrain_file = dir.join("terrain.toml");
+        let raw_terrain: RawTerrainFile = loader.read_toml(&terrain_file)?;
+        data.load_terrain(&terrain_file, raw_terrain)?;
+        Ok(data)
     }
 }
 

@@ -3,7 +3,8 @@
 //! Also the exact single-combat table and the `talisman.combat` model, one
 //! combat between two fixed scores, which `barsoom exact` solves.
 
-use crate::{ModelEntry, boxed};
+use crate::ScenarioModel;
+
 use barsoom_engine::scenario::{Loader, Scenario};
 use std::path::Path;
 
@@ -126,23 +127,37 @@ pub(crate) const OUT_STAND_OFF: u16 = 1;
 /// Outcome index: the creature wins.
 pub(crate) const OUT_CREATURE_WINS: u16 = 2;
 
-/// The registry's entry for `talisman.combat`.
-pub const ENTRY: ModelEntry = ModelEntry {
-    id: "talisman.combat",
-    description: "Talisman combat: one round of d6 + Strength against d6 + Strength (or Craft), solved exactly",
-    load: |path, loader| boxed(TalismanCombat::load_with(path, loader)),
-};
-
 impl TalismanCombat {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        Self::load_with(path, &mut Loader::default())
+    /// A combat between two totals.
+    pub fn new(character: i32, creature: i32, best_of_two: bool) -> Self {
+        TalismanCombat {
+            character,
+            creature,
+            best_of_two,
+            spec: OutputSpec {
+                outcomes: vec![
+                    "character wins".into(),
+                    "stand-off".into(),
+                    "creature wins".into(),
+                ],
+                metrics: vec![MetricSpec::new(
+                    "margin",
+                    "winner's score minus loser's (0 in a stand-off)",
+                )],
+                length_metric: None,
+                trends: Vec::new(),
+            },
+        }
     }
+}
+
+impl ScenarioModel for TalismanCombat {
+    const ID: &'static str = "talisman.combat";
+    const DESCRIPTION: &'static str = "Talisman combat: one round of d6 + Strength against d6 + Strength (or Craft), solved exactly";
 
     /// Loads a `talisman.combat` scenario.
-    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: CombatFile = loader.read_scenario(path, ENTRY.id)?;
+    fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: CombatFile = loader.read_scenario(path, Self::ID)?;
         file.scenario.no_data(path)?;
         for (field, value) in [
             ("character_strength", file.character_strength),
@@ -164,28 +179,6 @@ impl TalismanCombat {
             ),
             file.scenario.description,
         ))
-    }
-
-    /// A combat between two totals.
-    pub fn new(character: i32, creature: i32, best_of_two: bool) -> Self {
-        TalismanCombat {
-            character,
-            creature,
-            best_of_two,
-            spec: OutputSpec {
-                outcomes: vec![
-                    "character wins".into(),
-                    "stand-off".into(),
-                    "creature wins".into(),
-                ],
-                metrics: vec![MetricSpec::new(
-                    "margin",
-                    "winner's score minus loser's (0 in a stand-off)",
-                )],
-                length_metric: None,
-                trends: Vec::new(),
-            },
-        }
     }
 }
 

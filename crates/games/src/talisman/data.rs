@@ -6,6 +6,8 @@
 //! set implemented in code, so a new card or board is data; a name outside
 //! the set is a load error that lists the names known.
 
+use barsoom_engine::scenario::Load;
+
 use std::path::Path;
 
 use serde::Deserialize;
@@ -848,15 +850,9 @@ pub(crate) const MAX_CHARACTERS: usize = 32;
 /// The most spell cards.
 pub(crate) const MAX_SPELLS: usize = 60;
 
-impl Rules {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(dir: &Path) -> Result<Rules, ScenarioError> {
-        Self::load_with(dir, &mut Loader::default())
-    }
-
+impl Load for Rules {
     /// Reads and checks every data file in `dir`.
-    pub fn load_with(dir: &Path, loader: &mut Loader) -> Result<Rules, ScenarioError> {
+    fn load_with(dir: &Path, loader: &mut Loader) -> Result<Rules, ScenarioError> {
         let board_path = dir.join("board.toml");
         let board_file: BoardFile = loader.read_toml(&board_path)?;
         check_provenance(&board_path, "provenance", &board_file.provenance)?;

@@ -1,11 +1,13 @@
 //! Per-character and per-card breakdowns of many games, for
-//! `barsoom talisman stats`: which characters win when they are in play,
+//! `barsoom breakdown`: which characters win when they are in play,
 //! how long their wins take, how they die; which cards are met and which
 //! kill. Trial `i` is the same game as trial `i` of `barsoom run` with the
 //! same seed; blocks of games run in parallel and their integer counts add
 //! up to the same totals in any order.
 
-use super::game::{End, MAX_PLAYERS, TalismanGame};
+use super::game::{CAUSE_NAMES, End, MAX_PLAYERS, TalismanGame};
+use crate::BreakdownModel;
+use barsoom_engine::breakdown::{Breakdown, Cell, Table};
 use barsoom_engine::model::NoTrace;
 use barsoom_engine::rng::Dice;
 use barsoom_engine::runner::in_blocks;
@@ -36,9 +38,9 @@ pub struct CardCounts {
     pub kills: u64,
 }
 
-/// The breakdown of a run of games.
+/// The counts of a run of games.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Breakdown {
+pub struct Counts {
     /// Games played.
     pub games: u64,
     /// Games that ended with a winner.
@@ -51,8 +53,8 @@ pub struct Breakdown {
     pub seat_wins: [u64; MAX_PLAYERS],
 }
 
-impl Breakdown {
-    fn empty(model: &TalismanGame) -> Breakdown {
+impl Counts {
+    fn empty(model: &TalismanGame) -> Counts {
         let rules = model.rules();
         let mut cards: Vec<(String, CardCounts)> = Vec::new();
         for c in &rules.cards {
@@ -60,14 +62,14 @@ impl Breakdown {
                 cards.push((c.name.clone(), CardCounts::default()));
             }
         }
-        Breakdown {
+        Counts {
             characters: vec![CharacterCounts::default(); rules.characters.len()],
             cards,
-            ..Breakdown::default()
+            ..Counts::default()
         }
     }
 
-    fn add(&mut self, other: &Breakdown) {
+    fn add(&mut self, other: &Counts) {
         self.games += other.games;
         self.decided += other.decided;
         for (a, b) in self.characters.iter_mut().zip(&other.characters) {
@@ -91,9 +93,9 @@ impl Breakdown {
 }
 
 /// Plays trials `range` of `seed` and counts them.
-fn count_block(model: &TalismanGame, seed: u64, range: std::ops::Range<u64>) -> Breakdown {
+fn count_block(model: &TalismanGame, seed: u64, range: std::ops::Range<u64>) -> Counts {
     let rules = model.rules();
-    let mut out = Breakdown::empty(model);
+    let mut out = Counts::empty(model);
     // Card index -> position in `out.cards`, by name.
     let slot: Vec<usize> = rules
         .cards
@@ -135,11 +137,81 @@ fn count_block(model: &TalismanGame, seed: u64, range: std::ops::Range<u64>) -> 
 }
 
 /// Plays `trials` games of `seed` in blocks on the current rayon pool.
-pub fn breakdown(model: &TalismanGame, seed: u64, trials: u64) -> Breakdown {
+pub fn count(model: &TalismanGame, seed: u64, trials: u64) -> Counts {
     let parts = in_blocks(trials, 2_000, |range| count_block(model, seed, range));
-    let mut total = Breakdown::empty(model);
+    let mut total = Counts::empty(model);
     for p in &parts {
         total.add(p);
     }
     total
+}
+
+impl BreakdownModel for TalismanGame {
+    /// Each character's win rate when in play, mean rounds to win and
+    /// deaths per play by cause; wins by seat; and every adventure card by
+    /// how often it is met, the lives it takes and the characters it kills.
+    fn breakdown(&self, seed: u64, trials: u64) -> Breakdown {
+        let counts = count(self, seed, trials);
+        let rules = self.rules();
+        let mut columns = vec![
+            "character",
+            "in games",
+            "wins",
+            "win rate",
+            "rounds",
+            "deaths",
+        ];
+        columns.extend(CAUSE_NAMES);
+        let mut characters = Table::new(&columns);
+        let rate = |c: &CharacterCounts| c.wins as f64 / c.games.max(1) as f64;
+        let mut order: Vec<usize> = (0..rules.characters.len()).collect();
+        order.sort_by(|&x, &y| {
+            rate(&counts.characters[y])
+                .total_cmp(&rate(&counts.characters[x]))
+                .then(x.cmp(&y))
+        });
+        for i in order {
+            let c = &counts.characters[i];
+            let mut row = vec![
+                Cell::Text(rules.characters[i].name.clone()),
+                Cell::Count(c.games),
+                Cell::Count(c.wins),
+                Cell::rate(c.wins, c.games, 4),
+                Cell::ratio(c.win_rounds, c.wins, 1),
+                Cell::ratio(c.deaths.iter().sum(), c.plays, 3),
+            ];
+            row.extend(c.deaths.iter().map(|d| Cell::ratio(*d, c.plays, 3)));
+            characters.rows.push(row);
+        }
+        characters.notes = vec![
+            "rounds: mean rounds of the games it won; deaths: per time in play, in all and by cause"
+                .into(),
+        ];
+        let mut seats = Table::new(&["seat", "wins", "win rate"]);
+        for (seat, &wins) in counts.seat_wins[..self.config().players].iter().enumerate() {
+            seats.rows.push(vec![
+                Cell::Count(seat as u64 + 1),
+                Cell::Count(wins),
+                Cell::rate(wins, counts.games, 4),
+            ]);
+        }
+        let mut cards: Vec<&(String, CardCounts)> = counts.cards.iter().collect();
+        cards.sort_by(|x, y| y.1.met.cmp(&x.1.met).then(x.0.cmp(&y.0)));
+        let mut card_table = Table::new(&["card", "met/game", "lives/met", "kills", "kills/met"]);
+        card_table.ranked = true;
+        for (name, c) in cards {
+            card_table.rows.push(vec![
+                Cell::Text(name.clone()),
+                Cell::ratio(c.met, counts.games, 3),
+                Cell::ratio(c.lives, c.met, 4),
+                Cell::Count(c.kills),
+                Cell::ratio(c.kills, c.met, 5),
+            ]);
+        }
+        Breakdown {
+            games: counts.games,
+            heading: format!("{} with a winner", counts.decided),
+            tables: vec![characters, seats, card_table],
+        }
+    }
 }

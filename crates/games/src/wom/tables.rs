@@ -2,6 +2,8 @@
 //! (`scenarios/wom/data/`). Nothing here hard-codes a table value: the code
 //! knows the shape of each table and the mechanics that read it.
 
+use barsoom_engine::scenario::Load;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -719,15 +721,9 @@ pub struct WomData {
     pub roster: BTreeMap<String, Character>,
 }
 
-impl WomData {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(dir: &Path) -> Result<Self, ScenarioError> {
-        Self::load_with(dir, &mut Loader::default())
-    }
-
+impl Load for WomData {
     /// Loads and checks the data files in `dir`.
-    pub fn load_with(dir: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+    fn load_with(dir: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
         let men = MenTable::load_with(&dir.join("men-vs-men.toml"), loader)?;
         let animals = AnimalTable::load_with(&dir.join("animal-table.toml"), loader)?;
         let weapons_file = dir.join("weapons.toml");

@@ -6,6 +6,8 @@
 //! [`MeleeRules::strike`] is what a trial rolls; [`MeleeRules::odds`] is
 //! its exact closed form (the tests hold one against the other).
 
+use barsoom_engine::scenario::Load;
+
 use std::path::Path;
 
 use serde::Deserialize;
@@ -132,14 +134,86 @@ struct RawTenSix {
 }
 
 impl MeleeRules {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(file: &Path) -> Result<Self, ScenarioError> {
-        Self::load_with(file, &mut Loader::default())
+    /// The total die-roll modifier of `c` [7.37: any combination].
+    #[inline]
+    pub fn modifier(&self, c: Conditions) -> i32 {
+        i32::from(c.behind) * self.behind
+            + i32::from(c.moved) * self.moved
+            + i32::from(c.obstructed) * self.obstructed
+            + i32::from(c.carrying) * self.carrying
+            + i32::from(c.unarmed) * self.unarmed
     }
 
+    /// The natural roll a hit needs: the smallest face `d` with
+    /// `max(1, d + strength + modifier) >= agility` [7.38: an adjusted roll
+    /// below one reads one], so 1 when the floor alone reaches the agility.
+    #[inline]
+    pub fn needed(strength: u8, modifier: i32, agility: u8) -> i32 {
+        if agility <= 1 {
+            1
+        } else {
+            (i32::from(agility) - i32::from(strength) - modifier).max(1)
+        }
+    }
+
+    /// Whether a character may melee at all: not with strength 0 unarmed
+    /// [7.36].
+    #[inline]
+    pub fn may_melee(strength: u8, unarmed: bool) -> bool {
+        !(unarmed && strength == 0)
+    }
+
+    /// Rolls one melee: `attacker` class (its kill threshold), `needed` from
+    /// [`MeleeRules::needed`].
+    #[inline]
+    pub fn strike(&self, attacker: Class, needed: i32, dice: &mut Dice) -> (Blow, u32, u32) {
+        let first = dice.d10();
+        if first == 10 {
+            let second = dice.d10();
+            if needed >= self.ten_six_from {
+                // [7.39] the rare 10/6: the second roll decides the hit.
+                let blow = if second >= self.ten_six_second {
+                    Blow::Level
+                } else {
+                    Blow::Miss
+                };
+                return (blow, first, second);
+            }
+            // [7.5] a 10 always takes a level; the unmodified second roll
+            // may kill [7.55].
+            let blow = if second >= self.kill[class_index(attacker)] {
+                Blow::Kill
+            } else {
+                Blow::Level
+            };
+            return (blow, first, second);
+        }
+        let blow = if first as i32 >= needed {
+            Blow::Level
+        } else {
+            Blow::Miss
+        };
+        (blow, first, 0)
+    }
+
+    /// The exact probabilities of [miss, level, kill] of one melee.
+    #[inline]
+    pub fn odds(&self, attacker: Class, needed: i32) -> [f64; 3] {
+        if needed >= self.ten_six_from {
+            let level = after_a_ten(11 - self.ten_six_second);
+            return [1.0 - level, level, 0.0];
+        }
+        // Faces 1-9 that reach the need, plus the 10.
+        let plain = TENTHS[(10 - needed).clamp(0, 9) as usize];
+        let kill = after_a_ten(11 - self.kill[class_index(attacker)]);
+        let level = plain + 0.1 - kill;
+        [1.0 - plain - 0.1, level, kill]
+    }
+}
+
+impl Load for MeleeRules {
     /// Loads and checks `duel-rules.toml`.
-    pub fn load_with(file: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+    fn load_with(file: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
         let raw: RawRules = loader.read_toml(file)?;
         let err = |field: &str, message: String| ScenarioError::new(file, field, message);
         for (field, text) in [
@@ -233,82 +307,6 @@ impl MeleeRules {
             ten_six_from: raw.ten_six.needed_from as i32,
             ten_six_second: face("ten_six.second_roll", raw.ten_six.second_roll)?,
         })
-    }
-
-    /// The total die-roll modifier of `c` [7.37: any combination].
-    #[inline]
-    pub fn modifier(&self, c: Conditions) -> i32 {
-        i32::from(c.behind) * self.behind
-            + i32::from(c.moved) * self.moved
-            + i32::from(c.obstructed) * self.obstructed
-            + i32::from(c.carrying) * self.carrying
-            + i32::from(c.unarmed) * self.unarmed
-    }
-
-    /// The natural roll a hit needs: the smallest face `d` with
-    /// `max(1, d + strength + modifier) >= agility` [7.38: an adjusted roll
-    /// below one reads one], so 1 when the floor alone reaches the agility.
-    #[inline]
-    pub fn needed(strength: u8, modifier: i32, agility: u8) -> i32 {
-        if agility <= 1 {
-            1
-        } else {
-            (i32::from(agility) - i32::from(strength) - modifier).max(1)
-        }
-    }
-
-    /// Whether a character may melee at all: not with strength 0 unarmed
-    /// [7.36].
-    #[inline]
-    pub fn may_melee(strength: u8, unarmed: bool) -> bool {
-        !(unarmed && strength == 0)
-    }
-
-    /// Rolls one melee: `attacker` class (its kill threshold), `needed` from
-    /// [`MeleeRules::needed`].
-    #[inline]
-    pub fn strike(&self, attacker: Class, needed: i32, dice: &mut Dice) -> (Blow, u32, u32) {
-        let first = dice.d10();
-        if first == 10 {
-            let second = dice.d10();
-            if needed >= self.ten_six_from {
-                // [7.39] the rare 10/6: the second roll decides the hit.
-                let blow = if second >= self.ten_six_second {
-                    Blow::Level
-                } else {
-                    Blow::Miss
-                };
-                return (blow, first, second);
-            }
-            // [7.5] a 10 always takes a level; the unmodified second roll
-            // may kill [7.55].
-            let blow = if second >= self.kill[class_index(attacker)] {
-                Blow::Kill
-            } else {
-                Blow::Level
-            };
-            return (blow, first, second);
-        }
-        let blow = if first as i32 >= needed {
-            Blow::Level
-        } else {
-            Blow::Miss
-        };
-        (blow, first, 0)
-    }
-
-    /// The exact probabilities of [miss, level, kill] of one melee.
-    #[inline]
-    pub fn odds(&self, attacker: Class, needed: i32) -> [f64; 3] {
-        if needed >= self.ten_six_from {
-            let level = after_a_ten(11 - self.ten_six_second);
-            return [1.0 - level, level, 0.0];
-        }
-        // Faces 1-9 that reach the need, plus the 10.
-        let plain = TENTHS[(10 - needed).clamp(0, 9) as usize];
-        let kill = after_a_ten(11 - self.kill[class_index(attacker)]);
-        let level = plain + 0.1 - kill;
-        [1.0 - plain - 0.1, level, kill]
     }
 }
 

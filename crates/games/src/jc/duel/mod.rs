@@ -21,7 +21,6 @@ pub mod escape;
 pub mod geometry;
 pub mod melee;
 pub mod model;
-pub use model::scenario::ENTRY;
 pub mod policy;
 pub mod roster;
 pub mod sequence;

@@ -3,6 +3,8 @@
 //! movement kind [5.2, 5.3] and strength, alertness and agility per level
 //! [3.22, 7.6]. No rating lives in code.
 
+use barsoom_engine::scenario::Load;
+
 use std::path::Path;
 
 use serde::Deserialize;
@@ -244,18 +246,6 @@ pub struct Roster {
 }
 
 impl Roster {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(file: &Path) -> Result<Self, ScenarioError> {
-        Self::load_with(file, &mut Loader::default())
-    }
-
-    /// Loads and checks `characters.toml`.
-    pub fn load_with(file: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
-        let raw: RawRoster = loader.read_toml(file)?;
-        Self::from_raw(file, raw)
-    }
-
     /// Parses and checks a roster from TOML text (`file` names it in errors).
     pub fn parse(file: &Path, text: &str) -> Result<Self, ScenarioError> {
         Self::from_raw(file, Loader::default().parse_toml(file, text)?)
@@ -445,5 +435,13 @@ impl Roster {
     /// The nearest identifiers to `id`, for error messages.
     pub(crate) fn suggest(&self, id: &str) -> String {
         barsoom_engine::scenario::nearest_ids(id, self.characters.iter().map(|c| c.id.as_str()))
+    }
+}
+
+impl Load for Roster {
+    /// Loads and checks `characters.toml`.
+    fn load_with(file: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+        let raw: RawRoster = loader.read_toml(file)?;
+        Self::from_raw(file, raw)
     }
 }

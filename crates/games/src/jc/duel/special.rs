@@ -6,6 +6,8 @@
 //! immobilisation [19.42], neither used while engaged [19.43]. The numbers
 //! come from `scenarios/jc/data/duel-specials.toml`.
 
+use barsoom_engine::scenario::Load;
+
 use std::path::Path;
 
 use serde::Deserialize;
@@ -149,14 +151,31 @@ struct RawImmobilise {
 }
 
 impl SpecialRules {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(file: &Path) -> Result<Self, ScenarioError> {
-        Self::load_with(file, &mut Loader::default())
+    /// Checks that the roster ids these rules name are in `roster`.
+    pub(crate) fn check_roster(
+        &self,
+        file: &Path,
+        roster: &super::roster::Roster,
+    ) -> Result<(), ScenarioError> {
+        let missing = |field: &str, id: &str| {
+            ScenarioError::new(
+                file,
+                field,
+                format!("expected a character of the roster, found {id:?}"),
+            )
+        };
+        for (i, id) in self.invisible_ten_six.iter().enumerate() {
+            if roster.get(id).is_none() {
+                return Err(missing(&format!("strategic.invisible_ten_six[{i}]"), id));
+            }
+        }
+        Ok(())
     }
+}
 
+impl Load for SpecialRules {
     /// Loads and checks `duel-specials.toml`.
-    pub fn load_with(file: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+    fn load_with(file: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
         let raw: RawSpecials = loader.read_toml(file)?;
         let err = |field: &str, message: String| ScenarioError::new(file, field, message);
         for (field, text) in [
@@ -244,27 +263,6 @@ impl SpecialRules {
                 200,
             )? as u32,
         })
-    }
-
-    /// Checks that the roster ids these rules name are in `roster`.
-    pub(crate) fn check_roster(
-        &self,
-        file: &Path,
-        roster: &super::roster::Roster,
-    ) -> Result<(), ScenarioError> {
-        let missing = |field: &str, id: &str| {
-            ScenarioError::new(
-                file,
-                field,
-                format!("expected a character of the roster, found {id:?}"),
-            )
-        };
-        for (i, id) in self.invisible_ten_six.iter().enumerate() {
-            if roster.get(id).is_none() {
-                return Err(missing(&format!("strategic.invisible_ten_six[{i}]"), id));
-            }
-        }
-        Ok(())
     }
 }
 

@@ -886,6 +886,7 @@ pub fn resolve_battle(battle: &Battle, dice: &mut Dice) -> BattleResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ScenarioModel;
     use crate::jc::fleet::model::JcFleet;
     use barsoom_engine::NoTrace;
 

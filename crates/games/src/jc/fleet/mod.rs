@@ -23,7 +23,6 @@
 pub mod battle;
 pub mod exact;
 pub mod model;
-pub use model::ENTRY;
 pub mod players;
 pub mod scenario;
 pub mod tables;

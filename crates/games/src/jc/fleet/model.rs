@@ -1,7 +1,9 @@
 //! The [`JcFleet`] model: loading a scenario into a battle, the output spec
 //! and the `Model` impl.
+use barsoom_engine::scenario::Load;
 
-use crate::{ModelEntry, boxed};
+use crate::ScenarioModel;
+
 use barsoom_engine::scenario::Loader;
 use std::path::Path;
 
@@ -38,30 +40,7 @@ pub struct JcFleet {
     spec: OutputSpec,
 }
 
-/// The registry's entry for `jc.fleet`.
-pub const ENTRY: ModelEntry = ModelEntry {
-    id: "jc.fleet",
-    description: "John Carter, Warlord of Mars fleet combat: maneuvers, leadership, intrinsic defense, Reverses and influenced neutrals",
-    load: |path, loader| boxed(JcFleet::load_with(path, loader)),
-};
-
 impl JcFleet {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        Self::load_with(path, &mut Loader::default())
-    }
-
-    /// Loads a `jc.fleet` scenario and the data it names (default folder:
-    /// `../data` beside the scenario's folder).
-    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: FleetFile = loader.read_scenario(path, ENTRY.id)?;
-        let data_dir = file.scenario.data_dir(path, "../data");
-        let data = JcData::load_with(&data_dir, loader)?;
-        let model = Self::build(path, &file, &data)?;
-        Ok((model, file.scenario.description))
-    }
-
     /// The compiled battle.
     pub fn battle(&self) -> &Battle {
         &self.battle
@@ -223,6 +202,21 @@ impl JcFleet {
             capital.map_or_else(|| "the city".to_string(), |c| data.capitals[c].name.clone());
         let spec = output_spec(&setup, &place, max_rounds);
         Ok(JcFleet { battle, spec })
+    }
+}
+
+impl ScenarioModel for JcFleet {
+    const ID: &'static str = "jc.fleet";
+    const DESCRIPTION: &'static str = "John Carter, Warlord of Mars fleet combat: maneuvers, leadership, intrinsic defense, Reverses and influenced neutrals";
+
+    /// Loads a `jc.fleet` scenario and the data it names (default folder:
+    /// `../data` beside the scenario's folder).
+    fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: FleetFile = loader.read_scenario(path, Self::ID)?;
+        let data_dir = file.scenario.data_dir(path, "../data");
+        let data = JcData::load_with(&data_dir, loader)?;
+        let model = Self::build(path, &file, &data)?;
+        Ok((model, file.scenario.description))
     }
 }
 

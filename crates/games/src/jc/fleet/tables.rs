@@ -4,6 +4,8 @@
 //! defense [23.4] and the commanders with their leadership values [23.3].
 //! No table value lives in code; this module knows the tables' shapes.
 
+use barsoom_engine::scenario::Load;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -105,18 +107,6 @@ pub(crate) const MAX_MATRIX_MODIFIER: i64 = 9;
 pub(crate) const MAX_DESTROYED: i64 = 99;
 
 impl FleetTables {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(file: &Path) -> Result<Self, ScenarioError> {
-        Self::load_with(file, &mut Loader::default())
-    }
-
-    /// Loads and checks `fleet-tables.toml`.
-    pub fn load_with(file: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
-        let raw: RawFleetTables = loader.read_toml(file)?;
-        Self::from_raw(file, raw)
-    }
-
     /// Parses and checks the tables from TOML text (`file` names it in errors).
     pub fn parse(file: &Path, text: &str) -> Result<Self, ScenarioError> {
         Self::from_raw(file, Loader::default().parse_toml(file, text)?)
@@ -295,6 +285,14 @@ impl FleetTables {
     }
 }
 
+impl Load for FleetTables {
+    /// Loads and checks `fleet-tables.toml`.
+    fn load_with(file: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+        let raw: RawFleetTables = loader.read_toml(file)?;
+        Self::from_raw(file, raw)
+    }
+}
+
 /// A nation that fields fleets.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Nation {
@@ -384,14 +382,25 @@ pub struct JcData {
 pub(crate) const MAX_LEADERSHIP: i64 = 9;
 
 impl JcData {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(dir: &Path) -> Result<Self, ScenarioError> {
-        Self::load_with(dir, &mut Loader::default())
+    /// Index of nation `id`.
+    pub fn nation(&self, id: &str) -> Option<usize> {
+        self.nations.iter().position(|n| n.id == id)
     }
 
+    /// Index of capital `id`.
+    pub fn capital(&self, id: &str) -> Option<usize> {
+        self.capitals.iter().position(|c| c.id == id)
+    }
+
+    /// Index of commander `id`.
+    pub fn commander(&self, id: &str) -> Option<usize> {
+        self.commanders.iter().position(|c| c.id == id)
+    }
+}
+
+impl Load for JcData {
     /// Loads `fleet-tables.toml`, `nations.toml` and `commanders.toml` from `dir`.
-    pub fn load_with(dir: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+    fn load_with(dir: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
         let tables = FleetTables::load_with(&dir.join("fleet-tables.toml"), loader)?;
 
         let file = dir.join("nations.toml");
@@ -471,20 +480,5 @@ impl JcData {
             capitals,
             commanders,
         })
-    }
-
-    /// Index of nation `id`.
-    pub fn nation(&self, id: &str) -> Option<usize> {
-        self.nations.iter().position(|n| n.id == id)
-    }
-
-    /// Index of capital `id`.
-    pub fn capital(&self, id: &str) -> Option<usize> {
-        self.capitals.iter().position(|c| c.id == id)
-    }
-
-    /// Index of commander `id`.
-    pub fn commander(&self, id: &str) -> Option<usize> {
-        self.commanders.iter().position(|c| c.id == id)
     }
 }

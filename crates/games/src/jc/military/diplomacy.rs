@@ -62,12 +62,6 @@ pub struct DiplomacyTables {
 }
 
 impl DiplomacyTables {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(file: &Path, data: &JcData) -> Result<Self, ScenarioError> {
-        Self::load_with(file, data, &mut Loader::default())
-    }
-
     /// Loads and checks `diplomacy.toml`.
     pub fn load_with(
         file: &Path,

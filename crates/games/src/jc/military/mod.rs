@@ -14,6 +14,9 @@
 //!   by key.
 //! - [`game`]: the game state and the turn sequence [21.0].
 //! - [`players`]: the `random`, `greedy` and `lookahead` policies.
+use barsoom_engine::scenario::Load;
+
+use crate::ScenarioModel;
 
 pub mod battles;
 pub mod diplomacy;
@@ -23,7 +26,6 @@ pub mod rules;
 
 pub use crate::jc::{deck, map};
 
-use crate::{ModelEntry, boxed};
 use barsoom_engine::scenario::{Loader, Scenario};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -94,47 +96,7 @@ pub struct JcMilitary {
     counts_at: usize,
 }
 
-/// The registry's entry for `jc.military`.
-pub const ENTRY: ModelEntry = ModelEntry {
-    id: "jc.military",
-    description: "John Carter, Warlord of Mars Military Game in full: Helium against the Dusar/Jahar alliance on the map of Barsoom, with movement cards, fleet combat, reinforcements, storms, neutrals and diplomacy",
-    load: |path, loader| boxed(JcMilitary::load_with(path, loader)),
-};
-
 impl JcMilitary {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        Self::load_with(path, &mut Loader::default())
-    }
-
-    /// Loads a `jc.military` scenario and the data it names (default
-    /// folder: `../data` beside the scenario's folder).
-    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: ScenarioFile = loader.read_scenario(path, ENTRY.id)?;
-        let dir = file.scenario.data_dir(path, "../data");
-        let rules = MilitaryRules::load_with(&dir, loader)?;
-        battles::check(&rules.data).map_err(|e| {
-            ScenarioError::new(
-                &dir.join("fleet-tables.toml"),
-                "matrix",
-                format!("expected a maneuver matrix jc.fleet can play: {e}"),
-            )
-        })?;
-        let config = build_config(path, &file, &rules)?;
-        let (spec, counts_at) = output_spec(&rules, &config);
-        Ok((
-            JcMilitary {
-                rules,
-                config,
-                cache: BattleCache::default(),
-                spec,
-                counts_at,
-            },
-            file.scenario.description,
-        ))
-    }
-
     /// The compiled data.
     pub fn rules(&self) -> &MilitaryRules {
         &self.rules
@@ -165,6 +127,38 @@ impl JcMilitary {
         let mut g = Game::new(&ctx, dice);
         let end = g.play(&ctx, dice, trace);
         (g, end)
+    }
+}
+
+impl ScenarioModel for JcMilitary {
+    const ID: &'static str = "jc.military";
+    const DESCRIPTION: &'static str = "John Carter, Warlord of Mars Military Game in full: Helium against the Dusar/Jahar alliance on the map of Barsoom, with movement cards, fleet combat, reinforcements, storms, neutrals and diplomacy";
+
+    /// Loads a `jc.military` scenario and the data it names (default
+    /// folder: `../data` beside the scenario's folder).
+    fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: ScenarioFile = loader.read_scenario(path, Self::ID)?;
+        let dir = file.scenario.data_dir(path, "../data");
+        let rules = MilitaryRules::load_with(&dir, loader)?;
+        battles::check(&rules.data).map_err(|e| {
+            ScenarioError::new(
+                &dir.join("fleet-tables.toml"),
+                "matrix",
+                format!("expected a maneuver matrix jc.fleet can play: {e}"),
+            )
+        })?;
+        let config = build_config(path, &file, &rules)?;
+        let (spec, counts_at) = output_spec(&rules, &config);
+        Ok((
+            JcMilitary {
+                rules,
+                config,
+                cache: BattleCache::default(),
+                spec,
+                counts_at,
+            },
+            file.scenario.description,
+        ))
     }
 }
 

@@ -2,6 +2,8 @@
 //! compiled: the fleet data of `jc.fleet`, the map, the movement deck, the
 //! diplomacy tables and `military.toml` (sides, neutrals, standing rules).
 
+use barsoom_engine::scenario::Load;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -133,14 +135,26 @@ pub struct MilitaryRules {
 }
 
 impl MilitaryRules {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(dir: &Path) -> Result<Self, ScenarioError> {
-        Self::load_with(dir, &mut Loader::default())
+    /// The neutral (index into `neutrals`) whose city `city` is, if any.
+    pub(crate) fn neutral_in(&self, city: usize) -> Option<usize> {
+        let nation = self.map.cities[city].neutral?;
+        self.neutrals.iter().position(|x| x.nation == nation)
     }
 
+    /// The intrinsic defense a fleet of `nation` gets in `city` [23.4].
+    pub(crate) fn intrinsic_defense(&self, city: usize, nation: usize) -> u8 {
+        match self.map.cities[city].capital {
+            Some(k) if self.data.capitals[k].nation == nation => {
+                self.data.capitals[k].intrinsic_defense
+            }
+            _ => 0,
+        }
+    }
+}
+
+impl Load for MilitaryRules {
     /// Loads every data file from `dir`.
-    pub fn load_with(dir: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+    fn load_with(dir: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
         let data = JcData::load_with(dir, loader)?;
         if data.commanders.len() > MAX_COMMANDERS {
             return Err(ScenarioError::new(
@@ -360,21 +374,5 @@ impl MilitaryRules {
             commander_owner,
             capital_cities,
         })
-    }
-
-    /// The neutral (index into `neutrals`) whose city `city` is, if any.
-    pub(crate) fn neutral_in(&self, city: usize) -> Option<usize> {
-        let nation = self.map.cities[city].neutral?;
-        self.neutrals.iter().position(|x| x.nation == nation)
-    }
-
-    /// The intrinsic defense a fleet of `nation` gets in `city` [23.4].
-    pub(crate) fn intrinsic_defense(&self, city: usize, nation: usize) -> u8 {
-        match self.map.cities[city].capital {
-            Some(k) if self.data.capitals[k].nation == nation => {
-                self.data.capitals[k].intrinsic_defense
-            }
-            _ => 0,
-        }
     }
 }

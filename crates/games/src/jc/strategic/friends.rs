@@ -121,12 +121,6 @@ const RESULTS: [(&str, &[&str]); 8] = [
 ];
 
 impl FriendTables {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(file: &Path, look: &Look, entries: &mut Entries) -> Result<Self, ScenarioError> {
-        Self::load_with(file, look, entries, &mut Loader::default())
-    }
-
     /// Loads `friend-tables.toml`.
     pub fn load_with(
         file: &Path,

@@ -31,6 +31,9 @@
 //! - [`script`]: a scripted roller for worked examples and tests.
 //! - [`stats`]: per-hero and per-table-entry breakdowns for `barsoom jc
 //!   strategic-stats`.
+use barsoom_engine::scenario::Load;
+
+use crate::ScenarioModel;
 
 pub mod city;
 pub mod consts;
@@ -61,7 +64,6 @@ pub mod travel;
 pub mod villains;
 pub mod withdrawal;
 
-use crate::{ModelEntry, boxed};
 use barsoom_engine::scenario::{Loader, Scenario};
 use std::path::Path;
 
@@ -123,70 +125,7 @@ pub struct JcStrategic {
     listed: Vec<u8>,
 }
 
-/// The registry's entry for `jc.strategic`.
-pub const ENTRY: ModelEntry = ModelEntry {
-    id: "jc.strategic",
-    description: "John Carter, Warlord of Mars Strategic Game in full: 1 to 6 heroes pursue their villains across Barsoom with movement cards, outdoor and city encounters fought as duels, acquisition, the city game of discovery, information, imprisonment and arena duels, to glory and love",
-    load: |path, loader| boxed(JcStrategic::load_with(path, loader)),
-};
-
 impl JcStrategic {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        Self::load_with(path, &mut Loader::default())
-    }
-
-    /// Loads a `jc.strategic` scenario and the data it names (default
-    /// folder: `../data` beside the scenario's folder).
-    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: ScenarioFile = loader.read_scenario(path, ENTRY.id)?;
-        let dir = file.scenario.data_dir(path, "../data");
-        let data = StrategicData::load_with(&dir, loader)?;
-        if data.entries.names.len() > MAX_ENTRIES {
-            return Err(ScenarioError::new(
-                &dir,
-                "tables",
-                format!(
-                    "expected at most {MAX_ENTRIES} table entries in all, found {}",
-                    data.entries.names.len()
-                ),
-            ));
-        }
-        let config = build_config(path, &file, &data)?;
-        let duels = DuelCache::new(&data).map_err(|e| {
-            ScenarioError::new(
-                &dir.join("swordsman.toml"),
-                "matrix",
-                format!("expected a maneuver matrix jc.swordsman can play: {e}"),
-            )
-        })?;
-        let mut listed: Vec<u8> = if config.heroes[..usize::from(config.players)]
-            .iter()
-            .all(|h| h.is_some())
-        {
-            config.heroes[..usize::from(config.players)]
-                .iter()
-                .flatten()
-                .copied()
-                .collect()
-        } else {
-            (0..data.heroes.len() as u8).collect()
-        };
-        listed.sort_unstable();
-        let spec = output_spec(&data, &config, &listed);
-        Ok((
-            JcStrategic {
-                data,
-                config,
-                duels,
-                spec,
-                listed,
-            },
-            file.scenario.description,
-        ))
-    }
-
     /// The compiled data.
     pub fn data(&self) -> &StrategicData {
         &self.data
@@ -259,6 +198,61 @@ impl JcStrategic {
             }
         };
         TrialResult { outcome, metrics }
+    }
+}
+
+impl ScenarioModel for JcStrategic {
+    const ID: &'static str = "jc.strategic";
+    const DESCRIPTION: &'static str = "John Carter, Warlord of Mars Strategic Game in full: 1 to 6 heroes pursue their villains across Barsoom with movement cards, outdoor and city encounters fought as duels, acquisition, the city game of discovery, information, imprisonment and arena duels, to glory and love";
+
+    /// Loads a `jc.strategic` scenario and the data it names (default
+    /// folder: `../data` beside the scenario's folder).
+    fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: ScenarioFile = loader.read_scenario(path, Self::ID)?;
+        let dir = file.scenario.data_dir(path, "../data");
+        let data = StrategicData::load_with(&dir, loader)?;
+        if data.entries.names.len() > MAX_ENTRIES {
+            return Err(ScenarioError::new(
+                &dir,
+                "tables",
+                format!(
+                    "expected at most {MAX_ENTRIES} table entries in all, found {}",
+                    data.entries.names.len()
+                ),
+            ));
+        }
+        let config = build_config(path, &file, &data)?;
+        let duels = DuelCache::new(&data).map_err(|e| {
+            ScenarioError::new(
+                &dir.join("swordsman.toml"),
+                "matrix",
+                format!("expected a maneuver matrix jc.swordsman can play: {e}"),
+            )
+        })?;
+        let mut listed: Vec<u8> = if config.heroes[..usize::from(config.players)]
+            .iter()
+            .all(|h| h.is_some())
+        {
+            config.heroes[..usize::from(config.players)]
+                .iter()
+                .flatten()
+                .copied()
+                .collect()
+        } else {
+            (0..data.heroes.len() as u8).collect()
+        };
+        listed.sort_unstable();
+        let spec = output_spec(&data, &config, &listed);
+        Ok((
+            JcStrategic {
+                data,
+                config,
+                duels,
+                spec,
+                listed,
+            },
+            file.scenario.description,
+        ))
     }
 }
 

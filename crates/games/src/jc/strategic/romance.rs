@@ -158,12 +158,6 @@ struct ActRow {
 const ACT_RESULTS: &str = "interrupted, takes-her-life or corrupted";
 
 impl RomanceRules {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(file: &Path, look: &Look, entries: &mut Entries) -> Result<Self, ScenarioError> {
-        Self::load_with(file, look, entries, &mut Loader::default())
-    }
-
     /// Loads `romance.toml`.
     pub fn load_with(
         file: &Path,

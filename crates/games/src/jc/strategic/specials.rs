@@ -269,12 +269,6 @@ struct TorFile {
 const MIND_RESULTS: &str = "resisted, mind-battle (with turns), enthralled, doomed or seized";
 
 impl SpecialRules {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(file: &Path, look: &Look, entries: &mut Entries) -> Result<Self, ScenarioError> {
-        Self::load_with(file, look, entries, &mut Loader::default())
-    }
-
     /// Loads `special-characters.toml`.
     pub fn load_with(
         file: &Path,

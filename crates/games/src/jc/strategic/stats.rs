@@ -1,5 +1,5 @@
 //! Per-hero and per-table-entry breakdowns of many Strategic Games, for
-//! `barsoom jc strategic-stats`: each hero's champion, glory, love, both
+//! `barsoom breakdown`: each hero's champion, glory, love, both
 //! and out-of-play counts (for Wilson intervals), his duels, imprisonments
 //! and the like, and how often every table entry fired. Trial `i` is the
 //! same game as trial `i` of `barsoom run` with the same seed; blocks of
@@ -7,6 +7,8 @@
 //! in any order.
 
 use super::JcStrategic;
+use crate::BreakdownModel;
+use barsoom_engine::breakdown::{Breakdown, Cell, Table};
 use barsoom_engine::model::NoTrace;
 use barsoom_engine::rng::Dice;
 use barsoom_engine::runner::in_blocks;
@@ -50,9 +52,9 @@ pub const SUM_NAMES: [&str; 13] = [
     "v.esc.fled",
 ];
 
-/// The breakdown of a run of games.
+/// The counts of a run of games.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Breakdown {
+pub struct Counts {
     /// Games played.
     pub games: u64,
     /// Games that ended by [20.4] (the rest hit the turn limit).
@@ -67,16 +69,16 @@ pub struct Breakdown {
     pub city_bound_hits: u64,
 }
 
-impl Breakdown {
-    fn empty(model: &JcStrategic) -> Breakdown {
-        Breakdown {
+impl Counts {
+    fn empty(model: &JcStrategic) -> Counts {
+        Counts {
             heroes: vec![HeroCounts::default(); model.data().heroes.len()],
             fired: vec![0; model.data().entries.names.len()],
-            ..Breakdown::default()
+            ..Counts::default()
         }
     }
 
-    fn add(&mut self, other: &Breakdown) {
+    fn add(&mut self, other: &Counts) {
         self.games += other.games;
         self.finished += other.finished;
         self.turns += other.turns;
@@ -99,8 +101,8 @@ impl Breakdown {
 }
 
 /// Plays trials `range` of `seed` and counts them.
-fn count_block(model: &JcStrategic, seed: u64, range: std::ops::Range<u64>) -> Breakdown {
-    let mut out = Breakdown::empty(model);
+fn count_block(model: &JcStrategic, seed: u64, range: std::ops::Range<u64>) -> Counts {
+    let mut out = Counts::empty(model);
     for trial in range {
         let mut dice = Dice::for_trial(seed, trial);
         let (g, end) = model.play(&mut dice, &mut NoTrace);
@@ -145,11 +147,88 @@ fn count_block(model: &JcStrategic, seed: u64, range: std::ops::Range<u64>) -> B
 }
 
 /// Plays `trials` games of `seed` in blocks on the current rayon pool.
-pub fn breakdown(model: &JcStrategic, seed: u64, trials: u64) -> Breakdown {
+pub fn count(model: &JcStrategic, seed: u64, trials: u64) -> Counts {
     let parts = in_blocks(trials, 500, |range| count_block(model, seed, range));
-    let mut total = Breakdown::empty(model);
+    let mut total = Counts::empty(model);
     for p in &parts {
         total.add(p);
     }
     total
+}
+
+impl BreakdownModel for JcStrategic {
+    /// Each hero's champion, glory, love, both and out-of-play rates; his
+    /// means per game in play; and every table entry by how often it fired.
+    fn breakdown(&self, seed: u64, trials: u64) -> Breakdown {
+        let counts = count(self, seed, trials);
+        let data = self.data();
+        let heroes: Vec<(Cell, &HeroCounts)> = (counts.heroes.iter().enumerate())
+            .filter(|(_, c)| c.games > 0)
+            .map(|(i, c)| {
+                let character = usize::from(data.heroes[i].character);
+                (
+                    Cell::Text(data.roster.characters[character].name.clone()),
+                    c,
+                )
+            })
+            .collect();
+        let mut rates = Table::new(&[
+            "hero",
+            "games",
+            "champion",
+            "glory",
+            "love",
+            "both",
+            "out of play",
+        ]);
+        for (name, c) in &heroes {
+            let rate = |k: u64| Cell::rate(k, c.games, 3);
+            rates.rows.push(vec![
+                name.clone(),
+                Cell::Count(c.games),
+                rate(c.champion),
+                rate(c.glory),
+                rate(c.love),
+                rate(c.both),
+                rate(c.out),
+            ]);
+        }
+        let mut columns = vec!["per game in play"];
+        columns.extend(SUM_NAMES);
+        let mut means = Table::new(&columns);
+        for (name, c) in &heroes {
+            let mut row = vec![name.clone()];
+            row.extend(c.sums.iter().map(|s| Cell::ratio(*s, c.games, 3)));
+            means.rows.push(row);
+        }
+        let mut order: Vec<usize> = (0..counts.fired.len()).collect();
+        order.sort_by(|&x, &y| counts.fired[y].cmp(&counts.fired[x]).then(x.cmp(&y)));
+        let mut entries = Table::new(&["table entry", "fired", "per game"]);
+        entries.ranked = true;
+        for e in order {
+            entries.rows.push(vec![
+                Cell::Text(data.entries.names[e].clone()),
+                Cell::Count(counts.fired[e]),
+                Cell::ratio(counts.fired[e], counts.games, 4),
+            ]);
+        }
+        let never = counts.fired.iter().filter(|f| **f == 0).count();
+        entries.notes = vec![
+            format!(
+                "{never} of {} entries never fired; {} Player-Turns hit the city-game bound",
+                counts.fired.len(),
+                counts.city_bound_hits
+            ),
+            format!("{} duels compiled and cached", self.duels().len()),
+        ];
+        Breakdown {
+            games: counts.games,
+            heading: format!(
+                "{} finished, {:.1} Strategic Turns a game",
+                counts.finished,
+                counts.turns as f64 / counts.games.max(1) as f64
+            ),
+            tables: vec![rates, means, entries],
+        }
+    }
 }

@@ -30,7 +30,6 @@ use super::map::{HexMap, HexSet, MAX_HEXES, NO_HEX, NO_HEXES};
 mod battles;
 mod players;
 mod scenario;
-pub use scenario::ENTRY;
 mod setup;
 mod state;
 mod turn;

@@ -1,7 +1,9 @@
 //! The `races.game` scenario file: its format, its validation into a
 //! [`RacesGame`], and the output spec.
+use barsoom_engine::scenario::Load;
 
-use crate::{ModelEntry, boxed};
+use crate::ScenarioModel;
+
 use barsoom_engine::scenario::id_list;
 use barsoom_engine::scenario::{Loader, Scenario};
 use std::path::Path;
@@ -77,29 +79,7 @@ struct StackFile {
     leaders: Vec<String>,
 }
 
-/// The registry's entry for `races.game`.
-pub const ENTRY: ModelEntry = ModelEntry {
-    id: "races.game",
-    description: "Six races of Mars hex wargame for 2 to 4 players: rolled or fixed map, initiative, recruiting, command points, stacks, leaders, battles, key locations",
-    load: |path, loader| boxed(RacesGame::load_with(path, loader)),
-};
-
 impl RacesGame {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        Self::load_with(path, &mut Loader::default())
-    }
-
-    /// Loads a `races.game` scenario; returns the model and description.
-    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: GameFile = loader.read_scenario(path, ENTRY.id)?;
-        let data_dir = file.scenario.data_dir(path, "../data");
-        let data = RacesData::load_with(&data_dir, loader)?;
-        let model = Self::build(path, &file, &data)?;
-        Ok((model, file.scenario.description))
-    }
-
     /// The scenario's seats.
     pub fn seats(&self) -> &[Seat] {
         &self.seats
@@ -440,6 +420,20 @@ impl RacesGame {
             max_turns: file.max_turns as u32,
             spec,
         })
+    }
+}
+
+impl ScenarioModel for RacesGame {
+    const ID: &'static str = "races.game";
+    const DESCRIPTION: &'static str = "Six races of Mars hex wargame for 2 to 4 players: rolled or fixed map, initiative, recruiting, command points, stacks, leaders, battles, key locations";
+
+    /// Loads a `races.game` scenario; returns the model and description.
+    fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: GameFile = loader.read_scenario(path, Self::ID)?;
+        let data_dir = file.scenario.data_dir(path, "../data");
+        let data = RacesData::load_with(&data_dir, loader)?;
+        let model = Self::build(path, &file, &data)?;
+        Ok((model, file.scenario.description))
     }
 }
 

@@ -15,7 +15,6 @@ use super::data::{Ability, MAX_CARDS, MAX_SPELLS, Rules};
 use super::policy::Policy;
 
 mod model;
-pub use model::ENTRY;
 mod movement;
 
 pub use model::{

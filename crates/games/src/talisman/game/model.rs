@@ -1,7 +1,9 @@
 //! The `talisman.game` model: the scenario file and its validation, the
 //! outcomes and metrics (the output spec) and the `Model` impl.
+use barsoom_engine::scenario::Load;
 
-use crate::{ModelEntry, boxed};
+use crate::ScenarioModel;
+
 use barsoom_engine::scenario::{Loader, Scenario};
 use std::path::Path;
 
@@ -72,29 +74,7 @@ pub const METRIC_WINNER_STRENGTH: usize = 21;
 /// Metric: the winner's total Craft.
 pub const METRIC_WINNER_CRAFT: usize = 22;
 
-/// The registry's entry for `talisman.game`.
-pub const ENTRY: ModelEntry = ModelEntry {
-    id: "talisman.game",
-    description: "Talisman under the advanced tournament rules: complete 2-6 player games from the deal to a winner at the Crown of Command",
-    load: |path, loader| boxed(TalismanGame::load_with(path, loader)),
-};
-
 impl TalismanGame {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        Self::load_with(path, &mut Loader::default())
-    }
-
-    /// Loads a `talisman.game` scenario and its data.
-    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: GameFile = loader.read_scenario(path, ENTRY.id)?;
-        let rules = Rules::load_with(&file.scenario.data_dir(path, "../data"), loader)?;
-        let config = Self::build(path, &file, &rules)?;
-        let model = TalismanGame::new(rules, config);
-        Ok((model, file.scenario.description))
-    }
-
     fn build(path: &Path, file: &GameFile, rules: &Rules) -> Result<Config, ScenarioError> {
         let err = |field: String, message: String| ScenarioError::new(path, field, message);
         let n = file.players.len();
@@ -213,6 +193,20 @@ impl TalismanGame {
         let mut game = Game::new(&self.rules, &self.config);
         game.play(dice, trace);
         game
+    }
+}
+
+impl ScenarioModel for TalismanGame {
+    const ID: &'static str = "talisman.game";
+    const DESCRIPTION: &'static str = "Talisman under the advanced tournament rules: complete 2-6 player games from the deal to a winner at the Crown of Command";
+
+    /// Loads a `talisman.game` scenario and its data.
+    fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: GameFile = loader.read_scenario(path, Self::ID)?;
+        let rules = Rules::load_with(&file.scenario.data_dir(path, "../data"), loader)?;
+        let config = Self::build(path, &file, &rules)?;
+        let model = TalismanGame::new(rules, config);
+        Ok((model, file.scenario.description))
     }
 }
 

@@ -22,6 +22,7 @@ pub mod tactics;
 #[cfg(test)]
 pub(crate) mod testdata {
     use super::ships::AirData;
+    use barsoom_engine::scenario::Load;
 
     /// The bundled aerial tables.
     pub fn data() -> AirData {

@@ -14,5 +14,4 @@ pub mod battle;
 mod combat;
 mod morale;
 mod scenario;
-pub use scenario::ENTRY;
 pub mod tables;

@@ -1,7 +1,9 @@
 //! The `wom.battle` scenario file: its format, its validation into a
 //! [`WomBattle`](super::battle::WomBattle), and the output spec.
+use barsoom_engine::scenario::Load;
 
-use crate::{ModelEntry, boxed};
+use crate::ScenarioModel;
+
 use barsoom_engine::scenario::{Loader, Scenario};
 use std::path::Path;
 
@@ -62,29 +64,7 @@ struct PersonalityFile {
     level: i64,
 }
 
-/// The registry's entry for `wom.battle`.
-pub const ENTRY: ModelEntry = ModelEntry {
-    id: "wom.battle",
-    description: "Warriors of Mars mass battles at 1:50: units of infantry and cavalry with missile fire, charges, melee, morale, routs and leader losses",
-    load: |path, loader| boxed(WomBattle::load_with(path, loader)),
-};
-
 impl WomBattle {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        Self::load_with(path, &mut Loader::default())
-    }
-
-    /// Loads a `wom.battle` scenario and the tables it names.
-    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: BattleFile = loader.read_scenario(path, ENTRY.id)?;
-        let dir = file.scenario.data_dir(path, "../data");
-        let tables = BattleTables::load_with(&dir, loader)?;
-        let model = Self::build(path, &file, tables)?;
-        Ok((model, file.scenario.description))
-    }
-
     fn build(path: &Path, file: &BattleFile, tables: BattleTables) -> Result<Self, ScenarioError> {
         let err = |field: String, message: String| ScenarioError::new(path, field, message);
         if !(1..=i64::from(MAX_DISTANCE)).contains(&file.distance) {
@@ -189,6 +169,20 @@ impl WomBattle {
     /// The tables in use.
     pub fn tables(&self) -> &BattleTables {
         &self.tables
+    }
+}
+
+impl ScenarioModel for WomBattle {
+    const ID: &'static str = "wom.battle";
+    const DESCRIPTION: &'static str = "Warriors of Mars mass battles at 1:50: units of infantry and cavalry with missile fire, charges, melee, morale, routs and leader losses";
+
+    /// Loads a `wom.battle` scenario and the tables it names.
+    fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: BattleFile = loader.read_scenario(path, Self::ID)?;
+        let dir = file.scenario.data_dir(path, "../data");
+        let tables = BattleTables::load_with(&dir, loader)?;
+        let model = Self::build(path, &file, tables)?;
+        Ok((model, file.scenario.description))
     }
 }
 

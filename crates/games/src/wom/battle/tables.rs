@@ -5,6 +5,8 @@
 //! exactly: the rules keep fractional casualties until they add up to a
 //! whole figure.
 
+use barsoom_engine::scenario::Load;
+
 use std::path::Path;
 
 use serde::Deserialize;
@@ -195,15 +197,11 @@ impl BattleTables {
         }
         names.join(", ")
     }
+}
 
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(dir: &Path) -> Result<BattleTables, ScenarioError> {
-        Self::load_with(dir, &mut Loader::default())
-    }
-
+impl Load for BattleTables {
     /// Loads and checks the tables from the data folder `dir`.
-    pub fn load_with(dir: &Path, loader: &mut Loader) -> Result<BattleTables, ScenarioError> {
+    fn load_with(dir: &Path, loader: &mut Loader) -> Result<BattleTables, ScenarioError> {
         let path = dir.join("battle-tables.toml");
         let file: TablesFile = loader.read_toml(&path)?;
         let err = |field: &str, message: String| ScenarioError::new(&path, field, message);

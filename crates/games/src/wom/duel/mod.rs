@@ -32,7 +32,6 @@ pub mod exact;
 mod model;
 mod rules;
 mod scenario;
-pub use scenario::ENTRY;
 
 pub use rules::{
     AttackProfile, Blow, CompiledShot, FirstStrike, InitiativeProfile, MissileEffect,

@@ -1,8 +1,10 @@
 //! The `wom.duel` scenario file: its format, its validation into a
 //! [`WomDuel`] (each figure resolved against the tables), and the output
 //! spec.
+use barsoom_engine::scenario::Load;
 
-use crate::{ModelEntry, boxed};
+use crate::ScenarioModel;
+
 use barsoom_engine::scenario::{Loader, Scenario};
 use std::path::Path;
 
@@ -72,29 +74,7 @@ fn no_cover() -> String {
     "none".into()
 }
 
-/// The registry's entry for `wom.duel`.
-pub const ENTRY: ModelEntry = ModelEntry {
-    id: "wom.duel",
-    description: "Warriors of Mars individual combat: men and animals, one or several a side, with an optional missile volley",
-    load: |path, loader| boxed(WomDuel::load_with(path, loader)),
-};
-
 impl WomDuel {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        Self::load_with(path, &mut Loader::default())
-    }
-
-    /// Loads a `wom.duel` scenario and the data it names.
-    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: DuelFile = loader.read_scenario(path, ENTRY.id)?;
-        let data_dir = file.scenario.data_dir(path, "data");
-        let data = WomData::load_with(&data_dir, loader)?;
-        let model = Self::build(path, &file, &data)?;
-        Ok((model, file.scenario.description))
-    }
-
     fn build(path: &Path, file: &DuelFile, data: &WomData) -> Result<Self, ScenarioError> {
         if file.sides.len() != 2 {
             return Err(ScenarioError::new(
@@ -256,6 +236,20 @@ impl WomDuel {
             ));
         }
         Ok(model)
+    }
+}
+
+impl ScenarioModel for WomDuel {
+    const ID: &'static str = "wom.duel";
+    const DESCRIPTION: &'static str = "Warriors of Mars individual combat: men and animals, one or several a side, with an optional missile volley";
+
+    /// Loads a `wom.duel` scenario and the data it names.
+    fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: DuelFile = loader.read_scenario(path, Self::ID)?;
+        let data_dir = file.scenario.data_dir(path, "data");
+        let data = WomData::load_with(&data_dir, loader)?;
+        let model = Self::build(path, &file, &data)?;
+        Ok((model, file.scenario.description))
     }
 }
 

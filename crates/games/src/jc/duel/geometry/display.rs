@@ -1,6 +1,8 @@
 //! A tactical display's TOML format and its loading: cells, areas and
 //! openings, and the features, planes and regions built from them [5.1].
 
+use barsoom_engine::scenario::Load;
+
 use std::path::Path;
 
 use serde::Deserialize;
@@ -288,225 +290,6 @@ pub(super) const PLANE_WORDS: usize = (PLANE_MARGIN + MAX_DISPLAY).div_ceil(64) 
 const TERRAIN_MARKS: &str = ".#+ ~r^>v<=%:";
 
 impl Display {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(file: &Path) -> Result<Self, ScenarioError> {
-        Self::load_with(file, &mut Loader::default())
-    }
-
-    /// Loads and checks a display file.
-    pub fn load_with(file: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
-        let raw: RawDisplay = loader.read_toml(file)?;
-        let err = |field: &str, message: String| ScenarioError::new(file, field, message);
-        check_provenance(file, "provenance", &raw.provenance)?;
-        let kind = match raw.kind.as_str() {
-            "open" => DisplayKind::Open,
-            "street" => DisplayKind::Street,
-            "flier" => DisplayKind::Flier,
-            "house" => DisplayKind::House,
-            "palace" => DisplayKind::Palace,
-            other => {
-                return Err(err(
-                    "kind",
-                    format!(
-                        "expected \"open\", \"street\", \"flier\", \"house\" or \"palace\", found {other:?}"
-                    ),
-                ));
-            }
-        };
-        let mut areas = Self::load_areas(&raw.areas, &err)?;
-        let height = raw.rows.len();
-        let width = raw.rows.first().map_or(0, |r| r.chars().count());
-        if !(COUNTER as usize..=MAX_DISPLAY).contains(&height)
-            || !(COUNTER as usize..=MAX_DISPLAY).contains(&width)
-        {
-            return Err(err(
-                "rows",
-                format!(
-                    "expected 4 to {MAX_DISPLAY} rows of 4 to {MAX_DISPLAY} boxes, found {height} rows of {width}"
-                ),
-            ));
-        }
-        let mut cells = Vec::with_capacity(width * height);
-        for (r, row) in raw.rows.iter().enumerate() {
-            if row.chars().count() != width {
-                return Err(err(
-                    &format!("rows[{r}]"),
-                    format!(
-                        "expected {width} boxes like the first row, found {}",
-                        row.chars().count()
-                    ),
-                ));
-            }
-            for (c, ch) in row.chars().enumerate() {
-                let cell = match ch {
-                    '.' => Cell::Floor,
-                    '#' => Cell::Wall,
-                    '+' => Cell::Door,
-                    ' ' => Cell::Sky,
-                    '~' => Cell::Gap,
-                    'r' => Cell::Restricted,
-                    '^' => Cell::Ramp(NORTH),
-                    '>' => Cell::Ramp(EAST),
-                    'v' => Cell::Ramp(SOUTH),
-                    '<' => Cell::Ramp(WEST),
-                    '=' => Cell::Locked,
-                    '%' => Cell::Manacles,
-                    ':' => Cell::Secret,
-                    other => match areas.iter().position(|a| a.mark == other) {
-                        Some(i) => Cell::Area(i as u8),
-                        None if other == 'a' || other == 'b' => {
-                            // The default set-up areas of the open display.
-                            let side = u8::from(other == 'b');
-                            areas.push(Area {
-                                mark: other,
-                                name: format!("set-up area of side {}", side + 1),
-                                side: Some(side),
-                                entrance: false,
-                                exit: false,
-                                deck: 0,
-                                room: false,
-                                holds: Vec::new(),
-                                capacity: None,
-                                exit_sides: 0,
-                                entrants_leave_elsewhere: false,
-                                wait: 0,
-                                staging: false,
-                                dungeon: false,
-                                throne: false,
-                                secret: false,
-                                squares: Vec::new(),
-                            });
-                            Cell::Area((areas.len() - 1) as u8)
-                        }
-                        None => {
-                            return Err(err(
-                                &format!("rows[{r}]"),
-                                format!(
-                                    "expected terrain ('.', '#', '+', ' ', '~', 'r', '^', '>', 'v', '<', '=', '%', ':') or the mark of an area in `areas` for each box, found {other:?} at column {c}"
-                                ),
-                            ));
-                        }
-                    },
-                };
-                if matches!(cell, Cell::Sky | Cell::Gap) && kind != DisplayKind::Flier {
-                    return Err(err(
-                        &format!("rows[{r}]"),
-                        format!(
-                            "expected sky (' ') and the gap between fliers ('~') only on a flier display, found {ch:?} at column {c}"
-                        ),
-                    ));
-                }
-                cells.push(cell);
-            }
-        }
-        let (w, h) = (width as i16, height as i16);
-        let cell = |x: i16, y: i16| cells[(y as usize) * width + x as usize];
-        for (i, area) in areas.iter().enumerate() {
-            let mut present = false;
-            let mut on_edge = false;
-            for y in 0..h {
-                for x in 0..w {
-                    if cell(x, y) == Cell::Area(i as u8) {
-                        present = true;
-                        on_edge |= x == 0 || y == 0 || x == w - 1 || y == h - 1;
-                    }
-                }
-            }
-            if !present {
-                return Err(err(
-                    &format!("areas[{i}].mark"),
-                    format!(
-                        "expected the mark {:?} somewhere in the rows, found none",
-                        area.mark
-                    ),
-                ));
-            }
-            if area.exit && !on_edge {
-                return Err(err(
-                    &format!("areas[{i}].exit"),
-                    format!(
-                        "expected an exit ({}) to reach the edge of the display [5.18], found it inside",
-                        area.name
-                    ),
-                ));
-            }
-            if area.exit && matches!(kind, DisplayKind::Open | DisplayKind::Flier) {
-                return Err(err(
-                    &format!("areas[{i}].exit"),
-                    format!(
-                        "expected no exit on the {} display: no one escapes the open display or a flier [5.18], found {}",
-                        raw.kind, area.name
-                    ),
-                ));
-            }
-            if area.staging && (kind != DisplayKind::Flier || area.side.is_none()) {
-                return Err(err(
-                    &format!("areas[{i}].staging"),
-                    format!(
-                        "expected the staging area ({}) on a flier display with the side that sets up there [5.51, 7.23]",
-                        area.name
-                    ),
-                ));
-            }
-            if area.dungeon && !cells.contains(&Cell::Locked) {
-                return Err(err(
-                    &format!("areas[{i}].dungeon"),
-                    format!(
-                        "expected the dungeon ({}) to have a door ('=' boxes) that a hero must open [5.55], found none",
-                        area.name
-                    ),
-                ));
-            }
-            if area.dungeon && !cells.contains(&Cell::Manacles) {
-                return Err(err(
-                    &format!("areas[{i}].dungeon"),
-                    format!(
-                        "expected manacles ('%' wall boxes) in the dungeon ({}) to chain prisoners to [5.55], found none",
-                        area.name
-                    ),
-                ));
-            }
-        }
-        if kind == DisplayKind::Flier {
-            for deck in 1..=2u8 {
-                if !areas.iter().any(|a| a.deck == deck) {
-                    return Err(err(
-                        "areas",
-                        format!(
-                            "expected an area with deck = {deck} on a flier display [7.23], found none"
-                        ),
-                    ));
-                }
-            }
-        }
-        if cells.contains(&Cell::Secret) && !areas.iter().any(|a| a.secret && a.exit) {
-            return Err(err(
-                "areas",
-                "expected a secret passageway (':' boxes) to end in an exit area with secret = true [5.54], found none".into(),
-            ));
-        }
-        for a in &mut areas {
-            if a.exit && a.exit_sides == 0 {
-                a.exit_sides = 0b11;
-            }
-        }
-        let display = Self::assemble(raw.name, kind, w, h, cells, areas, Openings::default());
-        for (side, squares) in display.setup.iter().enumerate() {
-            if squares.is_empty() {
-                return Err(err(
-                    "rows",
-                    format!(
-                        "expected a 4x4 set-up square of side {} (an area with side = {}, or 'a'/'b'), found none",
-                        side + 1,
-                        side + 1
-                    ),
-                ));
-            }
-        }
-        Ok(display)
-    }
-
     /// The same display with the dungeon door, the secret passageways and
     /// the staging area open or closed as `openings` says [5.51, 5.54,
     /// 5.55].
@@ -922,5 +705,220 @@ impl Display {
             }
         }
         regions
+    }
+}
+
+impl Load for Display {
+    /// Loads and checks a display file.
+    fn load_with(file: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+        let raw: RawDisplay = loader.read_toml(file)?;
+        let err = |field: &str, message: String| ScenarioError::new(file, field, message);
+        check_provenance(file, "provenance", &raw.provenance)?;
+        let kind = match raw.kind.as_str() {
+            "open" => DisplayKind::Open,
+            "street" => DisplayKind::Street,
+            "flier" => DisplayKind::Flier,
+            "house" => DisplayKind::House,
+            "palace" => DisplayKind::Palace,
+            other => {
+                return Err(err(
+                    "kind",
+                    format!(
+                        "expected \"open\", \"street\", \"flier\", \"house\" or \"palace\", found {other:?}"
+                    ),
+                ));
+            }
+        };
+        let mut areas = Self::load_areas(&raw.areas, &err)?;
+        let height = raw.rows.len();
+        let width = raw.rows.first().map_or(0, |r| r.chars().count());
+        if !(COUNTER as usize..=MAX_DISPLAY).contains(&height)
+            || !(COUNTER as usize..=MAX_DISPLAY).contains(&width)
+        {
+            return Err(err(
+                "rows",
+                format!(
+                    "expected 4 to {MAX_DISPLAY} rows of 4 to {MAX_DISPLAY} boxes, found {height} rows of {width}"
+                ),
+            ));
+        }
+        let mut cells = Vec::with_capacity(width * height);
+        for (r, row) in raw.rows.iter().enumerate() {
+            if row.chars().count() != width {
+                return Err(err(
+                    &format!("rows[{r}]"),
+                    format!(
+                        "expected {width} boxes like the first row, found {}",
+                        row.chars().count()
+                    ),
+                ));
+            }
+            for (c, ch) in row.chars().enumerate() {
+                let cell = match ch {
+                    '.' => Cell::Floor,
+                    '#' => Cell::Wall,
+                    '+' => Cell::Door,
+                    ' ' => Cell::Sky,
+                    '~' => Cell::Gap,
+                    'r' => Cell::Restricted,
+                    '^' => Cell::Ramp(NORTH),
+                    '>' => Cell::Ramp(EAST),
+                    'v' => Cell::Ramp(SOUTH),
+                    '<' => Cell::Ramp(WEST),
+                    '=' => Cell::Locked,
+                    '%' => Cell::Manacles,
+                    ':' => Cell::Secret,
+                    other => match areas.iter().position(|a| a.mark == other) {
+                        Some(i) => Cell::Area(i as u8),
+                        None if other == 'a' || other == 'b' => {
+                            // The default set-up areas of the open display.
+                            let side = u8::from(other == 'b');
+                            areas.push(Area {
+                                mark: other,
+                                name: format!("set-up area of side {}", side + 1),
+                                side: Some(side),
+                                entrance: false,
+                                exit: false,
+                                deck: 0,
+                                room: false,
+                                holds: Vec::new(),
+                                capacity: None,
+                                exit_sides: 0,
+                                entrants_leave_elsewhere: false,
+                                wait: 0,
+                                staging: false,
+                                dungeon: false,
+                                throne: false,
+                                secret: false,
+                                squares: Vec::new(),
+                            });
+                            Cell::Area((areas.len() - 1) as u8)
+                        }
+                        None => {
+                            return Err(err(
+                                &format!("rows[{r}]"),
+                                format!(
+                                    "expected terrain ('.', '#', '+', ' ', '~', 'r', '^', '>', 'v', '<', '=', '%', ':') or the mark of an area in `areas` for each box, found {other:?} at column {c}"
+                                ),
+                            ));
+                        }
+                    },
+                };
+                if matches!(cell, Cell::Sky | Cell::Gap) && kind != DisplayKind::Flier {
+                    return Err(err(
+                        &format!("rows[{r}]"),
+                        format!(
+                            "expected sky (' ') and the gap between fliers ('~') only on a flier display, found {ch:?} at column {c}"
+                        ),
+                    ));
+                }
+                cells.push(cell);
+            }
+        }
+        let (w, h) = (width as i16, height as i16);
+        let cell = |x: i16, y: i16| cells[(y as usize) * width + x as usize];
+        for (i, area) in areas.iter().enumerate() {
+            let mut present = false;
+            let mut on_edge = false;
+            for y in 0..h {
+                for x in 0..w {
+                    if cell(x, y) == Cell::Area(i as u8) {
+                        present = true;
+                        on_edge |= x == 0 || y == 0 || x == w - 1 || y == h - 1;
+                    }
+                }
+            }
+            if !present {
+                return Err(err(
+                    &format!("areas[{i}].mark"),
+                    format!(
+                        "expected the mark {:?} somewhere in the rows, found none",
+                        area.mark
+                    ),
+                ));
+            }
+            if area.exit && !on_edge {
+                return Err(err(
+                    &format!("areas[{i}].exit"),
+                    format!(
+                        "expected an exit ({}) to reach the edge of the display [5.18], found it inside",
+                        area.name
+                    ),
+                ));
+            }
+            if area.exit && matches!(kind, DisplayKind::Open | DisplayKind::Flier) {
+                return Err(err(
+                    &format!("areas[{i}].exit"),
+                    format!(
+                        "expected no exit on the {} display: no one escapes the open display or a flier [5.18], found {}",
+                        raw.kind, area.name
+                    ),
+                ));
+            }
+            if area.staging && (kind != DisplayKind::Flier || area.side.is_none()) {
+                return Err(err(
+                    &format!("areas[{i}].staging"),
+                    format!(
+                        "expected the staging area ({}) on a flier display with the side that sets up there [5.51, 7.23]",
+                        area.name
+                    ),
+                ));
+            }
+            if area.dungeon && !cells.contains(&Cell::Locked) {
+                return Err(err(
+                    &format!("areas[{i}].dungeon"),
+                    format!(
+                        "expected the dungeon ({}) to have a door ('=' boxes) that a hero must open [5.55], found none",
+                        area.name
+                    ),
+                ));
+            }
+            if area.dungeon && !cells.contains(&Cell::Manacles) {
+                return Err(err(
+                    &format!("areas[{i}].dungeon"),
+                    format!(
+                        "expected manacles ('%' wall boxes) in the dungeon ({}) to chain prisoners to [5.55], found none",
+                        area.name
+                    ),
+                ));
+            }
+        }
+        if kind == DisplayKind::Flier {
+            for deck in 1..=2u8 {
+                if !areas.iter().any(|a| a.deck == deck) {
+                    return Err(err(
+                        "areas",
+                        format!(
+                            "expected an area with deck = {deck} on a flier display [7.23], found none"
+                        ),
+                    ));
+                }
+            }
+        }
+        if cells.contains(&Cell::Secret) && !areas.iter().any(|a| a.secret && a.exit) {
+            return Err(err(
+                "areas",
+                "expected a secret passageway (':' boxes) to end in an exit area with secret = true [5.54], found none".into(),
+            ));
+        }
+        for a in &mut areas {
+            if a.exit && a.exit_sides == 0 {
+                a.exit_sides = 0b11;
+            }
+        }
+        let display = Self::assemble(raw.name, kind, w, h, cells, areas, Openings::default());
+        for (side, squares) in display.setup.iter().enumerate() {
+            if squares.is_empty() {
+                return Err(err(
+                    "rows",
+                    format!(
+                        "expected a 4x4 set-up square of side {} (an area with side = {}, or 'a'/'b'), found none",
+                        side + 1,
+                        side + 1
+                    ),
+                ));
+            }
+        }
+        Ok(display)
     }
 }

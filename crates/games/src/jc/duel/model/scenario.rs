@@ -1,7 +1,9 @@
 //! The `jc.duel` scenario format and its loading, the [`JcDuel`] model, its
 //! output spec and the `Model` impl.
 
-use crate::{ModelEntry, boxed};
+use crate::ScenarioModel;
+use barsoom_engine::scenario::Load;
+
 use barsoom_engine::scenario::{Loader, Scenario};
 use std::path::Path;
 
@@ -144,16 +146,10 @@ pub struct DuelData {
     pub swordsman: Option<SwordsmanTables>,
 }
 
-impl DuelData {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(dir: &Path) -> Result<Self, ScenarioError> {
-        Self::load_with(dir, &mut Loader::default())
-    }
-
+impl Load for DuelData {
     /// Loads `characters.toml`, `duel-rules.toml` and `duel-specials.toml`
     /// from `dir`.
-    pub fn load_with(dir: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+    fn load_with(dir: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
         let roster = Roster::load_with(&dir.join("characters.toml"), loader)?;
         let specials_file = dir.join("duel-specials.toml");
         let specials = SpecialRules::load_with(&specials_file, loader)?;
@@ -194,24 +190,26 @@ pub struct Layout {
     pub prisoners: Option<usize>,
 }
 
-/// The registry's entry for `jc.duel`.
-pub const ENTRY: ModelEntry = ModelEntry {
-    id: "jc.duel",
-    description: "John Carter, Warlord of Mars duels: counters with facing on the open/arena display, initiative by alertness, melee with modifiers, natural 10s and levels, under aggressive, patient or random policies",
-    load: |path, loader| boxed(JcDuel::load_with(path, loader)),
-};
-
 impl JcDuel {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        Self::load_with(path, &mut Loader::default())
+    /// The compiled duel.
+    pub fn duel(&self) -> &Duel {
+        &self.duel
     }
+
+    /// The sides' policies.
+    pub fn policies(&self) -> [Policy; 2] {
+        self.policies
+    }
+}
+
+impl ScenarioModel for JcDuel {
+    const ID: &'static str = "jc.duel";
+    const DESCRIPTION: &'static str = "John Carter, Warlord of Mars duels: counters with facing on the open/arena display, initiative by alertness, melee with modifiers, natural 10s and levels, under aggressive, patient or random policies";
 
     /// Loads a `jc.duel` scenario and the data it names (default folder:
     /// `../data` beside the scenario's folder).
-    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: DuelFile = loader.read_scenario(path, ENTRY.id)?;
+    fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: DuelFile = loader.read_scenario(path, Self::ID)?;
         let dir = file.scenario.data_dir(path, "../data");
         let data = DuelData::load_with(&dir, loader)?;
         let display_dir = dir.join("displays");
@@ -245,16 +243,6 @@ impl JcDuel {
         let display = Display::load_with(&display_file, loader)?;
         let model = Self::build(path, &file, &data, display)?;
         Ok((model, file.scenario.description))
-    }
-
-    /// The compiled duel.
-    pub fn duel(&self) -> &Duel {
-        &self.duel
-    }
-
-    /// The sides' policies.
-    pub fn policies(&self) -> [Policy; 2] {
-        self.policies
     }
 }
 

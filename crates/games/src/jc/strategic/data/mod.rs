@@ -14,6 +14,8 @@
 //! Game's own files has its module (a file struct and its loader), and
 //! [`common`] holds what the loaders share.
 
+use barsoom_engine::scenario::Load;
+
 pub mod acquisition;
 pub mod charts;
 pub mod city_map;
@@ -151,14 +153,33 @@ pub struct StrategicData {
 }
 
 impl StrategicData {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(dir: &Path) -> Result<Self, ScenarioError> {
-        Self::load_with(dir, &mut Loader::default())
+    /// Shortest distance from `a` to `b` for a conveyance bit.
+    #[inline]
+    pub fn distance(&self, conveyance: u8, a: u8, b: u8) -> u16 {
+        self.distance[conveyance_index(conveyance)]
+            [usize::from(a) * self.map.cities.len() + usize::from(b)]
     }
 
+    /// Whether a hero of roster character `k` passes as a native in place
+    /// `c` [15.31].
+    pub fn passes(&self, k: u8, c: u8) -> bool {
+        let race = &self.roster.characters[usize::from(k)].race;
+        let city = &self.roster.characters[usize::from(self.places[usize::from(c)].warriors)].race;
+        race == city || (self.humanoid.contains(race) && self.humanoid.contains(city))
+    }
+
+    /// The place of roster character `k`'s home, if any.
+    pub fn home(&self, k: u8) -> Option<u8> {
+        self.homes
+            .get(usize::from(k))
+            .copied()
+            .filter(|h| *h != NO_PLACE)
+    }
+}
+
+impl Load for StrategicData {
     /// Loads every file the Strategic Game reads from `dir`.
-    pub fn load_with(dir: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+    fn load_with(dir: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
         let roster = Roster::load_with(&dir.join("characters.toml"), loader)?;
         if roster.characters.len() > MAX_ROSTER {
             return Err(ScenarioError::new(
@@ -278,28 +299,5 @@ impl StrategicData {
             story,
             entries,
         })
-    }
-
-    /// Shortest distance from `a` to `b` for a conveyance bit.
-    #[inline]
-    pub fn distance(&self, conveyance: u8, a: u8, b: u8) -> u16 {
-        self.distance[conveyance_index(conveyance)]
-            [usize::from(a) * self.map.cities.len() + usize::from(b)]
-    }
-
-    /// Whether a hero of roster character `k` passes as a native in place
-    /// `c` [15.31].
-    pub fn passes(&self, k: u8, c: u8) -> bool {
-        let race = &self.roster.characters[usize::from(k)].race;
-        let city = &self.roster.characters[usize::from(self.places[usize::from(c)].warriors)].race;
-        race == city || (self.humanoid.contains(race) && self.humanoid.contains(city))
-    }
-
-    /// The place of roster character `k`'s home, if any.
-    pub fn home(&self, k: u8) -> Option<u8> {
-        self.homes
-            .get(usize::from(k))
-            .copied()
-            .filter(|h| *h != NO_PLACE)
     }
 }

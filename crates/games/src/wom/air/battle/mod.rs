@@ -36,7 +36,6 @@ mod contact;
 mod gunnery;
 mod moves;
 mod scenario;
-pub use scenario::ENTRY;
 mod targets;
 
 pub use targets::preferred_target;
@@ -296,6 +295,7 @@ const _: () = assert!(FIGURE_KINDS == 6);
 
 #[cfg(test)]
 mod tests {
+    use crate::ScenarioModel;
     use std::path::Path;
 
     use super::*;

@@ -1,7 +1,9 @@
 //! The `wom.air` scenario file: its format, its validation into a
 //! [`WomAir`], and the output spec with its per-class breakdown.
+use barsoom_engine::scenario::Load;
 
-use crate::{ModelEntry, boxed};
+use crate::ScenarioModel;
+
 use barsoom_engine::scenario::{Loader, Scenario};
 use std::path::Path;
 
@@ -88,29 +90,7 @@ const M_CLASS: usize = 8;
 /// Class groups that fit beside the fixed metrics.
 const MAX_CLASS_GROUPS: usize = (MAX_METRICS - M_CLASS) / 3;
 
-/// The registry's entry for `wom.air`.
-pub const ENTRY: ModelEntry = ModelEntry {
-    id: "wom.air",
-    description: "Warriors of Mars aerial warfare: fleets of fliers with gunfire, criticals, ramming, grappling, boarding and keel bombs",
-    load: |path, loader| boxed(WomAir::load_with(path, loader)),
-};
-
 impl WomAir {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(path: &Path) -> Result<(Self, String), ScenarioError> {
-        Self::load_with(path, &mut Loader::default())
-    }
-
-    /// Loads a `wom.air` scenario and the data it names.
-    pub fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: AirFile = loader.read_scenario(path, ENTRY.id)?;
-        let dir = file.scenario.data_dir(path, "../data");
-        let data = AirData::load_with(&dir, loader)?;
-        let model = Self::build(path, &file, data)?;
-        Ok((model, file.scenario.description))
-    }
-
     fn build(path: &Path, file: &AirFile, data: AirData) -> Result<Self, ScenarioError> {
         let err = |field: String, message: String| ScenarioError::new(path, field, message);
         if file.sides.len() != 2 {
@@ -478,6 +458,20 @@ impl WomAir {
             wanted_range,
             group_slot,
         })
+    }
+}
+
+impl ScenarioModel for WomAir {
+    const ID: &'static str = "wom.air";
+    const DESCRIPTION: &'static str = "Warriors of Mars aerial warfare: fleets of fliers with gunfire, criticals, ramming, grappling, boarding and keel bombs";
+
+    /// Loads a `wom.air` scenario and the data it names.
+    fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
+        let file: AirFile = loader.read_scenario(path, Self::ID)?;
+        let dir = file.scenario.data_dir(path, "../data");
+        let data = AirData::load_with(&dir, loader)?;
+        let model = Self::build(path, &file, data)?;
+        Ok((model, file.scenario.description))
     }
 }
 

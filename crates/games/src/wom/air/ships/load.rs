@@ -2,6 +2,8 @@
 //! facings, ranges, table rows) and [`AirData::load`], which turns them into
 //! the compiled tables.
 
+use barsoom_engine::scenario::Load;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -422,15 +424,9 @@ fn location_row(
     Ok(row)
 }
 
-impl AirData {
-    /// [`Self::load_with`] with a fresh [`Loader`], dropped after (no overrides, no
-    /// fingerprint): a convenience for tests and tools.
-    pub fn load(dir: &Path) -> Result<Self, ScenarioError> {
-        Self::load_with(dir, &mut Loader::default())
-    }
-
+impl Load for AirData {
     /// Loads and checks the `air-*.toml` files in `dir`.
-    pub fn load_with(dir: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
+    fn load_with(dir: &Path, loader: &mut Loader) -> Result<Self, ScenarioError> {
         let guns_file = dir.join("air-guns.toml");
         let ships_file = dir.join("air-ships.toml");
         let combat_file = dir.join("air-combat.toml");

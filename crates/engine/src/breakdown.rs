@@ -1,0 +1,119 @@
+//! Breakdown tables: what a model can say about many games beyond one
+//! outcome per trial (per hero, per character, per card or table entry).
+//! The games build them; the report layer lays them out.
+
+use crate::math::stats::wilson_interval;
+
+/// One cell of a [`Table`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell {
+    /// A name or label.
+    Text(String),
+    /// A count.
+    Count(u64),
+    /// A real number shown with `decimals` places.
+    Real {
+        /// The value.
+        value: f64,
+        /// Places after the point.
+        decimals: usize,
+    },
+    /// `hits` of `of`, shown as a rate with its 95% Wilson interval.
+    Rate {
+        /// Successes.
+        hits: u64,
+        /// Trials.
+        of: u64,
+        /// Places after the point.
+        decimals: usize,
+    },
+}
+
+impl Cell {
+    /// `value` shown with `decimals` places.
+    pub fn real(value: f64, decimals: usize) -> Cell {
+        Cell::Real { value, decimals }
+    }
+
+    /// `numerator / denominator` (0 when the denominator is 0) with
+    /// `decimals` places: a mean per game, per play or per meeting.
+    pub fn ratio(numerator: u64, denominator: u64, decimals: usize) -> Cell {
+        Cell::real(numerator as f64 / denominator.max(1) as f64, decimals)
+    }
+
+    /// `hits` of `of` as a rate with its Wilson interval.
+    pub fn rate(hits: u64, of: u64, decimals: usize) -> Cell {
+        Cell::Rate { hits, of, decimals }
+    }
+
+    /// Whether the cell reads left to right (text) rather than as a number.
+    pub fn is_text(&self) -> bool {
+        matches!(self, Cell::Text(_))
+    }
+}
+
+impl std::fmt::Display for Cell {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Cell::Text(text) => f.write_str(text),
+            Cell::Count(n) => write!(f, "{n}"),
+            Cell::Real { value, decimals } => write!(f, "{value:.decimals$}"),
+            Cell::Rate { hits, of, decimals } => {
+                let (lo, hi) = wilson_interval(*hits, *of);
+                let rate = *hits as f64 / (*of).max(1) as f64;
+                write!(f, "{rate:.decimals$} [{lo:.decimals$},{hi:.decimals$}]")
+            }
+        }
+    }
+}
+
+/// A table of a [`Breakdown`].
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Table {
+    /// Column headings.
+    pub columns: Vec<String>,
+    /// Rows, each with one cell per column.
+    pub rows: Vec<Vec<Cell>>,
+    /// The rows are ranked, most first: a reader may show only the first
+    /// few (the rest are summarised by the notes).
+    pub ranked: bool,
+    /// Lines shown under the table.
+    pub notes: Vec<String>,
+}
+
+impl Table {
+    /// An empty table with these column headings.
+    pub fn new(columns: &[&str]) -> Table {
+        Table {
+            columns: columns.iter().map(|c| (*c).to_string()).collect(),
+            ..Table::default()
+        }
+    }
+}
+
+/// A model's breakdown of a run of games.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Breakdown {
+    /// Games played.
+    pub games: u64,
+    /// One line on the run as a whole (how many finished and the like).
+    pub heading: String,
+    /// The tables, in reading order.
+    pub tables: Vec<Table>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_show_counts_reals_and_rates_with_their_intervals() {
+        assert_eq!(Cell::Count(12).to_string(), "12");
+        assert_eq!(Cell::real(0.12345, 3).to_string(), "0.123");
+        assert_eq!(Cell::ratio(1, 0, 2).to_string(), "1.00");
+        // 5 of 10: Wilson 95% interval [0.237, 0.763].
+        assert_eq!(Cell::rate(5, 10, 3).to_string(), "0.500 [0.237,0.763]");
+        assert_eq!(Cell::rate(0, 0, 2).to_string(), "0.00 [0.00,1.00]");
+        assert!(Cell::Text("x".into()).is_text() && !Cell::Count(1).is_text());
+    }
+}
