@@ -2,11 +2,9 @@
 //! (not after a whole wave of blocks), the partial block is checkpointed
 //! exactly, and a second signal exits at once, saying so.
 
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{self, barsoom_ok};
+use crate::common::{self, barsoom_ok, send_signal as signal, spawn_barsoom as start};
 
 /// Jetan games of UCT search against greedy: about half a second each in
 /// release, so a wave of blocks (here the whole run) takes many seconds.
@@ -32,24 +30,6 @@ fn run_args<'a>(scenario: &'a str, out: &'a str, threads: &'a str) -> Vec<&'a st
         out,
         "-q",
     ]
-}
-
-fn start(args: &[&str], dir: &Path) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_barsoom"))
-        .args(args)
-        .current_dir(dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts")
-}
-
-fn signal(child: &Child, name: &str) {
-    let sent = Command::new("kill")
-        .args([&format!("-{name}"), &child.id().to_string()])
-        .status()
-        .expect("kill");
-    assert!(sent.success());
 }
 
 #[test]

@@ -3,10 +3,9 @@
 //! grow with the trial count, and `--threads` is bounded.
 
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{assert_bad_input, barsoom_ok, bundled};
+use crate::common::{assert_bad_input, barsoom_ok, bundled, send_signal, spawn_barsoom as spawn};
 
 /// The largest `-n`: 2^64 - 1.
 const MAX: &str = "18446744073709551615";
@@ -105,42 +104,24 @@ fn peak_memory_kib(pid: u32) -> u64 {
         .expect("VmHWM")
 }
 
-fn spawn(args: &[&str], dir: &Path) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_barsoom"))
-        .args(args)
-        .current_dir(dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts")
-}
-
 /// Far more than any memory limit should allow before the first result.
 const MEMORY_LIMIT_KIB: u64 = 512 * 1024;
+
+/// Starts `command` (its scenario and own flags) on 10^13 trials, one
+/// thread, into `huge/`: 610 million blocks, which used to be listed (9.5
+/// GB for `run`) before the first trial ran.
+fn spawn_huge(command: &[&str], dir: &Path) -> std::process::Child {
+    let mut args = command.to_vec();
+    args.extend(["-n", "10000000000000", "--threads", "1", "--out", "huge"]);
+    spawn(&args, dir)
+}
 
 #[test]
 #[cfg(target_os = "linux")]
 fn a_huge_run_checkpoints_at_once_in_flat_memory() {
-    // 10^13 trials are 610 million blocks: listing them first took 9.5 GB
-    // and minutes before the first trial ran.
     let dir = tempfile::tempdir().expect("tempdir");
     let (p, d) = (padwar(), dir.path());
-    let mut child = spawn(
-        &[
-            "run",
-            &p,
-            "-n",
-            "10000000000000",
-            "--threads",
-            "1",
-            "--checkpoint-secs",
-            "0",
-            "--out",
-            "huge",
-            "-q",
-        ],
-        d,
-    );
+    let mut child = spawn_huge(&["run", &p, "--checkpoint-secs", "0", "-q"], d);
     let checkpoint = d.join("huge/checkpoint.json");
     let deadline = Instant::now() + Duration::from_secs(20);
     while !checkpoint.exists() {
@@ -152,11 +133,7 @@ fn a_huge_run_checkpoints_at_once_in_flat_memory() {
     }
     std::thread::sleep(Duration::from_millis(500));
     let peak = peak_memory_kib(child.id());
-    let sent = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .expect("kill -TERM");
-    assert!(sent.success());
+    send_signal(&child, "TERM");
     let output = child.wait_with_output().expect("wait");
     assert_eq!(
         output.status.code(),
@@ -172,19 +149,8 @@ fn a_huge_run_checkpoints_at_once_in_flat_memory() {
 fn a_huge_comparison_runs_in_flat_memory() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (p, d) = (padwar(), dir.path());
-    let mut child = spawn(
-        &[
-            "compare",
-            &p,
-            "--set-b",
-            "sides[0].figures[0].level=8",
-            "-n",
-            "10000000000000",
-            "--threads",
-            "1",
-            "--out",
-            "huge",
-        ],
+    let mut child = spawn_huge(
+        &["compare", &p, "--set-b", "sides[0].figures[0].level=8"],
         d,
     );
     std::thread::sleep(Duration::from_secs(3));
