@@ -74,7 +74,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
     let base = load(&args.scenario, &args.common.set)?;
     let settings = grid(&args.vary).map_err(InputError)?;
     let paths: Vec<String> = args.vary.iter().map(|v| v.path.clone()).collect();
-    let threads = args.common.sampling.threads();
+    let threads = args.common.sampling.threads()?;
     let mut results = Vec::with_capacity(settings.len());
     let mut out = std::io::stdout().lock();
     if !args.common.json {
@@ -200,7 +200,7 @@ pub fn compare(args: CompareArgs) -> Result<()> {
         .into());
     }
     let config = RunConfig {
-        threads: args.sampling.threads(),
+        threads: args.sampling.threads()?,
         ..RunConfig::new(args.sampling.seed, args.trials)
     };
     let tally = run_paired(first.model.as_ref(), second.model.as_ref(), &config)?;
@@ -313,7 +313,7 @@ fn describe_overrides(overrides: &[Override]) -> String {
 
 /// `barsoom tune`.
 pub fn tune(args: TuneArgs) -> Result<()> {
-    use crate::analysis::tune::{Measure, estimate, loss, successive_halving};
+    use crate::analysis::tune::{Measure, estimate, last_round_trials, loss, successive_halving};
     use crate::report::charts::{LineChart, LineSeries, write_line_chart};
 
     let base = load(&args.scenario, &args.common.set)?;
@@ -325,6 +325,15 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         .collect::<Result<_, _>>()
         .map_err(|e| InputError(format!("{}: {e}", args.scenario.display())))?;
     let settings = grid(&args.vary).map_err(InputError)?;
+    if last_round_trials(settings.len(), args.trials).is_none() {
+        return Err(InputError(format!(
+            "-n {}: tune doubles the trials each round, and over {} settings the last round would pass {} trials; give a smaller -n",
+            args.trials,
+            settings.len(),
+            u64::MAX
+        ))
+        .into());
+    }
     let mut models = Vec::with_capacity(settings.len());
     for setting in &settings {
         let overrides: Vec<Override> = args.common.set.iter().chain(setting).cloned().collect();
@@ -341,7 +350,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         }
         models.push(loaded);
     }
-    let threads = args.common.sampling.threads();
+    let threads = args.common.sampling.threads()?;
     let seed = args.common.sampling.seed;
     let (best, trace) = successive_halving(
         settings.len(),
@@ -535,7 +544,7 @@ pub fn tournament(args: TournamentArgs) -> Result<()> {
         .into());
     }
     let unfinished = unfinished_outcomes(&spec.outcomes);
-    let threads = args.common.sampling.threads();
+    let threads = args.common.sampling.threads()?;
     let seed = args.common.sampling.seed;
     let mut record = Record::new(entrants.clone());
     let mut out = std::io::stdout().lock();

@@ -32,7 +32,10 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     let mut thread_counts: Vec<usize> = if args.threads.is_empty() {
         vec![1, all]
     } else {
-        args.threads.iter().map(|&t| t as usize).collect()
+        args.threads
+            .iter()
+            .map(|&t| super::check_threads(t))
+            .collect::<Result<_, _>>()?
     };
     thread_counts.push(1);
     thread_counts.sort_unstable();

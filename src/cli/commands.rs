@@ -9,7 +9,7 @@ use anyhow::{Context, Result, anyhow};
 use super::{Cli, Command, ExactArgs, ListArgs, MergeArgs, RunArgs, ValidateArgs};
 use crate::engine::runner::RowSink;
 use crate::engine::shard::{self, RunState, STATE_FORMAT, ShardSpec};
-use crate::engine::{BlockRows, RunConfig, RunControl, Tally};
+use crate::engine::{BlockRows, RunConfig, RunControl, RunError, Tally};
 use crate::games::{self, LoadedScenario, MODELS};
 use crate::math::stats::widest_half_width;
 use crate::report::charts::write_charts;
@@ -24,13 +24,17 @@ use crate::scenario::{Override, ScenarioError};
 #[error("{0}")]
 pub struct InputError(pub String);
 
-/// The exit code for an error: 2 for bad input, 130 for an interrupted
-/// run, 1 otherwise.
+/// The exit code for an error: 2 for bad input (a thread pool that cannot
+/// be started included: the remedy is a smaller `--threads`), 130 for an
+/// interrupted run, 1 otherwise.
 pub fn exit_code(error: &anyhow::Error) -> u8 {
     if error.downcast_ref::<Interrupted>().is_some() {
         130
     } else if error.downcast_ref::<ScenarioError>().is_some()
         || error.downcast_ref::<InputError>().is_some()
+        || error
+            .chain()
+            .any(|e| matches!(e.downcast_ref::<RunError>(), Some(RunError::Pool { .. })))
     {
         2
     } else {
@@ -100,7 +104,7 @@ fn run(args: RunArgs) -> Result<()> {
     }
 
     let out_dir = output_dir(args.out.as_deref(), &scenario.name)?;
-    let threads = args.sampling.threads();
+    let threads = args.sampling.threads()?;
     let shard = args.shard.unwrap_or(ShardSpec::WHOLE);
     let total_trials = if args.until_ci.is_some() {
         args.max_trials
@@ -161,7 +165,7 @@ fn run(args: RunArgs) -> Result<()> {
     } else {
         None
     };
-    let stop = interrupt_flag()?;
+    let stop = interrupt_flag(&checkpoint_path)?;
     let started = Instant::now();
     let outcome = {
         let mut sink = |block: BlockRows<'_>| match rows_writer.as_mut() {
@@ -313,17 +317,36 @@ const CHECKPOINT_FILE: &str = "checkpoint.json";
 #[error("{0}")]
 pub struct Interrupted(pub String);
 
-/// A flag set by the first SIGINT or SIGTERM; a second one ends the process
-/// at once.
-fn interrupt_flag() -> Result<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+/// A flag set by the first SIGINT or SIGTERM (the runner stops before its
+/// next trial and the run writes its checkpoint). A second one ends the
+/// process at once with exit code 130, saying so: the last checkpoint
+/// written (atomically) stays as it was.
+fn interrupt_flag(checkpoint: &Path) -> Result<std::sync::Arc<std::sync::atomic::AtomicBool>> {
     use signal_hook::consts::{SIGINT, SIGTERM};
+    use std::sync::atomic::Ordering;
     let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    for signal in [SIGINT, SIGTERM] {
-        signal_hook::flag::register_conditional_shutdown(signal, 130, flag.clone())
-            .context("cannot install the interrupt handler")?;
-        signal_hook::flag::register(signal, flag.clone())
-            .context("cannot install the interrupt handler")?;
-    }
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
+        .context("cannot install the interrupt handler")?;
+    let seen = flag.clone();
+    let checkpoint = checkpoint.to_path_buf();
+    std::thread::Builder::new()
+        .name("interrupts".into())
+        .spawn(move || {
+            for _ in signals.forever() {
+                if seen.swap(true, Ordering::Relaxed) {
+                    let kept = if checkpoint.exists() {
+                        format!("the last checkpoint {} is kept", checkpoint.display())
+                    } else {
+                        "no checkpoint had been written yet".into()
+                    };
+                    eprintln!(
+                        "error: interrupted twice: exiting at once without a new checkpoint; {kept}"
+                    );
+                    std::process::exit(130);
+                }
+            }
+        })
+        .context("cannot start the interrupt handler")?;
     Ok(flag)
 }
 
@@ -652,4 +675,26 @@ fn list(args: ListArgs) -> Result<()> {
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_thread_pool_that_cannot_start_is_bad_input() {
+        // A pool whose threads cannot be spawned (as when the system is out
+        // of threads or memory for their stacks).
+        let refused = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .spawn_handler(|_| Err(std::io::Error::other("no more threads")))
+            .build();
+        let Err(source) = refused else {
+            panic!("the pool should not start");
+        };
+        let error = anyhow::Error::from(RunError::Pool { threads: 2, source });
+        assert_eq!(exit_code(&error), 2);
+        assert!(error.to_string().contains("--threads"), "{error}");
+        assert_eq!(exit_code(&error.context("running the scenario")), 2);
+    }
 }

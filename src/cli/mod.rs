@@ -135,9 +135,28 @@ pub struct Sampling {
 }
 
 impl Sampling {
-    /// Threads for the runner (0 = all cores).
-    pub fn threads(&self) -> usize {
-        self.threads.unwrap_or(0) as usize
+    /// Threads for the runner (0 = all cores), at most [`max_threads`].
+    pub fn threads(&self) -> Result<usize, commands::InputError> {
+        self.threads.map_or(Ok(0), check_threads)
+    }
+}
+
+/// The most worker threads a command may ask for: four per available core.
+/// More cannot run faster and, in the thousands, swamp the machine.
+pub fn max_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, std::num::NonZero::get)
+        .saturating_mul(4)
+}
+
+/// A `--threads` value, refused above [`max_threads`].
+pub(crate) fn check_threads(threads: u64) -> Result<usize, commands::InputError> {
+    let most = max_threads();
+    match usize::try_from(threads) {
+        Ok(t) if t <= most => Ok(t),
+        _ => Err(commands::InputError(format!(
+            "--threads {threads}: expected at most {most} (4 per available core)"
+        ))),
     }
 }
 

@@ -32,6 +32,27 @@ pub fn barsoom_ok(args: &[&str], cwd: &Path) -> Output {
     output
 }
 
+/// Starts the `barsoom` binary with `args` in `cwd`, its stderr piped (for
+/// tests that signal or measure a running command).
+pub fn spawn_barsoom(args: &[&str], cwd: &Path) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_barsoom"))
+        .args(args)
+        .current_dir(cwd)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary starts")
+}
+
+/// Sends signal `name` (`TERM`, `INT`...) to `child`.
+pub fn send_signal(child: &std::process::Child, name: &str) {
+    let sent = Command::new("kill")
+        .args([&format!("-{name}"), &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(sent.success(), "kill -{name}");
+}
+
 /// Bytes of the binary's output as text.
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

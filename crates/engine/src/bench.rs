@@ -84,7 +84,7 @@ pub fn time_raw_dice(
     let start = Instant::now();
     let sum: u64 = pool.install(|| {
         block_ranges(&(0..trials), DEFAULT_CHUNK)
-            .par_iter()
+            .par_bridge()
             .map(|block| {
                 block
                     .clone()

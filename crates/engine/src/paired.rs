@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::accumulate::TrialResult;
 use super::model::DynModel;
-use super::runner::{RunConfig, RunError, block_ranges, thread_pool};
+use super::runner::{RunConfig, RunError, thread_pool};
 
 /// Sums of one metric's per-trial difference (second minus first), exact.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -94,27 +94,31 @@ pub fn run_paired(
     };
     let pool = thread_pool(config.threads)?;
     // Everything is merged at the end, so blocks need no alignment: small
-    // enough that every thread gets work even on a short comparison.
-    let len = config.trials.end - config.trials.start;
+    // enough that every thread gets work even on a short comparison. Blocks
+    // are numbered, made when a thread takes one and reduced as they finish
+    // (the sums are exact, so the order does not matter): memory does not
+    // grow with the number of trials.
+    let trials = config.trials.clone();
+    let len = trials.end.saturating_sub(trials.start);
     let share = len.div_ceil(pool.current_num_threads() as u64 * 4).max(1);
-    let blocks = block_ranges(&config.trials, config.chunk.clamp(1, share));
-    let tallies: Vec<PairedTally> = pool.install(|| {
-        blocks
-            .par_iter()
+    let size = config.chunk.clamp(1, share);
+    let total = pool.install(|| {
+        (0..len.div_ceil(size))
+            .into_par_iter()
             .map(|block| {
+                let start = trials.start + block * size;
                 let mut tally = empty();
-                for i in block.clone() {
+                for i in start..start.saturating_add(size).min(trials.end) {
                     let a = first.trial(config.seed, i);
                     let b = second.trial(config.seed, i);
                     tally.record(&a, &b);
                 }
                 tally
             })
-            .collect()
+            .reduce(empty, |mut total, t| {
+                total.merge(&t);
+                total
+            })
     });
-    let mut total = empty();
-    for t in &tallies {
-        total.merge(t);
-    }
     Ok(total)
 }

@@ -47,7 +47,7 @@ impl RunConfig {
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
     /// The thread pool could not be built.
-    #[error("could not start {threads} worker threads: {source}")]
+    #[error("could not start {threads} worker threads (--threads): {source}")]
     Pool {
         /// Requested thread count.
         threads: usize,
@@ -81,8 +81,9 @@ pub(crate) type WaveHook<'h> = &'h mut dyn FnMut(&Tally, u64) -> Result<(), Stri
 /// interrupted run leaves a tally of an exact prefix of its trial range.
 #[derive(Default)]
 pub struct RunControl<'a> {
-    /// When set (e.g. by a signal handler), the run stops at the next wave
-    /// boundary.
+    /// When set (e.g. by a signal handler), the run stops before its next
+    /// trial: the outcome is the tally of the exact prefix of trials done
+    /// (possibly ending inside a block).
     pub stop: Option<&'a AtomicBool>,
     /// Observes every completed wave (checkpoints are written from here).
     pub on_wave: Option<WaveHook<'a>>,
@@ -124,7 +125,7 @@ pub fn run<M: Model>(
 }
 
 /// [`run`], with a hook after every wave and a stop flag checked between
-/// waves.
+/// trials.
 pub fn run_controlled<M: Model>(
     model: &M,
     config: &RunConfig,
@@ -133,51 +134,70 @@ pub fn run_controlled<M: Model>(
 ) -> Result<RunOutcome, RunError> {
     let spec = model.spec();
     let chunk = config.chunk.max(1);
-    let blocks = block_ranges(&config.trials, chunk);
+    // Blocks are produced lazily, a wave at a time, so memory does not grow
+    // with the number of trials.
+    let mut blocks = block_ranges(&config.trials, chunk);
     let pool = thread_pool(config.threads)?;
     let threads = pool.current_num_threads();
-    let progress = progress_bar(config.progress, config.trials.end - config.trials.start);
+    let progress = progress_bar(
+        config.progress,
+        config.trials.end.saturating_sub(config.trials.start),
+    );
     let keep_rows = rows.is_some();
+    let stop = control.stop;
     // A wave is a few blocks per thread: enough to balance load, small
     // enough that buffered per-trial rows stay bounded.
     let wave = threads * 4;
+    let mut wave_blocks: Vec<Range<u64>> = Vec::with_capacity(wave);
     let mut total = Tally::new(spec.outcomes.len(), spec.metrics.len());
     let mut completed_to = config.trials.start;
     let mut rule_met = false;
-    'waves: for wave_blocks in blocks.chunks(wave) {
-        if control
-            .stop
-            .is_some_and(|stop| stop.load(Ordering::Relaxed))
-        {
+    let mut stopped = false;
+    loop {
+        if stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+            break;
+        }
+        wave_blocks.clear();
+        wave_blocks.extend(blocks.by_ref().take(wave));
+        if wave_blocks.is_empty() {
             break;
         }
         // Blocks are split into parts so that a short run, or a slow model's
         // few blocks, still keeps every thread busy; parts merge back exactly,
         // in order, so the split never changes a result.
-        let parts = split_for_threads(wave_blocks, threads * 4);
-        let done: Vec<(Tally, Vec<TrialResult>)> = pool.install(|| {
+        let parts = split_for_threads(&wave_blocks, threads * 4);
+        let done: Vec<BlockRun> = pool.install(|| {
             parts
                 .par_iter()
                 .map(|(_, part)| {
-                    let result = run_block(model, config.seed, part.clone(), keep_rows);
-                    progress.inc(part.end - part.start);
+                    let result = run_block(model, config.seed, part.clone(), keep_rows, stop);
+                    progress.inc(result.end - part.start);
                     result
                 })
                 .collect()
         });
+        // Merge in trial order up to the first part a stop cut short: the
+        // tally is then that of an exact prefix of the trials, whichever
+        // parts other threads had finished.
         let mut done = parts.iter().zip(done).peekable();
         for (index, block) in wave_blocks.iter().enumerate() {
-            while let Some(((_, part), (tally, results))) =
-                done.next_if(|((owner, _), _)| *owner == index)
-            {
-                total.merge(&tally);
+            while let Some(((_, part), run)) = done.next_if(|((owner, _), _)| *owner == index) {
+                total.merge(&run.tally);
                 if let Some(sink) = rows.as_mut() {
                     sink(BlockRows {
                         first: part.start,
-                        results: &results,
+                        results: &run.results,
                     })
                     .map_err(RunError::Rows)?;
                 }
+                completed_to = run.end;
+                if run.end < part.end {
+                    stopped = true;
+                    break;
+                }
+            }
+            if stopped {
+                break;
             }
             completed_to = block.end;
             if control.stop_when.is_some_and(|rule| rule(&total)) {
@@ -188,8 +208,8 @@ pub fn run_controlled<M: Model>(
         if let Some(hook) = control.on_wave.as_mut() {
             hook(&total, completed_to).map_err(RunError::Checkpoint)?;
         }
-        if rule_met {
-            break 'waves;
+        if rule_met || stopped {
+            break;
         }
     }
     progress.finish_and_clear();
@@ -228,16 +248,50 @@ fn split_for_threads(blocks: &[Range<u64>], pieces: usize) -> Vec<(usize, Range<
 }
 
 /// Splits `trials` at every multiple of `chunk`, so a trial always falls in
-/// the same block whichever range it is run as part of.
-pub(crate) fn block_ranges(trials: &Range<u64>, chunk: u64) -> Vec<Range<u64>> {
-    let mut blocks = Vec::new();
-    let mut start = trials.start;
-    while start < trials.end {
-        let end = ((start / chunk + 1) * chunk).min(trials.end);
-        blocks.push(start..end);
-        start = end;
+/// the same block whichever range it is run as part of. The blocks are
+/// produced one at a time (a run of any length costs no memory for them),
+/// and a block ending past `u64::MAX` ends at `trials.end` instead of
+/// wrapping.
+pub(crate) fn block_ranges(trials: &Range<u64>, chunk: u64) -> BlockRanges {
+    BlockRanges {
+        next: trials.start,
+        end: trials.end,
+        chunk: chunk.max(1),
     }
-    blocks
+}
+
+/// The blocks of a trial range, in order: see [`block_ranges`].
+#[derive(Debug, Clone)]
+pub(crate) struct BlockRanges {
+    next: u64,
+    end: u64,
+    chunk: u64,
+}
+
+impl Iterator for BlockRanges {
+    type Item = Range<u64>;
+
+    fn next(&mut self) -> Option<Range<u64>> {
+        if self.next >= self.end {
+            return None;
+        }
+        let start = self.next;
+        let end = (start / self.chunk)
+            .checked_add(1)
+            .and_then(|b| b.checked_mul(self.chunk))
+            .map_or(self.end, |edge| edge.min(self.end));
+        self.next = end;
+        Some(start..end)
+    }
+}
+
+/// What one part of a block produced: the tally of trials `start..end`
+/// (`end` short of the part's end when the stop flag cut it) and, when
+/// asked for, their rows.
+struct BlockRun {
+    tally: Tally,
+    results: Vec<TrialResult>,
+    end: u64,
 }
 
 fn run_block<M: Model>(
@@ -245,7 +299,8 @@ fn run_block<M: Model>(
     seed: u64,
     block: Range<u64>,
     keep_rows: bool,
-) -> (Tally, Vec<TrialResult>) {
+    stop: Option<&AtomicBool>,
+) -> BlockRun {
     let spec = model.spec();
     let mut tally = Tally::new(spec.outcomes.len(), spec.metrics.len());
     let mut results = Vec::with_capacity(if keep_rows {
@@ -253,7 +308,14 @@ fn run_block<M: Model>(
     } else {
         0
     });
+    let mut end = block.end;
     for trial in block {
+        // One relaxed load a trial: a stop is honoured within one trial
+        // whatever the model's speed.
+        if stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+            end = trial;
+            break;
+        }
         let mut dice = Dice::for_trial(seed, trial);
         let result = model.run_trial(&mut dice, &mut NoTrace);
         tally.record(&result);
@@ -261,7 +323,11 @@ fn run_block<M: Model>(
             results.push(result);
         }
     }
-    (tally, results)
+    BlockRun {
+        tally,
+        results,
+        end,
+    }
 }
 
 /// Replays trial `trial` of a run seeded with `seed` alone, with its log.
@@ -297,7 +363,7 @@ pub fn in_blocks<B: Send>(
     let block = block.max(1);
     (0..trials.div_ceil(block))
         .into_par_iter()
-        .map(|b| count(b * block..((b + 1) * block).min(trials)))
+        .map(|b| count(b * block..(b * block).saturating_add(block).min(trials)))
         .collect()
 }
 
@@ -334,10 +400,91 @@ mod tests {
         assert_eq!(split_for_threads(std::slice::from_ref(&(5..8)), 8).len(), 3);
     }
 
+    fn blocks(trials: Range<u64>, chunk: u64) -> Vec<Range<u64>> {
+        block_ranges(&trials, chunk).collect()
+    }
+
     #[test]
     fn blocks_align_to_the_global_grid() {
-        assert_eq!(block_ranges(&(0..10), 4), vec![0..4, 4..8, 8..10]);
-        assert_eq!(block_ranges(&(5..13), 4), vec![5..8, 8..12, 12..13]);
-        assert!(block_ranges(&(3..3), 4).is_empty());
+        assert_eq!(blocks(0..10, 4), vec![0..4, 4..8, 8..10]);
+        assert_eq!(blocks(5..13, 4), vec![5..8, 8..12, 12..13]);
+        assert!(blocks(3..3, 4).is_empty());
+    }
+
+    #[test]
+    fn blocks_near_the_end_of_the_index_space_do_not_wrap() {
+        let max = u64::MAX;
+        // 2^64 - 4 is the last multiple of 4; the last block ends at the
+        // range's end instead of wrapping to 0.
+        assert_eq!(
+            blocks(max - 10..max, 4),
+            vec![max - 10..max - 7, max - 7..max - 3, max - 3..max]
+        );
+        assert_eq!(
+            blocks(max - 20_000..max, 16_384),
+            vec![max - 20_000..max - 16_383, max - 16_383..max]
+        );
+        // The whole index space costs nothing to describe.
+        assert_eq!(block_ranges(&(0..max), 16_384).next(), Some(0..16_384));
+    }
+
+    /// A model whose trial `i` ends in outcome `i % 3` and raises `stop`
+    /// once trial `stop_at` has run.
+    struct Counting<'a> {
+        spec: crate::model::OutputSpec,
+        stop: &'a AtomicBool,
+        stop_at: u64,
+        played: std::sync::atomic::AtomicU64,
+    }
+
+    impl crate::model::Model for Counting<'_> {
+        fn spec(&self) -> &crate::model::OutputSpec {
+            &self.spec
+        }
+        fn run_trial<T: crate::model::Trace>(&self, _: &mut Dice, _: &mut T) -> TrialResult {
+            let i = self.played.fetch_add(1, Ordering::Relaxed);
+            if i + 1 >= self.stop_at {
+                self.stop.store(true, Ordering::Relaxed);
+            }
+            TrialResult {
+                outcome: (i % 3) as u16,
+                ..TrialResult::default()
+            }
+        }
+    }
+
+    #[test]
+    fn a_stop_ends_the_run_inside_a_block_with_an_exact_prefix() {
+        let stop = AtomicBool::new(false);
+        let model = Counting {
+            spec: crate::model::OutputSpec {
+                outcomes: vec!["a".into(), "b".into(), "c".into()],
+                metrics: Vec::new(),
+                length_metric: None,
+                trends: Vec::new(),
+            },
+            stop: &stop,
+            stop_at: 10,
+            played: Default::default(),
+        };
+        // One thread, one block of 1,000 trials: before stops were checked
+        // between trials, the whole block ran.
+        let config = RunConfig {
+            threads: 1,
+            chunk: 1000,
+            ..RunConfig::new(1, 1000)
+        };
+        let control = RunControl {
+            stop: Some(&stop),
+            ..RunControl::default()
+        };
+        let outcome = run_controlled(&model, &config, None, control).expect("runs");
+        assert!(!outcome.finished(&config));
+        assert!(
+            outcome.completed_to < 1000,
+            "stopped inside the block, not at its end: {}",
+            outcome.completed_to
+        );
+        assert_eq!(outcome.tally.trials(), outcome.completed_to);
     }
 }

@@ -45,9 +45,10 @@ impl ShardSpec {
     pub fn range(&self, trials: u64, chunk: u64) -> Range<u64> {
         let chunk = chunk.max(1);
         let blocks = trials.div_ceil(chunk);
+        // In u128: the last block's edge may lie past u64::MAX.
         let edge = |k: u64| {
-            ((u128::from(k) * u128::from(blocks) / u128::from(self.count)) as u64 * chunk)
-                .min(trials)
+            (u128::from(k) * u128::from(blocks) / u128::from(self.count) * u128::from(chunk))
+                .min(u128::from(trials)) as u64
         };
         edge(self.index)..edge(self.index + 1)
     }
@@ -132,8 +133,8 @@ impl RunState {
 
     /// Checks that `checkpoint` is an interrupted prefix of the run `self`
     /// describes (the same run and shard, starting where this range starts,
-    /// ending on a block boundary inside it), so that resuming from it gives
-    /// the uninterrupted result.
+    /// ending inside it: tallies merge exactly, so a prefix may end inside a
+    /// block), so that resuming from it gives the uninterrupted result.
     pub fn check_resumable(&self, checkpoint: &RunState) -> Result<(), MergeError> {
         self.same_run(checkpoint)?;
         let shard = |s: &RunState| format!("{}/{}", s.shard.index, s.shard.count);
@@ -145,11 +146,9 @@ impl RunState {
             });
         }
         let [start, done] = checkpoint.range;
-        let on_grid = done.is_multiple_of(self.chunk.max(1)) || done == self.range[1];
         if start != self.range[0]
             || done < start
             || done > self.range[1]
-            || !on_grid
             || checkpoint.tally.trials() != done - start
         {
             return Err(MergeError::WrongRange {
@@ -309,14 +308,15 @@ mod tests {
     }
 
     #[test]
-    fn a_checkpoint_resumes_only_a_prefix_on_the_block_grid() {
+    fn a_checkpoint_resumes_only_a_prefix() {
         let run = state([0, 10_000], 0);
         assert_eq!(run.check_resumable(&state([0, 3000], 3000)), Ok(()));
         assert_eq!(run.check_resumable(&state([0, 0], 0)), Ok(()));
-        // Off the block grid, past the end, or a tally that does not match
-        // the range: not a checkpoint of this run.
+        // A run stopped inside a block (tallies merge exactly).
+        assert_eq!(run.check_resumable(&state([0, 3500], 3500)), Ok(()));
+        // Past the end, or a tally that does not match the range: not a
+        // checkpoint of this run.
         for bad in [
-            state([0, 3500], 3500),
             state([0, 11_000], 11_000),
             state([0, 3000], 2999),
             state([1000, 3000], 2000),
@@ -332,6 +332,17 @@ mod tests {
             run.check_resumable(&other_seed),
             Err(MergeError::Mismatch { field: "seed", .. })
         ));
+    }
+
+    #[test]
+    fn shard_ranges_reach_the_end_of_the_index_space() {
+        let max = u64::MAX;
+        assert_eq!(ShardSpec::WHOLE.range(max, 16_384), 0..max);
+        let last = ShardSpec {
+            index: (1 << 50) - 1,
+            count: 1 << 50,
+        };
+        assert_eq!(last.range(max, 16_384), max - 16_383..max);
     }
 
     #[test]

@@ -124,6 +124,19 @@ pub struct TraceRow {
     pub kept: bool,
 }
 
+/// The trials the last round of [`successive_halving`] reaches over
+/// `settings` settings from `first_round_trials` (each round doubles the
+/// total), or `None` when that passes `u64::MAX`.
+pub fn last_round_trials(settings: usize, first_round_trials: u64) -> Option<u64> {
+    let mut alive = settings.max(1);
+    let mut trials = first_round_trials.max(1);
+    while alive > 1 {
+        alive = alive.div_ceil(2);
+        trials = trials.checked_mul(2)?;
+    }
+    Some(trials)
+}
+
 /// Successive halving over `settings` settings: `run(setting, range)`
 /// plays trials `range` of one setting and returns their tally. Returns the
 /// winning setting and the trace.
