@@ -120,49 +120,21 @@ impl RunState {
                 other.shard.count.to_string(),
             ),
         ];
-        match checks.into_iter().find(|(_, a, b)| a != b) {
-            Some((field, first, other)) => Err(MergeError::Mismatch {
-                field,
-                first,
-                other,
-            }),
-            None => self.same_outputs(other),
-        }
+        first_difference(checks)?;
+        self.same_outputs(other)
     }
 
     /// Checks that `other` declares the same outcome labels, metrics and
     /// charts as `self`, so that their tallies count the same things.
     fn same_outputs(&self, other: &RunState) -> Result<(), MergeError> {
-        let checks: [(&'static str, String, String); 4] = [
-            (
-                "outcome labels",
-                format!("{:?}", self.outcomes),
-                format!("{:?}", other.outcomes),
-            ),
-            (
-                "metrics",
-                format!("{:?}", self.metrics),
-                format!("{:?}", other.metrics),
-            ),
-            (
-                "length metric",
-                format!("{:?}", self.length_metric),
-                format!("{:?}", other.length_metric),
-            ),
-            (
-                "trend charts",
-                format!("{:?}", self.trends),
-                format!("{:?}", other.trends),
-            ),
-        ];
-        match checks.into_iter().find(|(_, a, b)| a != b) {
-            Some((field, first, other)) => Err(MergeError::Mismatch {
-                field,
-                first,
-                other,
-            }),
-            None => Ok(()),
-        }
+        let pair =
+            |field: &'static str, of: &dyn Fn(&RunState) -> String| (field, of(self), of(other));
+        first_difference([
+            pair("outcome labels", &|s| format!("{:?}", s.outcomes)),
+            pair("metrics", &|s| format!("{:?}", s.metrics)),
+            pair("length metric", &|s| format!("{:?}", s.length_metric)),
+            pair("trend charts", &|s| format!("{:?}", s.trends)),
+        ])
     }
 
     /// Checks that `checkpoint` is an interrupted prefix of the run `self`
@@ -210,6 +182,21 @@ impl RunState {
             length_metric: self.length_metric,
             trends: self.trends.clone(),
         }
+    }
+}
+
+/// The first `(field, first value, other value)` whose values differ, as a
+/// [`MergeError::Mismatch`].
+fn first_difference(
+    checks: impl IntoIterator<Item = (&'static str, String, String)>,
+) -> Result<(), MergeError> {
+    match checks.into_iter().find(|(_, a, b)| a != b) {
+        Some((field, first, other)) => Err(MergeError::Mismatch {
+            field,
+            first,
+            other,
+        }),
+        None => Ok(()),
     }
 }
 
