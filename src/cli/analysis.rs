@@ -15,7 +15,7 @@ use crate::analysis::sweep::{grid, value_text};
 use crate::engine::RunConfig;
 use crate::engine::paired::run_paired;
 use crate::report::SummaryContext;
-use crate::report::files::write_atomic;
+use crate::report::files::{OutputFolder, write_atomic};
 use crate::report::frames::{
     compare_frame, head_to_head_frame, ratings_frame, tune_frame, write_frame,
 };
@@ -48,9 +48,10 @@ fn run_setting(
 }
 
 /// Adds the version, the command line and the files written so far to a
-/// command's description, writes it as `dir/file` and returns it.
+/// command's description, writes it as `dir/file`, then the folder's
+/// manifest (last), and returns it.
 pub(super) fn write_info(
-    dir: &Path,
+    dir: &OutputFolder,
     file: &str,
     mut info: serde_json::Value,
     written: &mut Vec<std::path::PathBuf>,
@@ -66,6 +67,7 @@ pub(super) fn write_info(
         &dir.join(file),
         serde_json::to_string_pretty(&info)?.as_bytes(),
     )?);
+    dir.finish(written)?;
     Ok(info)
 }
 

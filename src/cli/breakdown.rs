@@ -7,10 +7,11 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 
 use super::{Sampling, parse_count};
+use crate::engine::runner::thread_pool;
 use crate::games;
 use crate::report::breakdown::{breakdown_tables_json, write_breakdown};
 use crate::report::summary::group_thousands;
@@ -41,11 +42,7 @@ pub struct BreakdownArgs {
 
 /// Runs `barsoom breakdown`.
 pub fn breakdown(args: BreakdownArgs) -> Result<()> {
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if args.sampling.threads() > 0 {
-        pool = pool.num_threads(args.sampling.threads());
-    }
-    let pool = pool.build().context("could not start the worker threads")?;
+    let pool = thread_pool(args.sampling.threads()?)?;
     let started = Instant::now();
     let (model, table) = pool
         .install(|| games::breakdown(&args.scenario, &args.set, args.sampling.seed, args.trials))?;

@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow};
 
+use super::analysis::write_info;
 use super::{Cli, Command, ExactArgs, ListArgs, MergeArgs, RunArgs, ValidateArgs};
 use crate::engine::runner::RowSink;
 use crate::engine::shard::{self, RunState, STATE_FORMAT, ShardSpec};
@@ -13,7 +14,9 @@ use crate::engine::{BlockRows, RunConfig, RunControl, RunError, Tally};
 use crate::games::{self, LoadedScenario, MODELS};
 use crate::math::stats::widest_half_width;
 use crate::report::charts::write_charts;
-use crate::report::files::write_atomic;
+use crate::report::files::{
+    OutputFolder, is_plain_name, manifest_names, remove_if_present, verify_manifest, write_atomic,
+};
 use crate::report::frames::{TrialRowsWriter, write_summary_frames};
 use crate::report::summary::group_thousands;
 use crate::report::{Summary, SummaryContext};
@@ -106,8 +109,17 @@ fn run(args: RunArgs) -> Result<()> {
     let out_dir = output_dir(args.out.as_deref(), &scenario.name)?;
     let threads = args.sampling.threads()?;
     let shard = args.shard.unwrap_or(ShardSpec::WHOLE);
+    // clap's `requires` does not fire when -n is given (it conflicts with
+    // --until-ci), so an ignored --max-trials is refused here.
+    if args.max_trials.is_some() && args.until_ci.is_none() {
+        return Err(InputError(
+            "--max-trials applies only with --until-ci W (-n N runs exactly N trials); drop it or add --until-ci".into(),
+        )
+        .into());
+    }
+    let max_trials = args.max_trials.unwrap_or(super::DEFAULT_MAX_TRIALS);
     let total_trials = if args.until_ci.is_some() {
-        args.max_trials
+        max_trials
     } else {
         args.trials
     };
@@ -138,7 +150,7 @@ fn run(args: RunArgs) -> Result<()> {
             format!(
                 "stopped at the first block of {} trials after which every outcome's 95% interval half-width was at most {w} (at most {} trials)",
                 group_thousands(args.chunk),
-                group_thousands(args.max_trials)
+                group_thousands(max_trials)
             )
         }),
     };
@@ -158,10 +170,7 @@ fn run(args: RunArgs) -> Result<()> {
     };
 
     let mut rows_writer = if args.trials_out {
-        Some(TrialRowsWriter::create(
-            &out_dir.join("trials.parquet"),
-            spec,
-        )?)
+        Some(TrialRowsWriter::create(&out_dir.join(TRIALS_FILE), spec)?)
     } else {
         None
     };
@@ -231,8 +240,10 @@ fn run(args: RunArgs) -> Result<()> {
         .into());
     }
     let mut written = Vec::new();
-    if let Some(w) = rows_writer {
-        written.push(w.finish()?.0);
+    match rows_writer {
+        Some(w) => written.push(w.finish()?.0),
+        // Rows of an earlier --trials-out run would not match these results.
+        None => remove_if_present(&out_dir.join(TRIALS_FILE), "an earlier run's trial rows")?,
     }
     if let Some(cp) = &prior {
         state.tally.merge(&cp.tally);
@@ -246,7 +257,7 @@ fn run(args: RunArgs) -> Result<()> {
         eprintln!(
             "note: the interval half-width {} was not reached within {} trials",
             args.until_ci.unwrap_or_default(),
-            group_thousands(args.max_trials)
+            group_thousands(max_trials)
         );
     }
     let threads_used = if threads == 0 {
@@ -312,6 +323,9 @@ fn run(args: RunArgs) -> Result<()> {
 /// The checkpoint an interrupted run leaves in its output folder.
 const CHECKPOINT_FILE: &str = "checkpoint.json";
 
+/// The per-trial rows of `--trials-out`.
+const TRIALS_FILE: &str = "trials.parquet";
+
 /// A run stopped by SIGINT or SIGTERM; it left a checkpoint (exit code 130).
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
@@ -368,10 +382,7 @@ fn write_checkpoint(
         tally: combined,
         ..run.clone()
     };
-    Ok(write_atomic(
-        path,
-        serde_json::to_string(&checkpoint)?.as_bytes(),
-    )?)
+    Ok(write_atomic(path, checkpoint.to_sealed_json()?.as_bytes())?)
 }
 
 /// Reads the checkpoint at `path` and checks that it is a prefix of `run`;
@@ -394,12 +405,8 @@ fn read_checkpoint(path: &Path, run: &RunState) -> Result<Option<RunState>> {
             .into());
         }
     };
-    let checkpoint: RunState = serde_json::from_str(&text).map_err(|e| {
-        InputError(format!(
-            "{}: expected a barsoom checkpoint written by `run`: {e}",
-            path.display()
-        ))
-    })?;
+    let checkpoint = RunState::from_sealed_json(&text)
+        .map_err(|e| InputError(format!("{}: {e}", path.display())))?;
     run.check_resumable(&checkpoint).map_err(|e| {
         InputError(format!(
             "{}: cannot resume this run from it: {e}",
@@ -409,22 +416,28 @@ fn read_checkpoint(path: &Path, run: &RunState) -> Result<Option<RunState>> {
     Ok(Some(checkpoint))
 }
 
-/// The output folder (`--out`, or `reports/<scenario name>/`), created.
-pub(super) fn output_dir(out: Option<&Path>, scenario_name: &str) -> Result<PathBuf> {
-    let dir = out.map_or_else(
-        || PathBuf::from("reports").join(scenario_name),
-        Path::to_path_buf,
-    );
-    std::fs::create_dir_all(&dir)
-        .with_context(|| format!("cannot create the output folder {}", dir.display()))?;
-    Ok(dir)
+/// The output folder (`--out`, or `reports/<default_name>/`), created and
+/// locked for this command before any work, so that a folder that cannot be
+/// written, or that another process is writing, is refused at once (exit 2).
+pub(super) fn output_dir(out: Option<&Path>, default_name: &str) -> Result<OutputFolder> {
+    let dir = match out {
+        Some(dir) => dir.to_path_buf(),
+        None if is_plain_name(default_name) => PathBuf::from("reports").join(default_name),
+        None => {
+            return Err(InputError(format!(
+                "the default output folder reports/{default_name:?} is not one plain folder name inside reports/; give --out"
+            ))
+            .into());
+        }
+    };
+    OutputFolder::open(&dir).map_err(|e| InputError(e.to_string()).into())
 }
 
 /// Writes a run's (or merged run's) summary frames, charts, `run.json` and
 /// `state.json` into `out_dir`, adding the paths to `written`.
 fn write_report(
     state: &RunState,
-    out_dir: &Path,
+    out_dir: &OutputFolder,
     extra: serde_json::Value,
     written: &mut Vec<PathBuf>,
 ) -> Result<Summary> {
@@ -442,8 +455,8 @@ fn write_report(
             .map_err(|e| anyhow!("drawing charts in {}: {e}", out_dir.display()))?,
     );
     written.push(write_atomic(
-        &out_dir.join("state.json"),
-        serde_json::to_string(state)?.as_bytes(),
+        &out_dir.join(STATE_FILE),
+        state.to_sealed_json()?.as_bytes(),
     )?);
     let mut run_info = serde_json::json!({
         "model": state.model,
@@ -454,24 +467,17 @@ fn write_report(
         "shard": format!("{}/{}", state.shard.index, state.shard.count),
         "range": state.range,
         "fingerprint": state.fingerprint,
-        "version": env!("CARGO_PKG_VERSION"),
-        "command": command_line(),
         "stopping_rule": state.stopping_rule,
     });
     if let (Some(info), Some(more)) = (run_info.as_object_mut(), extra.as_object()) {
         info.extend(more.clone());
     }
-    run_info["outputs"] = written
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect::<Vec<_>>()
-        .into();
-    written.push(write_atomic(
-        &out_dir.join("run.json"),
-        serde_json::to_string_pretty(&run_info)?.as_bytes(),
-    )?);
+    write_info(out_dir, "run.json", run_info, written)?;
     Ok(summary)
 }
+
+/// The mergeable state a run leaves in its output folder.
+const STATE_FILE: &str = "state.json";
 
 /// This process's command line, quoted for a POSIX shell, so a report can
 /// say exactly how to reproduce it.
@@ -497,24 +503,28 @@ pub(super) fn command_line() -> String {
 }
 
 fn merge(args: MergeArgs) -> Result<()> {
-    let mut states = Vec::new();
+    let mut states: Vec<RunState> = Vec::new();
     for path in &args.states {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            InputError(format!(
-                "{}: cannot read the state file: {e}",
-                path.display()
-            ))
-        })?;
-        let state: RunState = serde_json::from_str(&text).map_err(|e| {
-            InputError(format!(
-                "{}: expected a barsoom state.json written by `run`: {e}",
-                path.display()
-            ))
-        })?;
+        let state = read_state(path)?;
+        if let Some(first) = states.first() {
+            first.same_run(&state).map_err(|e| {
+                InputError(format!(
+                    "{}: cannot merge it with {}: {e}",
+                    path.display(),
+                    args.states[0].display()
+                ))
+            })?;
+        }
         states.push(state);
     }
     let merged = shard::merge(states).map_err(|e| InputError(format!("cannot merge: {e}")))?;
-    let out_dir = output_dir(args.out.as_deref(), &merged.scenario_name)?;
+    let out_dir = output_dir(args.out.as_deref(), &merged.scenario_name).with_context(|| {
+        format!(
+            "{}: scenario_name {:?}",
+            args.states[0].display(),
+            merged.scenario_name
+        )
+    })?;
     let mut written = Vec::new();
     let merged_from = serde_json::json!({ "merged_from": args.states.iter().map(|p| p.display().to_string()).collect::<Vec<_>>() });
     let summary = write_report(&merged, &out_dir, merged_from, &mut written)?;
@@ -531,6 +541,26 @@ fn merge(args: MergeArgs) -> Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// Reads a shard's state file: its checksum and invariants checked, and,
+/// where its folder's manifest names it, the manifest's hash too.
+fn read_state(path: &Path) -> Result<RunState> {
+    let bad = |e: &dyn std::fmt::Display| InputError(format!("{}: {e}", path.display()));
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    if manifest_names(dir, name).map_err(|e| InputError(e.to_string()))? {
+        verify_manifest(dir, Some(name)).map_err(|e| InputError(e.to_string()))?;
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| bad(&format!("cannot read the state file: {e}")))?;
+    RunState::from_sealed_json(&text).map_err(|e| bad(&e).into())
 }
 
 fn exact(args: ExactArgs) -> Result<()> {

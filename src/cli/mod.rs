@@ -84,9 +84,9 @@ pub struct RunArgs {
     /// interval half-width is at most W (deterministic: blocks are fixed).
     #[arg(long, value_name = "W", value_parser = parse_half_width, conflicts_with_all = ["trials", "shard"])]
     pub until_ci: Option<f64>,
-    /// With --until-ci: the most trials to run.
-    #[arg(long, default_value = "1000000000", allow_negative_numbers = true, value_parser = parse_count, requires = "until_ci")]
-    pub max_trials: u64,
+    /// With --until-ci: the most trials to run (default 1,000,000,000).
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_count, requires = "until_ci")]
+    pub max_trials: Option<u64>,
     /// Run only shard K of N (0-based) of the trial indices; merge the
     /// shards' state.json files with `barsoom merge`.
     #[arg(long, value_name = "K/N", value_parser = crate::engine::shard::ShardSpec::parse)]
@@ -121,6 +121,9 @@ pub struct RunArgs {
     #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = parse_seconds)]
     pub checkpoint_secs: f64,
 }
+
+/// `--max-trials` when `--until-ci` is given without it.
+pub const DEFAULT_MAX_TRIALS: u64 = 1_000_000_000;
 
 /// The master seed and worker threads of a Monte Carlo command.
 #[derive(Debug, Args)]

@@ -199,6 +199,25 @@ pub fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// Writes `dir`'s manifest again over the files now in it, as if the
+/// command that wrote the folder had written them (for tests that doctor
+/// an output file to check what a reader does with its content).
+pub fn reseal_manifest(dir: &Path) {
+    use barsoom::report::files::{MANIFEST_FILE, OutputFolder};
+    let folder = OutputFolder::open(dir).expect("lock the folder");
+    let files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("read folder")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.is_file())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| !n.starts_with('.') && n != MANIFEST_FILE)
+        })
+        .collect();
+    folder.finish(&files).expect("write the manifest");
+}
+
 // ------------------------------------------------------------------- runs
 
 /// The tally of trials `trials` of `model` from `seed` on `threads`

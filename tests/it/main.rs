@@ -39,6 +39,7 @@ mod cli;
 mod compare;
 mod determinism;
 mod golden_summaries;
+mod integrity;
 mod interrupt;
 mod json_output;
 mod limits;

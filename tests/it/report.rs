@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use crate::common;
 use crate::common::{assert_bad_input, barsoom_ok, bundled};
 
 fn read(path: &Path) -> String {
@@ -314,6 +315,7 @@ fn a_chart_that_is_not_a_plain_drawing_is_left_out() {
         "<svg><script>alert('x')</script></svg>",
     )
     .expect("doctor the chart");
+    common::reseal_manifest(&d.join("run"));
     let o = barsoom_ok(&["report", "run", "--out", "page.html"], d);
     assert!(String::from_utf8_lossy(&o.stderr).contains("outcomes.svg"));
     let html = read(&d.join("page.html"));

@@ -49,6 +49,15 @@ impl IntHistogram {
         self.total
     }
 
+    /// The sum of the bin counts, `None` if it overflows a `u64`. A
+    /// histogram built by [`add`](Self::add) and [`merge`](Self::merge) has
+    /// it equal to [`total`](Self::total); one read from a file may not.
+    pub fn checked_count(&self) -> Option<u64> {
+        self.counts
+            .iter()
+            .try_fold(0u64, |sum, c| sum.checked_add(*c))
+    }
+
     /// `(value, count)` for every value seen at least once, ascending.
     pub fn bins(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
         self.counts
@@ -258,6 +267,14 @@ impl Tally {
     /// Number of trials recorded.
     pub fn trials(&self) -> u64 {
         self.outcomes.iter().sum()
+    }
+
+    /// Number of trials recorded, `None` if the outcome counts overflow a
+    /// `u64` (possible only in a tally read from a file).
+    pub fn checked_trials(&self) -> Option<u64> {
+        self.outcomes
+            .iter()
+            .try_fold(0u64, |sum, c| sum.checked_add(*c))
     }
 }
 

@@ -221,7 +221,7 @@ pub fn run_controlled<M: Model>(
 }
 
 /// A local pool of `threads` workers (0 = all cores).
-pub(crate) fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, RunError> {
+pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, RunError> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -352,19 +352,21 @@ fn progress_bar(wanted: bool, trials: u64) -> ProgressBar {
 }
 
 /// Runs `count` over the trials `0..trials` cut into blocks of `block` on
-/// the current rayon pool and returns each block's result in block order:
-/// for breakdowns (`barsoom talisman stats`, `barsoom jc strategic-stats`)
-/// whose integer counts add up the same in any order.
-pub fn in_blocks<B: Send>(
+/// the current rayon pool and adds the blocks' results up with `add` as
+/// they finish (`None` for no trials): for breakdowns (`barsoom breakdown`)
+/// whose integer counts add up the same in any order. Memory does not grow
+/// with `trials`.
+pub fn sum_blocks<B: Send>(
     trials: u64,
     block: u64,
     count: impl Fn(Range<u64>) -> B + Sync + Send,
-) -> Vec<B> {
+    add: impl Fn(B, B) -> B + Sync + Send,
+) -> Option<B> {
     let block = block.max(1);
     (0..trials.div_ceil(block))
         .into_par_iter()
         .map(|b| count(b * block..(b * block).saturating_add(block).min(trials)))
-        .collect()
+        .reduce_with(add)
 }
 
 #[cfg(test)]

@@ -102,7 +102,7 @@ pub const STATE_FORMAT: u32 = 1;
 impl RunState {
     /// Checks that `other` is part of the same run as `self`: same format,
     /// version, model, inputs, seed, trial count, block size and shard count.
-    pub(crate) fn same_run(&self, other: &RunState) -> Result<(), MergeError> {
+    pub fn same_run(&self, other: &RunState) -> Result<(), MergeError> {
         let checks: [(&'static str, String, String); 8] = [
             ("format", self.format.to_string(), other.format.to_string()),
             ("version", self.version.clone(), other.version.clone()),
@@ -121,14 +121,21 @@ impl RunState {
                 other.shard.count.to_string(),
             ),
         ];
-        match checks.into_iter().find(|(_, a, b)| a != b) {
-            Some((field, first, other)) => Err(MergeError::Mismatch {
-                field,
-                first,
-                other,
-            }),
-            None => Ok(()),
-        }
+        first_difference(checks)?;
+        self.same_outputs(other)
+    }
+
+    /// Checks that `other` declares the same outcome labels, metrics and
+    /// charts as `self`, so that their tallies count the same things.
+    fn same_outputs(&self, other: &RunState) -> Result<(), MergeError> {
+        let pair =
+            |field: &'static str, of: &dyn Fn(&RunState) -> String| (field, of(self), of(other));
+        first_difference([
+            pair("outcome labels", &|s| format!("{:?}", s.outcomes)),
+            pair("metrics", &|s| format!("{:?}", s.metrics)),
+            pair("length metric", &|s| format!("{:?}", s.length_metric)),
+            pair("trend charts", &|s| format!("{:?}", s.trends)),
+        ])
     }
 
     /// Checks that `checkpoint` is an interrupted prefix of the run `self`
@@ -146,11 +153,7 @@ impl RunState {
             });
         }
         let [start, done] = checkpoint.range;
-        if start != self.range[0]
-            || done < start
-            || done > self.range[1]
-            || checkpoint.tally.trials() != done - start
-        {
+        if start != self.range[0] || done < start || done > self.range[1] {
             return Err(MergeError::WrongRange {
                 shard: shard(checkpoint),
                 start,
@@ -159,7 +162,12 @@ impl RunState {
                 expected_end: self.range[1],
             });
         }
-        Ok(())
+        checkpoint
+            .check_consistent()
+            .map_err(|why| MergeError::Inconsistent {
+                shard: shard(checkpoint),
+                why,
+            })
     }
 
     /// The model's output description, rebuilt from the state.
@@ -174,6 +182,21 @@ impl RunState {
             length_metric: self.length_metric,
             trends: self.trends.clone(),
         }
+    }
+}
+
+/// The first `(field, first value, other value)` whose values differ, as a
+/// [`MergeError::Mismatch`].
+fn first_difference(
+    checks: impl IntoIterator<Item = (&'static str, String, String)>,
+) -> Result<(), MergeError> {
+    match checks.into_iter().find(|(_, a, b)| a != b) {
+        Some((field, first, other)) => Err(MergeError::Mismatch {
+            field,
+            first,
+            other,
+        }),
+        None => Ok(()),
     }
 }
 
@@ -199,6 +222,14 @@ pub enum MergeError {
     /// Shards are missing.
     #[error("shards missing: {0} (every shard of the run is needed)")]
     Missing(String),
+    /// A shard's state contradicts itself.
+    #[error("shard {shard}: {why}")]
+    Inconsistent {
+        /// The shard.
+        shard: String,
+        /// What is wrong.
+        why: StateError,
+    },
     /// A shard's range is not the one its index implies.
     #[error(
         "shard {shard} covers trials {start}..{end}, expected {expected_start}..{expected_end}"
@@ -244,9 +275,7 @@ pub fn merge(mut states: Vec<RunState>) -> Result<RunState, MergeError> {
     let mut tally = Tally::new(first.outcomes.len(), first.metrics.len());
     for s in &states {
         let expected = s.shard.range(first.trials, first.chunk);
-        if s.range != [expected.start, expected.end]
-            || s.tally.trials() != expected.end - expected.start
-        {
+        if s.range != [expected.start, expected.end] {
             return Err(MergeError::WrongRange {
                 shard: name(s.shard.index),
                 start: s.range[0],
@@ -255,6 +284,11 @@ pub fn merge(mut states: Vec<RunState>) -> Result<RunState, MergeError> {
                 expected_end: expected.end,
             });
         }
+        s.check_consistent()
+            .map_err(|why| MergeError::Inconsistent {
+                shard: name(s.shard.index),
+                why,
+            })?;
         tally.merge(&s.tally);
     }
     Ok(RunState {
@@ -263,6 +297,146 @@ pub fn merge(mut states: Vec<RunState>) -> Result<RunState, MergeError> {
         tally,
         ..first
     })
+}
+
+/// Why a state or checkpoint file cannot be used.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum StateError {
+    /// The file does not end with the checksum `run` writes.
+    #[error(
+        "has no checksum (expected a state.json or checkpoint.json written by barsoom run, ending in \"checksum\":\"xxh3-128:...\")"
+    )]
+    NoChecksum,
+    /// The content does not match its checksum.
+    #[error(
+        "its content does not match its checksum (stored {stored}, content gives {computed}): the file is corrupt or was edited"
+    )]
+    Checksum {
+        /// The checksum in the file.
+        stored: String,
+        /// The checksum of its content.
+        computed: String,
+    },
+    /// The content is not a barsoom state.
+    #[error("expected a barsoom state written by `run`: {0}")]
+    Parse(String),
+    /// The state contradicts itself.
+    #[error("{0}")]
+    Inconsistent(String),
+}
+
+/// The key of the checksum that ends every state and checkpoint file.
+const CHECKSUM_KEY: &str = ",\"checksum\":\"";
+
+/// The checksum of a state's serialized content.
+fn checksum(content: &str) -> String {
+    format!(
+        "xxh3-128:{:032x}",
+        xxhash_rust::xxh3::xxh3_128(content.as_bytes())
+    )
+}
+
+impl RunState {
+    /// The state as one line of JSON ending in a `"checksum"` of everything
+    /// before it: the exact bytes serde writes for the state, so every field
+    /// (a new one too) is covered. It detects accidental corruption (a
+    /// truncated, mixed or hand-edited file), not deliberate forgery.
+    pub fn to_sealed_json(&self) -> Result<String, serde_json::Error> {
+        let content = serde_json::to_string(self)?;
+        let Some(body) = content.strip_suffix('}') else {
+            return Ok(content);
+        };
+        Ok(format!("{body}{CHECKSUM_KEY}{}\"}}", checksum(&content)))
+    }
+
+    /// Reads a file written by [`to_sealed_json`](Self::to_sealed_json):
+    /// checks the checksum, parses the state and checks that it is
+    /// consistent ([`check_consistent`](Self::check_consistent)).
+    pub fn from_sealed_json(text: &str) -> Result<RunState, StateError> {
+        let (body, stored) = text
+            .trim_end()
+            .strip_suffix("\"}")
+            .and_then(|t| t.rsplit_once(CHECKSUM_KEY))
+            .ok_or(StateError::NoChecksum)?;
+        let content = format!("{body}}}");
+        let computed = checksum(&content);
+        if stored != computed {
+            return Err(StateError::Checksum {
+                stored: stored.chars().take(48).collect(),
+                computed,
+            });
+        }
+        let state: RunState =
+            serde_json::from_str(&content).map_err(|e| StateError::Parse(e.to_string()))?;
+        state.check_consistent()?;
+        Ok(state)
+    }
+
+    /// Checks every invariant the state carries: a valid shard and block
+    /// size, a range inside the run, one count per outcome label and one
+    /// histogram per metric, and outcome counts and every histogram (its
+    /// total and the sum of its bins, without overflow) equal to the trials
+    /// the range covers.
+    pub fn check_consistent(&self) -> Result<(), StateError> {
+        let bad = |why: String| Err(StateError::Inconsistent(why));
+        let [start, end] = self.range;
+        if self.chunk == 0 {
+            return bad("chunk is 0, expected a block size of at least 1".into());
+        }
+        if self.shard.count == 0 || self.shard.index >= self.shard.count {
+            return bad(format!(
+                "shard {}/{} is not one of 0/N..N-1/N",
+                self.shard.index, self.shard.count
+            ));
+        }
+        if start > end || end > self.trials {
+            return bad(format!(
+                "range {start}..{end} is not inside the run's trials 0..{}",
+                self.trials
+            ));
+        }
+        if self.tally.outcomes.len() != self.outcomes.len() {
+            return bad(format!(
+                "the tally has {} outcome counts for {} outcome labels",
+                self.tally.outcomes.len(),
+                self.outcomes.len()
+            ));
+        }
+        if self.tally.metrics.len() != self.metrics.len() {
+            return bad(format!(
+                "the tally has {} metric histograms for {} metrics",
+                self.tally.metrics.len(),
+                self.metrics.len()
+            ));
+        }
+        if let Some(length) = self.length_metric.filter(|m| *m >= self.metrics.len()) {
+            return bad(format!(
+                "length_metric {length} is not one of the {} metrics",
+                self.metrics.len()
+            ));
+        }
+        let covered = end - start;
+        let words =
+            |n: Option<u64>| n.map_or_else(|| "more than 2^64 - 1".into(), |n| n.to_string());
+        let counted = self.tally.checked_trials();
+        if counted != Some(covered) {
+            return bad(format!(
+                "trials {start}..{end} are {covered} trials, but the outcome counts add up to {}",
+                words(counted)
+            ));
+        }
+        for ([name, _], histogram) in self.metrics.iter().zip(&self.tally.metrics) {
+            let binned = histogram.checked_count();
+            if histogram.total() != covered || binned != Some(covered) {
+                return bad(format!(
+                    "trials {start}..{end} are {covered} trials, but metric {name:?} counts {} observations (bins adding up to {})",
+                    histogram.total(),
+                    words(binned)
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -316,21 +490,155 @@ mod tests {
         assert_eq!(run.check_resumable(&state([0, 3500], 3500)), Ok(()));
         // Past the end, or a tally that does not match the range: not a
         // checkpoint of this run.
-        for bad in [
-            state([0, 11_000], 11_000),
-            state([0, 3000], 2999),
-            state([1000, 3000], 2000),
-        ] {
+        for bad in [state([0, 11_000], 11_000), state([1000, 3000], 2000)] {
             assert!(matches!(
                 run.check_resumable(&bad),
                 Err(MergeError::WrongRange { .. })
             ));
         }
+        // The right range, but a tally that does not count it: said so, not
+        // "covers 0..3000, expected 0..3000".
+        let short = run.check_resumable(&state([0, 3000], 2999));
+        assert!(
+            matches!(short, Err(MergeError::Inconsistent { .. })),
+            "{short:?}"
+        );
+        let message = short.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(
+            message.contains("0..3000 are 3000 trials, but the outcome counts add up to 2999"),
+            "{message}"
+        );
         let mut other_seed = state([0, 3000], 3000);
         other_seed.seed = 2;
         assert!(matches!(
             run.check_resumable(&other_seed),
             Err(MergeError::Mismatch { field: "seed", .. })
+        ));
+    }
+
+    /// A whole-run state of 10,000 trials with one metric (every trial 3).
+    fn with_metric() -> RunState {
+        let mut s = state([0, 10_000], 10_000);
+        s.metrics = vec![["rounds".into(), "rounds fought".into()]];
+        s.tally.metrics = vec![Default::default()];
+        for _ in 0..10_000 {
+            s.tally.metrics[0].add(3);
+        }
+        s
+    }
+
+    fn reason(state: &RunState) -> String {
+        state
+            .check_consistent()
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_sealed_state_reads_back_and_any_change_is_refused() {
+        let s = with_metric();
+        let text = s.to_sealed_json().expect("serialize");
+        assert!(text.contains(",\"checksum\":\"xxh3-128:"), "{text}");
+        assert_eq!(RunState::from_sealed_json(&text), Ok(s.clone()));
+        assert_eq!(RunState::from_sealed_json(&format!("{text}\n")), Ok(s));
+        // One digit changed anywhere, or the checksum gone: refused.
+        let edited = text.replacen("\"seed\":1", "\"seed\":2", 1);
+        assert!(matches!(
+            RunState::from_sealed_json(&edited),
+            Err(StateError::Checksum { .. })
+        ));
+        let bare = serde_json::to_string(&with_metric()).expect("serialize");
+        assert_eq!(
+            RunState::from_sealed_json(&bare),
+            Err(StateError::NoChecksum)
+        );
+        assert_eq!(RunState::from_sealed_json(""), Err(StateError::NoChecksum));
+    }
+
+    #[test]
+    fn every_invariant_of_a_state_is_checked() {
+        assert_eq!(with_metric().check_consistent(), Ok(()));
+        // A histogram total off by one.
+        let mut s = with_metric();
+        let text = serde_json::to_string(&s.tally.metrics[0]).expect("json");
+        s.tally.metrics[0] =
+            serde_json::from_str(&text.replace("\"total\":10000", "\"total\":10001"))
+                .expect("json");
+        assert!(
+            reason(&s).contains("\"rounds\" counts 10001 observations"),
+            "{}",
+            reason(&s)
+        );
+        // A bin of 2^64 - 1: the sum of the bins overflows.
+        s.tally.metrics[0] = serde_json::from_str(
+            &text.replace("[0,0,0,10000]", "[0,0,18446744073709551615,10000]"),
+        )
+        .expect("json");
+        assert!(reason(&s).contains("more than 2^64 - 1"), "{}", reason(&s));
+        // Outcome counts that wrap.
+        let mut s = with_metric();
+        s.tally.outcomes = vec![u64::MAX, 10_001];
+        assert!(
+            reason(&s).contains("add up to more than 2^64 - 1"),
+            "{}",
+            reason(&s)
+        );
+        // Metrics dropped from the tally or the labels.
+        let mut s = with_metric();
+        s.tally.metrics.clear();
+        assert!(reason(&s).contains("0 metric histograms for 1 metrics"));
+        let mut s = with_metric();
+        s.metrics.clear();
+        assert!(reason(&s).contains("1 metric histograms for 0 metrics"));
+        let mut s = with_metric();
+        s.outcomes.pop();
+        assert!(reason(&s).contains("2 outcome counts for 1 outcome labels"));
+        let mut s = with_metric();
+        s.range = [0, 20_000];
+        assert!(reason(&s).contains("not inside the run's trials 0..10000"));
+        let mut s = with_metric();
+        s.chunk = 0;
+        assert!(reason(&s).contains("chunk is 0"));
+    }
+
+    #[test]
+    fn shards_with_other_labels_or_metrics_do_not_merge() {
+        let halves = |edit: &dyn Fn(&mut RunState)| {
+            let mut parts: Vec<RunState> = (0..2)
+                .map(|index| {
+                    let mut s = state([0, 0], 0);
+                    s.shard = ShardSpec { index, count: 2 };
+                    let r = s.shard.range(s.trials, s.chunk);
+                    s.range = [r.start, r.end];
+                    s.tally.outcomes[0] = r.end - r.start;
+                    s
+                })
+                .collect();
+            edit(&mut parts[1]);
+            merge(parts)
+        };
+        assert!(halves(&|_| ()).is_ok());
+        assert!(matches!(
+            halves(&|s| s.outcomes[1] = "c".into()),
+            Err(MergeError::Mismatch {
+                field: "outcome labels",
+                ..
+            })
+        ));
+        assert!(matches!(
+            halves(&|s| {
+                s.metrics = vec![["m".into(), "d".into()]];
+                s.tally.metrics = vec![Default::default()];
+            }),
+            Err(MergeError::Mismatch {
+                field: "metrics",
+                ..
+            })
+        ));
+        assert!(matches!(
+            halves(&|s| s.tally.outcomes[1] += 1),
+            Err(MergeError::Inconsistent { .. })
         ));
     }
 

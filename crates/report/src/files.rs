@@ -1,10 +1,20 @@
 //! Atomic output files: everything is written to a temporary file in the
 //! destination folder and renamed into place, so a reader never sees a
 //! half-written file and a failed run leaves earlier outputs untouched.
+//!
+//! A whole output folder changes as a unit through [`OutputFolder`]: a
+//! command holds an advisory lock on the folder while it writes (a second
+//! writer is refused), removes the folder's `manifest.json` before its first
+//! write, and writes a new manifest last, naming every file it wrote with
+//! its size and hash. [`verify_manifest`] refuses a folder without one (a
+//! command was interrupted while writing it) or whose files do not match it
+//! (files of two runs, or a file changed since).
 
 use std::fs::File;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::io::{Read, Write};
+use std::path::{Component, Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
 
 use tempfile::NamedTempFile;
 
@@ -108,6 +118,242 @@ pub fn write_atomic(target: &Path, bytes: &[u8]) -> Result<PathBuf, OutputError>
     file.commit()
 }
 
+/// The file an output folder's writer writes last, naming every output.
+pub const MANIFEST_FILE: &str = "manifest.json";
+
+/// The advisory lock a command holds on its output folder while writing it.
+pub const LOCK_FILE: &str = ".barsoom.lock";
+
+/// One file a manifest names.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ManifestEntry {
+    /// File name inside the folder.
+    pub name: String,
+    /// Size in bytes.
+    pub bytes: u64,
+    /// `xxh3-128:` and the hash of the content in hex.
+    pub hash: String,
+}
+
+/// The content of `manifest.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Every output of the command that wrote the folder.
+    pub files: Vec<ManifestEntry>,
+}
+
+/// Whether `name` is one plain path component (not empty, `.`, `..`, or
+/// anything with a separator or a root), safe to join to a folder.
+pub fn is_plain_name(name: &str) -> bool {
+    let mut parts = Path::new(name).components();
+    matches!(
+        (parts.next(), parts.next()),
+        (Some(Component::Normal(part)), None) if part == name
+    ) && !name.contains(['/', '\\', '\0'])
+}
+
+/// Size and hash of the file at `path`.
+fn hash_file(path: &Path) -> Result<(u64, String), OutputError> {
+    let mut file = File::open(path).map_err(|e| OutputError::new(path, e))?;
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    let mut buffer = vec![0u8; 1 << 16];
+    let mut bytes = 0u64;
+    loop {
+        let n = file
+            .read(&mut buffer)
+            .map_err(|e| OutputError::new(path, e))?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buffer[..n]);
+        bytes += n as u64;
+    }
+    Ok((bytes, format!("xxh3-128:{:032x}", hasher.digest128())))
+}
+
+/// Reads `dir`'s manifest; `Ok(None)` if there is none.
+fn read_manifest(dir: &Path) -> Result<Option<Manifest>, OutputError> {
+    let path = dir.join(MANIFEST_FILE);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(OutputError::new(&path, format!("cannot read it: {e}"))),
+    };
+    let manifest: Manifest = serde_json::from_str(&text).map_err(|e| {
+        OutputError::new(&path, format!("expected the manifest barsoom writes: {e}"))
+    })?;
+    if let Some(bad) = manifest.files.iter().find(|f| !is_plain_name(&f.name)) {
+        return Err(OutputError::new(
+            &path,
+            format!(
+                "names {:?}, expected a file name inside the folder",
+                bad.name
+            ),
+        ));
+    }
+    Ok(Some(manifest))
+}
+
+/// Checks that `dir` has a manifest and that every file it names (or only
+/// `only`, if given and named) is there with the size and hash recorded.
+pub fn verify_manifest(dir: &Path, only: Option<&str>) -> Result<(), OutputError> {
+    let Some(manifest) = read_manifest(dir)? else {
+        return Err(OutputError::new(
+            dir,
+            format!(
+                "no {MANIFEST_FILE}: the folder is incomplete (a command writing it was interrupted or is still running, or an older barsoom wrote it); run the command again"
+            ),
+        ));
+    };
+    for entry in manifest
+        .files
+        .iter()
+        .filter(|f| only.is_none_or(|name| f.name == name))
+    {
+        let path = dir.join(&entry.name);
+        if !path.is_file() {
+            return Err(OutputError::new(
+                &path,
+                format!("named in {MANIFEST_FILE} but missing: the folder is incomplete"),
+            ));
+        }
+        let (bytes, hash) = hash_file(&path)?;
+        if bytes != entry.bytes || hash != entry.hash {
+            return Err(OutputError::new(
+                &path,
+                format!(
+                    "does not match {MANIFEST_FILE} ({bytes} bytes, {hash}; the manifest says {} bytes, {}): the folder mixes files of different runs, or the file was changed",
+                    entry.bytes, entry.hash
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `dir`'s manifest names `name` (`false` without a manifest).
+pub fn manifest_names(dir: &Path, name: &str) -> Result<bool, OutputError> {
+    Ok(read_manifest(dir)?.is_some_and(|m| m.files.iter().any(|f| f.name == name)))
+}
+
+/// Removes the file at `path` (described as `what` in the error) if it is
+/// there.
+pub fn remove_if_present(path: &Path, what: &str) -> Result<(), OutputError> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(OutputError::new(path, format!("cannot remove {what}: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// An output folder held for writing: created, locked against a second
+/// writer, its old manifest removed; [`finish`](Self::finish) writes the new
+/// one. Dereferences to the folder's path.
+#[derive(Debug)]
+pub struct OutputFolder {
+    dir: PathBuf,
+    /// Files the previous manifest named: removed at the end unless written
+    /// again, so no output of an earlier command stays beside new ones.
+    previous: Vec<String>,
+    /// Held (and the lock with it) until the command ends.
+    _lock: File,
+}
+
+impl OutputFolder {
+    /// Creates `dir` if needed, takes its lock and removes its manifest.
+    /// Fails before any work if the folder cannot be created or written, or
+    /// if another process is writing it.
+    pub fn open(dir: &Path) -> Result<Self, OutputError> {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| OutputError::new(dir, format!("cannot create the output folder: {e}")))?;
+        let lock_path = dir.join(LOCK_FILE);
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| {
+                OutputError::new(dir, format!("cannot write in the output folder: {e}"))
+            })?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(OutputError::new(
+                    dir,
+                    format!(
+                        "another barsoom process is writing this folder (it holds {LOCK_FILE}); wait for it to finish or choose another --out"
+                    ),
+                ));
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(OutputError::new(
+                    &lock_path,
+                    format!("cannot lock the output folder: {e}"),
+                ));
+            }
+        }
+        let previous = read_manifest(dir)
+            .ok()
+            .flatten()
+            .map(|m| m.files.into_iter().map(|f| f.name).collect())
+            .unwrap_or_default();
+        remove_if_present(&dir.join(MANIFEST_FILE), "the old manifest")?;
+        Ok(OutputFolder {
+            dir: dir.to_path_buf(),
+            previous,
+            _lock: lock,
+        })
+    }
+
+    /// The folder.
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Removes the previous command's outputs that were not written again,
+    /// then writes the manifest naming `written` (paths inside the folder),
+    /// last. Returns the manifest's path.
+    pub fn finish(&self, written: &[PathBuf]) -> Result<PathBuf, OutputError> {
+        let mut files = Vec::with_capacity(written.len());
+        for path in written {
+            let name = path
+                .strip_prefix(&self.dir)
+                .ok()
+                .and_then(|p| p.to_str())
+                .filter(|n| is_plain_name(n))
+                .ok_or_else(|| OutputError::new(path, "is not a file of the output folder"))?;
+            if files.iter().any(|f: &ManifestEntry| f.name == name) {
+                continue;
+            }
+            let (bytes, hash) = hash_file(path)?;
+            files.push(ManifestEntry {
+                name: name.to_string(),
+                bytes,
+                hash,
+            });
+        }
+        for stale in self
+            .previous
+            .iter()
+            .filter(|old| !files.iter().any(|f| &f.name == *old))
+        {
+            remove_if_present(&self.dir.join(stale), "this output of an earlier command")?;
+        }
+        let text = serde_json::to_string_pretty(&Manifest { files })
+            .map_err(|e| OutputError::new(&self.dir.join(MANIFEST_FILE), e))?;
+        write_atomic(&self.dir.join(MANIFEST_FILE), text.as_bytes())
+    }
+}
+
+impl std::ops::Deref for OutputFolder {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.dir
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,5 +384,57 @@ mod tests {
             1,
             "temporary file cleaned up"
         );
+    }
+
+    #[test]
+    fn a_folder_has_one_writer_and_a_manifest_of_what_it_wrote() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let out = dir.path().join("out");
+        let folder = OutputFolder::open(&out).expect("open");
+        let second = OutputFolder::open(&out)
+            .map(|_| ())
+            .map_err(|e| e.to_string());
+        assert!(
+            second
+                .as_ref()
+                .is_err_and(|e| e.contains("another barsoom process")),
+            "{second:?}"
+        );
+        let a = write_atomic(&out.join("a.csv"), b"1,2").expect("write");
+        let b = write_atomic(&out.join("b.csv"), b"3,4").expect("write");
+        assert!(verify_manifest(&out, None).is_err(), "no manifest yet");
+        folder.finish(&[a, b]).expect("finish");
+        drop(folder);
+        assert_eq!(
+            verify_manifest(&out, None).map_err(|e| e.to_string()),
+            Ok(())
+        );
+        // A file from elsewhere: refused.
+        std::fs::write(out.join("b.csv"), b"3,5").expect("write");
+        let mixed = verify_manifest(&out, None).map_err(|e| e.to_string());
+        assert!(
+            mixed
+                .as_ref()
+                .is_err_and(|e| e.contains("b.csv") && e.contains("does not match")),
+            "{mixed:?}"
+        );
+        assert!(verify_manifest(&out, Some("a.csv")).is_ok());
+        // The next writer removes what it does not write again.
+        let folder = OutputFolder::open(&out).expect("open again");
+        assert!(!out.join(MANIFEST_FILE).exists());
+        let a = write_atomic(&out.join("a.csv"), b"5,6").expect("write");
+        folder.finish(&[a]).expect("finish");
+        assert!(!out.join("b.csv").exists(), "stale output removed");
+        assert!(verify_manifest(&out, None).is_ok());
+    }
+
+    #[test]
+    fn plain_names_are_one_component() {
+        for good in ["padwar-vs-padwar", "a.b", "x y"] {
+            assert!(is_plain_name(good), "{good}");
+        }
+        for bad in ["", ".", "..", "../x", "a/b", "/abs", "a\\b", "./a"] {
+            assert!(!is_plain_name(bad), "{bad}");
+        }
     }
 }

@@ -350,12 +350,16 @@ pub fn read_section(dir: &Path) -> Result<Section, ReportError> {
             tables.push(table);
         }
     }
+    let charts = charts(dir, &info)?;
+    // Last, so that the errors above name the file that is wrong; every file
+    // read was written by one command, which then wrote the manifest.
+    crate::files::verify_manifest(dir, None).map_err(|e| ReportError::new(&e.path, e.message))?;
     Ok(Section {
         dir: dir.to_path_buf(),
         command: command.to_string(),
         title: section_title(&info),
         facts: facts(&info),
-        charts: charts(dir, &info)?,
+        charts,
         tables,
         info,
     })

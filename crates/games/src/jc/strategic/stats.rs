@@ -11,7 +11,7 @@ use crate::BreakdownModel;
 use barsoom_engine::breakdown::{Breakdown, Cell, Table};
 use barsoom_engine::model::NoTrace;
 use barsoom_engine::rng::Dice;
-use barsoom_engine::runner::in_blocks;
+use barsoom_engine::runner::sum_blocks;
 
 /// One hero's counts.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -148,12 +148,12 @@ fn count_block(model: &JcStrategic, seed: u64, range: std::ops::Range<u64>) -> C
 
 /// Plays `trials` games of `seed` in blocks on the current rayon pool.
 pub fn count(model: &JcStrategic, seed: u64, trials: u64) -> Counts {
-    let parts = in_blocks(trials, 500, |range| count_block(model, seed, range));
-    let mut total = Counts::empty(model);
-    for p in &parts {
-        total.add(p);
-    }
-    total
+    let add = |mut total: Counts, part: Counts| {
+        total.add(&part);
+        total
+    };
+    sum_blocks(trials, 500, |range| count_block(model, seed, range), add)
+        .unwrap_or_else(|| Counts::empty(model))
 }
 
 impl BreakdownModel for JcStrategic {
