@@ -3,6 +3,7 @@
 //! and the loser is destroyed, equal scores destroy both. Each piece is one
 //! function shared by the full game, the `races.battle` model and the exact
 //! closed form ([`odds`] sums [`fight`] over the key attribute's faces).
+
 use barsoom_engine::scenario::Load;
 
 use crate::ScenarioModel;

@@ -1,5 +1,6 @@
 //! The [`JcFleet`] model: loading a scenario into a battle, the output spec
 //! and the `Model` impl.
+
 use barsoom_engine::scenario::Load;
 
 use crate::ScenarioModel;

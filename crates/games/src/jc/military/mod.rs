@@ -14,6 +14,7 @@
 //!   by key.
 //! - [`game`]: the game state and the turn sequence [21.0].
 //! - [`players`]: the `random`, `greedy` and `lookahead` policies.
+
 use barsoom_engine::scenario::Load;
 
 use crate::ScenarioModel;

@@ -31,6 +31,7 @@
 //! - [`script`]: a scripted roller for worked examples and tests.
 //! - [`stats`]: per-hero and per-table-entry breakdowns for `barsoom jc
 //!   strategic-stats`.
+
 use barsoom_engine::scenario::Load;
 
 use crate::ScenarioModel;

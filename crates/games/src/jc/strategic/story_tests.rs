@@ -1,6 +1,7 @@
 //! Worked examples of rules [12, 13, 18, 19] with scripted chances: each
 //! sets a game up, scripts the dice, and checks what the rules say must
 //! follow.
+
 use crate::ScenarioModel;
 use barsoom_engine::scenario::Load;
 

@@ -1,5 +1,6 @@
 //! The `races.game` scenario file: its format, its validation into a
 //! [`RacesGame`], and the output spec.
+
 use barsoom_engine::scenario::Load;
 
 use crate::ScenarioModel;

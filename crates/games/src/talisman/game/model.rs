@@ -1,5 +1,6 @@
 //! The `talisman.game` model: the scenario file and its validation, the
 //! outcomes and metrics (the output spec) and the `Model` impl.
+
 use barsoom_engine::scenario::Load;
 
 use crate::ScenarioModel;

@@ -1,5 +1,6 @@
 //! The `wom.battle` scenario file: its format, its validation into a
 //! [`WomBattle`](super::battle::WomBattle), and the output spec.
+
 use barsoom_engine::scenario::Load;
 
 use crate::ScenarioModel;

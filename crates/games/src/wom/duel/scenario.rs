@@ -1,6 +1,7 @@
 //! The `wom.duel` scenario file: its format, its validation into a
 //! [`WomDuel`] (each figure resolved against the tables), and the output
 //! spec.
+
 use barsoom_engine::scenario::Load;
 
 use crate::ScenarioModel;

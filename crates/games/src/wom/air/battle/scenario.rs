@@ -1,5 +1,6 @@
 //! The `wom.air` scenario file: its format, its validation into a
 //! [`WomAir`], and the output spec with its per-class breakdown.
+
 use barsoom_engine::scenario::Load;
 
 use crate::ScenarioModel;
