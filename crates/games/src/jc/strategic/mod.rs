@@ -29,8 +29,8 @@
 //!   characters), [`tactics`] (both policies' choices about them);
 //!   [`loading`]: what the loaders of their files share.
 //! - [`script`]: a scripted roller for worked examples and tests.
-//! - [`stats`]: per-hero and per-table-entry breakdowns for `barsoom jc
-//!   strategic-stats`.
+//! - [`stats`]: per-hero and per-table-entry breakdowns for `barsoom
+//!   breakdown`.
 
 use barsoom_engine::scenario::Load;
 
