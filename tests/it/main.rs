@@ -39,6 +39,7 @@ mod cli;
 mod compare;
 mod determinism;
 mod golden_summaries;
+mod inputs;
 mod json_output;
 mod overrides;
 mod report;

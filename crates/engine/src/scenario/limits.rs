@@ -18,14 +18,30 @@ use super::ScenarioError;
 /// The largest scenario or data file read, in bytes.
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
-/// The longest key, identifier, name or label, in characters: every table
-/// key, every string in an array, and every string field named `id`,
-/// `name` or `label` (or ending in `_id`, `_name`, `_label`).
+/// The longest key or string, in characters: identifiers, names, labels,
+/// references, players. Prose fields ([`is_prose`]) may be longer.
 pub const MAX_NAME_CHARS: usize = 200;
 
-/// The longest other string (descriptions, provenance, notes), in
-/// characters.
+/// The longest prose string (descriptions, provenance, notes, a map row),
+/// in characters.
 pub const MAX_TEXT_CHARS: usize = 8_192;
+
+/// Whether a string under `key` (in the table under `parent`) is prose
+/// rather than a name: a description, a provenance or note, the readings of
+/// open rules points, or a row of a map (24 hexes with their details).
+fn is_prose(key: &str, parent: &str) -> bool {
+    [
+        "description",
+        "provenance",
+        "text",
+        "notes",
+        "examples",
+        "rows",
+    ]
+    .contains(&key)
+        || key.ends_with("_notes")
+        || parent == "readings"
+}
 
 /// `value` as a `T` within `range`, or `None`: the one way a value a user
 /// wrote narrows to a smaller integer type, so that no value outside the
@@ -80,32 +96,22 @@ pub(super) fn read_bounded(path: &Path) -> Result<String, ScenarioError> {
 /// Refuses a key, name or string of `document` (read from `file`) longer
 /// than its limit, naming the field.
 pub(super) fn check_lengths(file: &Path, document: &Value) -> Result<(), ScenarioError> {
-    walk(file, document, "", "", false)
+    walk(file, document, "", ("", ""))
 }
 
+/// [`check_lengths`] of `value` at `path`, under `key` of the table under
+/// `parent` (array elements keep the key of their array).
 fn walk(
     file: &Path,
     value: &Value,
     path: &str,
-    key: &str,
-    in_array: bool,
+    (key, parent): (&str, &str),
 ) -> Result<(), ScenarioError> {
     match value {
-        Value::String(s) => {
-            let name_like = in_array || is_name_key(key);
-            let max = if name_like {
-                MAX_NAME_CHARS
-            } else {
-                MAX_TEXT_CHARS
-            };
-            check_len(
-                file,
-                path,
-                if name_like { "a name" } else { "a text" },
-                s,
-                max,
-            )
+        Value::String(s) if is_prose(key, parent) => {
+            check_len(file, path, "a text", s, MAX_TEXT_CHARS)
         }
+        Value::String(s) => check_len(file, path, "a name", s, MAX_NAME_CHARS),
         Value::Table(table) => {
             for (k, v) in table {
                 let child = if path.is_empty() {
@@ -113,29 +119,20 @@ fn walk(
                 } else {
                     format!("{path}.{k}")
                 };
-                check_len(file, path_or_top(path), "a key", k, MAX_NAME_CHARS)?;
-                walk(file, v, &child, k, false)?;
+                let field = if path.is_empty() { "(document)" } else { path };
+                check_len(file, field, "a key", k, MAX_NAME_CHARS)?;
+                walk(file, v, &child, (k, key))?;
             }
             Ok(())
         }
         Value::Array(items) => {
             for (i, v) in items.iter().enumerate() {
-                walk(file, v, &format!("{path}[{i}]"), key, true)?;
+                walk(file, v, &format!("{path}[{i}]"), (key, parent))?;
             }
             Ok(())
         }
         _ => Ok(()),
     }
-}
-
-fn path_or_top(path: &str) -> &str {
-    if path.is_empty() { "(document)" } else { path }
-}
-
-fn is_name_key(key: &str) -> bool {
-    ["id", "name", "label"]
-        .iter()
-        .any(|n| key == *n || key.strip_suffix(n).is_some_and(|k| k.ends_with('_')))
 }
 
 /// Refuses `text` (`what`, at `field` of `file`) when it is longer than
