@@ -38,6 +38,7 @@ mod checkpoint;
 mod cli;
 mod compare;
 mod determinism;
+mod fuzz;
 mod golden_summaries;
 mod inputs;
 mod json_output;
