@@ -81,20 +81,6 @@ fn a_repeated_vary_or_target_is_refused_before_any_work() {
     ];
     let line = assert_bad_input(&sweep, dir.path(), &["--vary", level, "twice"]);
     assert!(!line.contains("duplicate"), "{line}");
-    // The same field through `--set` and `--vary` is refused at load.
-    let both = [
-        "sweep",
-        &scenario,
-        "--set",
-        &format!("{level}=5"),
-        "--vary",
-        &format!("{level}=3,4"),
-        "-n",
-        "100",
-        "--out",
-        "s",
-    ];
-    assert_bad_input(&both, dir.path(), &[level, "both set"]);
     let tune = [
         "tune",
         &scenario,
@@ -163,5 +149,36 @@ fn search_budgets_are_bounded_by_memory() {
         &["validate", &scenario, "--set", "players[0]=mcts:100000000"],
         &root(),
         &["players[0]", "mcts", "playouts", "MiB", "100000000"],
+    );
+}
+
+#[test]
+fn card_numbers_past_a_u16_are_refused_not_wrapped() {
+    // 65,652 is 116 + 65,536: as a u16 it was card 116 again.
+    let dir = tempfile::tempdir().expect("tempdir");
+    crate::common::copy_tree(&bundled("jc"), &dir.path().join("jc"));
+    let deck = dir.path().join("jc/data/acquisition-deck.toml");
+    let text = std::fs::read_to_string(&deck).expect("read");
+    let shifted: Vec<String> = text
+        .lines()
+        .map(|line| {
+            for key in ["first_card = ", "number = "] {
+                if let Some(n) = line.strip_prefix(key).and_then(|n| n.parse::<i64>().ok()) {
+                    return format!("{key}{}", n + 65_536);
+                }
+            }
+            line.to_string()
+        })
+        .collect();
+    std::fs::write(&deck, shifted.join("\n")).expect("write");
+    let scenario = dir.path().join("jc/strategic/two-heroes.toml");
+    assert_invalid(
+        &scenario,
+        &[
+            "acquisition-deck.toml",
+            "cards[0].number",
+            "65652",
+            "0 to 999",
+        ],
     );
 }

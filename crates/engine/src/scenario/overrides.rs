@@ -210,8 +210,10 @@ impl Active {
         let is_scenario = self.first_file.as_deref() == Some(file);
         collect_paths(document, String::new(), &mut self.known);
         // The field each applied override resolved to (array elements
-        // named by `id` become indices), so that two overrides of one
-        // field are refused rather than the last silently winning.
+        // named by `id` become indices), so that one field named two
+        // different ways is refused rather than the last silently winning.
+        // The same path given again is a later layer (`compare --set-b`
+        // over `--set`) and wins.
         let mut resolved: Vec<(String, &str)> = Vec::new();
         for (o, used) in self.overrides.iter().zip(self.used.iter_mut()) {
             let Some((last, parent_steps)) = o.path.split_last() else {
@@ -229,7 +231,8 @@ impl Active {
             };
             field.push(last.clone());
             let field = path_text(&field);
-            if let Some((_, first)) = resolved.iter().find(|(f, _)| *f == field) {
+            let named_otherwise = |(f, t): &&(String, &str)| *f == field && *t != o.path_text;
+            if let Some((_, first)) = resolved.iter().find(named_otherwise) {
                 return Err(ScenarioError::new(
                     file,
                     o.path_text.clone(),
@@ -471,7 +474,6 @@ mod tests {
     fn two_overrides_of_one_field_are_refused_however_written() {
         for pair in [
             ["units.calot.speed=4", "units[1].speed=5"],
-            ["level=4", "level=5"],
             ["units[0].fresh=1", "units.thoat.fresh=2"],
         ] {
             let overrides: Vec<Override> = pair
@@ -483,6 +485,15 @@ mod tests {
             assert!(e.message.contains("both set"), "{e}");
         }
         assert_eq!(distinct_paths("--vary", ["a[0].b", "a[0].c"]), Ok(()));
+        let again: Vec<Override> = ["level=4", "level=5"]
+            .iter()
+            .map(|t| Override::parse(t).expect("override"))
+            .collect();
+        let mut d = doc();
+        Active::new(&again)
+            .apply(Path::new("x.toml"), &mut d)
+            .expect("the same path again is a later layer");
+        assert_eq!(d["level"].as_integer(), Some(5));
         let twice = distinct_paths("--vary", ["a[0].b", " a[0].b"]).unwrap_err();
         assert!(twice.contains("given twice"), "{twice}");
     }
