@@ -22,6 +22,7 @@ use crate::report::frames::{
 use crate::report::summary::Summary;
 use crate::report::sweep::{SettingResult, sweep_frame, write_sweep_charts};
 use crate::scenario::Override;
+use crate::scenario::overrides::distinct_paths;
 
 /// Runs `scenario` with `overrides` on trials `0..trials` of `seed` and
 /// summarises it: the unit every analysis command repeats.
@@ -326,6 +327,15 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         .map(|t| t.resolve(&spec))
         .collect::<Result<_, _>>()
         .map_err(|e| InputError(format!("{}: {e}", args.scenario.display())))?;
+    for (k, measure) in measures.iter().enumerate() {
+        if let Some(j) = measures[..k].iter().position(|m| m == measure) {
+            return Err(InputError(format!(
+                "tune: --target {} and --target {} measure the same outcome or metric; expected each once",
+                args.target[j].name, args.target[k].name
+            ))
+            .into());
+        }
+    }
     let settings = grid(&args.vary).map_err(InputError)?;
     if last_round_trials(settings.len(), args.trials).is_none() {
         return Err(InputError(format!(
@@ -521,6 +531,8 @@ pub fn tournament(args: TournamentArgs) -> Result<()> {
         ))
         .into());
     }
+    distinct_paths("tournament: --seat", args.seat.iter().map(String::as_str))
+        .map_err(InputError)?;
     let mut entrants: Vec<String> = Vec::new();
     for e in &args.entrants {
         let e = e.trim().to_string();

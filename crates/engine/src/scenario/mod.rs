@@ -5,8 +5,10 @@ use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 
+pub mod limits;
 pub mod overrides;
 
+pub use limits::narrow;
 pub use overrides::Override;
 
 /// A scenario or data file that cannot be used, with where and why.
@@ -67,12 +69,9 @@ pub fn limit(
 ) -> Result<u32, ScenarioError> {
     match value {
         None => Ok(default),
-        Some(n) if (1..=i64::from(max)).contains(&n) => Ok(n as u32),
-        Some(n) => Err(ScenarioError::new(
-            path,
-            field,
-            format!("expected 1 to {max}, found {n}"),
-        )),
+        Some(n) => limits::narrow(n, 1..=i64::from(max)).ok_or_else(|| {
+            ScenarioError::new(path, field, format!("expected 1 to {max}, found {n}"))
+        }),
     }
 }
 
@@ -140,9 +139,7 @@ impl Loader {
     /// Reads `path` as UTF-8 text and notes it as one of the inputs the
     /// load depends on.
     pub fn read_text(&mut self, path: &Path) -> Result<String, ScenarioError> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            ScenarioError::new(path, "(file)", format!("cannot read the file: {e}"))
-        })?;
+        let text = limits::read_bounded(path)?;
         if !self.inputs.iter().any(|(p, _, _)| p == path) {
             let name = path
                 .file_name()
@@ -162,11 +159,13 @@ impl Loader {
         path: &Path,
         text: &str,
     ) -> Result<T, ScenarioError> {
+        let mut document = toml::Value::Table(parse_plain::<toml::Table>(path, text)?);
         let Some(active) = &mut self.overrides else {
+            limits::check_lengths(path, &document)?;
             return parse_plain(path, text);
         };
-        let mut document = toml::Value::Table(parse_plain::<toml::Table>(path, text)?);
         let applied = active.apply(path, &mut document)?;
+        limits::check_lengths(path, &document)?;
         document.try_into().map_err(|e: toml::de::Error| {
             let message = e.message().trim().replace('\n', " ");
             let field = if applied.is_empty() {

@@ -103,6 +103,27 @@ pub fn parse_path(text: &str) -> Result<Vec<Step>, String> {
     Ok(steps)
 }
 
+/// Refuses a path of `paths` (given with the option `option`) that names
+/// the same field as an earlier one as written (`a[0].b` and `a[0] .b`);
+/// paths that differ as written but resolve to one field (an `id` and its
+/// index) are refused when they are applied.
+pub fn distinct_paths<'a>(
+    option: &str,
+    paths: impl IntoIterator<Item = &'a str>,
+) -> Result<(), String> {
+    let mut seen: Vec<String> = Vec::new();
+    for text in paths {
+        let canonical = path_text(&parse_path(text.trim())?);
+        if seen.contains(&canonical) {
+            return Err(format!(
+                "{option} {canonical} is given twice; expected distinct fields"
+            ));
+        }
+        seen.push(canonical);
+    }
+    Ok(())
+}
+
 /// A TOML literal (`3`, `0.5`, `true`, `"x"`, `[1, 2]`), or else the text
 /// itself as a string (so `character=tars-tarkas` needs no quotes).
 pub fn parse_value(text: &str) -> Value {
@@ -188,6 +209,12 @@ impl Active {
         }
         let is_scenario = self.first_file.as_deref() == Some(file);
         collect_paths(document, String::new(), &mut self.known);
+        // The field each applied override resolved to (array elements
+        // named by `id` become indices), so that one field named two
+        // different ways is refused rather than the last silently winning.
+        // The same path given again is a later layer (`compare --set-b`
+        // over `--set`) and wins.
+        let mut resolved: Vec<(String, &str)> = Vec::new();
         for (o, used) in self.overrides.iter().zip(self.used.iter_mut()) {
             let Some((last, parent_steps)) = o.path.split_last() else {
                 continue;
@@ -199,6 +226,23 @@ impl Active {
             if new_top_level && !is_scenario {
                 continue;
             }
+            let Some(mut field) = canonical(document, parent_steps) else {
+                continue;
+            };
+            field.push(last.clone());
+            let field = path_text(&field);
+            let named_otherwise = |(f, t): &&(String, &str)| *f == field && *t != o.path_text;
+            if let Some((_, first)) = resolved.iter().find(named_otherwise) {
+                return Err(ScenarioError::new(
+                    file,
+                    o.path_text.clone(),
+                    format!(
+                        "--set: {first} and {} both set {field}; expected each field once",
+                        o.path_text
+                    ),
+                ));
+            }
+            resolved.push((field, o.path_text.as_str()));
             let Some(parent) = walk(document, parent_steps) else {
                 continue;
             };
@@ -214,19 +258,39 @@ impl Active {
 
 /// Follows `steps` from `value`; `None` when a step does not exist.
 fn walk<'a>(mut value: &'a mut Value, steps: &[Step]) -> Option<&'a mut Value> {
-    for step in steps {
+    for step in canonical(value, steps)? {
         value = match (step, value) {
-            (Step::Key(k), Value::Table(t)) => t.get_mut(k)?,
-            (Step::Key(k), Value::Array(items)) => items.iter_mut().find(|item| {
-                item.get("id")
-                    .and_then(Value::as_str)
-                    .is_some_and(|id| id == k)
-            })?,
-            (Step::Index(i), Value::Array(items)) => items.get_mut(*i)?,
+            (Step::Key(k), Value::Table(t)) => t.get_mut(&k)?,
+            (Step::Index(i), Value::Array(items)) => items.get_mut(i)?,
             _ => return None,
         };
     }
     Some(value)
+}
+
+/// `steps` from `value` with every array element as an index (one named
+/// by its `id` resolved to its position); `None` when a step does not
+/// exist.
+fn canonical(mut value: &Value, steps: &[Step]) -> Option<Vec<Step>> {
+    let mut out = Vec::with_capacity(steps.len());
+    for step in steps {
+        let (next, resolved) = match (step, value) {
+            (Step::Key(k), Value::Table(t)) => (t.get(k)?, step.clone()),
+            (Step::Key(k), Value::Array(items)) => {
+                let i = items.iter().position(|item| {
+                    item.get("id")
+                        .and_then(Value::as_str)
+                        .is_some_and(|id| id == k)
+                })?;
+                (&items[i], Step::Index(i))
+            }
+            (Step::Index(i), Value::Array(items)) => (items.get(*i)?, step.clone()),
+            _ => return None,
+        };
+        value = next;
+        out.push(resolved);
+    }
+    Some(out)
 }
 
 /// Sets `last` of `parent` to `new`, keeping the type of an existing value.
@@ -404,6 +468,34 @@ mod tests {
         assert!(wrong.contains("expected an integer"), "{wrong}");
         let past = set_path(&mut d, "units[5]=1");
         assert!(past.is_err());
+    }
+
+    #[test]
+    fn two_overrides_of_one_field_are_refused_however_written() {
+        for pair in [
+            ["units.calot.speed=4", "units[1].speed=5"],
+            ["units[0].fresh=1", "units.thoat.fresh=2"],
+        ] {
+            let overrides: Vec<Override> = pair
+                .iter()
+                .map(|t| Override::parse(t).expect("override"))
+                .collect();
+            let mut active = Active::new(&overrides);
+            let e = active.apply(Path::new("x.toml"), &mut doc()).unwrap_err();
+            assert!(e.message.contains("both set"), "{e}");
+        }
+        assert_eq!(distinct_paths("--vary", ["a[0].b", "a[0].c"]), Ok(()));
+        let again: Vec<Override> = ["level=4", "level=5"]
+            .iter()
+            .map(|t| Override::parse(t).expect("override"))
+            .collect();
+        let mut d = doc();
+        Active::new(&again)
+            .apply(Path::new("x.toml"), &mut d)
+            .expect("the same path again is a later layer");
+        assert_eq!(d["level"].as_integer(), Some(5));
+        let twice = distinct_paths("--vary", ["a[0].b", " a[0].b"]).unwrap_err();
+        assert!(twice.contains("given twice"), "{twice}");
     }
 
     #[test]

@@ -47,39 +47,81 @@ pub enum Player {
     },
 }
 
-/// A player name that is not one of the players.
+/// The most nodes `alphabeta` may search per move (its memory does not
+/// grow with them: the search is depth-first, at most [`MAX_DEPTH`] deep).
+pub(crate) const MAX_NODES: u64 = 1_000_000_000;
+/// The most memory one MCTS tree may take, per search thread.
+const MAX_TREE_BYTES: usize = 256 * 1024 * 1024;
+/// The most playouts `mcts` may run per move: each expands at most one
+/// node into at most [`MAX_MOVES`] children, so the tree stays within
+/// [`MAX_TREE_BYTES`] (a budget of 100,000,000 grew 14 MB/s).
+pub(crate) const MAX_PLAYOUTS: u32 = {
+    let most = MAX_TREE_BYTES / (MAX_MOVES * std::mem::size_of::<Node>());
+    assert!(most >= 1_000 && most <= u32::MAX as usize);
+    most as u32
+};
+
+/// A player name that is not one of the players, or a budget out of range.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("expected a player random, greedy, alphabeta[:NODES] or mcts[:PLAYOUTS], found {0:?}")]
-pub struct PlayerError(pub String);
+pub enum PlayerError {
+    /// Not one of the players.
+    #[error("expected a player random, greedy, alphabeta[:NODES] or mcts[:PLAYOUTS], found {0:?}")]
+    Unknown(String),
+    /// A budget that is not a whole number within its bounds.
+    #[error("expected {player} with a budget of 1 to {max} {unit}{why}, found {found:?}")]
+    Budget {
+        /// The player.
+        player: &'static str,
+        /// What the budget counts.
+        unit: &'static str,
+        /// The largest budget.
+        max: u64,
+        /// Why the bound is there.
+        why: &'static str,
+        /// The budget as written.
+        found: String,
+    },
+}
 
 impl Player {
     /// Reads `random`, `greedy`, `alphabeta`, `alphabeta:NODES`, `mcts` or
     /// `mcts:PLAYOUTS`.
     pub fn parse(text: &str) -> Result<Player, PlayerError> {
-        let bad = || PlayerError(text.to_string());
         let (name, budget) = match text.split_once(':') {
             Some((n, b)) => (n, Some(b)),
             None => (text, None),
         };
-        let count = |default: u64| -> Result<u64, PlayerError> {
-            match budget {
-                None => Ok(default),
-                Some(b) => match b.replace('_', "").parse::<u64>() {
-                    Ok(n) if (1..=1_000_000_000).contains(&n) => Ok(n),
-                    _ => Err(bad()),
-                },
-            }
+        let count = |player, unit, default: u64, max: u64, why| -> Result<u64, PlayerError> {
+            let Some(b) = budget else {
+                return Ok(default);
+            };
+            b.replace('_', "")
+                .parse::<u64>()
+                .ok()
+                .filter(|n| (1..=max).contains(n))
+                .ok_or_else(|| PlayerError::Budget {
+                    player,
+                    unit,
+                    max,
+                    why,
+                    found: b.to_string(),
+                })
         };
         match name {
             "random" if budget.is_none() => Ok(Player::Random),
             "greedy" if budget.is_none() => Ok(Player::Greedy),
             "alphabeta" => Ok(Player::AlphaBeta {
-                nodes: count(DEFAULT_NODES)?,
+                nodes: count("alphabeta", "nodes", DEFAULT_NODES, MAX_NODES, "")?,
             }),
-            "mcts" => Ok(Player::Mcts {
-                playouts: u32::try_from(count(u64::from(DEFAULT_PLAYOUTS))?).map_err(|_| bad())?,
-            }),
-            _ => Err(bad()),
+            "mcts" => {
+                let why = " (a search tree of at most 256 MiB per thread)";
+                let max = u64::from(MAX_PLAYOUTS);
+                let n = count("mcts", "playouts", u64::from(DEFAULT_PLAYOUTS), max, why)?;
+                Ok(Player::Mcts {
+                    playouts: u32::try_from(n).unwrap_or(MAX_PLAYOUTS),
+                })
+            }
+            _ => Err(PlayerError::Unknown(text.to_string())),
         }
     }
 
@@ -552,9 +594,13 @@ mod tests {
             "alphabeta:0",
             "mcts:x",
             "mcts:99999999999",
+            "mcts:100000000",
         ] {
             assert!(Player::parse(bad).is_err(), "{bad}");
         }
+        let e = Player::parse("mcts:100000000").unwrap_err().to_string();
+        assert!(e.contains("playouts") && e.contains("MiB"), "{e}");
+        assert!(Player::parse(&format!("mcts:{MAX_PLAYOUTS}")).is_ok());
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance, id_list};
+use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance, id_list, narrow};
 
 /// Warbands have nine attributes [Attributes].
 pub(crate) const ATTRIBUTES: usize = 9;
@@ -448,12 +448,12 @@ impl RacesData {
                     id_list(self.attributes.iter().map(String::as_str))
                 ));
             };
-            if value.abs() > MAX_VALUE {
+            let Some(v) = narrow(*value, -MAX_VALUE..=MAX_VALUE) else {
                 return Err(format!(
                     "expected {name} within -{MAX_VALUE}..{MAX_VALUE}, found {value}"
                 ));
-            }
-            out[i] = *value as i8;
+            };
+            out[i] = v;
         }
         Ok(out)
     }
@@ -654,10 +654,10 @@ fn profile_from_list(values: &[i64]) -> Result<Profile, String> {
     }
     let mut out = [0i8; ATTRIBUTES];
     for (o, v) in out.iter_mut().zip(values) {
-        if v.abs() > MAX_VALUE {
+        let Some(v) = narrow(*v, -MAX_VALUE..=MAX_VALUE) else {
             return Err(format!("expected values within 0..{MAX_VALUE}, found {v}"));
-        }
-        *o = *v as i8;
+        };
+        *o = v;
     }
     Ok(out)
 }

@@ -6,7 +6,7 @@
 
 use toml::Value;
 
-use barsoom_engine::scenario::overrides::{Override, parse_path, parse_value};
+use barsoom_engine::scenario::overrides::{Override, distinct_paths, parse_path, parse_value};
 
 /// Most settings one `--vary` may expand to.
 pub(crate) const MAX_VALUES: usize = 10_000;
@@ -138,6 +138,7 @@ pub(crate) fn value_number(value: &Value) -> Option<f64> {
 /// Every combination of the varied values, the first `--vary` changing
 /// slowest; each setting as its overrides and its values.
 pub fn grid(varies: &[Vary]) -> Result<Vec<Vec<Override>>, String> {
+    distinct_paths("--vary", varies.iter().map(|v| v.path.as_str()))?;
     let total = varies
         .iter()
         .try_fold(1usize, |n, v| n.checked_mul(v.values.len()))

@@ -103,20 +103,19 @@ pub(super) fn titled<DB: DrawingBackend>(
 ) -> Result<DrawingArea<DB, Shift>, ChartError> {
     let avail = root.dim_in_pixel().0.saturating_sub(40);
     let mut size = TITLE_SIZE;
-    let mut text = title.to_string();
-    loop {
-        let style = TextStyle::from((FONT, size, FontStyle::Bold).into_font()).color(&TEXT_COLOR);
-        let (w, _) = root.estimate_text_size(&text, &style).map_err(draw_err)?;
-        if w <= avail {
-            break;
-        }
-        if size > 16.0 {
-            size -= 2.0;
-        } else if !shorten(&mut text) {
-            break;
-        }
+    let title_style =
+        |size: f64| TextStyle::from((FONT, size, FontStyle::Bold).into_font()).color(&TEXT_COLOR);
+    let fits = |text: &str, size: f64| -> Result<bool, ChartError> {
+        let (w, _) = root
+            .estimate_text_size(text, &title_style(size))
+            .map_err(draw_err)?;
+        Ok(w <= avail)
+    };
+    while size > 16.0 && !fits(title, size)? {
+        size -= 2.0;
     }
-    let style = TextStyle::from((FONT, size, FontStyle::Bold).into_font()).color(&TEXT_COLOR);
+    let text = shortened(title, |t| fits(t, size))?;
+    let style = title_style(size);
     let (_, h) = root.estimate_text_size(&text, &style).map_err(draw_err)?;
     let top = 14;
     let style = style.pos(Pos::new(HPos::Center, VPos::Top));
@@ -127,19 +126,32 @@ pub(super) fn titled<DB: DrawingBackend>(
     Ok(root.split_vertically(used).1)
 }
 
-/// Drops the last character of `text` (keeping a trailing ellipsis);
-/// false when nothing is left to drop.
-fn shorten(text: &mut String) -> bool {
-    if text.ends_with('…') {
-        text.pop();
+/// The longest of `text` and its shortenings (its first characters, trailing
+/// spaces dropped, then an ellipsis) that `fits`, found by bisection, so a
+/// long label costs a few measurements, not one per character; the bare
+/// ellipsis when none fits.
+fn shortened(
+    text: &str,
+    mut fits: impl FnMut(&str) -> Result<bool, ChartError>,
+) -> Result<String, ChartError> {
+    if fits(text)? {
+        return Ok(text.to_string());
     }
-    if text.pop().is_none() {
-        return false;
+    let cut = |n: usize| -> String {
+        let end = text.char_indices().nth(n).map_or(text.len(), |(i, _)| i);
+        format!("{}…", text[..end].trim_end())
+    };
+    // Invariant: `cut(lo)` fits (or lo is 0); no cut longer than `hi` does.
+    let (mut lo, mut hi) = (0, text.chars().count().saturating_sub(1));
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if fits(&cut(mid))? {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
     }
-    let trimmed = text.trim_end().len();
-    text.truncate(trimmed);
-    text.push('…');
-    true
+    Ok(cut(lo))
 }
 
 /// `label` shortened with an ellipsis until it is at most `max_w` px wide.
@@ -149,13 +161,10 @@ pub(super) fn fit_label<DB: DrawingBackend>(
     style: &TextStyle,
     max_w: u32,
 ) -> Result<(String, u32), ChartError> {
-    let mut text = label.to_string();
-    loop {
-        let (w, _) = root.estimate_text_size(&text, style).map_err(draw_err)?;
-        if w <= max_w || !shorten(&mut text) {
-            return Ok((text, w));
-        }
-    }
+    let width = |t: &str| root.estimate_text_size(t, style).map_err(draw_err);
+    let text = shortened(label, |t| Ok(width(t)?.0 <= max_w))?;
+    let (w, _) = width(&text)?;
+    Ok((text, w))
 }
 
 /// A rate as printed by its bar.
@@ -251,4 +260,26 @@ pub(super) fn plot_builder<'a, 'b, DB: DrawingBackend>(
 /// Clamps a possibly-NaN value into `[lo, hi]` (NaN becomes `lo`).
 pub(super) fn clamp_finite(v: f64, lo: f64, hi: f64) -> f64 {
     if v.is_nan() { lo } else { v.clamp(lo, hi) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_label_is_fitted_with_few_measurements() {
+        let label = "x".repeat(20_000);
+        let mut measured = 0;
+        let text = shortened(&label, |t| {
+            measured += 1;
+            Ok(t.chars().count() <= 41)
+        })
+        .expect("fits");
+        assert_eq!(text, format!("{}…", "x".repeat(40)));
+        assert!(measured <= 20, "{measured} measurements");
+        // Trailing spaces go before the ellipsis; nothing fits: the ellipsis.
+        let spaced = shortened("ab   cd", |t| Ok(t.chars().count() <= 5)).expect("fits");
+        assert_eq!(spaced, "ab…");
+        assert_eq!(shortened("abc", |_| Ok(false)).expect("fits"), "…");
+    }
 }

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance};
+use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance, narrow};
 
 /// How many fleet maneuvers there are [23.0 PROCEDURE].
 pub const MANEUVERS: usize = 9;
@@ -180,15 +180,15 @@ impl FleetTables {
         let mut matrix = [[0i8; MANEUVERS]; MANEUVERS];
         for (i, row) in rows.iter().enumerate() {
             for (j, v) in row.iter().enumerate() {
-                if v.abs() > MAX_MATRIX_MODIFIER {
+                let Some(v) = narrow(*v, -MAX_MATRIX_MODIFIER..=MAX_MATRIX_MODIFIER) else {
                     return Err(err(
                         format!("matrix.rows[{i}][{j}]"),
                         format!(
                             "expected a modifier within -{MAX_MATRIX_MODIFIER}..{MAX_MATRIX_MODIFIER}, found {v}"
                         ),
                     ));
-                }
-                matrix[i][j] = *v as i8;
+                };
+                matrix[i][j] = v;
             }
         }
 

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use crate::jc::duel::roster::Roster;
 use crate::jc::strategic::tables::{Entries, Foes, Lookup, RawFoe};
 use barsoom_engine::scenario::check_provenance;
-use barsoom_engine::scenario::{Loader, ScenarioError};
+use barsoom_engine::scenario::{Loader, ScenarioError, narrow};
 
 /// One line of an acquisition card [14.11].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,10 +86,18 @@ pub(super) fn load_acquisition(
     }
     let mut acquisition = Vec::new();
     for (i, c) in raw.cards.iter().enumerate() {
-        if c.number != raw.first_card + i as i64 {
+        let expected = raw
+            .first_card
+            .checked_add(i64::try_from(i).unwrap_or(i64::MAX));
+        let field = format!("cards[{i}].number");
+        let Some(number) = narrow::<u16>(c.number, 0..=999) else {
+            let message = format!("expected a card number 0 to 999, found {}", c.number);
+            return Err(ScenarioError::new(&file, field, message));
+        };
+        if expected != Some(c.number) {
             return Err(ScenarioError::new(
                 &file,
-                format!("cards[{i}].number"),
+                field,
                 format!(
                     "expected the cards numbered in order from {}, found {}",
                     raw.first_card, c.number
@@ -126,7 +134,7 @@ pub(super) fn load_acquisition(
         let (wt, e0) = line(&c.weapons_and_thoats, "weapons_and_thoats")?;
         let (fl, e1) = line(&c.flier, "flier")?;
         acquisition.push(AcquisitionCard {
-            number: c.number as u16,
+            number,
             lines: [wt, fl],
             entries: [e0, e1],
         });
