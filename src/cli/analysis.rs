@@ -79,6 +79,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
     let paths: Vec<String> = args.vary.iter().map(|v| v.path.clone()).collect();
     let threads = args.common.sampling.threads()?;
     let mut results = Vec::with_capacity(settings.len());
+    let out_dir = output_dir(args.common.out.as_deref(), &format!("{}-sweep", base.name))?;
     let mut out = std::io::stdout().lock();
     if !args.common.json {
         writeln!(
@@ -129,7 +130,6 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
             summary,
         });
     }
-    let out_dir = output_dir(args.common.out.as_deref(), &format!("{}-sweep", base.name))?;
     let frame =
         sweep_frame(&paths, &results).map_err(|e| anyhow!("building the sweep frame: {e}"))?;
     let mut written = write_frame(frame, &out_dir, "sweep")?;
@@ -206,6 +206,18 @@ pub fn compare(args: CompareArgs) -> Result<()> {
         threads: args.sampling.threads()?,
         ..RunConfig::new(args.sampling.seed, args.trials)
     };
+    let out_dir = output_dir(
+        args.out.as_deref(),
+        &format!(
+            "{}-vs-{}",
+            first.name,
+            if args.second.is_some() {
+                second.name.as_str()
+            } else {
+                "changed"
+            }
+        ),
+    )?;
     let tally = run_paired(first.model.as_ref(), second.model.as_ref(), &config)?;
     let n = tally.trials();
     let rates: Vec<_> = (0..spec_a.outcomes.len())
@@ -223,18 +235,6 @@ pub fn compare(args: CompareArgs) -> Result<()> {
     };
 
     let frame = compare_frame(spec_a, &rates, &metrics)?;
-    let out_dir = output_dir(
-        args.out.as_deref(),
-        &format!(
-            "{}-vs-{}",
-            first.name,
-            if args.second.is_some() {
-                second.name.as_str()
-            } else {
-                "changed"
-            }
-        ),
-    )?;
     let mut written = write_frame(frame, &out_dir, "compare")?;
     let info = serde_json::json!({
         "kind": "compare",
@@ -347,6 +347,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         .into());
     }
     let mut models = Vec::with_capacity(settings.len());
+    let out_dir = output_dir(args.common.out.as_deref(), &format!("{}-tune", base.name))?;
     for setting in &settings {
         let overrides: Vec<Override> = args.common.set.iter().chain(setting).cloned().collect();
         let loaded = load(&args.scenario, &overrides)?;
@@ -412,7 +413,6 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         .map(|setting| setting.iter().map(|o| value_text(&o.value)).collect())
         .collect();
     let frame = tune_frame(&paths, &values, &args.target, &trace)?;
-    let out_dir = output_dir(args.common.out.as_deref(), &format!("{}-tune", base.name))?;
     let mut written = write_frame(frame, &out_dir, "tune")?;
     // The chart: loss against trials for the settings that survived the
     // first round, best first.
@@ -559,6 +559,12 @@ pub fn tournament(args: TournamentArgs) -> Result<()> {
     }
     let unfinished = unfinished_outcomes(&spec.outcomes);
     let threads = args.common.sampling.threads()?;
+    // The output folder is opened (and locked) before any work, so a bad
+    // --out is found at once.
+    let out_dir = output_dir(
+        args.common.out.as_deref(),
+        &format!("{}-tournament", base.name),
+    )?;
     let seed = args.common.sampling.seed;
     let mut record = Record::new(entrants.clone());
     let mut out = std::io::stdout().lock();
@@ -617,11 +623,6 @@ pub fn tournament(args: TournamentArgs) -> Result<()> {
             .map(|m| (spec.metrics[k].name.clone(), m))
     });
 
-    // Frames: the head-to-head record and the ratings.
-    let out_dir = output_dir(
-        args.common.out.as_deref(),
-        &format!("{}-tournament", base.name),
-    )?;
     let mut written = Vec::new();
     written.extend(write_frame(
         head_to_head_frame(&record)?,
