@@ -182,3 +182,21 @@ fn card_numbers_past_a_u16_are_refused_not_wrapped() {
         ],
     );
 }
+
+#[test]
+fn talisman_effects_past_a_u16_index_are_refused_not_wrapped() {
+    // Cards keep 16-bit indices into the compiled effects: an event with
+    // 65,540 effects would have wrapped the next card's start to 4.
+    let dir = tempfile::tempdir().expect("tempdir");
+    crate::common::copy_tree(&bundled("talisman"), &dir.path().join("talisman"));
+    let deck = dir.path().join("talisman/data/adventure.toml");
+    let mut text = std::fs::read_to_string(&deck).expect("read");
+    text.push_str("\n[[cards]]\nname = \"Endless storm\"\nkind = \"event\"\neffects = [");
+    text.push_str(&"{ effect = \"lose_turn\" },".repeat(65_540));
+    text.push_str("]\n");
+    std::fs::write(&deck, text).expect("write");
+    assert_invalid(
+        &dir.path().join("talisman/two-player-random-deal.toml"),
+        &["adventure.toml", "cards[", "expected at most 65535 effects"],
+    );
+}

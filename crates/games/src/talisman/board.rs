@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::data::{Effect, EffectCompiler, EffectFile, Mechanic};
+use super::data::{Effect, EffectCompiler, EffectFile, Mechanic, index16};
 use barsoom_engine::scenario::ScenarioError;
 
 /// The board file as written.
@@ -236,7 +236,7 @@ impl Board {
                         format!("no region named {:?}", s.region),
                     )
                 })?;
-            let start = effects.len() as u16;
+            let start = index16(path, &field, effects.len())?;
             let mut draw = 0;
             let mut gate = None;
             for (j, e) in s.effects.iter().enumerate() {
@@ -272,6 +272,7 @@ impl Board {
                 }
                 effects.push(effect);
             }
+            index16(path, &field, effects.len())?;
             let position = regions[region].spaces.len() as u8;
             regions[region].spaces.push(i as u16);
             spaces.push(Space {

@@ -298,8 +298,9 @@ impl EffectCompiler<'_> {
                     }
                     entries[i] = self.compile(file, &format!("{field}.table[{i}]"), entry)?;
                 }
-                effect.table = self.tables.len() as u16;
+                effect.table = index16(file, field, self.tables.len())?;
                 self.tables.extend_from_slice(&entries);
+                index16(file, field, self.tables.len())?;
             }
             Mechanic::SetAlignment if effect.alignment.is_none() => {
                 return Err(err(".alignment", "expected good, neutral or evil".into()));
@@ -847,6 +848,24 @@ fn item_of(file: &Path, field: &str, c: &CardFile) -> Result<Item, ScenarioError
 pub(crate) const MAX_CARDS: usize = 250;
 /// The most character cards (per-game counts are fixed-size).
 pub(crate) const MAX_CHARACTERS: usize = 32;
+
+/// At most this many endings (they are numbered with a byte).
+pub(crate) const MAX_ENDINGS: usize = 64;
+
+/// `len`, the size of a compiled list of effects or table rows, as the
+/// 16-bit index the cards and spaces keep into it, or an error at `field`.
+pub(crate) fn index16(file: &Path, field: &str, len: usize) -> Result<u16, ScenarioError> {
+    u16::try_from(len).map_err(|_| {
+        ScenarioError::new(
+            file,
+            field,
+            format!(
+                "expected at most {} effects and table rows in all, found more",
+                u16::MAX
+            ),
+        )
+    })
+}
 /// The most spell cards.
 pub(crate) const MAX_SPELLS: usize = 60;
 
@@ -992,10 +1011,12 @@ impl Load for Rules {
                 _ => {}
             }
             let item = item_of(&path, &field, c)?;
-            let start = card_effects.len() as u16;
+            let start = index16(&path, &field, card_effects.len())?;
             for (j, e) in c.effects.iter().enumerate() {
                 card_effects.push(compiler.compile(&path, &format!("{field}.effects[{j}]"), e)?);
             }
+            // The end fits, so the count does too.
+            index16(&path, &field, card_effects.len())?;
             let card = Card {
                 name: c.name.clone(),
                 kind,
@@ -1118,11 +1139,14 @@ impl Load for Rules {
                 craft: e.craft,
             });
         }
-        if endings.is_empty() {
+        if endings.is_empty() || endings.len() > MAX_ENDINGS {
             return Err(ScenarioError::new(
                 &path,
                 "endings",
-                "expected at least one ending",
+                format!(
+                    "expected 1 to {MAX_ENDINGS} endings, found {}",
+                    endings.len()
+                ),
             ));
         }
         let curses = super::curses::load_with(dir, loader)?;
