@@ -513,7 +513,13 @@ fn every_game_ends_within_its_limit() {
             .find(|(v, _)| *v == limit)
             .map_or(0, |(_, c)| c);
         assert!(unfinished_count <= at_limit, "{scenario}");
-        assert!(unfinished_count * 5 < 400, "{scenario}: most games finish");
+        // The limit is a safety net, not a rule: under 2% of these 400
+        // games reach it (about 10% did while Talismans dropped in the
+        // inner region could never be taken up again).
+        assert!(
+            unfinished_count * 50 < 400,
+            "{scenario}: {unfinished_count} of 400 unfinished"
+        );
     }
     // With a short limit, the long games are cut and reported unfinished.
     let mut model = load_game("talisman/four-player-random-deal.toml");
@@ -885,6 +891,71 @@ fn from_the_plain_of_peril_a_character_steps_back_to_the_portal() {
     );
     g.turn(0, &mut ScriptedDice::new(&[3]), &mut TraceLog::default());
     assert_eq!(usize::from(g.players[0].hero.space), space(&rules, "Mines"));
+}
+
+#[test]
+fn talismans_left_in_the_inner_region_are_taken_up_again() {
+    // Characters who die inside drop their Talismans there [4:3], and once
+    // the deck holds none a search finds nothing [13:13]. They must stay
+    // within reach, or no one can pass the Valley of Fire [11:6] and the
+    // game runs to its round limit.
+    let (rules, cfg) = (rules(), config(2));
+    let talisman = card(&rules, "Talisman");
+    let plain = space(&rules, "Plain of Peril");
+
+    // The Portal opens (3 + 3 against Strength 6) and the move ends on the
+    // Plain [11:24], where the goods lying there may be taken [12:1]. The
+    // Troll's hands are full (Sword, Axe and Wand weigh its encumbrance of
+    // 5 [5:12]), so it leaves the Wand, the object that adds least and the
+    // lightest, to take its first Talisman [5:5].
+    let (mut g, portal) = seat_on(&rules, &cfg, &["Troll", "Merchant"], "Portal of Power");
+    for name in ["Sword", "Axe", "Wand"] {
+        assert!(g.players[0].hero.take_object(&rules, card(&rules, name)));
+    }
+    assert!(!g.players[0].hero.take_object(&rules, talisman), "full");
+    g.place_card(plain, talisman);
+    g.space_gold[plain] = 2;
+    g.attempt_portal(0, &mut ScriptedDice::new(&[3, 3]), &mut TraceLog::default());
+    let h = g.players[0].hero;
+    assert_eq!(usize::from(h.space), plain);
+    assert!(
+        h.objects().any(|c| c == talisman),
+        "takes the Talisman on the Plain"
+    );
+    assert_eq!(h.gold, 3, "and the gold");
+    let left: Vec<&str> = g.pile[plain][..usize::from(g.pile_len[plain])]
+        .iter()
+        .map(|&c| rules.cards[usize::from(c)].name.as_str())
+        .collect();
+    assert_eq!(left, ["Wand"]);
+    assert!(portal != plain);
+
+    // On the Plain without a Talisman of its own but with one lying on the
+    // Mines ahead, the sensible player does not step back to the Portal
+    // [11:25]: it goes on and takes it there (the Mines roll a harmless 3).
+    let (mut g, _) = seat_on(&rules, &cfg, &["Troll", "Merchant"], "Plain of Peril");
+    let mines = space(&rules, "Mines");
+    g.place_card(mines, talisman);
+    g.turn(0, &mut ScriptedDice::new(&[3]), &mut TraceLog::default());
+    assert_eq!(usize::from(g.players[0].hero.space), mines);
+    assert!(g.players[0].hero.objects().any(|c| c == talisman));
+    assert_eq!(g.pile_len[mines], 0);
+}
+
+#[test]
+fn on_the_crown_the_victor_takes_a_life() {
+    // Two characters on the Crown of Command only fight each other until
+    // one is left [14:5]. Gold taken as spoils there [16:9] would pass back
+    // and forth for ever, so the sensible victor takes a life: Troll 6 + 6
+    // against Merchant 3 + 1.
+    let (rules, cfg) = (rules(), config(2));
+    let (mut g, crown) = seat_on(&rules, &cfg, &["Troll", "Merchant"], "Crown of Command");
+    place(&mut g, 1, crown);
+    g.crown_reached = true;
+    g.players[1].hero.gold = 3;
+    g.crown_turn(0, &mut ScriptedDice::new(&[6, 1]), &mut TraceLog::default());
+    assert_eq!(g.players[1].hero.lives, 3);
+    assert_eq!(g.players[1].hero.gold, 3);
 }
 
 #[test]

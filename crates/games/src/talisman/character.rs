@@ -558,6 +558,46 @@ impl Hero {
         true
     }
 
+    /// Takes a Talisman when it has none, leaving a carried object if its
+    /// hands are full [5:5]: the character decides which to keep, and a
+    /// first Talisman is worth more than any other object, since without
+    /// one the Crown cannot be reached [11:6]. The object left, if any, is
+    /// given to `left`. Returns whether the Talisman was taken.
+    pub(crate) fn take_talisman(
+        &mut self,
+        rules: &Rules,
+        card: u16,
+        mut left: impl FnMut(u16),
+    ) -> bool {
+        if self.take_object(rules, card) {
+            return true;
+        }
+        if self.toad_turns > 0 || self.has_talisman(rules) || !self.allowed(rules.item(card)) {
+            return false;
+        }
+        // Leave the carried object that adds least, the lightest among equals.
+        let worth = |c: u16| {
+            let item = rules.item(c);
+            (item.strength + item.craft, item.weight)
+        };
+        let Some(i) = (0..usize::from(self.carried_len))
+            .filter(|&i| !rules.item(self.carried[i]).talisman)
+            .min_by_key(|&i| worth(self.carried[i]))
+        else {
+            return false;
+        };
+        let dropped = self.drop_carried(i);
+        if self.hold_in_hands(rules, card) {
+            left(dropped);
+            true
+        } else {
+            // Still does not fit: keep what it had.
+            self.carried[usize::from(self.carried_len)] = dropped;
+            self.carried_len += 1;
+            false
+        }
+    }
+
     /// Removes carried object `i`, returning it.
     pub(crate) fn drop_carried(&mut self, i: usize) -> u16 {
         remove_at(&mut self.carried, &mut self.carried_len, i)

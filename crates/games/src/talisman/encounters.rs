@@ -135,8 +135,7 @@ impl Game<'_> {
                 }
                 match kind {
                     CardKind::Object => {
-                        if self.players[seat].hero.take_object(rules, card) {
-                            self.remove_from_pile(space, i);
+                        if self.take_from_pile(seat, space, i) {
                             continue;
                         }
                     }
@@ -167,6 +166,74 @@ impl Game<'_> {
             }
         }
         Flow::Continue
+    }
+
+    /// Takes the object at `index` of the space's pile if it fits (a first
+    /// Talisman displacing a carried object [5:5], which stays on the
+    /// space); returns whether it was taken.
+    fn take_from_pile(&mut self, seat: usize, space: usize, index: usize) -> bool {
+        let rules = self.rules;
+        let card = self.pile[space][index];
+        let mut left = None;
+        let taken = if rules.item(card).talisman {
+            self.players[seat]
+                .hero
+                .take_talisman(rules, card, |c| left = Some(c))
+        } else {
+            self.players[seat].hero.take_object(rules, card)
+        };
+        if taken {
+            self.remove_from_pile(space, index);
+            if let Some(c) = left {
+                self.leave_card(space, c);
+            }
+        }
+        taken
+    }
+
+    /// Takes the gold, objects and followers lying on a space whose
+    /// instructions are not met, as when the Portal opens onto the Plain of
+    /// Peril and the turn ends there [11:24]: a character whose move ends
+    /// on a space may take them up to the end of its turn, unless an enemy
+    /// lies there too [12:1].
+    pub(crate) fn take_goods<T: Trace>(&mut self, seat: usize, trace: &mut T) {
+        let rules = self.rules;
+        let space = usize::from(self.players[seat].hero.space);
+        let pile = &self.pile[space][..usize::from(self.pile_len[space])];
+        if pile.iter().any(|&c| {
+            matches!(
+                rules.cards[usize::from(c)].kind,
+                CardKind::Enemy | CardKind::Spirit
+            )
+        }) {
+            return;
+        }
+        let mut i = 0;
+        while i < usize::from(self.pile_len[space]) {
+            let card = self.pile[space][i];
+            let taken = match rules.cards[usize::from(card)].kind {
+                CardKind::Object => self.take_from_pile(seat, space, i),
+                CardKind::Follower => {
+                    let ok = self.players[seat].hero.take_follower(rules, card);
+                    if ok {
+                        self.remove_from_pile(space, i);
+                    }
+                    ok
+                }
+                _ => false,
+            };
+            if taken {
+                trace.event("Talisman 12:1", || {
+                    format!("takes {}", rules.cards[usize::from(card)].name)
+                });
+            } else {
+                i += 1;
+            }
+        }
+        if self.space_gold[space] > 0 && self.players[seat].hero.can_gain_gold(rules) {
+            self.players[seat].hero.gold += i32::from(self.space_gold[space]);
+            self.space_gold[space] = 0;
+        }
     }
 
     /// Applies a card's effects in order; the encounters end
@@ -539,8 +606,16 @@ impl Game<'_> {
                     && let Some(card) = self.search_talisman()
                 {
                     trace.event("Talisman 13:13", || "gains a Talisman".into());
-                    if !self.players[seat].hero.take_object(rules, card) {
-                        let space = usize::from(self.players[seat].hero.space);
+                    let space = usize::from(self.players[seat].hero.space);
+                    let mut left = None;
+                    if self.players[seat]
+                        .hero
+                        .take_talisman(rules, card, |c| left = Some(c))
+                    {
+                        if let Some(c) = left {
+                            self.leave_card(space, c);
+                        }
+                    } else {
                         self.place_card(space, card);
                     }
                 }

@@ -197,7 +197,7 @@ impl Game<'_> {
             Some(k) => {
                 let power = self.power(seat);
                 if board.gate_is(space, Mechanic::Portal) {
-                    power >= k.inward_threshold && self.players[seat].hero.has_talisman(self.rules)
+                    power >= k.inward_threshold && self.talisman_in_reach(seat)
                 } else {
                     power >= k.middle_threshold
                 }
@@ -222,14 +222,69 @@ impl Game<'_> {
 
     /// Whether to leave the inner region from the Plain of Peril by the
     /// Portal [11:25]: the sensible player does at its retreat lives or
-    /// without a Talisman (the Valley of Fire would turn it back [11:6]);
-    /// the random player one time in six.
+    /// without a Talisman in reach (the Valley of Fire would turn it back
+    /// [11:6]); the random player one time in six.
     pub(crate) fn wants_leave_plain<R: Roll>(&self, seat: usize, r: &mut R) -> bool {
         let hero = &self.players[seat].hero;
         match self.knobs(seat) {
-            Some(k) => hero.lives <= k.retreat_lives || !hero.has_talisman(self.rules),
+            Some(k) => hero.lives <= k.retreat_lives || !self.talisman_in_reach(seat),
             None => r.pick(6) == 0,
         }
+    }
+
+    /// Whether the character holds a Talisman or one lies face up on the
+    /// inner path ahead of it, short of the Valley of Fire, where it will
+    /// meet it: on the Plain of Peril, or on a space it must encounter on
+    /// the way [11:3, 12:1]. Talismans dropped where characters died
+    /// [4:3] are otherwise never taken up again once the deck has none
+    /// left to search [13:13].
+    pub(crate) fn talisman_in_reach(&self, seat: usize) -> bool {
+        let rules = self.rules;
+        let board = &rules.board;
+        let hero = &self.players[seat].hero;
+        if hero.has_talisman(rules) {
+            return true;
+        }
+        let here = usize::from(hero.space);
+        if board.regions[usize::from(board.spaces[here].region)].ring {
+            // From the Portal space the path starts on the Plain.
+            self.talisman_inside()
+        } else {
+            self.talisman_ahead(here)
+        }
+    }
+
+    /// Whether a Talisman lies face up on the inner path from its first
+    /// space (the Plain of Peril) up to the Valley of Fire.
+    pub(crate) fn talisman_inside(&self) -> bool {
+        let board = &self.rules.board;
+        board
+            .regions
+            .iter()
+            .position(|r| !r.ring)
+            .is_some_and(|inner| self.talisman_ahead(board.region_entry(inner)))
+    }
+
+    /// Whether a Talisman lies face up on `from` or a later inner space
+    /// short of the Valley of Fire.
+    fn talisman_ahead(&self, from: usize) -> bool {
+        let rules = self.rules;
+        let board = &rules.board;
+        let mut at = Some(from);
+        while let Some(space) = at {
+            if board.gate_is(space, Mechanic::ValleyOfFire) || space == usize::from(board.crown) {
+                break;
+            }
+            let pile = &self.pile[space][..usize::from(self.pile_len[space])];
+            if pile
+                .iter()
+                .any(|&c| rules.cards[usize::from(c)].item.talisman)
+            {
+                return true;
+            }
+            at = board.path_next(space);
+        }
+        false
     }
 
     /// Whether to visit a stranger or pass it by [12:1, 13:5]: the sensible
@@ -341,8 +396,11 @@ impl Game<'_> {
     }
 
     /// The victor takes a life rather than goods [16:9]: the sensible
-    /// player does when that kills or the loser has nothing worth taking
-    /// (no object, and no gold it may gain).
+    /// player does when that kills, when the loser has nothing worth
+    /// taking (no object, and no gold it may gain), and on the Crown of
+    /// Command, where the characters' turns are only fights with each
+    /// other until one is left [14:5], so goods taken there would only
+    /// pass back and forth.
     pub(crate) fn wants_life_as_spoils<R: Roll>(
         &self,
         victor: usize,
@@ -354,7 +412,9 @@ impl Game<'_> {
             Some(_) => {
                 let gold_worth_taking =
                     l.gold > 0 && self.players[victor].hero.can_gain_gold(self.rules);
-                l.lives <= 1 || (l.carried_len == 0 && !gold_worth_taking)
+                l.lives <= 1
+                    || (l.carried_len == 0 && !gold_worth_taking)
+                    || l.space == self.rules.board.crown
             }
             None => r.pick(2) == 1,
         }
@@ -392,6 +452,7 @@ impl Game<'_> {
             power: strength + craft,
             best_of_two: h.ability(rules, Ability::BestOfTwoDice).is_some(),
             talisman: h.has_talisman(rules),
+            talisman_inside: self.talisman_inside(),
             lives: h.lives,
             gold: h.gold,
             alignment: h.alignment,
@@ -410,7 +471,10 @@ impl Game<'_> {
         if board.gate_is(space, Mechanic::Sentinel) && me.power >= k.middle_threshold {
             value += 8.0;
         }
-        if board.gate_is(space, Mechanic::Portal) && me.power >= k.inward_threshold && me.talisman {
+        if board.gate_is(space, Mechanic::Portal)
+            && me.power >= k.inward_threshold
+            && (me.talisman || me.talisman_inside)
+        {
             value += 12.0;
         }
         for e in board.effects_of(space) {
@@ -422,6 +486,7 @@ impl Game<'_> {
             value += match card.kind {
                 CardKind::Enemy => fight_value(me, card.strength, false),
                 CardKind::Spirit => fight_value(me, card.craft, true),
+                CardKind::Object if card.item.talisman && !me.talisman => 6.0,
                 CardKind::Object | CardKind::Follower => 1.0,
                 _ => rules
                     .effects_of(usize::from(c))
@@ -493,6 +558,9 @@ pub(crate) struct Snapshot {
     pub best_of_two: bool,
     /// Whether it holds a Talisman.
     pub talisman: bool,
+    /// Whether a Talisman lies on the inner path short of the Valley of
+    /// Fire (see [`Game::talisman_inside`]).
+    pub talisman_inside: bool,
     /// Lives.
     pub lives: i32,
     /// Gold.

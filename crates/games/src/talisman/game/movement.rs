@@ -224,6 +224,8 @@ impl<'a> Game<'a> {
             hero.space = plain;
             hero.at_portal = false;
             hero.cleared = true;
+            // The move ends on the Plain: what lies there may be taken [12:1].
+            self.take_goods(seat, trace);
         } else {
             hero.at_portal = true;
         }
