@@ -898,3 +898,81 @@ fn cached_battles_are_jc_fleet_battles_dice_for_dice() {
     }
     assert_eq!(m.cache().len(), 1, "one key, compiled once");
 }
+
+// ---------------------------------------------------------------- [24.41, 24.47]
+
+/// The distance a group still has to cover to `home`: from where it stands,
+/// or from its destination plus what is left of the flight.
+fn to_home(m: &JcMilitary, x: &Group, home: usize) -> u32 {
+    u32::from(m.rules().map.distance(usize::from(x.city), home)) + u32::from(x.left)
+}
+
+/// Over 50 seeds: Gathol's fleets (3 points, influenced by Helium) stand
+/// in Greater Helium, with whatever `setup` adds; after Helium's Movement
+/// Phase they have set out and are no farther from Gathol.
+fn assert_gathol_fleets_fly_home(setup: impl Fn(&JcMilitary, &mut Game)) {
+    let m = load("greedy-vs-greedy");
+    let ctx = m.context();
+    let (gh, gathol) = (city(&m, "greater-helium"), city(&m, "gathol"));
+    let n = neutral_at(&m, gathol);
+    for seed in 0..50 {
+        let mut g = empty_game(&m);
+        g.neutrals[n].influenced_by = 0;
+        let mut x = group((2 + n) as u8, nation(&m, "gathol"), gh, 3, 0);
+        x.from = gathol as u8;
+        push(&mut g, x);
+        setup(&m, &mut g);
+        let before = to_home(&m, &g.groups[0], gathol);
+        g.movement_phase(&ctx, 0, &mut Dice::for_trial(seed, 1), &mut NoTrace);
+        let x = *g
+            .groups()
+            .iter()
+            .find(|x| x.owner >= 2)
+            .expect("Gathol's fleets");
+        assert!(
+            x.in_transit || usize::from(x.city) != gh,
+            "seed {seed}: still in Greater Helium: {x:?}"
+        );
+        assert!(to_home(&m, &x, gathol) <= before, "seed {seed}: {x:?}");
+        assert_eq!(x.strength, 3);
+    }
+}
+
+#[test]
+fn influenced_neutral_fleets_without_a_home_fleet_fly_home() {
+    // [24.41] no Heliumite fleet beside them: they set out towards Gathol,
+    // on any cards.
+    assert_gathol_fleets_fly_home(|_, _| {});
+}
+
+#[test]
+fn influenced_neutral_fleets_beside_a_home_fleet_stay_under_orders() {
+    // [24.41] one home strength point beside them is enough: the same
+    // Gathol fleets with a Heliumite fleet in Greater Helium do not fly
+    // off on their own (the alliance's phase moves neither).
+    let m = load("greedy-vs-greedy");
+    let ctx = m.context();
+    let (gh, gathol) = (city(&m, "greater-helium"), city(&m, "gathol"));
+    let n = neutral_at(&m, gathol);
+    let mut g = empty_game(&m);
+    g.neutrals[n].influenced_by = 0;
+    push(&mut g, group((2 + n) as u8, nation(&m, "gathol"), gh, 3, 0));
+    push(&mut g, group(0, nation(&m, "helium"), gh, 1, 0));
+    g.movement_phase(&ctx, 1, &mut Dice::for_trial(1, 1), &mut NoTrace);
+    let x = g.groups[0];
+    assert!(!x.in_transit && usize::from(x.city) == gh, "{x:?}");
+}
+
+#[test]
+fn neutral_fleets_go_home_when_the_enemy_takes_their_city() {
+    // [24.47] the alliance holds Gathol: its fleets leave for home even
+    // beside a Heliumite fleet (the capital's one-point garrison, which
+    // stays).
+    assert_gathol_fleets_fly_home(|m, g| {
+        g.controller[city(m, "gathol")] = 1;
+        push(
+            g,
+            group(0, nation(m, "helium"), city(m, "greater-helium"), 1, 0),
+        );
+    });
+}

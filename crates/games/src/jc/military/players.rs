@@ -236,9 +236,19 @@ pub(crate) fn move_order(
             commanders,
         };
     }
-    // Greedy and lookahead.
+    // Greedy and lookahead: held in a city by hostile fleets [22.25], stay
+    // and fight, except in a neutral's city that it may neither court nor
+    // beat, which it leaves the way it came.
     if blocked {
-        return MoveOrder::Stay;
+        let stuck = rules.neutral_in(c).is_some_and(|n| {
+            let st = &game.neutrals[n];
+            st.influenced_by == NONE
+                && st.barred[p]
+                && !attack(ctx, game, p, c, Target::Neutral(n as u8), dice)
+        });
+        if !stuck || g.from == NONE {
+            return MoveOrder::Stay;
+        }
     }
     if let Some(n) = rules.neutral_in(c) {
         let st = &game.neutrals[n];
@@ -260,6 +270,21 @@ pub(crate) fn move_order(
         return MoveOrder::Stay;
     }
     let movable = g.strength - keep;
+    // The influenced neutral fleets that would go with it [24.41].
+    let escort: u8 = game
+        .groups()
+        .iter()
+        .enumerate()
+        .filter(|(_, x)| {
+            x.owner >= 2 && !x.in_transit && usize::from(x.city) == c && game.allied(x.owner, p)
+        })
+        .fold(0u8, |s, (j, x)| {
+            s.saturating_add(greedy_escort(ctx, game, j).min(x.strength))
+        });
+    let force = movable.saturating_add(escort);
+    // Everything it could bring together: its fleets and its neutrals'
+    // beyond a one-point garrison in each capital it holds.
+    let spare = spare_strength(ctx, game, p);
     let mut best: Option<(u64, usize)> = None;
     for t in 0..rules.map.cities.len() {
         if t == c {
@@ -301,10 +326,10 @@ pub(crate) fn move_order(
                         neutral_leader: super::battles::NO_COMMANDER,
                         break_off: ctx.config.break_off[p],
                     };
-                    key.sides[1].home = defenders;
+                    key.sides[1].home = defenders.saturating_sub(key.sides[1].neutral).max(1);
                     rollout_hold(ctx, &key, rollouts, dice) >= 500
                 }
-                _ => u16::from(movable) > u16::from(defenders) + u16::from(intrinsic),
+                _ => u16::from(force).max(spare) > u16::from(defenders) + u16::from(intrinsic),
             };
             if good {
                 value = 3000;
@@ -312,6 +337,20 @@ pub(crate) fn move_order(
         }
         if let Some(n) = rules.neutral_in(t) {
             let st = &game.neutrals[n];
+            let owner = (2 + n) as u8;
+            if city.capital.is_some() && st.influenced_by == NONE && st.barred[p] {
+                // A neutral capital it may no longer court must be taken by
+                // force for victory [24.27, 25.3].
+                let defenders = game
+                    .groups()
+                    .iter()
+                    .filter(|x| x.owner == owner && !x.in_transit && usize::from(x.city) == t)
+                    .fold(0u16, |s, x| s + u16::from(x.strength));
+                let intrinsic = rules.intrinsic_defense(t, rules.neutrals[n].nation);
+                if u16::from(force).max(spare) > defenders + u16::from(intrinsic) {
+                    value = value.max(3000);
+                }
+            }
             let courted = game
                 .groups()
                 .iter()
@@ -333,6 +372,9 @@ pub(crate) fn move_order(
     // Next flight: the one that leaves the least distance to the target.
     let mut choice: Option<(u32, usize)> = None;
     for (j, r) in routes.iter().enumerate() {
+        if !open(r) {
+            continue;
+        }
         let leg = if r.one_turn { 1 } else { u32::from(r.haads) };
         let rest = rules.map.distance(usize::from(r.to), target);
         if rest == super::map::UNREACHABLE {
@@ -351,4 +393,47 @@ pub(crate) fn move_order(
         },
         None => MoveOrder::Stay,
     }
+}
+
+/// Strength points of the influenced neutral group `j` that go with a home
+/// fleet leaving its city under `greedy` and `lookahead`: all but one,
+/// left as a garrison, in the neutral's own capital; all elsewhere [24.41].
+fn greedy_escort(ctx: &Context, game: &Game, j: usize) -> u8 {
+    let e = game.groups[j];
+    let n = &ctx.rules.neutrals[usize::from(e.owner) - 2];
+    if usize::from(e.city) == n.city && ctx.rules.map.cities[n.city].capital.is_some() {
+        e.strength - 1
+    } else {
+        e.strength
+    }
+}
+
+/// Strength points of the influenced neutral group `j` that player `p`
+/// sends with a home fleet leaving their city [24.41]: `random` any part,
+/// the others [`greedy_escort`].
+pub(crate) fn escort_strength(
+    ctx: &Context,
+    game: &Game,
+    p: usize,
+    j: usize,
+    dice: &mut Dice,
+) -> u8 {
+    if ctx.config.policies[p] == Policy::Random {
+        dice.below(u32::from(game.groups[j].strength) + 1) as u8
+    } else {
+        greedy_escort(ctx, game, j)
+    }
+}
+
+/// The strength `p` could gather for an attack: his fleets and his
+/// influenced neutrals' anywhere, less a one-point garrison in each capital
+/// that counts for him.
+fn spare_strength(ctx: &Context, game: &Game, p: usize) -> u16 {
+    let total: u16 = game
+        .groups()
+        .iter()
+        .filter(|x| game.side_of(x.owner) == Some(p))
+        .map(|x| u16::from(x.strength))
+        .sum();
+    total.saturating_sub(u16::from(game.capitals_held(ctx.rules, p)))
 }

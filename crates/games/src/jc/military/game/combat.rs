@@ -208,18 +208,29 @@ impl Game {
                 self.stats.combat_losses[pl] += u32::from(home_lost);
                 self.public_strength[pl] =
                     self.public_strength[pl].saturating_sub(u16::from(home_lost));
-                let ally = rules
-                    .neutrals
-                    .iter()
-                    .position(|x| x.nation == usize::from(k.neutral_nation))
-                    .filter(|_| k.neutral > 0);
-                if let Some(n) = ally {
+                // Neutral losses fall on the influenced neutrals' fleets in
+                // list order (escorts [24.41] may bring several neutrals
+                // into one stack); each neutral forced to take losses is
+                // neutral again [24.42].
+                let mut lose = neutral_lost;
+                for n in 0..rules.neutrals.len() {
                     let ally_owner = (2 + n) as u8;
-                    if neutral_lost > 0 {
-                        self.take_losses(city, |g| g.owner == ally_owner, neutral_lost);
+                    if !self.allied(ally_owner, pl) {
+                        continue;
                     }
-                    if t.neutral_lost[s] != 0 {
-                        // [24.42] the neutral is neutral again.
+                    let had: u8 = self
+                        .groups()
+                        .iter()
+                        .filter(|g| {
+                            g.owner == ally_owner && !g.in_transit && usize::from(g.city) == city
+                        })
+                        .fold(0u8, |a, g| a.saturating_add(g.strength));
+                    let x = lose.min(had);
+                    if x > 0 {
+                        self.take_losses(city, |g| g.owner == ally_owner, x);
+                        lose -= x;
+                    }
+                    if had > 0 && t.neutral_lost[s] != 0 && (x > 0 || neutral_lost == 0) {
                         let st = &mut self.neutrals[n];
                         st.influenced_by = NONE;
                         st.influence = [0; 2];

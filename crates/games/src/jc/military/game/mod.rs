@@ -13,6 +13,6 @@ pub mod phases;
 pub mod state;
 
 pub use state::{
-    CHECKPOINTS, Context, FirstMover, Game, GameConfig, GameEnd, GameStats, Group, MAX_GROUPS,
-    MoveOrder, NONE, NeutralState, Target, best_leader, home_nation, owner_name,
+    CHECKPOINTS, Context, ESCORT, FirstMover, Game, GameConfig, GameEnd, GameStats, Group,
+    MAX_GROUPS, MoveOrder, NONE, NeutralState, Target, best_leader, home_nation, owner_name,
 };

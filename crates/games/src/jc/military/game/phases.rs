@@ -3,7 +3,7 @@
 //! Game-Turn.
 
 use super::state::{
-    CHECKPOINTS, Context, FirstMover, Game, GameEnd, Group, MAX_GROUPS, MoveOrder, NONE,
+    CHECKPOINTS, Context, ESCORT, FirstMover, Game, GameEnd, Group, MAX_GROUPS, MoveOrder, NONE,
     home_nation, owner_name,
 };
 use crate::jc::military::players;
@@ -17,6 +17,7 @@ impl Game {
             FirstMover::Player(p) => p,
             FirstMover::Alternate => (dice.trial() % 2) as usize,
         };
+        self.first = first as u8;
         let limit = ctx.config.turn_limit;
         loop {
             self.diplomacy_phase(ctx, dice, trace);
@@ -267,6 +268,15 @@ impl Game {
         while seen < count {
             seen += 1;
             let g = self.groups[i];
+            if g.owner >= 2 {
+                // [24.41, 24.42, 24.47] a neutral's fleets not moving with
+                // a home fleet fly straight home.
+                if self.bound_home(rules, i) == Some(p) {
+                    self.fly_home(rules, i, dice, trace);
+                }
+                i += 1;
+                continue;
+            }
             if usize::from(g.owner) != p {
                 i += 1;
                 continue;
@@ -303,13 +313,28 @@ impl Game {
                         } else {
                             i
                         };
+                        // [24.41] influenced neutral fleets beside a home
+                        // fleet may go with it.
+                        self.escort(ctx, p, mover, usize::from(g.city), dice);
                         let m = &mut self.groups[mover];
                         m.from = r.from;
                         m.city = r.to;
                         m.left = r.haads;
                         m.in_transit = true;
+                        let mg = *m;
+                        self.carry_escorts(mover, |e| {
+                            e.from = mg.from;
+                            e.city = mg.city;
+                            e.left = mg.left;
+                            e.in_transit = true;
+                        });
                         if r.one_turn {
                             // [9.41] a 1T line: there at once, no card.
+                            self.carry_escorts(mover, |e| {
+                                e.in_transit = false;
+                                e.left = 0;
+                            });
+                            let m = &mut self.groups[mover];
                             m.in_transit = false;
                             m.left = 0;
                             trace.event("JC 9.41 one-turn line", || {
@@ -335,6 +360,13 @@ impl Game {
     fn fly<T: Trace>(&mut self, rules: &MilitaryRules, i: usize, dice: &mut Dice, trace: &mut T) {
         let card = self.deck.draw(dice);
         let haads = rules.deck.flier[card];
+        if self.groups[i].owner < 2 {
+            let left = self.groups[i].left.saturating_sub(haads);
+            self.carry_escorts(i, |e| {
+                e.left = left;
+                e.in_transit = left != 0;
+            });
+        }
         let g = &mut self.groups[i];
         g.left = g.left.saturating_sub(haads);
         if g.left == 0 {
@@ -358,6 +390,150 @@ impl Game {
                 }
             )
         });
+    }
+
+    /// Whether neutral group `j` travels with player group `i`: a neutral
+    /// fighting for the same player, on the same flight at the same point
+    /// (or in the same city) [24.41].
+    fn escorts(&self, i: usize, j: usize) -> bool {
+        let (a, e) = (self.groups[i], self.groups[j]);
+        j != i
+            && e.owner >= 2
+            && a.owner < 2
+            && self.allied(e.owner, usize::from(a.owner))
+            && e.in_transit == a.in_transit
+            && e.city == a.city
+            && (!a.in_transit || (e.from == a.from && e.left == a.left))
+    }
+
+    /// Applies `f` to every neutral group travelling with group `i`
+    /// (marked by `Group::from == ESCORT` while it is set out).
+    fn carry_escorts(&mut self, i: usize, f: impl Fn(&mut Group)) {
+        for j in 0..self.len {
+            if self.groups[j].from == ESCORT || (self.groups[j].in_transit && self.escorts(i, j)) {
+                f(&mut self.groups[j]);
+            }
+        }
+        for j in 0..self.len {
+            if self.groups[j].from == ESCORT {
+                self.groups[j].from = self.groups[i].from;
+            }
+        }
+    }
+
+    /// [24.41] player `p`'s group `mover`, setting out from `city`, takes
+    /// with it the part of the influenced neutral fleets there that `p`'s
+    /// policy chooses; the part that goes is marked [`ESCORT`] until
+    /// [`Game::carry_escorts`] sets it on its way.
+    fn escort(&mut self, ctx: &Context, p: usize, mover: usize, city: usize, dice: &mut Dice) {
+        let count = self.len;
+        for j in 0..count {
+            let e = self.groups[j];
+            if e.owner < 2
+                || e.in_transit
+                || usize::from(e.city) != city
+                || !self.allied(e.owner, p)
+                || j == mover
+            {
+                continue;
+            }
+            let going = players::escort_strength(ctx, self, p, j, dice).min(e.strength);
+            if going == 0 {
+                continue;
+            }
+            if going < e.strength && self.len < MAX_GROUPS {
+                // The neutral's commanders go with its moving fleets.
+                self.groups[j].strength -= going;
+                self.groups[j].commanders = 0;
+                self.groups[self.len] = Group {
+                    strength: going,
+                    from: ESCORT,
+                    ..e
+                };
+                self.len += 1;
+            } else {
+                self.groups[j].from = ESCORT;
+            }
+        }
+    }
+
+    /// The player in whose Movement Phase neutral group `i` must fly
+    /// straight home, if it must: an influenced neutral's fleets away from
+    /// their city with no home fleet of their ally beside them [24.41], or
+    /// whose city the enemy took [24.47] (in the ally's phase); a neutral's
+    /// fleets again neutral [24.42] (in the first Movement Phase of the
+    /// Turn).
+    pub(crate) fn bound_home(&self, rules: &MilitaryRules, i: usize) -> Option<usize> {
+        let g = self.groups[i];
+        let n = usize::from(g.owner) - 2;
+        let home = rules.neutrals[n].city;
+        let Some(ally) = self.side_of(g.owner) else {
+            return (g.in_transit || usize::from(g.city) != home)
+                .then_some(usize::from(self.first));
+        };
+        let k = self.controller[home];
+        let city_lost = k < 2 && usize::from(k) != ally;
+        if !g.in_transit && usize::from(g.city) == home {
+            return None;
+        }
+        let escorted =
+            (0..self.len).any(|a| usize::from(self.groups[a].owner) == ally && self.escorts(a, i));
+        (city_lost || !escorted).then_some(ally)
+    }
+
+    /// Flies neutral group `i` on towards its own city: on along its flight
+    /// if under way [22.24], else out by the line that leaves the least
+    /// distance (the way it came if the city holds hostile fleets [22.25]).
+    fn fly_home<T: Trace>(
+        &mut self,
+        rules: &MilitaryRules,
+        i: usize,
+        dice: &mut Dice,
+        trace: &mut T,
+    ) {
+        let g = self.groups[i];
+        if g.in_transit {
+            self.fly(rules, i, dice, trace);
+            return;
+        }
+        let home = rules.neutrals[usize::from(g.owner) - 2].city;
+        let c = usize::from(g.city);
+        let ally = self.side_of(g.owner);
+        let blocked = self.groups().iter().any(|x| {
+            !x.in_transit
+                && usize::from(x.city) == c
+                && x.owner != g.owner
+                && (ally.is_none() || self.side_of(x.owner) != ally)
+        });
+        let base = rules.map.from_range[c].0;
+        let mut choice: Option<(u32, usize)> = None;
+        for (j, r) in rules.map.routes_from(c).iter().enumerate() {
+            if blocked && r.to != g.from {
+                continue;
+            }
+            let rest = rules.map.distance(usize::from(r.to), home);
+            if rest == crate::jc::military::map::UNREACHABLE {
+                continue;
+            }
+            let leg = if r.one_turn { 1 } else { u32::from(r.haads) };
+            let total = leg + u32::from(rest);
+            if choice.is_none_or(|(d, _)| total < d) {
+                choice = Some((total, j));
+            }
+        }
+        let Some((_, j)) = choice else { return };
+        let r = rules.map.routes[usize::from(base) + j];
+        let m = &mut self.groups[i];
+        m.from = r.from;
+        m.city = r.to;
+        if r.one_turn {
+            m.left = 0;
+            m.in_transit = false;
+        } else {
+            m.left = r.haads;
+            m.in_transit = true;
+            self.fly(rules, i, dice, trace);
+        }
     }
 
     /// Joins groups of one owner and nation in the same city.

@@ -15,6 +15,10 @@ pub const MAX_GROUPS: usize = 96;
 /// "None" for city, owner and player fields.
 pub const NONE: u8 = u8::MAX;
 
+/// `Group::from` of a neutral group chosen to go with a home fleet
+/// [24.41], for the moment before it sets out.
+pub const ESCORT: u8 = u8::MAX - 1;
+
 /// A stack of fleets of one owner and nation, with the commanders riding
 /// with it [22.23].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -204,6 +208,9 @@ pub struct Game {
     /// Each player's strength as the other can know it (set-up, plus
     /// reinforcements, less losses seen in combat and storms).
     pub public_strength: [u16; 2],
+    /// Who moves first this game: neutral fleets again neutral fly home in
+    /// his Movement Phase [24.42].
+    pub first: u8,
     /// Counts for the outputs.
     pub stats: GameStats,
 }
@@ -231,6 +238,7 @@ impl Game {
             storm_armed: false,
             storm_now: false,
             public_strength: [0; 2],
+            first: 0,
             stats: GameStats::default(),
         };
         for p in 0..2 {
