@@ -251,50 +251,23 @@ fn out_and_max_trials_problems_are_refused_before_any_work() {
     // The analysis commands too: their second setting is out of range, so
     // an --out checked only after the work would report that instead.
     let bad_second_setting = "sides[0].figures[0].level=3,999";
-    assert_bad_input(
-        &[
-            "sweep",
-            &padwar(),
-            "--vary",
-            bad_second_setting,
-            "-n",
-            "100",
-            "--out",
-            "a-file",
-        ],
-        d,
-        &["a-file", "cannot create the output folder"],
-    );
-    assert_bad_input(
-        &[
+    let scenario = padwar();
+    for command in [
+        vec!["sweep", "--vary", bad_second_setting],
+        vec![
             "tune",
-            &padwar(),
             "--vary",
             bad_second_setting,
             "--target",
             "First padwar wins=0.5",
-            "-n",
-            "100",
-            "--out",
-            "a-file",
         ],
-        d,
-        &["a-file", "cannot create the output folder"],
-    );
-    assert_bad_input(
-        &[
-            "compare",
-            &padwar(),
-            "--set-b",
-            "sides[0].figures[0].level=9",
-            "-n",
-            "100",
-            "--out",
-            "a-file",
-        ],
-        d,
-        &["a-file", "cannot create the output folder"],
-    );
+        vec!["compare", "--set-b", "sides[0].figures[0].level=9"],
+    ] {
+        let mut args = vec![command[0], scenario.as_str()];
+        args.extend(&command[1..]);
+        args.extend(["-n", "100", "--out", "a-file"]);
+        assert_bad_input(&args, d, &["a-file", "cannot create the output folder"]);
+    }
     assert_bad_input(
         &["run", &padwar(), "-n", "1000", "--max-trials", "5000", "-q"],
         d,
