@@ -46,6 +46,13 @@ impl Cell {
         Cell::Rate { hits, of, decimals }
     }
 
+    /// `hits` of `of` as `(rate, low, high)`: the rate (0 with no trials)
+    /// and its 95% Wilson interval.
+    pub fn rate_with_interval(hits: u64, of: u64) -> (f64, f64, f64) {
+        let (low, high) = wilson_interval(hits, of);
+        (hits as f64 / of.max(1) as f64, low, high)
+    }
+
     /// Whether the cell reads left to right (text) rather than as a number.
     pub fn is_text(&self) -> bool {
         matches!(self, Cell::Text(_))
@@ -59,8 +66,7 @@ impl std::fmt::Display for Cell {
             Cell::Count(n) => write!(f, "{n}"),
             Cell::Real { value, decimals } => write!(f, "{value:.decimals$}"),
             Cell::Rate { hits, of, decimals } => {
-                let (lo, hi) = wilson_interval(*hits, *of);
-                let rate = *hits as f64 / (*of).max(1) as f64;
+                let (rate, lo, hi) = Cell::rate_with_interval(*hits, *of);
                 write!(f, "{rate:.decimals$} [{lo:.decimals$},{hi:.decimals$}]")
             }
         }

@@ -3,7 +3,6 @@
 use std::io::{self, Write};
 
 use barsoom_engine::breakdown::{Breakdown, Cell, Table};
-use barsoom_engine::math::stats::wilson_interval;
 use serde_json::{Value, json};
 
 /// Writes every table of `breakdown`, a blank line between them. A ranked
@@ -25,8 +24,7 @@ pub fn breakdown_tables_json(breakdown: &Breakdown) -> Value {
         Cell::Count(n) => json!(n),
         Cell::Real { value, .. } => json!(value),
         Cell::Rate { hits, of, .. } => {
-            let (low, high) = wilson_interval(*hits, *of);
-            let rate = *hits as f64 / (*of).max(1) as f64;
+            let (rate, low, high) = Cell::rate_with_interval(*hits, *of);
             json!({"hits": hits, "of": of, "rate": rate, "low": low, "high": high})
         }
     };
