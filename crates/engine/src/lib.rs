@@ -13,6 +13,7 @@ pub mod rng;
 pub mod roll;
 pub mod runner;
 pub mod scenario;
+pub mod search;
 pub mod shard;
 
 pub use accumulate::{IntHistogram, RealStats, Tally, TrialResult};

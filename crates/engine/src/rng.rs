@@ -47,7 +47,9 @@ pub(crate) fn trial_rng(seed: u64, trial: u64) -> Xoshiro256PlusPlus {
 ///
 /// Bounded integers use Lemire's nearly-divisionless method, which is
 /// unbiased and does not change when the `rand` crates change their own
-/// samplers: a fixed seed always yields the same rolls.
+/// samplers: a fixed seed always yields the same rolls. A copy (`clone`)
+/// rolls on from the same point, which is how a search replays a turn.
+#[derive(Clone)]
 pub struct Dice {
     rng: Xoshiro256PlusPlus,
     rolled: u32,
@@ -77,6 +79,14 @@ impl Dice {
     #[inline]
     pub fn rolled(&self) -> u32 {
         self.rolled
+    }
+
+    /// Switches to the stream keyed by `key` (a search playout's own
+    /// stream, derived from the trial's), keeping the trial index.
+    #[inline]
+    pub fn reseed(&mut self, key: u64) {
+        self.rng = trial_rng(key, self.trial);
+        self.rolled = 0;
     }
 
     /// The next raw 64-bit output of the stream.

@@ -16,6 +16,17 @@ pub trait Roll {
     /// A uniform index in `0..n` (`n` > 0).
     fn pick(&mut self, n: usize) -> usize;
 
+    /// A copy of a random stream at this point, for a search that replays
+    /// from here; `None` for scripted dice, which a search cannot fork.
+    fn snapshot(&self) -> Option<Dice> {
+        None
+    }
+
+    /// Switches a random stream to the search playout stream `key`; dice
+    /// that are not a random stream (scripts) keep their script. Only a
+    /// playout, which always rolls [`Dice`], is ever reseeded.
+    fn reseed(&mut self, _key: u64) {}
+
     /// A six-sided die, 1..=6.
     #[inline]
     fn d6(&mut self) -> i32 {
@@ -38,6 +49,14 @@ impl Roll for Dice {
     #[inline]
     fn pick(&mut self, n: usize) -> usize {
         self.below(n as u32) as usize
+    }
+
+    fn snapshot(&self) -> Option<Dice> {
+        Some(self.clone())
+    }
+
+    fn reseed(&mut self, key: u64) {
+        Dice::reseed(self, key);
     }
 }
 
