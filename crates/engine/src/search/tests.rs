@@ -180,7 +180,7 @@ fn the_search_never_reads_a_hidden_card() {
 
 #[test]
 fn specs_read_with_their_base_and_budget() {
-    let base = |name: &str| (name == "heuristic" || name == "random").then(|| name.len());
+    let base = |name: &str| (name == "heuristic" || name == "random").then_some(name.len());
     let parse = |t: &str| SearchSpec::parse(t, 9, "heuristic, random", base);
     assert_eq!(parse("greedy"), None);
     assert_eq!(
