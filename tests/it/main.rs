@@ -64,6 +64,7 @@ mod races_battle;
 mod races_game;
 mod talisman_combat;
 mod talisman_game;
+mod talisman_search;
 mod wom_air;
 mod wom_battle;
 mod wom_duel;

@@ -39,6 +39,7 @@ fn config(players: usize) -> Config {
         hand: 3,
         max_rounds: 400,
         endings: vec![0],
+        search_horizon: 12,
     }
 }
 

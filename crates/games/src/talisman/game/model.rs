@@ -11,7 +11,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::talisman::data::Rules;
-use crate::talisman::policy::{Policy, SensibleKnobs};
+use crate::talisman::policy::{POLICY_NAMES, Policy, SensibleKnobs};
 use barsoom_engine::accumulate::{MAX_METRICS, TrialResult};
 use barsoom_engine::model::{MetricSpec, Model, OutputSpec, Trace};
 use barsoom_engine::rng::Dice;
@@ -42,6 +42,12 @@ struct GameFile {
     endings: Vec<String>,
     #[serde(default)]
     sensible: SensibleKnobs,
+    #[serde(default = "default_search_horizon")]
+    search_horizon: u32,
+}
+
+fn default_search_horizon() -> u32 {
+    super::playouts::HORIZON_ROUNDS
 }
 
 fn default_hand() -> usize {
@@ -94,12 +100,16 @@ impl TalismanGame {
         }
         let mut policies = [Policy::Random; MAX_PLAYERS];
         for (i, name) in file.players.iter().enumerate() {
-            policies[i] = Policy::parse(name, k).ok_or_else(|| {
-                err(
-                    format!("players[{i}]"),
-                    format!("expected sensible or random, found {name:?}"),
-                )
-            })?;
+            policies[i] = match Policy::parse(name, k) {
+                Some(Ok(policy)) => policy,
+                Some(Err(e)) => return Err(err(format!("players[{i}]"), e.to_string())),
+                None => {
+                    return Err(err(
+                        format!("players[{i}]"),
+                        format!("expected {POLICY_NAMES}, found {name:?}"),
+                    ));
+                }
+            };
         }
         let mut first = [None; MAX_PLAYERS];
         if file.first_characters.len() > n {
@@ -136,6 +146,15 @@ impl TalismanGame {
                 format!("expected 1 to {MAX_HAND} characters"),
             ));
         }
+        if file.search_horizon > file.max_rounds {
+            return Err(err(
+                "search_horizon".into(),
+                format!(
+                    "expected 0 (play to the end) to max_rounds ({}) rounds",
+                    file.max_rounds
+                ),
+            ));
+        }
         if !(1..=100_000).contains(&file.max_rounds) {
             return Err(err(
                 "max_rounds".into(),
@@ -166,6 +185,7 @@ impl TalismanGame {
             hand: file.hand,
             max_rounds: file.max_rounds,
             endings,
+            search_horizon: file.search_horizon,
         })
     }
 
