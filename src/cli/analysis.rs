@@ -15,6 +15,7 @@ use crate::analysis::sweep::{grid, value_text};
 use crate::engine::RunConfig;
 use crate::engine::paired::run_paired;
 use crate::report::SummaryContext;
+use crate::report::charts::{DifferenceChart, DifferenceRow, write_difference_chart};
 use crate::report::files::{OutputFolder, write_atomic};
 use crate::report::frames::{
     compare_frame, head_to_head_frame, ratings_frame, tune_frame, write_frame,
@@ -44,6 +45,7 @@ fn run_setting(
         model: &loaded.model_id,
         scenario: &path,
         scenario_name: &loaded.name,
+        description: &loaded.description,
     };
     Ok(Summary::from_tally(&ctx, loaded.model.spec(), &tally, seed))
 }
@@ -133,13 +135,14 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
     let frame =
         sweep_frame(&paths, &results).map_err(|e| anyhow!("building the sweep frame: {e}"))?;
     let mut written = write_frame(frame, &out_dir, "sweep")?;
-    let title = format!(
-        "{}: {} trials per setting, common random numbers",
+    let subtitle = format!(
+        "{}: outcome rates against {}, {} trials per setting, common random numbers",
         base.name,
+        paths.join(" and "),
         crate::report::summary::group_thousands(args.trials)
     );
     written.extend(
-        write_sweep_charts(&paths, &results, &out_dir, &title)
+        write_sweep_charts(&paths, &results, &out_dir, chart_title(&base), &subtitle)
             .map_err(|e| anyhow!("drawing sweep charts in {}: {e}", out_dir.display()))?,
     );
     let info = serde_json::json!({
@@ -236,6 +239,30 @@ pub fn compare(args: CompareArgs) -> Result<()> {
 
     let frame = compare_frame(spec_a, &rates, &metrics)?;
     let mut written = write_frame(frame, &out_dir, "compare")?;
+    let chart = DifferenceChart {
+        title: format!("{} against {}", first.name, second_name),
+        subtitle: format!(
+            "{} paired trials, seed {} · green up, red down: interval clear of zero · {}",
+            crate::report::summary::group_thousands(n),
+            args.sampling.seed,
+            chart_title(&first)
+        ),
+        x_label: "change in rate, second − first (95% paired interval)".into(),
+        rows: spec_a
+            .outcomes
+            .iter()
+            .zip(&rates)
+            .map(|(label, r)| DifferenceRow {
+                label: label.clone(),
+                difference: r.difference,
+                ci95: r.ci95,
+            })
+            .collect(),
+    };
+    written.extend(
+        write_difference_chart(&chart, &out_dir, "compare")
+            .map_err(|e| anyhow!("drawing the comparison chart in {}: {e}", out_dir.display()))?,
+    );
     let info = serde_json::json!({
         "kind": "compare",
         "first": { "scenario": args.first.display().to_string(), "model": first.model_id, "overrides": override_texts(&args.set) },
@@ -303,6 +330,16 @@ pub fn compare(args: CompareArgs) -> Result<()> {
     Ok(())
 }
 
+/// What a command's charts are titled: the scenario's description, or its
+/// name when it has none.
+fn chart_title(scenario: &crate::games::LoadedScenario) -> &str {
+    if scenario.description.trim().is_empty() {
+        &scenario.name
+    } else {
+        &scenario.description
+    }
+}
+
 fn override_texts(overrides: &[Override]) -> Vec<String> {
     overrides
         .iter()
@@ -317,7 +354,6 @@ fn describe_overrides(overrides: &[Override]) -> String {
 /// `barsoom tune`.
 pub fn tune(args: TuneArgs) -> Result<()> {
     use crate::analysis::tune::{Measure, estimate, last_round_trials, loss, successive_halving};
-    use crate::report::charts::{LineChart, LineSeries, write_line_chart};
 
     let base = load(&args.scenario, &args.common.set)?;
     let spec = base.model.spec().clone();
@@ -393,6 +429,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         model: &base.model_id,
         scenario: &path,
         scenario_name: &base.name,
+        description: &base.description,
     };
     let summary = Summary::from_tally(&ctx, models[best].model.spec(), &confirmed, confirm_seed);
     let confirmed_estimates: Vec<f64> = measures.iter().map(|m| estimate(&confirmed, *m)).collect();
@@ -414,50 +451,19 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         .collect();
     let frame = tune_frame(&paths, &values, &args.target, &trace)?;
     let mut written = write_frame(frame, &out_dir, "tune")?;
-    // The chart: loss against trials for the settings that survived the
-    // first round, best first.
-    let finalists: Vec<usize> = {
-        let mut reached: Vec<(usize, usize, f64)> = Vec::new();
-        for row in &trace {
-            match reached.iter_mut().find(|r| r.0 == row.setting) {
-                Some(r) => {
-                    r.1 = row.round;
-                    r.2 = row.loss;
-                }
-                None => reached.push((row.setting, row.round, row.loss)),
-            }
-        }
-        reached.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.total_cmp(&b.2)));
-        reached
-            .iter()
-            .filter(|r| r.1 > 0)
-            .take(8)
-            .map(|r| r.0)
-            .collect()
-    };
-    let chart = LineChart {
-        title: format!("{}: successive halving towards the targets", base.name),
-        x_label: "round (each round doubles the trials of the settings kept)".into(),
-        y_label: "loss (sum of squared relative misses)".into(),
-        series: finalists
-            .iter()
-            .map(|&s| LineSeries {
-                name: describe_overrides(&settings[s]),
-                points: trace
-                    .iter()
-                    .filter(|t| t.setting == s)
-                    .map(|t| (t.round as f64, t.loss, None))
-                    .collect(),
-            })
-            .collect(),
-        y_max: None,
-    };
-    if !chart.series.is_empty() {
-        written.extend(
-            write_line_chart(&chart, &out_dir, "tune")
-                .map_err(|e| anyhow!("drawing the tuning chart in {}: {e}", out_dir.display()))?,
-        );
-    }
+    written.extend(
+        write_tune_chart(
+            &args,
+            &base,
+            &settings,
+            &measures,
+            &trace,
+            best,
+            total_trials,
+            &out_dir,
+        )
+        .map_err(|e| anyhow!("drawing the tuning chart in {}: {e}", out_dir.display()))?,
+    );
     let info = serde_json::json!({
         "kind": "tune",
         "model": base.model_id,
@@ -516,6 +522,142 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         out_dir.display()
     )?;
     Ok(())
+}
+
+/// Draws `tune.png/.svg`: one panel per target, the search's estimate of
+/// it at every setting (from the most trials that setting ran, with the
+/// Wilson interval of a rate) against the varied value (or the settings by
+/// name when it is not one number), the target as a level line and the
+/// chosen setting marked.
+#[allow(clippy::too_many_arguments)]
+fn write_tune_chart(
+    args: &TuneArgs,
+    base: &crate::games::LoadedScenario,
+    settings: &[Vec<Override>],
+    measures: &[crate::analysis::tune::Measure],
+    trace: &[crate::analysis::tune::TraceRow],
+    best: usize,
+    total_trials: u64,
+    out_dir: &Path,
+) -> Result<Vec<std::path::PathBuf>, crate::report::charts::ChartError> {
+    use crate::analysis::sweep::value_number;
+    use crate::analysis::tune::Measure;
+    use crate::math::stats::wilson_interval;
+    use crate::report::charts::{LineChart, LineSeries, Mark, YAxis, write_line_panels};
+
+    // Each setting's last (largest) estimate row.
+    let mut last: Vec<Option<&crate::analysis::tune::TraceRow>> = vec![None; settings.len()];
+    for row in trace {
+        last[row.setting] = Some(row);
+    }
+    let numeric: Option<Vec<f64>> = (args.vary.len() == 1)
+        .then(|| {
+            settings
+                .iter()
+                .map(|s| s.first().and_then(|o| value_number(&o.value)))
+                .collect()
+        })
+        .flatten();
+    let (xs, x_names): (Vec<f64>, Vec<String>) = match numeric {
+        Some(xs) => (xs, Vec::new()),
+        None => (
+            (1..=settings.len()).map(|i| i as f64).collect(),
+            settings
+                .iter()
+                .map(|s| {
+                    s.iter()
+                        .map(|o| value_text(&o.value))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .collect(),
+        ),
+    };
+    let x_label = if x_names.is_empty() {
+        args.vary[0].path.clone()
+    } else {
+        args.vary
+            .iter()
+            .map(|v| v.path.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let chosen = settings[best]
+        .iter()
+        .map(|o| value_text(&o.value))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let panels: Vec<LineChart> = args
+        .target
+        .iter()
+        .zip(measures)
+        .enumerate()
+        .map(|(k, (target, measure))| {
+            let mut points: Vec<_> = last
+                .iter()
+                .zip(&xs)
+                .filter_map(|(row, &x)| {
+                    let row = (*row)?;
+                    let value = *row.estimates.get(k)?;
+                    let band = match measure {
+                        Measure::Rate(_) if row.trials > 0 && value.is_finite() => {
+                            let count = (value * row.trials as f64).round() as u64;
+                            Some(wilson_interval(count, row.trials))
+                        }
+                        _ => None,
+                    };
+                    Some((x, value, band))
+                })
+                .collect();
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            LineChart {
+                title: format!("{} (target {})", target.name, target.value),
+                subtitle: String::new(),
+                x_label: x_label.clone(),
+                y_label: match measure {
+                    Measure::Rate(_) => "rate".into(),
+                    Measure::Mean(_) => "mean".into(),
+                },
+                band: match measure {
+                    Measure::Rate(_) => "95% Wilson interval".into(),
+                    Measure::Mean(_) => String::new(),
+                },
+                x_names: x_names.clone(),
+                series: vec![LineSeries {
+                    name: "search estimate".into(),
+                    points,
+                }],
+                y_axis: match measure {
+                    Measure::Rate(_) => YAxis::Rate,
+                    Measure::Mean(_) => YAxis::Fit,
+                },
+                marks: vec![
+                    Mark::Level {
+                        y: target.value,
+                        label: format!("target {}", target.value),
+                    },
+                    Mark::At {
+                        x: xs[best],
+                        label: format!("chosen {chosen}"),
+                    },
+                ],
+            }
+        })
+        .collect();
+    let title = format!(
+        "Tuning {x_label} towards {}",
+        args.target
+            .iter()
+            .map(|t| format!("{} = {}", t.name, t.value))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let subtitle = format!(
+        "{}: successive halving, {} trials in all; chosen {chosen}",
+        chart_title(base),
+        crate::report::summary::group_thousands(total_trials)
+    );
+    write_line_panels(&title, &subtitle, &panels, out_dir, "tune")
 }
 
 /// `barsoom tournament`.
@@ -635,11 +777,19 @@ pub fn tournament(args: TournamentArgs) -> Result<()> {
         "ratings",
     )?);
     let heatmap = Heatmap {
-        title: format!(
-            "{}: head-to-head score (row against column, both seats)",
-            base.name
+        title: format!("Round robin of {n} entrants: head-to-head score"),
+        // The scenario's own description names its two fighters, not the
+        // entrants: the subject is the round robin.
+        subtitle: format!(
+            "{} trials per pairing and seating · {} ({}), seats {} and {}",
+            crate::report::summary::group_thousands(args.trials),
+            base.name,
+            base.model_id,
+            args.seat[0],
+            args.seat[1]
         ),
-        x_label: "opponent".into(),
+        value_label: "score of the row entrant (draws count half)".into(),
+        x_label: "opponent (both seats)".into(),
         y_label: "entrant".into(),
         x_ticks: entrants.clone(),
         // Rows are drawn bottom to top: reverse them so the first entrant

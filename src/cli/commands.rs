@@ -75,6 +75,7 @@ fn context<'a>(scenario: &'a LoadedScenario, path: &'a str) -> SummaryContext<'a
         model: &scenario.model_id,
         scenario: path,
         scenario_name: &scenario.name,
+        description: &scenario.description,
     }
 }
 
@@ -131,6 +132,7 @@ fn run(args: RunArgs) -> Result<()> {
         model: scenario.model_id.clone(),
         scenario: args.scenario.display().to_string(),
         scenario_name: scenario.name.clone(),
+        description: scenario.description.clone(),
         fingerprint: scenario.fingerprint.clone(),
         seed: args.sampling.seed,
         trials: total_trials,
@@ -446,6 +448,7 @@ fn write_report(
         model: &state.model,
         scenario: &state.scenario,
         scenario_name: &state.scenario_name,
+        description: &state.description,
     };
     let mut summary = Summary::from_tally(&ctx, &spec, &state.tally, state.seed);
     summary.stopping_rule = state.stopping_rule.clone();
