@@ -8,7 +8,7 @@ use std::path::Path;
 
 use anyhow::{Result, anyhow};
 
-use super::commands::{InputError, command_line, load, output_dir};
+use super::commands::{Destination, InputError, command_line, load, output_dir, scenario_folder};
 use super::{CompareArgs, SweepArgs, TournamentArgs, TuneArgs};
 use crate::analysis::paired::{mean_difference, rate_difference};
 use crate::analysis::sweep::{grid, value_text};
@@ -16,7 +16,7 @@ use crate::engine::RunConfig;
 use crate::engine::paired::run_paired;
 use crate::report::SummaryContext;
 use crate::report::charts::{DifferenceChart, DifferenceRow, write_difference_chart};
-use crate::report::files::{OutputFolder, write_atomic};
+use crate::report::files::{OutputFolder, WrittenBy, write_atomic};
 use crate::report::frames::{
     compare_frame, head_to_head_frame, ratings_frame, tune_frame, write_frame,
 };
@@ -24,6 +24,26 @@ use crate::report::summary::Summary;
 use crate::report::sweep::{SettingResult, sweep_frame, write_sweep_charts};
 use crate::scenario::Override;
 use crate::scenario::overrides::distinct_paths;
+
+impl super::AnalysisOptions {
+    /// The output folder of `command` on `scenario` (loaded as `loaded`):
+    /// `--out`, or `reports/<scenario's folder>-<command>/`.
+    fn output_dir(
+        &self,
+        command: &str,
+        scenario: &Path,
+        loaded: &crate::games::LoadedScenario,
+    ) -> Result<OutputFolder> {
+        output_dir(
+            Destination {
+                out: self.out.as_deref(),
+                force: self.force,
+            },
+            scenario_folder(scenario, &loaded.model_id, &format!("-{command}")),
+            WrittenBy::new(command, &[scenario]),
+        )
+    }
+}
 
 /// Runs `scenario` with `overrides` on trials `0..trials` of `seed` and
 /// summarises it: the unit every analysis command repeats.
@@ -81,7 +101,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
     let paths: Vec<String> = args.vary.iter().map(|v| v.path.clone()).collect();
     let threads = args.common.sampling.threads()?;
     let mut results = Vec::with_capacity(settings.len());
-    let out_dir = output_dir(args.common.out.as_deref(), &format!("{}-sweep", base.name))?;
+    let out_dir = args.common.output_dir("sweep", &args.scenario, &base)?;
     let mut out = std::io::stdout().lock();
     if !args.common.json {
         writeln!(
@@ -209,17 +229,23 @@ pub fn compare(args: CompareArgs) -> Result<()> {
         threads: args.sampling.threads()?,
         ..RunConfig::new(args.sampling.seed, args.trials)
     };
+    let vs = format!(
+        "-vs-{}",
+        if args.second.is_some() {
+            second.name.as_str()
+        } else {
+            "changed"
+        }
+    );
+    let mut compared: Vec<&Path> = vec![&args.first];
+    compared.extend(args.second.as_deref());
     let out_dir = output_dir(
-        args.out.as_deref(),
-        &format!(
-            "{}-vs-{}",
-            first.name,
-            if args.second.is_some() {
-                second.name.as_str()
-            } else {
-                "changed"
-            }
-        ),
+        Destination {
+            out: args.out.as_deref(),
+            force: args.force,
+        },
+        scenario_folder(&args.first, &first.model_id, &vs),
+        WrittenBy::new("compare", &compared),
     )?;
     let tally = run_paired(first.model.as_ref(), second.model.as_ref(), &config)?;
     let n = tally.trials();
@@ -383,7 +409,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         .into());
     }
     let mut models = Vec::with_capacity(settings.len());
-    let out_dir = output_dir(args.common.out.as_deref(), &format!("{}-tune", base.name))?;
+    let out_dir = args.common.output_dir("tune", &args.scenario, &base)?;
     for setting in &settings {
         let overrides: Vec<Override> = args.common.set.iter().chain(setting).cloned().collect();
         let loaded = load(&args.scenario, &overrides)?;
@@ -703,10 +729,9 @@ pub fn tournament(args: TournamentArgs) -> Result<()> {
     let threads = args.common.sampling.threads()?;
     // The output folder is opened (and locked) before any work, so a bad
     // --out is found at once.
-    let out_dir = output_dir(
-        args.common.out.as_deref(),
-        &format!("{}-tournament", base.name),
-    )?;
+    let out_dir = args
+        .common
+        .output_dir("tournament", &args.scenario, &base)?;
     let seed = args.common.sampling.seed;
     let mut record = Record::new(entrants.clone());
     let mut out = std::io::stdout().lock();

@@ -224,8 +224,11 @@ pub fn copy_tree(from: &Path, to: &Path) {
 /// command that wrote the folder had written them (for tests that doctor
 /// an output file to check what a reader does with its content).
 pub fn reseal_manifest(dir: &Path) {
-    use barsoom::report::files::{MANIFEST_FILE, OutputFolder};
-    let folder = OutputFolder::open(dir).expect("lock the folder");
+    use barsoom::report::files::{MANIFEST_FILE, OutputFolder, written_by};
+    let writer = written_by(dir)
+        .expect("a readable manifest")
+        .unwrap_or_default();
+    let folder = OutputFolder::open(dir, writer, true).expect("lock the folder");
     let files: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("read folder")
         .map(|e| e.expect("entry").path())
