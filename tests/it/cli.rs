@@ -177,7 +177,17 @@ fn exact_prints_the_same_shape_marked_exact() {
         .sum();
     assert!((p - 1.0).abs() < 1e-9);
     let o = barsoom(&["exact", &scenario], dir.path());
-    assert!(text(&o.stdout).contains("(exact)"));
+    let table = text(&o.stdout);
+    assert!(table.contains("(exact)"));
+    // Exact values carry no interval, spread or standard error.
+    for estimate in ["Wilson", "interval", "std.err", "median"] {
+        assert!(!table.contains(estimate), "{estimate} in {table}");
+    }
+    let rounds = table
+        .lines()
+        .find(|l| l.starts_with("rounds "))
+        .expect("the rounds line");
+    assert!(rounds.ends_with("(exact)"), "{rounds}");
 }
 
 #[test]

@@ -325,6 +325,14 @@ impl Summary {
                 .unwrap_or(6)
                 .max(6);
             out.push('\n');
+            if self.exact {
+                // An exact solution has means only: no spread, no interval.
+                out.push_str(&format!("{:<width$}  {:>10}\n", "metric", "mean"));
+                for m in &self.metrics {
+                    out.push_str(&format!("{:<width$}  {:>10.4}  (exact)\n", m.name, m.mean));
+                }
+                return out;
+            }
             out.push_str(&format!(
                 "{:<width$}  {:>10}  {:>9}  {:>6}  {:>6}  {:>6}  {}\n",
                 "metric",
