@@ -94,9 +94,14 @@ pub struct RunArgs {
     /// Trials per block (results do not depend on it).
     #[arg(long, default_value = "16384", allow_negative_numbers = true, value_parser = parse_count, hide = true)]
     pub chunk: u64,
-    /// Output folder (default: reports/<scenario name>/).
+    /// Output folder (default: reports/<scenario's path under scenarios/>/,
+    /// e.g. reports/jc/fleet/even-fight/).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Write into --out (or the default folder) even when it holds another
+    /// scenario's results, replacing them.
+    #[arg(long)]
+    pub force: bool,
     /// Also stream one row per trial to <out>/trials.parquet.
     #[arg(long)]
     pub trials_out: bool,
@@ -224,9 +229,13 @@ pub struct MergeArgs {
     /// The shards' state.json files.
     #[arg(required = true)]
     pub states: Vec<PathBuf>,
-    /// Output folder (default: reports/<scenario name>/).
+    /// Output folder (default: that of `run` on the shards' scenario).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Write into --out (or the default folder) even when it holds another
+    /// scenario's results, replacing them.
+    #[arg(long)]
+    pub force: bool,
     /// Print the merged summary as one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
@@ -241,9 +250,13 @@ pub struct AnalysisOptions {
     /// Fixed changes applied to every run (repeatable).
     #[arg(long = "set", value_name = "PATH=VALUE", value_parser = crate::scenario::Override::parse)]
     pub set: Vec<crate::scenario::Override>,
-    /// Output folder (default: reports/<scenario>-<command>/).
+    /// Output folder (default: reports/<scenario's path under scenarios/>-<command>/).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Write into --out (or the default folder) even when it holds another
+    /// scenario's results, replacing them.
+    #[arg(long)]
+    pub force: bool,
     /// Print the result as one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -285,9 +298,13 @@ pub struct CompareArgs {
     /// Seed and threads.
     #[command(flatten)]
     pub sampling: Sampling,
-    /// Output folder (default: reports/<first>-vs-<second>/).
+    /// Output folder (default: reports/<first's path under scenarios/>-vs-<second's name>/).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Write into --out (or the default folder) even when it holds another
+    /// scenario's results, replacing them.
+    #[arg(long)]
+    pub force: bool,
     /// Print the comparison as one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -365,6 +382,10 @@ pub struct BenchArgs {
     /// Output folder for bench.csv, bench.parquet and the chart (default: reports/bench/).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Write into --out (or the default folder) even when it holds another
+    /// scenario's results, replacing them.
+    #[arg(long)]
+    pub force: bool,
     /// A bench.csv from an earlier run: flag each throughput that moved
     /// beyond the noise both runs measured (exit code 1 on a regression).
     #[arg(long, value_name = "BASELINE.csv")]

@@ -111,6 +111,27 @@ pub fn read_csv(path: &Path) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The texts of an SVG chart the binary wrote, in order (the title first),
+/// after checking that none is empty (every tick has its label).
+pub fn svg_texts(path: &Path) -> Vec<String> {
+    let svg = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let texts: Vec<String> = svg
+        .split("<text")
+        .skip(1)
+        .map(|t| {
+            let start = t.find('>').expect("a text tag") + 1;
+            let end = t.find("</text>").expect("a closed text");
+            t[start..end].trim().to_string()
+        })
+        .collect();
+    assert!(
+        texts.iter().all(|t| !t.is_empty()),
+        "{}: an empty label",
+        path.display()
+    );
+    texts
+}
+
 // -------------------------------------------------------------- scenarios
 
 /// The crate's root folder.
@@ -203,8 +224,11 @@ pub fn copy_tree(from: &Path, to: &Path) {
 /// command that wrote the folder had written them (for tests that doctor
 /// an output file to check what a reader does with its content).
 pub fn reseal_manifest(dir: &Path) {
-    use barsoom::report::files::{MANIFEST_FILE, OutputFolder};
-    let folder = OutputFolder::open(dir).expect("lock the folder");
+    use barsoom::report::files::{MANIFEST_FILE, OutputFolder, written_by};
+    let writer = written_by(dir)
+        .expect("a readable manifest")
+        .unwrap_or_default();
+    let folder = OutputFolder::open(dir, writer, true).expect("lock the folder");
     let files: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("read folder")
         .map(|e| e.expect("entry").path())

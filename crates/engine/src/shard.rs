@@ -67,6 +67,9 @@ pub struct RunState {
     pub scenario: String,
     /// Scenario name.
     pub scenario_name: String,
+    /// The scenario's one-line description (for chart titles).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
     /// Fingerprint of the scenario and its data files.
     pub fingerprint: String,
     /// Master seed.
@@ -466,6 +469,7 @@ mod tests {
             model: "m".into(),
             scenario: "s.toml".into(),
             scenario_name: "s".into(),
+            description: String::new(),
             fingerprint: "f".into(),
             seed: 1,
             trials: 10_000,

@@ -62,24 +62,25 @@ fn default_rounds() -> u32 {
 pub const METRIC_ROUNDS: usize = 0;
 /// Metric: the winning seat, 1-based (0: no winner).
 pub const METRIC_WINNER_SEAT: usize = 1;
-/// Metric: 1 if seat 1 (the first player) won; seats 2..6 follow.
-pub const METRIC_SEAT_WON: usize = 2;
 /// Metric: deaths of all causes; one metric per cause follows.
-pub const METRIC_DEATHS: usize = 8;
+pub const METRIC_DEATHS: usize = 2;
 /// Metric: characters brought into play.
-pub const METRIC_CHARACTERS: usize = 16;
+pub const METRIC_CHARACTERS: usize = 10;
 /// Metric: round the Crown was first reached (0: never).
-pub const METRIC_CROWN_ROUND: usize = 17;
+pub const METRIC_CROWN_ROUND: usize = 11;
 /// Metric: lives lost in combat with enemies.
-pub const METRIC_LIVES_TO_ENEMIES: usize = 18;
+pub const METRIC_LIVES_TO_ENEMIES: usize = 12;
 /// Metric: lives lost in psychic combat with spirits.
-pub const METRIC_LIVES_TO_SPIRITS: usize = 19;
+pub const METRIC_LIVES_TO_SPIRITS: usize = 13;
 /// Metric: adventure cards drawn.
-pub const METRIC_CARDS_DRAWN: usize = 20;
+pub const METRIC_CARDS_DRAWN: usize = 14;
 /// Metric: the winner's total Strength (0: no winner).
-pub const METRIC_WINNER_STRENGTH: usize = 21;
+pub const METRIC_WINNER_STRENGTH: usize = 15;
 /// Metric: the winner's total Craft.
-pub const METRIC_WINNER_CRAFT: usize = 22;
+pub const METRIC_WINNER_CRAFT: usize = 16;
+/// Metric: 1 if seat 1 (the first player) won; one per seat in play
+/// follows, so a four-player game has no `seat5_won`.
+pub const METRIC_SEAT_WON: usize = 17;
 
 impl TalismanGame {
     fn build(path: &Path, file: &GameFile, rules: &Rules) -> Result<Config, ScenarioError> {
@@ -251,12 +252,6 @@ fn output_spec(rules: &Rules, config: &Config) -> OutputSpec {
             "winning seat, 1 is the first player (0: no winner)",
         ),
     ];
-    for s in 1..=MAX_PLAYERS {
-        metrics.push(MetricSpec::new(
-            format!("seat{s}_won"),
-            format!("1 if seat {s} won"),
-        ));
-    }
     metrics.push(MetricSpec::new("deaths", "characters killed"));
     for name in CAUSE_NAMES {
         metrics.push(MetricSpec::new(
@@ -289,6 +284,13 @@ fn output_spec(rules: &Rules, config: &Config) -> OutputSpec {
         "winner_craft",
         "the winner's total Craft (0: no winner)",
     ));
+    debug_assert_eq!(metrics.len(), METRIC_SEAT_WON);
+    for s in 1..=config.players {
+        metrics.push(MetricSpec::new(
+            format!("seat{s}_won"),
+            format!("1 if seat {s} won"),
+        ));
+    }
     debug_assert!(metrics.len() <= MAX_METRICS);
     OutputSpec {
         outcomes,
