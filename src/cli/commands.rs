@@ -81,7 +81,9 @@ fn context<'a>(scenario: &'a LoadedScenario, path: &'a str) -> SummaryContext<'a
 }
 
 fn run(args: RunArgs) -> Result<()> {
-    let scenario = load(&args.scenario, &args.set)?;
+    let mut overrides = args.set.clone();
+    overrides.extend(super::jetan::rule_overrides(&args.scenario, &args.rules)?);
+    let scenario = load(&args.scenario, &overrides)?;
     let model = scenario.model.as_ref();
     let spec = model.spec();
     if let Some(trial) = args.replay {
@@ -281,7 +283,7 @@ fn run(args: RunArgs) -> Result<()> {
         "trials_per_second": ran as f64 / wall.max(1e-9),
         "resumed_from": prior.as_ref().map(|cp| cp.range[1]),
         "description": scenario.description,
-        "overrides": args.set.iter().map(|o| format!("{}={}", o.path_text, o.value_text)).collect::<Vec<_>>(),
+        "overrides": overrides.iter().map(|o| format!("{}={}", o.path_text, o.value_text)).collect::<Vec<_>>(),
     });
     let summary = write_report(&state, &out_dir, timing, &mut written)?;
     if checkpoint_path.exists() {

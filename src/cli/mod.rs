@@ -74,6 +74,11 @@ pub struct RunArgs {
     /// `--set characters.john-carter.level=12`.
     #[arg(long = "set", value_name = "PATH=VALUE", value_parser = crate::scenario::Override::parse)]
     pub set: Vec<crate::scenario::Override>,
+    /// A Jetan rule flag (repeatable), e.g. `--rule steps=up-to`, as in
+    /// `barsoom jetan`: the same as `--set rules.FLAG=VALUE`, applied after
+    /// the `--set`s.
+    #[arg(long = "rule", value_name = "FLAG=VALUE")]
+    pub rules: Vec<String>,
     /// Number of trials.
     #[arg(short = 'n', long, default_value = "1000000", allow_negative_numbers = true, value_parser = parse_count)]
     pub trials: u64,

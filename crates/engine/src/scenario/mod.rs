@@ -164,7 +164,8 @@ impl Loader {
             limits::check_lengths(path, &document)?;
             return parse_plain(path, text);
         };
-        let applied = active.apply(path, &mut document)?;
+        let accepts = |candidate: &toml::Value| candidate.clone().try_into::<T>().is_ok();
+        let applied = active.apply(path, &mut document, &accepts)?;
         limits::check_lengths(path, &document)?;
         document.try_into().map_err(|e: toml::de::Error| {
             let message = e.message().trim().replace('\n', " ");
