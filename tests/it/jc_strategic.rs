@@ -21,6 +21,8 @@ use barsoom::scenario::{Override, with_overrides};
 
 use crate::common;
 
+mod examples;
+
 fn load(name: &str) -> JcStrategic {
     match JcStrategic::load(&common::bundled(&format!("jc/strategic/{name}.toml"))) {
         Ok((m, _)) => m,

@@ -206,7 +206,7 @@ impl Game {
     }
 
     /// Phase I [16.0]: one information roll, then the hand of fate.
-    fn information_phase<R: Roller, T: Trace>(
+    pub fn information_phase<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,

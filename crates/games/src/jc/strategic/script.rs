@@ -71,6 +71,12 @@ impl Script {
         self
     }
 
+    /// Adds bout winners.
+    pub fn bouts(mut self, won: &[bool]) -> Self {
+        self.bouts.extend(won);
+        self
+    }
+
     /// Adds whether lost duels end with the hero's side leaving by card 24.
     pub fn left(mut self, left: &[bool]) -> Self {
         self.left.extend(left);
