@@ -410,6 +410,12 @@ fn fleet_combats_break_off_as_the_players_choose() {
     assert_eq!(g.own_strength(zodanga, 0), 2);
     assert_eq!(g.own_strength(zodanga, 1), 6);
 
+    // The scenario's own alliance refuses.
+    g.ctx = Context {
+        rules: m.rules(),
+        config: m.config(),
+        cache: m.cache(),
+    };
     let key = g.battle_key(0, zodanga, Target::Enemy);
     assert!(!key.sides[1].break_off.accepts);
     for t in 0..300 {

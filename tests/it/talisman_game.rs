@@ -675,7 +675,7 @@ fn bad_data_gives_one_line_errors() {
             "",
             "players = [\"sensible\"",
             "players = [\"clever\"",
-            &["players[0]", "expected sensible or random"],
+            &["players[0]", "expected sensible, random, search"],
         ),
         (
             "strength",
