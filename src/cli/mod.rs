@@ -428,6 +428,37 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
     }
 }
 
+/// A clap error with its tip and usage: clap's text without its closing
+/// "For more information" line.
+fn clap_message(rendered: &str) -> String {
+    let kept: Vec<&str> = rendered
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.starts_with("For more information"))
+        .collect();
+    let text = kept.join("\n").trim().to_string();
+    if text.is_empty() {
+        "error: invalid arguments".to_string()
+    } else {
+        text
+    }
+}
+
+/// A clap error in one line: its message up to the first blank line, the
+/// lines joined.
+fn first_paragraph(rendered: &str) -> String {
+    let message: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    if message.is_empty() {
+        "error: invalid arguments".to_string()
+    } else {
+        message.join(" ")
+    }
+}
+
 /// Parses the command line and runs it, returning the process exit code.
 pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
     let cli = match Cli::try_parse_from(args) {
@@ -447,18 +478,17 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Exi
                     ExitCode::SUCCESS
                 };
             }
-            // One line: clap's message up to its first blank line (the
-            // usage hint after it dropped), its lines joined.
-            let text = e.render().to_string();
-            let message: Vec<&str> = text
-                .lines()
-                .map(str::trim)
-                .take_while(|l| !l.is_empty())
-                .collect();
-            let line = if message.is_empty() {
-                "error: invalid arguments".to_string()
+            // A mistyped flag or subcommand keeps clap's tip ("a similar
+            // argument exists: '--trials'") and usage line; any other
+            // error is one line.
+            let rendered = e.render().to_string();
+            let line = if matches!(
+                e.kind(),
+                ErrorKind::UnknownArgument | ErrorKind::InvalidSubcommand
+            ) {
+                clap_message(&rendered)
             } else {
-                message.join(" ")
+                first_paragraph(&rendered)
             };
             eprintln!("{line}");
             return ExitCode::from(2);

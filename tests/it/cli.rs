@@ -342,11 +342,20 @@ fn bad_input_gets_one_line_and_exit_code_two() {
         d,
         &["--trials", "positive", "-5"],
     );
-    rejects(
-        &["run", &good, "--trails", "5", "--out", &out],
-        d,
-        &["--trails"],
+    // A mistyped flag keeps clap's tip and usage line.
+    let o = barsoom(&["run", &good, "--trails", "5", "--out", &out], d);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("error: unexpected argument '--trails' found"),
+        "{err}"
     );
+    assert!(
+        err.contains("tip: a similar argument exists: '--trials'"),
+        "{err}"
+    );
+    assert!(err.contains("Usage: barsoom run"), "{err}");
+    assert!(!err.contains("For more information"), "{err}");
     rejects(
         &["run", &good, "--threads", "0", "--out", &out],
         d,

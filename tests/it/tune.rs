@@ -111,14 +111,42 @@ fn finds_the_planted_pair_in_two_dimensions() {
 }
 
 #[test]
+fn target_labels_match_regardless_of_case() {
+    let json = tune_json(&[
+        "--vary",
+        "sides[0].figures[0].level=5,6",
+        "--target",
+        " first PADWAR wins =0.5",
+        "--target",
+        "ROUNDS=9",
+        "-n",
+        "1000",
+        "--confirm",
+        "1000",
+    ]);
+    assert_eq!(json["targets"].as_array().map(Vec::len), Some(2));
+    assert!(
+        json["targets"][0]["confirmed"]
+            .as_f64()
+            .is_some_and(|r| r <= 1.0)
+    );
+    assert!(
+        json["targets"][1]["confirmed"]
+            .as_f64()
+            .is_some_and(|r| r > 1.0)
+    );
+}
+
+#[test]
 fn bad_targets_are_one_line_errors() {
     let dir = tempfile::tempdir().expect("tempdir");
     let scenario = bundled("wom/padwar-vs-padwar.toml").display().to_string();
     for (target, expected) in [
         (
             "Third padwar wins=0.5",
-            "expected an outcome label or metric name: \"First padwar wins\"",
+            "expected an outcome label or metric name (case does not matter); nearest: ",
         ),
+        ("Third padwar wins=0.5", "\"First padwar wins\""),
         ("First padwar wins=2", "expected a value from 0 to 1"),
         ("rounds=many", "expected a number"),
     ] {

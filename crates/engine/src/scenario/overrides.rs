@@ -449,15 +449,28 @@ fn collect_paths(value: &Value, prefix: String, out: &mut Vec<String>) {
     }
 }
 
-/// "; nearest: a, b, c" — the three known paths closest to `path`.
+/// "; nearest: a, b, c" — the three known paths closest to `path`, each
+/// scored by the nearer of itself and its last as many segments as `path`
+/// has, so a path given without its leading tables
+/// (`banth.wounds_to_kill`) finds the field it ends
+/// (`animals.banth.wounds_to_kill`).
 fn nearest(path: &str, known: &[String]) -> String {
-    let mut ranked: Vec<(usize, &String)> = known
+    let segments = path.split('.').count();
+    let suffix = |k: &str| -> usize {
+        let parts: Vec<&str> = k.split('.').collect();
+        let tail = parts[parts.len().saturating_sub(segments)..].join(".");
+        strsim::levenshtein(path, &tail)
+    };
+    let mut ranked: Vec<(usize, usize, &String)> = known
         .iter()
-        .map(|k| (strsim::levenshtein(path, k), k))
+        .map(|k| {
+            let whole = strsim::levenshtein(path, k);
+            (suffix(k).min(whole), whole, k)
+        })
         .collect();
     ranked.sort();
-    ranked.dedup_by(|a, b| a.1 == b.1);
-    let best: Vec<&str> = ranked.iter().take(3).map(|(_, k)| k.as_str()).collect();
+    ranked.dedup_by(|a, b| a.2 == b.2);
+    let best: Vec<&str> = ranked.iter().take(3).map(|(_, _, k)| k.as_str()).collect();
     if best.is_empty() {
         String::new()
     } else {
@@ -657,5 +670,24 @@ mod tests {
         collect_paths(&doc(), String::new(), &mut known);
         let hint = nearest("units[1].sped", &known);
         assert!(hint.starts_with("; nearest: units[1].speed"), "{hint}");
+        // A path without its leading tables finds the field it ends.
+        let known: Vec<String> = [
+            "men.wounds_to_kill",
+            "men.wounds_to_kill_bonus",
+            "animals.banth.wounds_to_kill",
+            "animals.thoat.wounds_to_kill",
+        ]
+        .map(String::from)
+        .to_vec();
+        let hint = nearest("banth.wounds_to_kill", &known);
+        assert!(
+            hint.starts_with("; nearest: animals.banth.wounds_to_kill, "),
+            "{hint}"
+        );
+        let hint = nearest("banth.wounds_to_kil", &known);
+        assert!(
+            hint.starts_with("; nearest: animals.banth.wounds_to_kill, "),
+            "{hint}"
+        );
     }
 }
