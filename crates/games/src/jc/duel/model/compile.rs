@@ -794,8 +794,20 @@ pub(super) fn compile_displays(duel: &mut Duel) {
                 }
             })
             .collect();
+        let exit_squares = [0usize, 1].map(|side| {
+            let mut squares = Vec::new();
+            for y in 0..display.height {
+                for x in 0..display.width {
+                    if exits[side][display.index(x, y)] == 0 {
+                        squares.push((x, y));
+                    }
+                }
+            }
+            squares
+        });
         fields.push(Fields {
             exits,
+            exit_squares,
             door,
             beside,
         });
