@@ -338,3 +338,20 @@ fn a_berserk_hand_loses_a_level_only_on_every_second_hit_13_43() {
         assert_eq!(result.hits[1], 3, "every hit counts as scored");
     }
 }
+
+#[test]
+fn the_maneuver_matrix_is_symmetric_and_its_provenance_says_so() {
+    // [7.88] reconstructed: the cell of (a, b) reads x/y exactly when the
+    // cell of (b, a) reads y/x, so the First Player's deck has no edge of
+    // its own; the provenance says so, with the fixed points of [7.81,
+    // 7.83, 7.84].
+    let t = tables();
+    for a in 0..MANEUVERS {
+        for b in 0..MANEUVERS {
+            let [x, y] = t.effect[a][b];
+            assert_eq!(t.effect[b][a], [y, x], "maneuvers {a} and {b}");
+        }
+    }
+    let data = common::jc_data_toml("swordsman.toml");
+    common::assert_provenance_states(&data, "matrix", &["symmetric", "[7.83]", "[7.84]", "[7.81]"]);
+}

@@ -1584,3 +1584,25 @@ fn defenders_do_nothing_until_the_attackers_are_discovered() {
     );
     assert!(t.outcomes[0] + t.outcomes[1] > 300, "{:?}", t.outcomes);
 }
+
+#[test]
+fn the_discovery_matrices_are_their_formula_and_say_so() {
+    // [6.4] reconstructed: with alertness A, B, C as 0, 1, 2, In Room is
+    // 5 + attacker - defender and Outside Room three less; the provenance
+    // gives the formula and the fixed points of [6.23, 6.24].
+    let data = common::jc_data_toml("duel-rules.toml");
+    let in_room = common::toml_grid(&data["discovery"]["in_room"]);
+    let outside = common::toml_grid(&data["discovery"]["outside_room"]);
+    for defender in 0..3 {
+        for attacker in 0..3 {
+            let cell = 5 + attacker as i64 - defender as i64;
+            assert_eq!(in_room[defender][attacker], cell);
+            assert_eq!(outside[defender][attacker], cell - 3);
+        }
+    }
+    common::assert_provenance_states(
+        &data,
+        "discovery",
+        &["in_room = 5 + attacker - defender", "outside_room = in_room - 3", "[6.23]", "[6.24]"],
+    );
+}
