@@ -1087,3 +1087,38 @@ fn no_duel_of_a_bundled_game_reaches_its_turn_limit() {
         }
     }
 }
+
+#[test]
+fn a_woman_befriended_in_the_city_helps_the_escape_from_its_prison_17_27() {
+    let m = load("two-heroes");
+    let ctx = m.context();
+    let (mut g, _) = set_up(&m);
+    enter(&m, &mut g, 0, "zodanga");
+    let zodanga = city(&m, "zodanga");
+    let cm = &m.data().city_map;
+    g.heroes[0].city.area = cm
+        .areas
+        .iter()
+        .position(|a| a.id == "slaves")
+        .expect("the slaves' quarters") as u8;
+    // Information in the slaves' quarters: table 1, nothing learnt (1);
+    // the hand of fate strikes (1) and befriends him (6); the City Friend
+    // Table's 4 is an active slave girl [16.32, 16.35], a female personage
+    // of another city.
+    let before = g.heroes[0].retinue().len();
+    let mut s = Script::default().d6s(&[1]).d10s(&[1, 1, 6, 4]);
+    g.information_phase(&ctx, 0, &mut s, &mut NoTrace);
+    assert!(s.done());
+    assert_eq!(g.heroes[0].retinue().len(), before + 1);
+    let slave = *g.heroes[0].retinue().last().expect("the slave girl");
+    assert_ne!(m.data().home(slave), Some(zodanga), "not from Zodanga");
+    // A third discovery: prison, no cellmate (1); an escape roll of 3 less
+    // her one is within the base 2 in 10 [17.21, 17.27]: befriended in the
+    // city, she counts as its resident.
+    g.heroes[0].city.discoveries = 2;
+    let mut s = Script::default().d10s(&[1, 3]);
+    assert_eq!(g.discovery(&ctx, 0, &mut s, &mut NoTrace), Flow::EndTurn);
+    assert!(s.done());
+    let h = &g.heroes[0];
+    assert_eq!((h.stats.imprisonments, h.stats.escapes), (1, 1));
+}
