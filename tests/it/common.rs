@@ -306,8 +306,8 @@ pub use barsoom::engine::ScriptedDice;
 
 /// A John Carter data file, parsed as TOML.
 pub fn jc_data_toml(file: &str) -> toml::Table {
-    let text = std::fs::read_to_string(jc_data().join(file))
-        .unwrap_or_else(|e| panic!("{file}: {e}"));
+    let text =
+        std::fs::read_to_string(jc_data().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
     text.parse().unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
@@ -331,9 +331,7 @@ pub fn toml_grid(value: &toml::Value) -> Vec<Vec<i64>> {
 /// property says so beside it: its `provenance` names the formula or the
 /// property (`parts`) and the fixed points of the text it honours.
 pub fn assert_provenance_states(data: &toml::Table, section: &str, parts: &[&str]) {
-    let provenance = data[section]["provenance"]
-        .as_str()
-        .expect("a provenance");
+    let provenance = data[section]["provenance"].as_str().expect("a provenance");
     for part in parts.iter().chain(&["Pinned by the text", "Inferred"]) {
         assert!(
             provenance.contains(part),

@@ -699,7 +699,11 @@ fn the_generated_fleet_tables_are_what_their_provenance_says() {
     common::assert_provenance_states(
         &data,
         "results",
-        &["max(0, floor((roll + differential + 1) / 4))", "[23.25]", "23.33"],
+        &[
+            "max(0, floor((roll + differential + 1) / 4))",
+            "[23.25]",
+            "23.33",
+        ],
     );
     let matrix = common::toml_grid(&data["matrix"]["rows"]);
     for a in 0..8 {

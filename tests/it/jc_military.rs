@@ -987,13 +987,20 @@ fn the_diplomacy_tables_are_their_formulas_and_say_so() {
     let cycle = [0, 2, -1, 1, -2];
     for (row, cells) in matrix.iter().enumerate() {
         for (column, &cell) in cells.iter().enumerate() {
-            assert_eq!(cell, cycle[(column + 5 - row) % 5], "row {row}, column {column}");
+            assert_eq!(
+                cell,
+                cycle[(column + 5 - row) % 5],
+                "row {row}, column {column}"
+            );
         }
     }
     common::assert_provenance_states(
         &data,
         "maneuvers",
-        &["[0, 2, -1, 1, -2][(column - row) mod 5]", "[24.3 PROCEDURE]"],
+        &[
+            "[0, 2, -1, 1, -2][(column - row) mod 5]",
+            "[24.3 PROCEDURE]",
+        ],
     );
     let lowest = data["results"]["lowest"].as_integer().expect("lowest");
     let points: Vec<i64> = data["results"]["points"]

@@ -298,8 +298,16 @@ fn a_berserk_hand_loses_a_level_only_on_every_second_hit_13_43() {
     // levels keeps them on the first hit, loses one on the second, keeps
     // them on the third [13.43]; without berserk each hit costs one.
     let t = tables();
-    let cut_high = t.maneuvers.iter().position(|m| m.0 == "cut-high").expect("cut-high");
-    let thrust = t.maneuvers.iter().position(|m| m.0 == "thrust").expect("thrust");
+    let cut_high = t
+        .maneuvers
+        .iter()
+        .position(|m| m.0 == "cut-high")
+        .expect("cut-high");
+    let thrust = t
+        .maneuvers
+        .iter()
+        .position(|m| m.0 == "thrust")
+        .expect("thrust");
     assert_eq!(t.effect[cut_high][thrust], [Effect::Miss, Effect::Hit]);
     let side = |label: &str, rank, hero| Swordsman {
         label: label.into(),
@@ -332,7 +340,12 @@ fn a_berserk_hand_loses_a_level_only_on_every_second_hit_13_43() {
         };
         let mut dice = Dice::for_trial(1, 0);
         for want in expected {
-            bout.round(&mut hands, &mut result, &mut dice, &mut barsoom::engine::NoTrace);
+            bout.round(
+                &mut hands,
+                &mut result,
+                &mut dice,
+                &mut barsoom::engine::NoTrace,
+            );
             assert_eq!(hands[0].levels, want, "berserk {berserk}");
         }
         assert_eq!(result.hits[1], 3, "every hit counts as scored");
@@ -353,5 +366,9 @@ fn the_maneuver_matrix_is_symmetric_and_its_provenance_says_so() {
         }
     }
     let data = common::jc_data_toml("swordsman.toml");
-    common::assert_provenance_states(&data, "matrix", &["symmetric", "[7.83]", "[7.84]", "[7.81]"]);
+    common::assert_provenance_states(
+        &data,
+        "matrix",
+        &["symmetric", "[7.83]", "[7.84]", "[7.81]"],
+    );
 }

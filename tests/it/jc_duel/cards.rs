@@ -54,7 +54,14 @@ pub(super) fn dice_rolling(rolls: &[u32]) -> Dice {
 
 /// `a` at `at` facing north; `t` in the box in front of him, facing him
 /// (or facing away when `from_behind`, so `a` stands behind him).
-pub(super) fn face_off(d: &Duel, s: &mut State, a: usize, t: usize, at: (i16, i16), from_behind: bool) {
+pub(super) fn face_off(
+    d: &Duel,
+    s: &mut State,
+    a: usize,
+    t: usize,
+    at: (i16, i16),
+    from_behind: bool,
+) {
     s.pos[a] = at;
     s.facing[a] = NORTH;
     s.pos[t] = Duel::step_counters(at, NORTH, 1);
@@ -497,7 +504,12 @@ fn a_duel_scenario_switches_on_every_option_of_the_strategic_game() {
     assert_eq!(cards.deadline, Some((0, 10)));
     assert!(d.extras, "the rules run only with the extras");
     assert_eq!(d.fighters[0].top_level, 3);
-    assert!(d.fighters[0].levels.iter().all(|r| r.agility == TEN_SIX_AGILITY));
+    assert!(
+        d.fighters[0]
+            .levels
+            .iter()
+            .all(|r| r.agility == TEN_SIX_AGILITY)
+    );
     let green = roster().get("green-warrior").expect("green").at(1);
     assert_eq!(d.fighters[2].at(1).strength, green.strength + 1);
     assert_eq!(d.start().level[0], 3);
@@ -584,7 +596,10 @@ fn bad_strategic_options_in_a_duel_scenario_are_one_line_errors() {
     ];
     for (display, extra, a, b, field, message) in cases {
         let path = scenario(&dir, display, extra, a, b);
-        let err = JcDuel::load(&path).map(|_| ()).expect_err(message).to_string();
+        let err = JcDuel::load(&path)
+            .map(|_| ())
+            .expect_err(message)
+            .to_string();
         assert!(!err.contains('\n'), "{err}");
         for part in [field, message] {
             assert!(err.contains(part), "{err} lacks {part}");

@@ -1603,6 +1603,11 @@ fn the_discovery_matrices_are_their_formula_and_say_so() {
     common::assert_provenance_states(
         &data,
         "discovery",
-        &["in_room = 5 + attacker - defender", "outside_room = in_room - 3", "[6.23]", "[6.24]"],
+        &[
+            "in_room = 5 + attacker - defender",
+            "outside_room = in_room - 3",
+            "[6.23]",
+            "[6.24]",
+        ],
     );
 }

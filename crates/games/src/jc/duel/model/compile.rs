@@ -4,9 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::entries::{
-    adjust_fighter, check_house_set_up, discovery_lines, overlaps, set_up_areas,
-};
+use super::entries::{adjust_fighter, check_house_set_up, discovery_lines, overlaps, set_up_areas};
 use super::scenario::{
     DEFAULT_MAX_TURNS, DuelData, DuelFile, EntryFile, FullEntry, JcDuel, MAX_SCENARIO_FIGHTERS,
     SideFile, output_spec,
@@ -397,7 +395,9 @@ impl JcDuel {
                         if held {
                             Err(err(
                                 efield(&format!(".{what}")),
-                                format!("expected `{what}` on one character of the duel, found it on more"),
+                                format!(
+                                    "expected `{what}` on one character of the duel, found it on more"
+                                ),
                             ))
                         } else {
                             Ok(())
