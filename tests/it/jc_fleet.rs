@@ -706,9 +706,9 @@ fn the_generated_fleet_tables_are_what_their_provenance_says() {
         ],
     );
     let matrix = common::toml_grid(&data["matrix"]["rows"]);
-    for a in 0..8 {
-        for b in 0..8 {
-            assert_eq!(matrix[a][b], -matrix[b][a], "maneuvers {a} and {b}");
+    for (a, row) in matrix.iter().enumerate().take(8) {
+        for (b, &cell) in row.iter().enumerate().take(8) {
+            assert_eq!(cell, -matrix[b][a], "maneuvers {a} and {b}");
         }
     }
     common::assert_provenance_states(&data, "matrix", &["skew-symmetric", "[23.23]", "[23.22]"]);

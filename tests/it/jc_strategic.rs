@@ -79,6 +79,16 @@ fn card(m: &JcStrategic, conveyance: u8, haads: u16) -> usize {
         .expect("a card with that line")
 }
 
+/// The index of the area `id` of the city map.
+fn area(m: &JcStrategic, id: &str) -> u8 {
+    m.data()
+        .city_map
+        .areas
+        .iter()
+        .position(|a| a.id == id)
+        .unwrap_or_else(|| panic!("no area {id}")) as u8
+}
+
 /// The entry number of a table entry by name.
 fn entry(m: &JcStrategic, name: &str) -> usize {
     m.data()
@@ -1095,12 +1105,7 @@ fn a_woman_befriended_in_the_city_helps_the_escape_from_its_prison_17_27() {
     let (mut g, _) = set_up(&m);
     enter(&m, &mut g, 0, "zodanga");
     let zodanga = city(&m, "zodanga");
-    let cm = &m.data().city_map;
-    g.heroes[0].city.area = cm
-        .areas
-        .iter()
-        .position(|a| a.id == "slaves")
-        .expect("the slaves' quarters") as u8;
+    g.heroes[0].city.area = area(&m, "slaves");
     // Information in the slaves' quarters: table 1, nothing learnt (1);
     // the hand of fate strikes (1) and befriends him (6); the City Friend
     // Table's 4 is an active slave girl [16.32, 16.35], a female personage

@@ -27,6 +27,17 @@ fn write(dir: &Path, name: &str, a: (&str, bool, &str), b: (&str, &str)) -> Path
     common::write_scenario(dir, name, "jc.swordsman", &jc_data(), &sides)
 }
 
+/// A bout's result before its first round, the sides at `levels`.
+fn fresh_result(levels: [u8; 2]) -> BoutResult {
+    BoutResult {
+        outcome: 3,
+        rounds: 0,
+        levels,
+        hits: [0; 2],
+        advantages: [0; 2],
+    }
+}
+
 fn load(path: &Path) -> JcSwordsman {
     match JcSwordsman::load(path) {
         Ok((m, _)) => m,
@@ -87,13 +98,7 @@ fn the_commitment_queue_plays_in_order_and_recommits_when_spent() {
     ));
     let bout = m.bout();
     let mut hands = bout.start();
-    let mut result = BoutResult {
-        outcome: 3,
-        rounds: 0,
-        levels: [4, 1],
-        hits: [0; 2],
-        advantages: [0; 2],
-    };
+    let mut result = fresh_result([4, 1]);
     // Give the master-at-arms plenty of levels so the bout runs on.
     hands[1].levels = 99;
     hands[0].levels = 99;
@@ -331,13 +336,7 @@ fn a_berserk_hand_loses_a_level_only_on_every_second_hit_13_43() {
         hands[1].queue[..3].copy_from_slice(&[thrust as u8; 3]);
         hands[0].laid = 3;
         hands[1].laid = 3;
-        let mut result = BoutResult {
-            outcome: 3,
-            rounds: 0,
-            levels: [4, 1],
-            hits: [0; 2],
-            advantages: [0; 2],
-        };
+        let mut result = fresh_result([4, 1]);
         let mut dice = Dice::for_trial(1, 0);
         for want in expected {
             bout.round(

@@ -612,7 +612,6 @@ fn a_berserk_hero_shrugs_off_every_other_hit_of_a_bout_inside_the_duel() {
     let dir = tempfile::tempdir().expect("tempdir");
     use barsoom::games::ScenarioModel;
     use barsoom::games::jc::duel::model::JcDuel;
-    use barsoom::games::jc::swordsman::{Bout, CardPolicy, Rank, Swordsman};
     // [13.43] with [7.81]: John Carter, berserk, meets a master-at-arms in
     // the street; the blow is the bout of jc.swordsman, in which only every
     // second hit he takes costs him a level, the count running on from the
@@ -627,25 +626,7 @@ fn a_berserk_hero_shrugs_off_every_other_hit_of_a_bout_inside_the_duel() {
     let m = JcDuel::load(&path).map(|(m, _)| m).expect("loads");
     let d = m.duel();
     let (jc, master) = (0, 1);
-    let bout = Bout::new(
-        super::swordsman_tables(),
-        [
-            Swordsman {
-                label: "John Carter".into(),
-                rank: Rank::Warlord,
-                hero: true,
-                policy: CardPolicy::Minimax,
-            },
-            Swordsman {
-                label: "Master swordsman (MA)".into(),
-                rank: Rank::MasterAtArms,
-                hero: false,
-                policy: CardPolicy::Minimax,
-            },
-        ],
-        1000,
-    )
-    .expect("bout");
+    let bout = super::warlord_against_master_at_arms();
     let mut kept_his_level = 0;
     for i in 0..400 {
         let mut s = d.start();

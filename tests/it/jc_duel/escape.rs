@@ -18,18 +18,17 @@ use barsoom::games::jc::duel::policy::{Policy, Task};
 use barsoom::games::jc::duel::sequence::{Duel, State, Status};
 
 use super::{
-    PLAIN, assert_bad_display, bundled, display, duel_on, entry, roster, specials,
-    swordsman_tables, write_display,
+    PLAIN, assert_bad_display, bundled, display, duel_on, entry, roster, specials, write_display,
 };
 use crate::common;
 use crate::common::write_jc_duel as write;
 
 /// A side with extra lines (entrance, goal, cards) and characters.
-fn side(extra: &str, characters: &str) -> String {
+pub(super) fn side(extra: &str, characters: &str) -> String {
     format!("[[sides]]\n{extra}\ncharacters = [{characters}]\n")
 }
 
-fn duel(top: &str, a: &str, b: &str) -> JcDuel {
+pub(super) fn duel(top: &str, a: &str, b: &str) -> JcDuel {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = write(dir.path(), "d", top, &format!("{a}{b}"));
     match JcDuel::load(&path) {
@@ -1164,7 +1163,6 @@ fn bad_special_layouts_are_one_line_errors() {
 
 #[test]
 fn a_hero_meets_a_master_swordsman_by_maneuver_cards() {
-    use barsoom::games::jc::swordsman::{Bout, CardPolicy, Rank, Swordsman};
     let m = duel(
         "display = \"street\"",
         &side(
@@ -1177,26 +1175,7 @@ fn a_hero_meets_a_master_swordsman_by_maneuver_cards() {
     let (jc, warrior, master) = (0, 1, 2);
     // [7.86] levels: the Warlord 4, a master-at-arms 1; a hero who has lost
     // a level on the display brings one fewer.
-    let tables = swordsman_tables();
-    let bout = Bout::new(
-        tables.clone(),
-        [
-            Swordsman {
-                label: "John Carter".into(),
-                rank: Rank::Warlord,
-                hero: true,
-                policy: CardPolicy::Minimax,
-            },
-            Swordsman {
-                label: "Master swordsman (MA)".into(),
-                rank: Rank::MasterAtArms,
-                hero: false,
-                policy: CardPolicy::Minimax,
-            },
-        ],
-        1000,
-    )
-    .expect("bout");
+    let bout = super::warlord_against_master_at_arms();
     let s = d.start();
     assert_eq!(d.bout_levels(&s, jc, &bout, 0), 4);
     assert_eq!(d.bout_levels(&s, master, &bout, 1), 1);
