@@ -8,7 +8,7 @@ use anyhow::{Context, Result, anyhow};
 
 use super::analysis::write_info;
 use super::{Cli, Command, ExactArgs, ListArgs, MergeArgs, RunArgs, ValidateArgs};
-use crate::engine::runner::RowSink;
+use crate::engine::runner::{DEFAULT_CHUNK, RowSink};
 use crate::engine::shard::{self, RunState, STATE_FORMAT, ShardSpec};
 use crate::engine::{BlockRows, RunConfig, RunControl, RunError, Tally};
 use crate::games::{self, LoadedScenario, MODELS};
@@ -134,7 +134,17 @@ fn run(args: RunArgs) -> Result<()> {
     } else {
         args.trials
     };
-    let range = shard.range(total_trials, args.chunk);
+    // A short sharded run (a few thousand search games) gets blocks small
+    // enough that every shard has trials; --until-ci keeps the fixed size
+    // its stopping rule is stated in.
+    let chunk = args.chunk.unwrap_or_else(|| {
+        if args.until_ci.is_some() {
+            DEFAULT_CHUNK
+        } else {
+            shard.block_size(total_trials, DEFAULT_CHUNK)
+        }
+    });
+    let range = shard.range(total_trials, chunk);
     let blank = Tally::new(spec.outcomes.len(), spec.metrics.len());
     let mut state = RunState {
         format: STATE_FORMAT,
@@ -146,7 +156,7 @@ fn run(args: RunArgs) -> Result<()> {
         fingerprint: scenario.fingerprint.clone(),
         seed: args.sampling.seed,
         trials: total_trials,
-        chunk: args.chunk,
+        chunk,
         shard,
         range: [range.start, range.end],
         outcomes: spec.outcomes.clone(),
@@ -161,7 +171,7 @@ fn run(args: RunArgs) -> Result<()> {
         stopping_rule: args.until_ci.map(|w| {
             format!(
                 "stopped at the first block of {} trials after which every outcome's 95% interval half-width was at most {w} (at most {} trials)",
-                group_thousands(args.chunk),
+                group_thousands(chunk),
                 group_thousands(max_trials)
             )
         }),
@@ -177,7 +187,7 @@ fn run(args: RunArgs) -> Result<()> {
         seed: args.sampling.seed,
         trials: resume_from..range.end,
         threads,
-        chunk: args.chunk,
+        chunk,
         progress: !args.quiet,
     };
 

@@ -96,9 +96,10 @@ pub struct RunArgs {
     /// shards' state.json files with `barsoom merge`.
     #[arg(long, value_name = "K/N", value_parser = crate::engine::shard::ShardSpec::parse)]
     pub shard: Option<crate::engine::shard::ShardSpec>,
-    /// Trials per block (results do not depend on it).
-    #[arg(long, default_value = "16384", allow_negative_numbers = true, value_parser = parse_count, hide = true)]
-    pub chunk: u64,
+    /// Trials per block (results do not depend on it; default 16,384, or
+    /// fewer when --shard would otherwise leave a shard without trials).
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_count, hide = true)]
+    pub chunk: Option<u64>,
     /// Output folder (default: reports/<scenario's path under scenarios/>/,
     /// e.g. reports/jc/fleet/even-fight/).
     #[arg(long)]

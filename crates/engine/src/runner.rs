@@ -13,7 +13,7 @@ use super::model::{Model, NoTrace, TraceLog};
 use super::rng::Dice;
 
 /// Default number of trials per block.
-pub(crate) const DEFAULT_CHUNK: u64 = 16_384;
+pub const DEFAULT_CHUNK: u64 = 16_384;
 
 /// How to run a model.
 #[derive(Debug, Clone, PartialEq, Eq)]
