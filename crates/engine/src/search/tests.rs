@@ -231,3 +231,16 @@ fn notes_show_each_candidate_and_the_choice() {
         notes[0]
     );
 }
+
+#[test]
+fn every_live_search_is_counted() {
+    // Other tests search on other threads at the same time: the count
+    // grows by at least this game's searches.
+    let before = decisions_searched();
+    let mut game = Race::new(Some((1, 60)));
+    game.play(&mut Dice::for_trial(5, 3));
+    let searched = game.chosen.len() as u64;
+    let grown = decisions_searched() - before;
+    assert!(grown >= searched, "{grown} counted, {searched} searched");
+    assert!(searched > 0);
+}
