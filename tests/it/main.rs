@@ -67,5 +67,6 @@ mod talisman_combat;
 mod talisman_game;
 mod talisman_search;
 mod wom_air;
+mod wom_air_search;
 mod wom_battle;
 mod wom_duel;

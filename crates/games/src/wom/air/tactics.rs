@@ -48,15 +48,18 @@ pub enum Tactic {
     Random,
 }
 
-/// Tactic names as written in scenarios.
-pub(crate) const TACTIC_NAMES: [&str; 6] = [
-    "line-of-battle",
-    "boarders",
-    "bombers",
-    "rammers",
-    "circle",
-    "random",
+/// Every tactic, in the order a search player's candidates are listed.
+pub(crate) const TACTICS: [Tactic; 6] = [
+    Tactic::LineOfBattle,
+    Tactic::Boarders,
+    Tactic::Bombers,
+    Tactic::Rammers,
+    Tactic::Circle,
+    Tactic::Random,
 ];
+
+/// Tactic names as written in scenarios (and as a search player's base).
+pub(crate) const TACTIC_LIST: &str = "line-of-battle, boarders, bombers, rammers, circle, random";
 
 impl Tactic {
     /// The tactic named `name`.
@@ -126,18 +129,19 @@ fn climb_toward(m: &WomAir, ship: &ShipState, class: usize, alt: i32) -> i32 {
     (alt.clamp(0, top) - ship.alt) / m.data.movement.altitude_step
 }
 
-/// The orders of ship `i` under its side's tactic.
+/// The orders of ship `i` under `tactic` (its side's this turn).
 pub fn orders(
     m: &WomAir,
     s: &[ShipState],
     i: usize,
     turn: u32,
     focus: u8,
+    tactic: Tactic,
     dice: &mut Dice,
 ) -> Orders {
     let setup = &m.ships[i];
     let side = &m.sides[setup.side];
-    let mut o = match side.tactic {
+    let mut o = match tactic {
         Tactic::LineOfBattle | Tactic::Circle => line_of_battle(m, s, i, turn, focus),
         Tactic::Rammers => rammers(m, s, i, turn, focus),
         Tactic::Boarders => boarders(m, s, i, turn, focus),

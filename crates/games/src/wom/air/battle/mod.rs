@@ -30,12 +30,14 @@ use super::damage::{NONE, ShipState, Status, damage_step};
 use super::geometry::Point;
 use super::ships::{AirData, FIGURE_KINDS};
 use super::tactics::{Orders, Tactic};
+use barsoom_engine::search::{self, Branching, SearchSlot};
 use scenario::{M_CAPTURED, M_CREW, M_DAMAGE, M_LOST, M_TURNS};
 
 mod contact;
 mod gunnery;
 mod moves;
 mod scenario;
+mod search_hooks;
 mod targets;
 
 pub use targets::preferred_target;
@@ -74,8 +76,11 @@ pub struct ShipSetup {
 pub struct SideSetup {
     /// Label in outcomes.
     pub label: String,
-    /// Its captains' policy.
+    /// Its captains' policy (a search player's base).
     pub tactic: Tactic,
+    /// Playouts per turn's choice of tactic when the side is a search
+    /// player (`tactic = "search:N:BASE"`).
+    pub search: Option<u32>,
     /// Fire is concentrated on one target, ordered a turn ahead.
     pub concentrate: bool,
     /// Its ships steer evasively.
@@ -112,7 +117,8 @@ struct Circle {
     phase: u8,
 }
 
-/// One battle in progress.
+/// One battle in progress (a copy is a position a search can play on from).
+#[derive(Clone)]
 struct Battle<'m> {
     m: &'m WomAir,
     s: [ShipState; MAX_SHIPS],
@@ -125,6 +131,12 @@ struct Battle<'m> {
     captured: u32,
     circle: [Option<Circle>; 2],
     in_circle: [bool; MAX_SHIPS],
+    /// Each side's tactic this turn (its scenario tactic unless it searches).
+    tactic: [Tactic; 2],
+    /// 0 or 1 the side that won, 2 both out of action, 3 undecided.
+    outcome: u16,
+    branching: Branching,
+    searcher: SearchSlot<Battle<'m>>,
 }
 
 fn roll_2d6(dice: &mut Dice) -> u32 {
@@ -158,6 +170,10 @@ impl<'m> Battle<'m> {
             captured: 0,
             circle: [None; 2],
             in_circle: [false; MAX_SHIPS],
+            tactic: [m.sides[0].tactic, m.sides[1].tactic],
+            outcome: 3,
+            branching: Branching::default(),
+            searcher: SearchSlot::default(),
         }
     }
 
@@ -193,10 +209,13 @@ impl<'m> Battle<'m> {
         }
     }
 
-    fn play<T: Trace>(&mut self, dice: &mut Dice, trace: &mut T) -> TrialResult {
-        let mut outcome = 3u16;
-        for turn in 1..=self.m.max_turns {
-            self.turn = turn;
+    /// Plays turns from the next one until a side is out of action, the
+    /// turn limit, or (in a search playout) turn `last`.
+    fn play_turns<T: Trace>(&mut self, last: u32, dice: &mut Dice, trace: &mut T) {
+        while self.turn < last.min(self.m.max_turns) {
+            self.turn += 1;
+            let turn = self.turn;
+            search::turn_boundary(self, dice);
             if T::ENABLED {
                 trace.event("WoM air Movement", || format!("turn {turn}"));
             }
@@ -222,9 +241,14 @@ impl<'m> Battle<'m> {
             self.grappling(dice, trace);
             self.boarding(dice, trace);
             self.end_of_turn();
+            if T::ENABLED {
+                for note in self.searcher.take_notes() {
+                    trace.event("search", || note);
+                }
+            }
             let (a, b) = (self.side_alive(0), self.side_alive(1));
             if !a || !b {
-                outcome = match (a, b) {
+                self.outcome = match (a, b) {
                     (true, false) => 0,
                     (false, true) => 1,
                     _ => 2,
@@ -232,6 +256,14 @@ impl<'m> Battle<'m> {
                 break;
             }
         }
+    }
+
+    fn play<T: Trace>(&mut self, dice: &mut Dice, trace: &mut T) -> TrialResult {
+        if self.m.sides.iter().any(|s| s.search.is_some()) {
+            self.searcher = SearchSlot::live(T::ENABLED);
+        }
+        self.play_turns(u32::MAX, dice, trace);
+        let outcome = self.outcome;
         let mut r = TrialResult {
             outcome,
             ..TrialResult::default()

@@ -17,6 +17,11 @@ impl<'m> Battle<'m> {
         dice: &mut Dice,
         trace: &mut T,
     ) {
+        for s in 0..2 {
+            if side.is_none_or(|x| x == s) {
+                self.choose_tactic(s, dice);
+            }
+        }
         for i in 0..self.n {
             if side.is_some_and(|s| s != self.side(i)) || !self.s[i].active() {
                 continue;
@@ -26,12 +31,33 @@ impl<'m> Battle<'m> {
             } else {
                 NONE
             };
-            self.orders[i] = orders(self.m, &self.s[..self.n], i, self.turn, focus, dice);
+            let tactic = self.tactic[self.side(i)];
+            self.orders[i] = orders(self.m, &self.s[..self.n], i, self.turn, focus, tactic, dice);
         }
         for s in 0..2 {
-            if side.is_none_or(|x| x == s) && self.m.sides[s].tactic == Tactic::Circle {
-                self.circle_orders(s, trace);
+            if side.is_none_or(|x| x == s) {
+                if self.tactic[s] == Tactic::Circle {
+                    self.circle_orders(s, trace);
+                } else {
+                    self.break_circle(s, trace);
+                }
             }
+        }
+    }
+
+    /// Breaks up a side's circle: too few ships can keep station, or (a
+    /// search player's choice) the side takes another tactic this turn.
+    fn break_circle<T: Trace>(&mut self, side: usize, trace: &mut T) {
+        for i in 0..self.n {
+            if self.side(i) == side {
+                self.in_circle[i] = false;
+            }
+        }
+        if self.circle[side].take().is_some() && T::ENABLED {
+            let label = &self.m.sides[side].label;
+            trace.event("WoM air Barsoomian Circle", || {
+                format!("{label}'s circle breaks up")
+            });
         }
     }
 
@@ -63,19 +89,14 @@ impl<'m> Battle<'m> {
     pub(super) fn circle_orders<T: Trace>(&mut self, side: usize, trace: &mut T) {
         let data = &self.m.data;
         let (members, count) = self.circle_members(side);
+        if count < data.movement.circle_min_ships {
+            self.break_circle(side, trace);
+            return;
+        }
         for i in 0..self.n {
             if self.side(i) == side {
                 self.in_circle[i] = false;
             }
-        }
-        if count < data.movement.circle_min_ships {
-            if self.circle[side].take().is_some() && T::ENABLED {
-                let label = &self.m.sides[side].label;
-                trace.event("WoM air Barsoomian Circle", || {
-                    format!("{label}'s circle breaks up")
-                });
-            }
-            return;
         }
         let (mut sx, mut sy) = (0i64, 0i64);
         for &i in &members[..count] {

@@ -16,9 +16,10 @@ use crate::wom::air::geometry::{HEADING_STEP_DEGREES, Point, signed_tenths, tent
 use crate::wom::air::ships::{
     ARC_BOW, ARC_PORT, ARC_STARBOARD, ARC_STERN, AirData, Figure, MAX_MOUNTS, facing_name,
 };
-use crate::wom::air::tactics::{TACTIC_NAMES, Tactic};
+use crate::wom::air::tactics::{TACTIC_LIST, Tactic};
 use barsoom_engine::accumulate::MAX_METRICS;
 use barsoom_engine::scenario::ScenarioError;
+use barsoom_engine::search::SearchSpec;
 use barsoom_engine::{MetricSpec, OutputSpec};
 
 use super::targets::wanted_ranges;
@@ -149,16 +150,27 @@ impl WomAir {
         let mut sides = Vec::new();
         for (si, side) in file.sides.iter().enumerate() {
             let sf = |x: &str| format!("sides[{si}].{x}");
-            let tactic = Tactic::parse(&side.tactic).ok_or_else(|| {
-                err(
-                    sf("tactic"),
-                    format!(
-                        "expected one of {}, found {:?}",
-                        TACTIC_NAMES.join(", "),
-                        side.tactic
-                    ),
-                )
-            })?;
+            let (tactic, search) = match SearchSpec::parse(
+                &side.tactic,
+                Tactic::LineOfBattle,
+                TACTIC_LIST,
+                Tactic::parse,
+            ) {
+                Some(Ok(spec)) => (spec.base, Some(spec.playouts)),
+                Some(Err(e)) => return Err(err(sf("tactic"), e.to_string())),
+                None => (
+                    Tactic::parse(&side.tactic).ok_or_else(|| {
+                        err(
+                            sf("tactic"),
+                            format!(
+                                "expected one of {TACTIC_LIST}, or search, search:N, search:N:BASE, found {:?}",
+                                side.tactic
+                            ),
+                        )
+                    })?,
+                    None,
+                ),
+            };
             if side.ships.is_empty() {
                 return Err(err(sf("ships"), "expected at least one ship".into()));
             }
@@ -329,6 +341,7 @@ impl WomAir {
                     .clone()
                     .unwrap_or_else(|| format!("Side {}", ["A", "B"][si])),
                 tactic,
+                search,
                 concentrate: side.concentrate,
                 evasive: side.evasive,
             });
