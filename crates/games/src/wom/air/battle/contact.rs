@@ -29,30 +29,11 @@ impl<'m> Battle<'m> {
     ) {
         let data = &self.m.data;
         let mv = &data.movement;
-        let m = self.m;
-        let moving = |k: usize| side.is_none_or(|x| x == m.ships[k].side);
         for i in 0..self.n {
             for j in i + 1..self.n {
-                let (a, b) = (self.s[i], self.s[j]);
-                if !a.active() || !b.active() || a.partner == j as u8 || !(moving(i) || moving(j)) {
+                let Some(relative) = self.closing(i, j, side) else {
                     continue;
-                }
-                if (a.alt - b.alt).abs() >= mv.altitude_step {
-                    continue;
-                }
-                let start = |k: usize, st: &ShipState| if moving(k) { st.from } else { st.pos };
-                let (from_a, from_b) = (start(i, &a), start(j, &b));
-                let rel_from = from_a.minus(from_b);
-                let rel_to = a.pos.minus(b.pos);
-                if segment_distance2(rel_from, rel_to, Point::default())
-                    > i64::from(mv.collision_distance).pow(2)
-                {
-                    continue;
-                }
-                let relative = rel_to.minus(rel_from).length();
-                if relative < mv.collision_min_speed {
-                    continue;
-                }
+                };
                 let (ca, cb) = (
                     &data.classes[self.m.ships[i].class],
                     &data.classes[self.m.ships[j].class],
@@ -94,6 +75,33 @@ impl<'m> Battle<'m> {
                 }
             }
         }
+    }
+
+    /// The relative speed (tenths of an inch) at which ships `i` and `j`
+    /// came together during the move of `side` (both sides when `None`),
+    /// if they did: both active and not grappled together, one of them
+    /// moving, at the same altitude, their closest approach within the
+    /// collision distance at 1" or more [Ramming and Collision].
+    pub(super) fn closing(&self, i: usize, j: usize, side: Option<usize>) -> Option<i32> {
+        let mv = &self.m.data.movement;
+        let moving = |k: usize| side.is_none_or(|x| x == self.m.ships[k].side);
+        let (a, b) = (self.s[i], self.s[j]);
+        if !a.active() || !b.active() || a.partner == j as u8 || !(moving(i) || moving(j)) {
+            return None;
+        }
+        if (a.alt - b.alt).abs() >= mv.altitude_step {
+            return None;
+        }
+        let start = |k: usize, st: &ShipState| if moving(k) { st.from } else { st.pos };
+        let rel_from = start(i, &a).minus(start(j, &b));
+        let rel_to = a.pos.minus(b.pos);
+        if segment_distance2(rel_from, rel_to, Point::default())
+            > i64::from(mv.collision_distance).pow(2)
+        {
+            return None;
+        }
+        let relative = rel_to.minus(rel_from).length();
+        (relative >= mv.collision_min_speed).then_some(relative)
     }
 
     pub(super) fn bombing<T: Trace>(

@@ -1,11 +1,11 @@
 //! Orders and movement: each side's tactic, the Barsoomian circle, and
 //! ships moving, climbing, diving and turning [Movement].
 
-use crate::wom::air::damage::{NONE, ceiling, max_speed, max_turn};
+use crate::wom::air::damage::{NONE, ShipState, ceiling, max_speed, max_turn};
 use crate::wom::air::geometry::{
     HEADING_STEP_DEGREES, Point, along, heading_of, step, turn_toward, turned,
 };
-use crate::wom::air::tactics::{Tactic, orders};
+use crate::wom::air::tactics::{Orders, Tactic, orders};
 use barsoom_engine::{Dice, Trace};
 
 use super::{Battle, Circle, MAX_SHIPS};
@@ -194,15 +194,72 @@ impl<'m> Battle<'m> {
     }
 
     pub(super) fn move_side<T: Trace>(&mut self, side: Option<usize>, trace: &mut T) {
+        let before = self.s;
         for i in 0..self.n {
             if side.is_none_or(|s| s == self.side(i)) && !self.in_circle[i] {
                 self.move_ship(i, trace);
+                self.keep_station(i, side, &before[i], trace);
             }
         }
         for s in 0..2 {
             if side.is_none_or(|x| x == s) && self.circle[s].is_some() {
                 self.circle_move(s, trace);
             }
+        }
+    }
+
+    /// Captains do not steer into their own side's ships: when ship `i`'s
+    /// move (from `start`) would run it into a friendly ship that has
+    /// moved already this turn, it moves again one
+    /// altitude block higher, else lower, else stands, else goes half its
+    /// speed or its full speed (the first of these that keeps clear; if
+    /// none does, the last) [Ramming and Collision: collisions are
+    /// accidents of the move, which no captain seeks with his own fleet].
+    fn keep_station<T: Trace>(
+        &mut self,
+        i: usize,
+        side: Option<usize>,
+        start: &ShipState,
+        trace: &mut T,
+    ) {
+        let friendly_collision = |b: &Self| {
+            (0..i)
+                .filter(|&j| b.side(j) == b.side(i) && !b.in_circle[j])
+                .any(|j| b.closing(j, i, side).is_some())
+        };
+        if !friendly_collision(self) {
+            return;
+        }
+        let planned = self.orders[i];
+        let alternatives = [
+            (1, planned.speed),
+            (-1, planned.speed),
+            (0, 0),
+            (0, planned.speed / 2),
+            (0, i32::MAX),
+        ];
+        for (climb, speed) in alternatives {
+            self.s[i] = *start;
+            self.orders[i] = Orders {
+                climb,
+                speed,
+                ..planned
+            };
+            self.move_ship(i, &mut barsoom_engine::NoTrace);
+            if !friendly_collision(self) {
+                break;
+            }
+        }
+        if T::ENABLED {
+            let (name, st) = (&self.m.ships[i].name, self.s[i]);
+            trace.event("WoM air Movement", || {
+                format!(
+                    "{name} keeps clear of its own side's ships: to ({:.1}, {:.1}) at altitude {:.1}\"",
+                    f64::from(st.pos.x) / 10.0,
+                    f64::from(st.pos.y) / 10.0,
+                    f64::from(st.alt) / 10.0
+                )
+            });
         }
     }
 
