@@ -195,10 +195,10 @@ impl<'m> Battle<'m> {
 
     pub(super) fn move_side<T: Trace>(&mut self, side: Option<usize>, trace: &mut T) {
         let before = self.s;
-        for i in 0..self.n {
+        for (i, start) in before.iter().enumerate().take(self.n) {
             if side.is_none_or(|s| s == self.side(i)) && !self.in_circle[i] {
                 self.move_ship(i, trace);
-                self.keep_station(i, side, &before[i], trace);
+                self.keep_station(i, side, start, trace);
             }
         }
         for s in 0..2 {
