@@ -731,7 +731,7 @@ pub fn scenarios_dir() -> PathBuf {
     if local.is_dir() {
         local
     } else {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios")
+        barsoom_engine::scenario::bundled_scenarios_dir()
     }
 }
 

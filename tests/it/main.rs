@@ -49,6 +49,7 @@ mod output_folders;
 mod overrides;
 mod report;
 mod rule_coverage;
+mod scenario_location;
 mod shards;
 mod sweep;
 mod tournament;
