@@ -63,6 +63,8 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::Report(args) => super::report::report(args),
         Command::Jetan(args) => super::jetan::jetan(args),
         Command::Races(args) => super::races::races(args),
+        Command::Completions(args) => super::manual::completions(args),
+        Command::Man => super::manual::man(),
     }
 }
 

@@ -9,6 +9,7 @@ mod bench;
 mod breakdown;
 mod commands;
 mod jetan;
+mod manual;
 mod races;
 mod report;
 
@@ -62,6 +63,10 @@ pub enum Command {
     Jetan(jetan::JetanArgs),
     /// Six races of Mars tools: the exact battle matrix for every bonus combination.
     Races(races::RacesArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(manual::CompletionsArgs),
+    /// Print the man page (roff): `barsoom man | man -l -`.
+    Man,
 }
 
 /// Arguments of `barsoom run`.

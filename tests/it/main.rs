@@ -45,6 +45,7 @@ mod integrity;
 mod interrupt;
 mod json_output;
 mod limits;
+mod manual;
 mod output_folders;
 mod overrides;
 mod report;
