@@ -65,6 +65,7 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::Races(args) => super::races::races(args),
         Command::Completions(args) => super::manual::completions(args),
         Command::Man => super::manual::man(),
+        Command::New(args) => super::new::new(args),
     }
 }
 

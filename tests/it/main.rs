@@ -46,6 +46,7 @@ mod interrupt;
 mod json_output;
 mod limits;
 mod manual;
+mod new_scenario;
 mod output_folders;
 mod overrides;
 mod report;
