@@ -46,4 +46,14 @@ fn the_man_page_names_every_command() {
         let listed = format!("barsoom\\-{}(1)", name.replace('-', "\\-"));
         assert!(page.contains(&listed), "{listed} missing from the man page");
     }
+    // Each command's own options, nested subcommands' too.
+    for section in [".SH \"BARSOOM RUN\"", ".SH \"BARSOOM JETAN PERFT\""] {
+        assert!(
+            page.contains(section),
+            "{section} missing from the man page"
+        );
+    }
+    for flag in ["\\-\\-until\\-ci", "\\-\\-vary", "\\-\\-divide"] {
+        assert!(page.contains(flag), "{flag} missing from the man page");
+    }
 }
