@@ -63,6 +63,9 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::Report(args) => super::report::report(args),
         Command::Jetan(args) => super::jetan::jetan(args),
         Command::Races(args) => super::races::races(args),
+        Command::Completions(args) => super::manual::completions(args),
+        Command::Man => super::manual::man(),
+        Command::New(args) => super::new::new(args),
     }
 }
 
@@ -741,7 +744,7 @@ pub fn scenarios_dir() -> PathBuf {
     if local.is_dir() {
         local
     } else {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios")
+        barsoom_engine::scenario::bundled_scenarios_dir()
     }
 }
 

@@ -9,6 +9,8 @@ mod bench;
 mod breakdown;
 mod commands;
 mod jetan;
+mod manual;
+mod new;
 mod races;
 mod report;
 
@@ -62,6 +64,12 @@ pub enum Command {
     Jetan(jetan::JetanArgs),
     /// Six races of Mars tools: the exact battle matrix for every bonus combination.
     Races(races::RacesArgs),
+    /// Write a commented, valid starting scenario for a model.
+    New(new::NewArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(manual::CompletionsArgs),
+    /// Print the man page (roff): `barsoom man | man -l -`.
+    Man,
 }
 
 /// Arguments of `barsoom run`.

@@ -206,6 +206,15 @@ pub fn one_on_one(
     )
 }
 
+/// Points the scenario file at `scenario` to the data folder `data` (a
+/// `data = "..."` line put first): a copied scenario otherwise reads the
+/// bundled data, wherever it lies.
+pub fn use_data(scenario: &Path, data: &Path) {
+    let text = std::fs::read_to_string(scenario).expect("read scenario");
+    let line = format!("data = {:?}\n", data.display().to_string());
+    std::fs::write(scenario, line + &text).expect("write scenario");
+}
+
 /// Copies the folder `from` with everything in it (subfolders too) to `to`.
 pub fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");

@@ -172,6 +172,7 @@ fn card_numbers_past_a_u16_are_refused_not_wrapped() {
         .collect();
     std::fs::write(&deck, shifted.join("\n")).expect("write");
     let scenario = dir.path().join("jc/strategic/two-heroes.toml");
+    crate::common::use_data(&scenario, &dir.path().join("jc/data"));
     assert_invalid(
         &scenario,
         &[
@@ -195,8 +196,10 @@ fn talisman_effects_past_a_u16_index_are_refused_not_wrapped() {
     text.push_str(&"{ effect = \"lose_turn\" },".repeat(65_540));
     text.push_str("]\n");
     std::fs::write(&deck, text).expect("write");
+    let scenario = dir.path().join("talisman/two-player-random-deal.toml");
+    crate::common::use_data(&scenario, &dir.path().join("talisman/data"));
     assert_invalid(
-        &dir.path().join("talisman/two-player-random-deal.toml"),
+        &scenario,
         &["adventure.toml", "cards[", "expected at most 65535 effects"],
     );
 }

@@ -772,6 +772,7 @@ fn data_copy(dir: &Path) -> PathBuf {
         scenarios.join("s.toml"),
     )
     .expect("copy");
+    common::use_data(&scenarios.join("s.toml"), &data);
     data
 }
 

@@ -615,6 +615,7 @@ fn copy_data(dir: &Path) -> PathBuf {
         &scenario,
     )
     .expect("copy");
+    common::use_data(&scenario, &dir.join("data"));
     scenario
 }
 

@@ -119,13 +119,10 @@ fn the_trace_shows_each_search_decision_with_its_candidates() {
     std::fs::create_dir_all(&dir).expect("dir");
     let scenario = dir.join("search.toml");
     let text = std::fs::read_to_string(common::bundled(FOUR)).expect("read");
-    let data = common::bundled("talisman/data").display().to_string();
-    let text = text
-        .replace("data = \"data\"", &format!("data = {data:?}"))
-        .replace(
-            "players = [\"sensible\",",
-            "search_horizon = 2\nplayers = [\"search:6\",",
-        );
+    let text = text.replace(
+        "players = [\"sensible\",",
+        "search_horizon = 2\nplayers = [\"search:6\",",
+    );
     std::fs::write(&scenario, text).expect("write");
     let trace = common::trace_of(&scenario, 0, &dir);
     let line = trace

@@ -382,18 +382,47 @@ pub struct Scenario {
     pub model: String,
     /// One-line description.
     pub description: String,
-    /// Folder of the data files, relative to the scenario's own folder
-    /// (each model has its default).
+    /// Folder of the data files, relative to the scenario's own folder;
+    /// left out, the model's bundled data (`scenarios/<rulebook>/data`),
+    /// wherever the scenario lives.
     pub data: Option<String>,
 }
 
+/// The bundled `scenarios/` folder of the checkout this program was built
+/// from (found from the crate's own path, so from any working directory).
+pub fn bundled_scenarios_dir() -> PathBuf {
+    let engine_crate = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // crates/engine -> the workspace root.
+    let root = engine_crate.ancestors().nth(2).unwrap_or(engine_crate);
+    root.join("scenarios")
+}
+
 impl Scenario {
-    /// The data folder: the `data` field or `default`, relative to the
-    /// folder of the scenario at `path`.
-    pub fn data_dir(&self, path: &Path, default: &str) -> PathBuf {
-        path.parent()
-            .unwrap_or(Path::new("."))
-            .join(self.data.as_deref().unwrap_or(default))
+    /// The data folder of the scenario at `path`: its `data` field,
+    /// relative to the scenario's own folder, or else the bundled data of
+    /// its model's rulebook (`scenarios/<rulebook>/data`, the rulebook
+    /// being the part of `model` before the dot). A folder that cannot be
+    /// read is an error naming it and saying how to point elsewhere.
+    pub fn data_dir(&self, path: &Path) -> Result<PathBuf, ScenarioError> {
+        let dir = match &self.data {
+            Some(data) => path.parent().unwrap_or(Path::new(".")).join(data),
+            None => {
+                let rulebook = self.model.split('.').next().unwrap_or(&self.model);
+                bundled_scenarios_dir().join(rulebook).join("data")
+            }
+        };
+        match std::fs::read_dir(&dir) {
+            Ok(_) => Ok(dir),
+            Err(e) => Err(ScenarioError::new(
+                path,
+                "data",
+                format!(
+                    "cannot read the data folder {} ({e}): set data = \"...\" in the scenario \
+                     (a folder relative to the scenario's own) to point elsewhere",
+                    dir.display()
+                ),
+            )),
+        }
     }
 
     /// Refuses a `data` field in the scenario of a model that reads no data

@@ -689,7 +689,7 @@ impl ScenarioModel for JcSwordsman {
     /// folder.
     fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
         let file: BoutFile = loader.read_scenario(path, Self::ID)?;
-        let dir = file.scenario.data_dir(path, "../data");
+        let dir = file.scenario.data_dir(path)?;
         let tables = SwordsmanTables::load_with(&dir.join("swordsman.toml"), loader)?;
         let err = |field: String, message: String| ScenarioError::new(path, field, message);
         barsoom_engine::scenario::expect_two_sides(path, file.sides.len())?;

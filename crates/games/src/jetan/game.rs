@@ -5,7 +5,7 @@
 
 use crate::ScenarioModel;
 
-use barsoom_engine::scenario::{Loader, Scenario};
+use barsoom_engine::scenario::{self, Loader, Scenario};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
@@ -132,7 +132,8 @@ struct GameFile {
     /// A start position in the notation (its side to move moves first).
     position: Option<String>,
     max_plies: Option<u64>,
-    /// Piece values file, relative to the scenario (default `data/pieces.toml`).
+    /// Piece values file, relative to the scenario (default: the bundled
+    /// `scenarios/jetan/data/pieces.toml`).
     data: Option<String>,
     #[serde(default)]
     rules: std::collections::BTreeMap<String, String>,
@@ -269,10 +270,12 @@ impl ScenarioModel for JetanGame {
                 .set(name, value)
                 .map_err(|e| err(&format!("rules.{name}"), e.to_string()))?;
         }
-        let data: PathBuf = path
-            .parent()
-            .unwrap_or(Path::new("."))
-            .join(file.data.as_deref().unwrap_or("data/pieces.toml"));
+        // Given, relative to the scenario's folder; left out, the bundled
+        // values wherever the scenario lives.
+        let data: PathBuf = match file.data.as_deref() {
+            Some(given) => path.parent().unwrap_or(Path::new(".")).join(given),
+            None => scenario::bundled_scenarios_dir().join("jetan/data/pieces.toml"),
+        };
         let values = load_values_with(&data, loader)?;
         let rules = Rules::new(flags, values);
         let mut start = match &file.position {

@@ -477,7 +477,7 @@ impl ScenarioModel for RacesBattle {
     /// Loads a `races.battle` scenario; returns the model and description.
     fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
         let file: BattleFile = loader.read_scenario(path, Self::ID)?;
-        let data_dir = file.scenario.data_dir(path, "../data");
+        let data_dir = file.scenario.data_dir(path)?;
         let data = RacesData::load_with(&data_dir, loader)?;
         let attacker = battle_side(path, "attacker", &file.attacker, &data)?;
         let defender = battle_side(path, "defender", &file.defender, &data)?;

@@ -214,7 +214,7 @@ impl ScenarioModel for JcFleet {
     /// `../data` beside the scenario's folder).
     fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
         let file: FleetFile = loader.read_scenario(path, Self::ID)?;
-        let data_dir = file.scenario.data_dir(path, "../data");
+        let data_dir = file.scenario.data_dir(path)?;
         let data = JcData::load_with(&data_dir, loader)?;
         let model = Self::build(path, &file, &data)?;
         Ok((model, file.scenario.description))

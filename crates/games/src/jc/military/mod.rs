@@ -138,7 +138,7 @@ impl ScenarioModel for JcMilitary {
     /// folder: `../data` beside the scenario's folder).
     fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
         let file: ScenarioFile = loader.read_scenario(path, Self::ID)?;
-        let dir = file.scenario.data_dir(path, "../data");
+        let dir = file.scenario.data_dir(path)?;
         let rules = MilitaryRules::load_with(&dir, loader)?;
         battles::check(&rules.data).map_err(|e| {
             ScenarioError::new(

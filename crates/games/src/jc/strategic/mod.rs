@@ -210,7 +210,7 @@ impl ScenarioModel for JcStrategic {
     /// folder: `../data` beside the scenario's folder).
     fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
         let file: ScenarioFile = loader.read_scenario(path, Self::ID)?;
-        let dir = file.scenario.data_dir(path, "../data");
+        let dir = file.scenario.data_dir(path)?;
         let data = StrategicData::load_with(&dir, loader)?;
         if data.entries.names.len() > MAX_ENTRIES {
             return Err(ScenarioError::new(

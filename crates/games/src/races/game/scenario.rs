@@ -452,7 +452,7 @@ impl ScenarioModel for RacesGame {
     /// Loads a `races.game` scenario; returns the model and description.
     fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
         let file: GameFile = loader.read_scenario(path, Self::ID)?;
-        let data_dir = file.scenario.data_dir(path, "../data");
+        let data_dir = file.scenario.data_dir(path)?;
         let data = RacesData::load_with(&data_dir, loader)?;
         let model = Self::build(path, &file, &data)?;
         Ok((model, file.scenario.description))

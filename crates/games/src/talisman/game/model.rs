@@ -225,7 +225,7 @@ impl ScenarioModel for TalismanGame {
     /// Loads a `talisman.game` scenario and its data.
     fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
         let file: GameFile = loader.read_scenario(path, Self::ID)?;
-        let rules = Rules::load_with(&file.scenario.data_dir(path, "../data"), loader)?;
+        let rules = Rules::load_with(&file.scenario.data_dir(path)?, loader)?;
         let config = Self::build(path, &file, &rules)?;
         let model = TalismanGame::new(rules, config);
         Ok((model, file.scenario.description))

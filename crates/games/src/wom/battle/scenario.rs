@@ -180,7 +180,7 @@ impl ScenarioModel for WomBattle {
     /// Loads a `wom.battle` scenario and the tables it names.
     fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
         let file: BattleFile = loader.read_scenario(path, Self::ID)?;
-        let dir = file.scenario.data_dir(path, "../data");
+        let dir = file.scenario.data_dir(path)?;
         let tables = BattleTables::load_with(&dir, loader)?;
         let model = Self::build(path, &file, tables)?;
         Ok((model, file.scenario.description))

@@ -276,7 +276,7 @@ impl ScenarioModel for WomDuel {
     /// Loads a `wom.duel` scenario and the data it names.
     fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
         let file: DuelFile = loader.read_scenario(path, Self::ID)?;
-        let data_dir = file.scenario.data_dir(path, "data");
+        let data_dir = file.scenario.data_dir(path)?;
         let data = WomData::load_with(&data_dir, loader)?;
         let model = Self::build(path, &file, &data)?;
         Ok((model, file.scenario.description))

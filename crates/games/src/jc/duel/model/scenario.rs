@@ -233,7 +233,7 @@ impl ScenarioModel for JcDuel {
     /// `../data` beside the scenario's folder).
     fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
         let file: DuelFile = loader.read_scenario(path, Self::ID)?;
-        let dir = file.scenario.data_dir(path, "../data");
+        let dir = file.scenario.data_dir(path)?;
         let data = DuelData::load_with(&dir, loader)?;
         let display_dir = dir.join("displays");
         let display_file = display_dir.join(format!("{}.toml", file.display));

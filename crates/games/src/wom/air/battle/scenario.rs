@@ -482,7 +482,7 @@ impl ScenarioModel for WomAir {
     /// Loads a `wom.air` scenario and the data it names.
     fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
         let file: AirFile = loader.read_scenario(path, Self::ID)?;
-        let dir = file.scenario.data_dir(path, "../data");
+        let dir = file.scenario.data_dir(path)?;
         let data = AirData::load_with(&dir, loader)?;
         let model = Self::build(path, &file, data)?;
         Ok((model, file.scenario.description))
