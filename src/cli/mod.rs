@@ -11,6 +11,7 @@ mod commands;
 mod jetan;
 mod races;
 mod report;
+mod table;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -279,6 +280,11 @@ pub struct SweepArgs {
     /// Trials per setting.
     #[arg(short = 'n', long, default_value = "100000", allow_negative_numbers = true, value_parser = parse_count)]
     pub trials: u64,
+    /// The outcome labels (or metric names) the printed table shows,
+    /// comma-separated (default: every outcome when there are at most five,
+    /// else the five most frequent). The files hold them all.
+    #[arg(long, value_name = "LABEL,...", value_delimiter = ',')]
+    pub show: Vec<String>,
     /// Fixed changes, output folder, JSON.
     #[command(flatten)]
     pub common: AnalysisOptions,

@@ -1,7 +1,7 @@
 //! `barsoom tune`: successive halving finds a planted optimum and confirms
 //! it on a fresh seed.
 
-use crate::common::{assert_bad_input, barsoom_ok, bundled, svg_texts};
+use crate::common::{assert_bad_input, barsoom_ok, bundled, svg_texts, table_in};
 
 fn tune_json(args: &[&str]) -> serde_json::Value {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -163,4 +163,73 @@ fn bad_targets_are_one_line_errors() {
             &[expected],
         );
     }
+}
+
+#[test]
+fn tune_prints_its_settings_as_a_table_and_stores_them_typed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let scenario = bundled("wom/padwar-vs-padwar.toml").display().to_string();
+    let o = barsoom_ok(
+        &[
+            "tune",
+            &scenario,
+            "--vary",
+            "sides[0].figures[0].level=4..8",
+            "--vary",
+            "sides[0].figures[0].weapon=long-sword,short-sword",
+            "--target",
+            "First padwar wins=0.5",
+            "-n",
+            "1000",
+            "--confirm",
+            "1000",
+            "--out",
+            "t",
+        ],
+        d,
+    );
+    let (stdout, lines, header) = table_in(&o.stdout, "sides[0].figures[0].level");
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert!(
+        lines[header].ends_with("First padwar wins (target 0.5)      loss"),
+        "{stdout}"
+    );
+    // All ten settings, the winner (which ran the most trials) first.
+    let rows = &lines[header + 1..header + 11];
+    let trials: Vec<u64> = rows
+        .iter()
+        .map(|r| {
+            r.split_whitespace()
+                .nth(2)
+                .expect("trials")
+                .replace(',', "")
+                .parse()
+                .expect("count")
+        })
+        .collect();
+    assert!(trials.windows(2).all(|w| w[0] >= w[1]), "{stdout}");
+    assert!(
+        rows[0].starts_with("                        6  long-sword"),
+        "{stdout}"
+    );
+    // tune.parquet stores the level as a number and the weapon as text, as
+    // sweep.parquet does.
+    use polars::prelude::*;
+    let file = std::fs::File::open(d.join("t/tune.parquet")).expect("open");
+    let frame = ParquetReader::new(file).finish().expect("parquet reads");
+    assert_eq!(
+        frame
+            .column("sides[0].figures[0].level")
+            .expect("level")
+            .dtype(),
+        &DataType::Int64
+    );
+    assert_eq!(
+        frame
+            .column("sides[0].figures[0].weapon")
+            .expect("weapon")
+            .dtype(),
+        &DataType::String
+    );
 }

@@ -45,6 +45,22 @@ fn check_shapes(results: &[SettingResult]) -> Result<(), String> {
     Ok(())
 }
 
+/// A column of one varied field's values, typed: whole numbers as
+/// integers, other numbers as floats, anything else as text (shared by the
+/// sweep frame and the tune trace, so both store a setting alike).
+pub fn value_column(name: &str, values: &[&Value]) -> Column {
+    let integers: Option<Vec<i64>> = values.iter().map(|v| v.as_integer()).collect();
+    let numbers: Option<Vec<f64>> = values.iter().map(|v| value_number(v)).collect();
+    match (integers, numbers) {
+        (Some(i), _) => Column::new(name.into(), i),
+        (None, Some(n)) => Column::new(name.into(), n),
+        (None, None) => Column::new(
+            name.into(),
+            values.iter().map(|v| value_text(v)).collect::<Vec<_>>(),
+        ),
+    }
+}
+
 /// The sweep frame. Outcome columns are named after the first setting's
 /// labels (`<label> rate`, `<label> ci95_low`, `<label> ci95_high`); when a
 /// setting renames outcomes (e.g. a varied character), its own labels are
@@ -55,16 +71,7 @@ pub fn sweep_frame(paths: &[String], results: &[SettingResult]) -> Result<DataFr
     let mut columns: Vec<Column> = Vec::new();
     for (k, path) in paths.iter().enumerate() {
         let values: Vec<&Value> = results.iter().map(|r| &r.values[k]).collect();
-        let integers: Option<Vec<i64>> = values.iter().map(|v| v.as_integer()).collect();
-        let numbers: Option<Vec<f64>> = values.iter().map(|v| value_number(v)).collect();
-        columns.push(match (integers, numbers) {
-            (Some(i), _) => Column::new(path.as_str().into(), i),
-            (None, Some(n)) => Column::new(path.as_str().into(), n),
-            (None, None) => Column::new(
-                path.as_str().into(),
-                values.iter().map(|v| value_text(v)).collect::<Vec<_>>(),
-            ),
-        });
+        columns.push(value_column(path, &values));
     }
     columns.push(Column::new(
         "trials".into(),

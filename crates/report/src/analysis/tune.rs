@@ -55,47 +55,71 @@ impl Target {
         })
     }
 
-    /// What the target measures in a model with `spec`: an outcome label
-    /// (a rate, 0..1) or a metric name (a mean), matched exactly, else
-    /// regardless of case and surrounding spaces when that picks one; an
-    /// unknown name is an error naming the nearest.
+    /// What the target measures in a model with `spec` (see
+    /// [`resolve_measure`]); a rate target must lie from 0 to 1.
     pub fn resolve(&self, spec: &OutputSpec) -> Result<Measure, String> {
-        let labels = || spec.outcomes.iter().map(String::as_str);
-        let metrics = || spec.metrics.iter().map(|m| m.name.as_str());
-        let find = |same: &dyn Fn(&str) -> bool| -> Option<Measure> {
-            let matched: Vec<Measure> = labels()
-                .enumerate()
-                .filter(|(_, l)| same(l))
-                .map(|(k, _)| Measure::Rate(k))
-                .chain(
-                    metrics()
-                        .enumerate()
-                        .filter(|(_, m)| same(m))
-                        .map(|(k, _)| Measure::Mean(k)),
-                )
-                .collect();
-            (matched.len() == 1).then(|| matched[0])
-        };
-        let wanted = self.name.trim().to_lowercase();
-        let measure =
-            find(&|n| n == self.name).or_else(|| find(&|n| n.trim().to_lowercase() == wanted));
-        match measure {
-            Some(Measure::Rate(_)) if !(0.0..=1.0).contains(&self.value) => Err(format!(
+        match resolve_measure(&self.name, spec) {
+            Ok(Measure::Rate(_)) if !(0.0..=1.0).contains(&self.value) => Err(format!(
                 "target {:?} is a rate: expected a value from 0 to 1, found {}",
                 self.name, self.value
             )),
-            Some(measure) => Ok(measure),
-            None => Err(format!(
-                "target {:?}: expected an outcome label or metric name (case does not matter); nearest: {}; all: {}",
-                self.name,
-                nearest_ids(&self.name, labels().chain(metrics())),
+            Ok(measure) => Ok(measure),
+            Err(e) => Err(format!("target {e}")),
+        }
+    }
+}
+
+/// What `name` measures in a model with `spec`: an outcome label (a rate,
+/// 0..1) or a metric name (a mean), matched exactly, else regardless of
+/// case and surrounding spaces when that picks one; an unknown name is an
+/// error naming the nearest (used by `--target` and `--show`).
+pub fn resolve_measure(name: &str, spec: &OutputSpec) -> Result<Measure, String> {
+    let labels = || spec.outcomes.iter().map(String::as_str);
+    let metrics = || spec.metrics.iter().map(|m| m.name.as_str());
+    let find = |same: &dyn Fn(&str) -> bool| -> Option<Measure> {
+        let matched: Vec<Measure> = labels()
+            .enumerate()
+            .filter(|(_, l)| same(l))
+            .map(|(k, _)| Measure::Rate(k))
+            .chain(
+                metrics()
+                    .enumerate()
+                    .filter(|(_, m)| same(m))
+                    .map(|(k, _)| Measure::Mean(k)),
+            )
+            .collect();
+        (matched.len() == 1).then(|| matched[0])
+    };
+    let wanted = name.trim().to_lowercase();
+    find(&|n| n == name)
+        .or_else(|| find(&|n| n.trim().to_lowercase() == wanted))
+        .ok_or_else(|| {
+            format!(
+                "{name:?}: expected an outcome label or metric name (case does not matter); nearest: {}; all: {}",
+                nearest_ids(name, labels().chain(metrics())),
                 labels()
                     .map(|o| format!("{o:?}"))
                     .chain(metrics().map(str::to_string))
                     .collect::<Vec<_>>()
                     .join(", ")
-            )),
+            )
+        })
+}
+
+/// Trials [`successive_halving`] runs in all over `settings` settings from
+/// `first_round_trials` (for a progress bar), saturating at `u64::MAX`.
+pub fn search_trials(settings: usize, first_round_trials: u64) -> u64 {
+    let mut alive = settings.max(1) as u64;
+    let (mut done, mut fresh, mut total) = (0u64, first_round_trials.max(1), 0u64);
+    loop {
+        total = total.saturating_add(alive.saturating_mul(fresh));
+        if alive == 1 {
+            return total;
         }
+        // As in the search: the next round's fresh trials are all so far.
+        alive = alive.div_ceil(2);
+        done = done.saturating_add(fresh);
+        fresh = done;
     }
 }
 
@@ -246,6 +270,32 @@ mod tests {
         );
         assert!(Target::parse("A wins").is_err());
         assert!(Target::parse("A wins=x").is_err());
+    }
+
+    #[test]
+    fn the_progress_total_is_the_trials_the_search_runs() {
+        let targets = [Target {
+            name: "A wins".into(),
+            value: 0.3,
+        }];
+        for (settings, first) in [(1, 50), (2, 10), (9, 5000), (13, 7), (100, 1)] {
+            let mut ran = 0u64;
+            successive_halving(
+                settings,
+                &[Measure::Rate(0)],
+                &targets,
+                first,
+                |_, range| {
+                    ran += range.end - range.start;
+                    let mut tally = Tally::new(2, 0);
+                    tally.outcomes[0] = (range.end - range.start) / 3;
+                    tally.outcomes[1] = range.end - range.start - tally.outcomes[0];
+                    Ok::<_, ()>(tally)
+                },
+            )
+            .expect("search");
+            assert_eq!(search_trials(settings, first), ran, "{settings} x {first}");
+        }
     }
 
     #[test]
