@@ -452,6 +452,9 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         }
     }
     let settings = grid(&args.vary).map_err(InputError)?;
+    if args.find {
+        check_find(&args, &settings).map_err(InputError)?;
+    }
     if last_round_trials(settings.len(), args.trials).is_none() {
         return Err(InputError(format!(
             "-n {}: tune doubles the trials each round, and over {} settings the last round would pass {} trials; give a smaller -n",
@@ -477,6 +480,17 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     }
     let threads = args.common.sampling.threads()?;
     let seed = args.common.sampling.seed;
+    if args.find {
+        return find_crossing(
+            &args,
+            &base,
+            &settings,
+            &models,
+            measures[0],
+            threads,
+            &out_dir,
+        );
+    }
     let bar = crate::engine::runner::progress_bar(
         !args.common.json,
         search_trials(settings.len(), args.trials).saturating_add(args.confirm),
@@ -611,6 +625,231 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     writeln!(
         out,
         "loss: {search_loss:.6} in the search, {confirmed_loss:.6} confirmed (the search figure is optimistic: it is the best of many)\nwrote {}",
+        out_dir.display()
+    )?;
+    Ok(())
+}
+
+/// Why `tune --find` cannot search these settings: it needs one `--vary`
+/// of numbers in increasing order and one `--target`.
+fn check_find(args: &TuneArgs, settings: &[Vec<Override>]) -> Result<(), String> {
+    if args.vary.len() != 1 || args.target.len() != 1 {
+        return Err(format!(
+            "tune --find: expected one --vary and one --target, found {} and {}",
+            args.vary.len(),
+            args.target.len()
+        ));
+    }
+    let xs: Option<Vec<f64>> = settings
+        .iter()
+        .map(|s| crate::analysis::sweep::value_number(&s[0].value))
+        .collect();
+    match xs {
+        Some(xs) if xs.windows(2).all(|w| w[0] < w[1]) => Ok(()),
+        _ => Err(format!(
+            "tune --find: expected --vary {} to give numbers in increasing order (e.g. 1..13)",
+            args.vary[0].path
+        )),
+    }
+}
+
+/// `barsoom tune --find`: bisection on common random numbers for the two
+/// adjacent settings either side of the target, the crossing interpolated
+/// between them, then both re-run on a fresh seed for the figure and its
+/// interval to quote.
+#[allow(clippy::too_many_arguments)]
+fn find_crossing(
+    args: &TuneArgs,
+    base: &crate::games::LoadedScenario,
+    settings: &[Vec<Override>],
+    models: &[crate::games::LoadedScenario],
+    measure: crate::analysis::tune::Measure,
+    threads: usize,
+    out_dir: &OutputFolder,
+) -> Result<()> {
+    use crate::analysis::sweep::value_number;
+    use crate::analysis::tune::{
+        Measure, TraceRow, bisect, crossing_interval, estimate, interpolate, loss,
+    };
+
+    let target = &args.target[0];
+    let seed = args.common.sampling.seed;
+    let steps = usize::BITS - settings.len().leading_zeros() + 1;
+    let bar = crate::engine::runner::progress_bar(
+        !args.common.json,
+        args.trials
+            .saturating_mul(u64::from(steps) + 1)
+            .saturating_add(args.confirm.saturating_mul(2)),
+    );
+    let mut counted = 0u64;
+    let mut trace: Vec<TraceRow> = Vec::new();
+    // Trials 0..trials of setting `s` on `seed`, counted on the bar.
+    let run_whole = |s: usize, seed: u64, trials: u64, counted: &mut u64| {
+        let config = RunConfig {
+            threads,
+            ..RunConfig::new(seed, trials)
+        };
+        let tally = run_counted(models[s].model.as_ref(), &config, &bar, *counted);
+        *counted = counted.saturating_add(trials);
+        tally
+    };
+    let bracket = bisect(settings.len(), target.value, |s| {
+        let tally = run_whole(s, seed, args.trials, &mut counted)?;
+        let value = estimate(&tally, measure);
+        trace.push(TraceRow {
+            round: trace.len(),
+            setting: s,
+            trials: args.trials,
+            estimates: vec![value],
+            loss: loss(std::slice::from_ref(target), &[value]),
+            kept: false,
+        });
+        Ok::<_, anyhow::Error>(value)
+    })?
+    .map_err(|e| {
+        bar.finish_and_clear();
+        InputError(format!(
+            "tune --find {}: {e}; widen --vary {}",
+            target.name, args.vary[0].path
+        ))
+    })?;
+    for row in &mut trace {
+        row.kept = row.setting == bracket.below || row.setting == bracket.above;
+    }
+    // The two settings either side, re-run on a fresh seed.
+    let confirm_seed = seed.wrapping_add(1);
+    let mut confirmed = Vec::with_capacity(2);
+    for s in [bracket.below, bracket.above] {
+        let tally = run_whole(s, confirm_seed, args.confirm, &mut counted)?;
+        confirmed.push(summarise(&args.scenario, &models[s], &tally, confirm_seed));
+    }
+    bar.finish_and_clear();
+    let band = |summary: &Summary| -> (f64, [f64; 2]) {
+        match measure {
+            Measure::Rate(k) => (summary.outcomes[k].rate, summary.outcomes[k].ci95),
+            Measure::Mean(k) => {
+                let m = &summary.metrics[k];
+                (m.mean, [m.mean - 1.96 * m.se, m.mean + 1.96 * m.se])
+            }
+        }
+    };
+    let x = |s: usize| value_number(&settings[s][0].value).unwrap_or(f64::NAN);
+    let (x0, x1) = (x(bracket.below), x(bracket.above));
+    let ((y0, band0), (y1, band1)) = (band(&confirmed[0]), band(&confirmed[1]));
+    let crossing = interpolate(x0, y0, x1, y1, target.value);
+    let interval = crossing_interval(x0, band0, x1, band1, target.value);
+    let search = |s: usize| {
+        bracket
+            .evaluated
+            .iter()
+            .find(|(i, _)| *i == s)
+            .map_or(f64::NAN, |(_, e)| *e)
+    };
+    let search_crossing = interpolate(
+        x0,
+        search(bracket.below),
+        x1,
+        search(bracket.above),
+        target.value,
+    );
+    let nearer = if (crossing - x0).abs() <= (x1 - crossing).abs() {
+        bracket.below
+    } else {
+        bracket.above
+    };
+    let path = &args.vary[0].path;
+    let paths = vec![path.clone()];
+    let values: Vec<Vec<toml::Value>> = settings.iter().map(|s| vec![s[0].value.clone()]).collect();
+    let mut written = write_frame(
+        tune_frame(&paths, &values, &args.target, &trace)?,
+        out_dir,
+        "tune",
+    )?;
+    let search_trials = args.trials.saturating_mul(trace.len() as u64);
+    written.extend(
+        write_tune_chart(
+            args,
+            base,
+            settings,
+            &[measure],
+            &trace,
+            nearer,
+            search_trials,
+            out_dir,
+        )
+        .map_err(|e| anyhow!("drawing the tuning chart in {}: {e}", out_dir.display()))?,
+    );
+    let info = serde_json::json!({
+        "kind": "tune",
+        "model": base.model_id,
+        "scenario": args.scenario.display().to_string(),
+        "method": "bisection on common random numbers for the two adjacent settings either side of the target, the crossing interpolated linearly between them; both re-run on a fresh seed",
+        "seed": seed,
+        "confirm_seed": confirm_seed,
+        "trials_per_evaluation": args.trials,
+        "search_trials": search_trials,
+        "settings": settings.len(),
+        "target": {"name": target.name, "target": target.value},
+        "between": [value_text(&settings[bracket.below][0].value), value_text(&settings[bracket.above][0].value)],
+        "search_crossing": search_crossing,
+        "crossing": crossing,
+        "crossing_ci95": interval,
+        "confirmed": [
+            {"value": x0, "estimate": y0, "ci95": band0},
+            {"value": x1, "estimate": y1, "ci95": band1},
+        ],
+        "best": {path.clone(): value_text(&settings[nearer][0].value)},
+    });
+    let info = write_info(out_dir, "tune.json", info, &mut written)?;
+    let mut out = std::io::stdout().lock();
+    if args.common.json {
+        writeln!(out, "{info}")?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{}: bisection over {} values of {path} for {} = {} ({} evaluations of {} trials, common random numbers, seed {seed})\n",
+        base.name,
+        settings.len(),
+        target.name,
+        target.value,
+        trace.len(),
+        crate::report::summary::group_thousands(args.trials)
+    )?;
+    let rows: Vec<Vec<String>> = trace
+        .iter()
+        .map(|row| {
+            vec![
+                (row.round + 1).to_string(),
+                value_text(&settings[row.setting][0].value),
+                format!("{:.4}", row.estimates[0]),
+            ]
+        })
+        .collect();
+    write!(
+        out,
+        "{}",
+        render(
+            &["step".into(), path.clone(), target.name.clone()],
+            &rows,
+            &[true, true, true],
+        )
+    )?;
+    writeln!(
+        out,
+        "\nconfirmed on a fresh seed ({confirm_seed}, {} trials each):",
+        crate::report::summary::group_thousands(args.confirm)
+    )?;
+    for (xv, y, b) in [(x0, y0, band0), (x1, y1, band1)] {
+        writeln!(out, "  {path} = {xv}: {y:.4} [{:.4}, {:.4}]", b[0], b[1])?;
+    }
+    writeln!(
+        out,
+        "\n{} = {} at {path} = {crossing:.3} [{:.3}, {:.3}] (interpolated between {x0} and {x1}; the search's own figure was {search_crossing:.3})\nwrote {}",
+        target.name,
+        target.value,
+        interval[0],
+        interval[1],
         out_dir.display()
     )?;
     Ok(())

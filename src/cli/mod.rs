@@ -340,6 +340,13 @@ pub struct TuneArgs {
     /// Trials of the confirmation run of the winner, on a fresh seed.
     #[arg(long, default_value = "1000000", allow_negative_numbers = true, value_parser = parse_count)]
     pub confirm: u64,
+    /// Find where one monotone setting crosses the target instead of the
+    /// closest grid point: bisection over the --vary values (one --vary of
+    /// increasing numbers, one --target; -n trials per evaluation), the
+    /// crossing interpolated between the two settings either side and
+    /// confirmed on a fresh seed with an interval.
+    #[arg(long)]
+    pub find: bool,
     /// Fixed changes, output folder, JSON.
     #[command(flatten)]
     pub common: AnalysisOptions,
