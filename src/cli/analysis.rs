@@ -24,7 +24,7 @@ use crate::report::frames::{
     compare_frame, head_to_head_frame, ratings_frame, tune_frame, write_frame,
 };
 use crate::report::summary::Summary;
-use crate::report::sweep::{SettingResult, sweep_frame, write_sweep_charts};
+use crate::report::sweep::{SettingResult, sweep_frame, sweep_long_frame, write_sweep_charts};
 use crate::scenario::Override;
 use crate::scenario::overrides::distinct_paths;
 
@@ -206,6 +206,9 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
     let frame =
         sweep_frame(&paths, &results).map_err(|e| anyhow!("building the sweep frame: {e}"))?;
     let mut written = write_frame(frame, &out_dir, "sweep")?;
+    let long = sweep_long_frame(&paths, &results)
+        .map_err(|e| anyhow!("building the long sweep frame: {e}"))?;
+    written.extend(write_frame(long, &out_dir, "sweep_long")?);
     let subtitle = format!(
         "{}: outcome rates against {}, {} trials per setting, common random numbers",
         base.name,

@@ -262,3 +262,79 @@ fn a_bad_vary_value_is_reported_before_any_setting_runs() {
         }
     }
 }
+
+#[test]
+fn the_long_form_has_a_row_per_setting_and_outcome_or_metric() {
+    use polars::prelude::*;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let scenario = bundled("wom/padwar-vs-padwar.toml").display().to_string();
+    barsoom_ok(
+        &[
+            "sweep",
+            &scenario,
+            "--vary",
+            "sides[0].figures[0].level=5,6",
+            "--vary",
+            "sides[0].figures[0].weapon=long-sword,short-sword",
+            "-n",
+            "3000",
+            "--out",
+            "s",
+        ],
+        d,
+    );
+    let file = std::fs::File::open(d.join("s/sweep_long.parquet")).expect("open");
+    let long = ParquetReader::new(file).finish().expect("parquet reads");
+    let names: Vec<&str> = long.get_column_names().iter().map(|c| c.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "sides[0].figures[0].level",
+            "sides[0].figures[0].weapon",
+            "trials",
+            "kind",
+            "name",
+            "count",
+            "rate",
+            "ci95_low",
+            "ci95_high",
+            "mean",
+            "se"
+        ]
+    );
+    assert_eq!(
+        long.column("sides[0].figures[0].level")
+            .expect("level")
+            .dtype(),
+        &DataType::Int64
+    );
+    assert_eq!(
+        long.column("name").expect("name").dtype(),
+        &DataType::String
+    );
+    // Four settings, each with 3 outcomes and the duel's metrics.
+    let wide = read_csv(&d.join("s/sweep.csv"));
+    let metrics = wide[0].iter().filter(|h| h.ends_with(" mean")).count();
+    assert_eq!(long.height(), 4 * (3 + metrics));
+    // Its CSV twin holds the same rows; each rate is the wide form's.
+    let rows = read_csv(&d.join("s/sweep_long.csv"));
+    assert_eq!(rows.len(), 1 + long.height());
+    let header = &wide[0];
+    for row in rows[1..].iter().filter(|r| r[3] == "outcome") {
+        let setting = wide[1..]
+            .iter()
+            .find(|w| w[0] == row[0] && w[1] == row[1])
+            .expect("the setting in the wide form");
+        let column = header
+            .iter()
+            .position(|h| *h == format!("{} rate", row[4]))
+            .expect("rate column");
+        assert_eq!(setting[column], row[6], "{row:?}");
+    }
+    assert!(
+        rows[1..]
+            .iter()
+            .any(|r| r[3] == "metric" && r[4] == "rounds" && r[6].is_empty())
+    );
+}
