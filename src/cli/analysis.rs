@@ -9,6 +9,9 @@ use std::path::Path;
 use anyhow::{Result, anyhow};
 
 use super::commands::{Destination, InputError, command_line, load, output_dir, scenario_folder};
+use super::table::{
+    default_shown, measure_cell, measure_header, render, resolve_show, run_counted,
+};
 use super::{CompareArgs, SweepArgs, TournamentArgs, TuneArgs};
 use crate::analysis::paired::{mean_difference, rate_difference};
 use crate::analysis::sweep::{grid, value_text};
@@ -21,7 +24,7 @@ use crate::report::frames::{
     compare_frame, head_to_head_frame, ratings_frame, tune_frame, write_frame,
 };
 use crate::report::summary::Summary;
-use crate::report::sweep::{SettingResult, sweep_frame, write_sweep_charts};
+use crate::report::sweep::{SettingResult, sweep_frame, sweep_long_frame, write_sweep_charts};
 use crate::scenario::Override;
 use crate::scenario::overrides::distinct_paths;
 
@@ -45,21 +48,13 @@ impl super::AnalysisOptions {
     }
 }
 
-/// Runs `scenario` with `overrides` on trials `0..trials` of `seed` and
-/// summarises it: the unit every analysis command repeats.
-fn run_setting(
+/// The summary of `tally`, a run of `loaded` (from `scenario`) on `seed`.
+fn summarise(
     scenario: &Path,
-    overrides: &[Override],
+    loaded: &crate::games::LoadedScenario,
+    tally: &crate::engine::Tally,
     seed: u64,
-    trials: u64,
-    threads: usize,
-) -> Result<Summary> {
-    let loaded = load(scenario, overrides)?;
-    let config = RunConfig {
-        threads,
-        ..RunConfig::new(seed, trials)
-    };
-    let tally = loaded.model.run(&config, None)?;
+) -> Summary {
     let path = scenario.display().to_string();
     let ctx = SummaryContext {
         model: &loaded.model_id,
@@ -67,7 +62,40 @@ fn run_setting(
         scenario_name: &loaded.name,
         description: &loaded.description,
     };
-    Ok(Summary::from_tally(&ctx, loaded.model.spec(), &tally, seed))
+    Summary::from_tally(&ctx, loaded.model.spec(), tally, seed)
+}
+
+/// Loads `scenario` once per setting (each with `fixed` then the setting's
+/// changes), so that a bad `--vary` path or value is reported before any
+/// trial runs.
+fn load_settings(
+    scenario: &Path,
+    fixed: &[Override],
+    settings: &[Vec<Override>],
+) -> Result<Vec<crate::games::LoadedScenario>> {
+    settings
+        .iter()
+        .map(|setting| {
+            let overrides: Vec<Override> = fixed.iter().chain(setting).cloned().collect();
+            load(scenario, &overrides)
+        })
+        .collect()
+}
+
+/// Which of a settings table's `columns` are right-aligned: the varied
+/// values that are numbers (as in `setting`), and every column after them.
+fn numeric_columns(setting: &[Override], columns: usize) -> Vec<bool> {
+    setting
+        .iter()
+        .map(|o| crate::analysis::sweep::value_number(&o.value).is_some())
+        .chain(std::iter::repeat(true))
+        .take(columns)
+        .collect()
+}
+
+/// The varied values of `setting` as table cells.
+fn setting_cells(setting: &[Override]) -> Vec<String> {
+    setting.iter().map(|o| value_text(&o.value)).collect()
 }
 
 /// Adds the version, the command line and the files written so far to a
@@ -98,63 +126,89 @@ pub(super) fn write_info(
 pub fn sweep(args: SweepArgs) -> Result<()> {
     let base = load(&args.scenario, &args.common.set)?;
     let settings = grid(&args.vary).map_err(InputError)?;
+    let show = resolve_show(&args.show, base.model.spec()).map_err(InputError)?;
     let paths: Vec<String> = args.vary.iter().map(|v| v.path.clone()).collect();
     let threads = args.common.sampling.threads()?;
-    let mut results = Vec::with_capacity(settings.len());
+    let seed = args.common.sampling.seed;
     let out_dir = args.common.output_dir("sweep", &args.scenario, &base)?;
+    let models = load_settings(&args.scenario, &args.common.set, &settings)?;
     let mut out = std::io::stdout().lock();
     if !args.common.json {
         writeln!(
             out,
-            "{} ({}): {} settings x {} trials, seed {}",
+            "{} ({}): {} settings x {} trials, seed {seed}",
             base.name,
             base.model_id,
             settings.len(),
             crate::report::summary::group_thousands(args.trials),
-            args.common.sampling.seed
         )?;
         writeln!(
             out,
-            "common random numbers: every setting runs trials 0..{} of seed {}, so the differences between settings are paired, not blurred by different dice\n",
-            args.trials, args.common.sampling.seed
+            "common random numbers: every setting runs trials 0..{} of seed {seed}, so the differences between settings are paired, not blurred by different dice\n",
+            args.trials
         )?;
     }
-    for setting in &settings {
-        let overrides: Vec<Override> = args.common.set.iter().chain(setting).cloned().collect();
-        let summary = run_setting(
-            &args.scenario,
-            &overrides,
-            args.common.sampling.seed,
-            args.trials,
+    let bar = crate::engine::runner::progress_bar(
+        !args.common.json,
+        args.trials.saturating_mul(settings.len() as u64),
+    );
+    let mut results = Vec::with_capacity(settings.len());
+    for ((setting, loaded), k) in settings.iter().zip(&models).zip(0u64..) {
+        let config = RunConfig {
             threads,
+            ..RunConfig::new(seed, args.trials)
+        };
+        let tally = run_counted(
+            loaded.model.as_ref(),
+            &config,
+            &bar,
+            k.saturating_mul(args.trials),
         )?;
-        if !args.common.json {
-            let label = setting
-                .iter()
-                .map(|o| format!("{}={}", o.path_text, value_text(&o.value)))
-                .collect::<Vec<_>>()
-                .join(" ");
-            let rates = summary
-                .outcomes
-                .iter()
-                .map(|o| {
-                    format!(
-                        "{} {:.4} [{:.4}, {:.4}]",
-                        o.label, o.rate, o.ci95[0], o.ci95[1]
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join("; ");
-            writeln!(out, "{label}: {rates}")?;
-        }
         results.push(SettingResult {
             values: setting.iter().map(|o| o.value.clone()).collect(),
-            summary,
+            summary: summarise(&args.scenario, loaded, &tally, seed),
         });
+    }
+    bar.finish_and_clear();
+    drop(models);
+    if !args.common.json {
+        let summaries: Vec<&Summary> = results.iter().map(|r| &r.summary).collect();
+        let (shown, note) = if show.is_empty() {
+            default_shown(&summaries)
+        } else {
+            (show, None)
+        };
+        let spec = base.model.spec();
+        let headers: Vec<String> = paths
+            .iter()
+            .cloned()
+            .chain(shown.iter().map(|&m| measure_header(spec, m)))
+            .collect();
+        let rows: Vec<Vec<String>> = settings
+            .iter()
+            .zip(&summaries)
+            .map(|(setting, summary)| {
+                let mut cells = setting_cells(setting);
+                cells.extend(shown.iter().map(|&m| measure_cell(summary, m)));
+                cells
+            })
+            .collect();
+        let numeric = numeric_columns(&settings[0], headers.len());
+        write!(out, "{}", render(&headers, &rows, &numeric))?;
+        writeln!(
+            out,
+            "(rates with 95% Wilson intervals; means with 95% intervals)"
+        )?;
+        if let Some(note) = note {
+            writeln!(out, "{note}")?;
+        }
     }
     let frame =
         sweep_frame(&paths, &results).map_err(|e| anyhow!("building the sweep frame: {e}"))?;
     let mut written = write_frame(frame, &out_dir, "sweep")?;
+    let long = sweep_long_frame(&paths, &results)
+        .map_err(|e| anyhow!("building the long sweep frame: {e}"))?;
+    written.extend(write_frame(long, &out_dir, "sweep_long")?);
     let subtitle = format!(
         "{}: outcome rates against {}, {} trials per setting, common random numbers",
         base.name,
@@ -379,7 +433,9 @@ fn describe_overrides(overrides: &[Override]) -> String {
 
 /// `barsoom tune`.
 pub fn tune(args: TuneArgs) -> Result<()> {
-    use crate::analysis::tune::{Measure, estimate, last_round_trials, loss, successive_halving};
+    use crate::analysis::tune::{
+        Measure, estimate, last_round_trials, loss, search_trials, successive_halving,
+    };
 
     let base = load(&args.scenario, &args.common.set)?;
     let spec = base.model.spec().clone();
@@ -399,6 +455,9 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         }
     }
     let settings = grid(&args.vary).map_err(InputError)?;
+    if args.find {
+        check_find(&args, &settings).map_err(InputError)?;
+    }
     if last_round_trials(settings.len(), args.trials).is_none() {
         return Err(InputError(format!(
             "-n {}: tune doubles the trials each round, and over {} settings the last round would pass {} trials; give a smaller -n",
@@ -408,11 +467,9 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         ))
         .into());
     }
-    let mut models = Vec::with_capacity(settings.len());
     let out_dir = args.common.output_dir("tune", &args.scenario, &base)?;
-    for setting in &settings {
-        let overrides: Vec<Override> = args.common.set.iter().chain(setting).cloned().collect();
-        let loaded = load(&args.scenario, &overrides)?;
+    let models = load_settings(&args.scenario, &args.common.set, &settings)?;
+    for (setting, loaded) in settings.iter().zip(&models) {
         let shape = loaded.model.spec();
         if shape.outcomes.len() != spec.outcomes.len() || shape.metrics.len() != spec.metrics.len()
         {
@@ -423,33 +480,54 @@ pub fn tune(args: TuneArgs) -> Result<()> {
             ))
             .into());
         }
-        models.push(loaded);
     }
     let threads = args.common.sampling.threads()?;
     let seed = args.common.sampling.seed;
+    if args.find {
+        return find_crossing(
+            &args,
+            &base,
+            &settings,
+            &models,
+            measures[0],
+            threads,
+            &out_dir,
+        );
+    }
+    let bar = crate::engine::runner::progress_bar(
+        !args.common.json,
+        search_trials(settings.len(), args.trials).saturating_add(args.confirm),
+    );
+    let mut counted = 0u64;
     let (best, trace) = successive_halving(
         settings.len(),
         &measures,
         &args.target,
         args.trials,
         |s, range| {
+            let fresh = range.end - range.start;
             let config = RunConfig {
                 seed,
                 trials: range,
                 threads,
                 ..RunConfig::new(seed, 0)
             };
-            models[s].model.run(&config, None)
+            let tally = run_counted(models[s].model.as_ref(), &config, &bar, counted);
+            counted = counted.saturating_add(fresh);
+            tally
         },
     )?;
     let confirm_seed = seed.wrapping_add(1);
-    let confirmed = models[best].model.run(
+    let confirmed = run_counted(
+        models[best].model.as_ref(),
         &RunConfig {
             threads,
             ..RunConfig::new(confirm_seed, args.confirm)
         },
-        None,
+        &bar,
+        counted,
     )?;
+    bar.finish_and_clear();
     let path = args.scenario.display().to_string();
     let ctx = SummaryContext {
         model: &base.model_id,
@@ -471,9 +549,9 @@ pub fn tune(args: TuneArgs) -> Result<()> {
 
     // The trace frame: one row per setting per round.
     let paths: Vec<String> = args.vary.iter().map(|v| v.path.clone()).collect();
-    let values: Vec<Vec<String>> = settings
+    let values: Vec<Vec<toml::Value>> = settings
         .iter()
-        .map(|setting| setting.iter().map(|o| value_text(&o.value)).collect())
+        .map(|setting| setting.iter().map(|o| o.value.clone()).collect())
         .collect();
     let frame = tune_frame(&paths, &values, &args.target, &trace)?;
     let mut written = write_frame(frame, &out_dir, "tune")?;
@@ -519,7 +597,12 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         settings.len(),
         crate::report::summary::group_thousands(total_trials)
     )?;
-    writeln!(out, "best: {}", describe_overrides(&settings[best]))?;
+    write!(
+        out,
+        "\n{}",
+        tune_table(&args, &settings, &trace, TUNE_TABLE_ROWS)
+    )?;
+    writeln!(out, "\nbest: {}", describe_overrides(&settings[best]))?;
     writeln!(
         out,
         "\nconfirmed on a fresh seed ({confirm_seed}, {} trials):",
@@ -548,6 +631,288 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         out_dir.display()
     )?;
     Ok(())
+}
+
+/// Why `tune --find` cannot search these settings: it needs one `--vary`
+/// of numbers in increasing order and one `--target`.
+fn check_find(args: &TuneArgs, settings: &[Vec<Override>]) -> Result<(), String> {
+    if args.vary.len() != 1 || args.target.len() != 1 {
+        return Err(format!(
+            "tune --find: expected one --vary and one --target, found {} and {}",
+            args.vary.len(),
+            args.target.len()
+        ));
+    }
+    let xs: Option<Vec<f64>> = settings
+        .iter()
+        .map(|s| crate::analysis::sweep::value_number(&s[0].value))
+        .collect();
+    match xs {
+        Some(xs) if xs.windows(2).all(|w| w[0] < w[1]) => Ok(()),
+        _ => Err(format!(
+            "tune --find: expected --vary {} to give numbers in increasing order (e.g. 1..13)",
+            args.vary[0].path
+        )),
+    }
+}
+
+/// `barsoom tune --find`: bisection on common random numbers for the two
+/// adjacent settings either side of the target, the crossing interpolated
+/// between them, then both re-run on a fresh seed for the figure and its
+/// interval to quote.
+#[allow(clippy::too_many_arguments)]
+fn find_crossing(
+    args: &TuneArgs,
+    base: &crate::games::LoadedScenario,
+    settings: &[Vec<Override>],
+    models: &[crate::games::LoadedScenario],
+    measure: crate::analysis::tune::Measure,
+    threads: usize,
+    out_dir: &OutputFolder,
+) -> Result<()> {
+    use crate::analysis::sweep::value_number;
+    use crate::analysis::tune::{
+        Measure, TraceRow, bisect, crossing_interval, estimate, interpolate, loss,
+    };
+
+    let target = &args.target[0];
+    let seed = args.common.sampling.seed;
+    let steps = usize::BITS - settings.len().leading_zeros() + 1;
+    let bar = crate::engine::runner::progress_bar(
+        !args.common.json,
+        args.trials
+            .saturating_mul(u64::from(steps) + 1)
+            .saturating_add(args.confirm.saturating_mul(2)),
+    );
+    let mut counted = 0u64;
+    let mut trace: Vec<TraceRow> = Vec::new();
+    // Trials 0..trials of setting `s` on `seed`, counted on the bar.
+    let run_whole = |s: usize, seed: u64, trials: u64, counted: &mut u64| {
+        let config = RunConfig {
+            threads,
+            ..RunConfig::new(seed, trials)
+        };
+        let tally = run_counted(models[s].model.as_ref(), &config, &bar, *counted);
+        *counted = counted.saturating_add(trials);
+        tally
+    };
+    let bracket = bisect(settings.len(), target.value, |s| {
+        let tally = run_whole(s, seed, args.trials, &mut counted)?;
+        let value = estimate(&tally, measure);
+        trace.push(TraceRow {
+            round: trace.len(),
+            setting: s,
+            trials: args.trials,
+            estimates: vec![value],
+            loss: loss(std::slice::from_ref(target), &[value]),
+            kept: false,
+        });
+        Ok::<_, anyhow::Error>(value)
+    })?
+    .map_err(|e| {
+        bar.finish_and_clear();
+        InputError(format!(
+            "tune --find {}: {e}; widen --vary {}",
+            target.name, args.vary[0].path
+        ))
+    })?;
+    for row in &mut trace {
+        row.kept = row.setting == bracket.below || row.setting == bracket.above;
+    }
+    // The two settings either side, re-run on a fresh seed.
+    let confirm_seed = seed.wrapping_add(1);
+    let mut confirmed = Vec::with_capacity(2);
+    for s in [bracket.below, bracket.above] {
+        let tally = run_whole(s, confirm_seed, args.confirm, &mut counted)?;
+        confirmed.push(summarise(&args.scenario, &models[s], &tally, confirm_seed));
+    }
+    bar.finish_and_clear();
+    let band = |summary: &Summary| -> (f64, [f64; 2]) {
+        match measure {
+            Measure::Rate(k) => (summary.outcomes[k].rate, summary.outcomes[k].ci95),
+            Measure::Mean(k) => {
+                let m = &summary.metrics[k];
+                (m.mean, [m.mean - 1.96 * m.se, m.mean + 1.96 * m.se])
+            }
+        }
+    };
+    let x = |s: usize| value_number(&settings[s][0].value).unwrap_or(f64::NAN);
+    let (x0, x1) = (x(bracket.below), x(bracket.above));
+    let ((y0, band0), (y1, band1)) = (band(&confirmed[0]), band(&confirmed[1]));
+    let crossing = interpolate(x0, y0, x1, y1, target.value);
+    let interval = crossing_interval(x0, band0, x1, band1, target.value);
+    let search = |s: usize| {
+        bracket
+            .evaluated
+            .iter()
+            .find(|(i, _)| *i == s)
+            .map_or(f64::NAN, |(_, e)| *e)
+    };
+    let search_crossing = interpolate(
+        x0,
+        search(bracket.below),
+        x1,
+        search(bracket.above),
+        target.value,
+    );
+    let nearer = if (crossing - x0).abs() <= (x1 - crossing).abs() {
+        bracket.below
+    } else {
+        bracket.above
+    };
+    let path = &args.vary[0].path;
+    let paths = vec![path.clone()];
+    let values: Vec<Vec<toml::Value>> = settings.iter().map(|s| vec![s[0].value.clone()]).collect();
+    let mut written = write_frame(
+        tune_frame(&paths, &values, &args.target, &trace)?,
+        out_dir,
+        "tune",
+    )?;
+    let search_trials = args.trials.saturating_mul(trace.len() as u64);
+    written.extend(
+        write_tune_chart(
+            args,
+            base,
+            settings,
+            &[measure],
+            &trace,
+            nearer,
+            search_trials,
+            out_dir,
+        )
+        .map_err(|e| anyhow!("drawing the tuning chart in {}: {e}", out_dir.display()))?,
+    );
+    let info = serde_json::json!({
+        "kind": "tune",
+        "model": base.model_id,
+        "scenario": args.scenario.display().to_string(),
+        "method": "bisection on common random numbers for the two adjacent settings either side of the target, the crossing interpolated linearly between them; both re-run on a fresh seed",
+        "seed": seed,
+        "confirm_seed": confirm_seed,
+        "trials_per_evaluation": args.trials,
+        "search_trials": search_trials,
+        "settings": settings.len(),
+        "target": {"name": target.name, "target": target.value},
+        "between": [value_text(&settings[bracket.below][0].value), value_text(&settings[bracket.above][0].value)],
+        "search_crossing": search_crossing,
+        "crossing": crossing,
+        "crossing_ci95": interval,
+        "confirmed": [
+            {"value": x0, "estimate": y0, "ci95": band0},
+            {"value": x1, "estimate": y1, "ci95": band1},
+        ],
+        "best": {path.clone(): value_text(&settings[nearer][0].value)},
+    });
+    let info = write_info(out_dir, "tune.json", info, &mut written)?;
+    let mut out = std::io::stdout().lock();
+    if args.common.json {
+        writeln!(out, "{info}")?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{}: bisection over {} values of {path} for {} = {} ({} evaluations of {} trials, common random numbers, seed {seed})\n",
+        base.name,
+        settings.len(),
+        target.name,
+        target.value,
+        trace.len(),
+        crate::report::summary::group_thousands(args.trials)
+    )?;
+    let rows: Vec<Vec<String>> = trace
+        .iter()
+        .map(|row| {
+            vec![
+                (row.round + 1).to_string(),
+                value_text(&settings[row.setting][0].value),
+                format!("{:.4}", row.estimates[0]),
+            ]
+        })
+        .collect();
+    write!(
+        out,
+        "{}",
+        render(
+            &["step".into(), path.clone(), target.name.clone()],
+            &rows,
+            &[true, true, true],
+        )
+    )?;
+    writeln!(
+        out,
+        "\nconfirmed on a fresh seed ({confirm_seed}, {} trials each):",
+        crate::report::summary::group_thousands(args.confirm)
+    )?;
+    for (xv, y, b) in [(x0, y0, band0), (x1, y1, band1)] {
+        writeln!(out, "  {path} = {xv}: {y:.4} [{:.4}, {:.4}]", b[0], b[1])?;
+    }
+    writeln!(
+        out,
+        "\n{} = {} at {path} = {crossing:.3} [{:.3}, {:.3}] (interpolated between {x0} and {x1}; the search's own figure was {search_crossing:.3})\nwrote {}",
+        target.name,
+        target.value,
+        interval[0],
+        interval[1],
+        out_dir.display()
+    )?;
+    Ok(())
+}
+
+/// Settings `tune` prints at most (the best ones; the trace file has all).
+const TUNE_TABLE_ROWS: usize = 12;
+
+/// `tune`'s table: every setting (at most `max_rows`, best first) with its
+/// estimate of each target from the last round it reached, the trials it
+/// ran and its loss; settings that lasted longer rank first, then by loss.
+fn tune_table(
+    args: &TuneArgs,
+    settings: &[Vec<Override>],
+    trace: &[crate::analysis::tune::TraceRow],
+    max_rows: usize,
+) -> String {
+    let mut last: Vec<Option<&crate::analysis::tune::TraceRow>> = vec![None; settings.len()];
+    for row in trace {
+        last[row.setting] = Some(row);
+    }
+    let mut reached: Vec<&crate::analysis::tune::TraceRow> = last.into_iter().flatten().collect();
+    reached.sort_by(|a, b| {
+        b.round
+            .cmp(&a.round)
+            .then(a.loss.total_cmp(&b.loss))
+            .then(a.setting.cmp(&b.setting))
+    });
+    let headers: Vec<String> = args
+        .vary
+        .iter()
+        .map(|v| v.path.clone())
+        .chain(["trials".to_string()])
+        .chain(
+            args.target
+                .iter()
+                .map(|t| format!("{} (target {})", t.name, t.value)),
+        )
+        .chain(["loss".to_string()])
+        .collect();
+    let rows: Vec<Vec<String>> = reached
+        .iter()
+        .take(max_rows)
+        .map(|row| {
+            let mut cells = setting_cells(&settings[row.setting]);
+            cells.push(crate::report::summary::group_thousands(row.trials));
+            cells.extend(row.estimates.iter().map(|e| format!("{e:.4}")));
+            cells.push(format!("{:.6}", row.loss));
+            cells
+        })
+        .collect();
+    let numeric = numeric_columns(&settings[0], headers.len());
+    let mut text = render(&headers, &rows, &numeric);
+    if reached.len() > max_rows {
+        text.push_str(&format!(
+            "... and {} more settings in tune.csv\n",
+            reached.len() - max_rows
+        ));
+    }
+    text
 }
 
 /// Draws `tune.png/.svg`: one panel per target, the search's estimate of

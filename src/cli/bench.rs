@@ -52,15 +52,15 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         )?;
         writeln!(
             out,
-            "{:<38} {:>7} {:>12} {:>10} {:>7} {:>8} {:>10} {:>8}",
+            "{:<38} {:>7} {:>12} {:>10} {:>8} {:>8} {:>10} {:>10}",
             "scenario",
             "threads",
             "trials/s",
-            "ns/trial",
+            "per game",
             "noise",
             "speedup",
             "efficiency",
-            "vs raw"
+            "x raw dice"
         )?;
     }
     let mut rows = Vec::new();
@@ -136,6 +136,18 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     } else {
         writeln!(
             out,
+            "\nper game: wall time per trial at that thread count (1 / trials/s); x raw dice: the model's time over a bare loop rolling as many dice (lower is faster; 1.00x would be the dice alone); noise: relative spread of the timings"
+        )?;
+        let noisy = rows.iter().filter(|r| r.noise > NOISY).count();
+        if noisy > 0 {
+            writeln!(
+                out,
+                "warning: {noisy} row(s) marked ! have noise above {:.0}%: too noisy to trust; rerun with more -n or --repeats on a quieter machine",
+                NOISY * 100.0
+            )?;
+        }
+        writeln!(
+            out,
             "wrote {}",
             written
                 .iter()
@@ -206,18 +218,39 @@ fn find<'a>(baseline: &'a [BaselineRow], row: &BenchRow) -> Option<&'a BaselineR
         .find(|b| b.scenario == row.scenario && b.threads == row.threads)
 }
 
+/// Run-to-run noise (relative standard deviation of a row's timings) above
+/// which the row is marked `!`: too noisy to trust.
+const NOISY: f64 = 0.10;
+
+/// A duration in the unit that reads best: `503 ns`, `12.4 µs`,
+/// `503.54 ms`, `2.10 s`.
+fn duration_text(seconds: f64) -> String {
+    if !seconds.is_finite() {
+        "-".into()
+    } else if seconds < 1e-6 {
+        format!("{:.0} ns", seconds * 1e9)
+    } else if seconds < 1e-3 {
+        format!("{:.1} µs", seconds * 1e6)
+    } else if seconds < 1.0 {
+        format!("{:.2} ms", seconds * 1e3)
+    } else {
+        format!("{seconds:.2} s")
+    }
+}
+
 fn print_row(out: &mut impl Write, row: &BenchRow) -> Result<()> {
     let ratio = row
         .ratio_to_raw()
         .map_or_else(|| "-".to_string(), |r| format!("{r:.2}x"));
     write!(
         out,
-        "{:<38} {:>7} {:>12} {:>10.1} {:>6.1}% {:>7.2}x {:>10.2} {:>8}",
+        "{:<38} {:>7} {:>12} {:>10} {:>6.1}%{} {:>7.2}x {:>10.2} {:>10}",
         row.scenario,
         row.threads,
         group_thousands(row.trials_per_second.round() as u64),
-        row.ns_per_trial(),
+        duration_text(row.ns_per_trial() * 1e-9),
         row.noise * 100.0,
+        if row.noise > NOISY { "!" } else { " " },
         row.speedup,
         row.efficiency,
         ratio
@@ -267,5 +300,20 @@ fn machine_name(cores: usize) -> String {
     match cpu {
         Some(cpu) => format!("{cores} logical cores, {cpu}"),
         None => format!("{cores} logical cores"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::duration_text;
+
+    #[test]
+    fn durations_read_in_the_unit_that_fits() {
+        assert_eq!(duration_text(503e-9), "503 ns");
+        assert_eq!(duration_text(12.43e-6), "12.4 µs");
+        assert_eq!(duration_text(503_541e-9), "503.5 µs");
+        assert_eq!(duration_text(0.503_541), "503.54 ms");
+        assert_eq!(duration_text(2.1), "2.10 s");
+        assert_eq!(duration_text(f64::INFINITY), "-");
     }
 }

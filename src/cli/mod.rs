@@ -13,6 +13,7 @@ mod manual;
 mod new;
 mod races;
 mod report;
+mod table;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -288,6 +289,11 @@ pub struct SweepArgs {
     /// Trials per setting.
     #[arg(short = 'n', long, default_value = "100000", allow_negative_numbers = true, value_parser = parse_count)]
     pub trials: u64,
+    /// The outcome labels (or metric names) the printed table shows,
+    /// comma-separated (default: every outcome when there are at most five,
+    /// else the five most frequent). The files hold them all.
+    #[arg(long, value_name = "LABEL,...", value_delimiter = ',')]
+    pub show: Vec<String>,
     /// Fixed changes, output folder, JSON.
     #[command(flatten)]
     pub common: AnalysisOptions,
@@ -343,6 +349,13 @@ pub struct TuneArgs {
     /// Trials of the confirmation run of the winner, on a fresh seed.
     #[arg(long, default_value = "1000000", allow_negative_numbers = true, value_parser = parse_count)]
     pub confirm: u64,
+    /// Find where one monotone setting crosses the target instead of the
+    /// closest grid point: bisection over the --vary values (one --vary of
+    /// increasing numbers, one --target; -n trials per evaluation), the
+    /// crossing interpolated between the two settings either side and
+    /// confirmed on a fresh seed with an interval.
+    #[arg(long)]
+    pub find: bool,
     /// Fixed changes, output folder, JSON.
     #[command(flatten)]
     pub common: AnalysisOptions,

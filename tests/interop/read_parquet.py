@@ -4,7 +4,7 @@
     read_parquet.py RUN_DIR SWEEP_DIR
 
 RUN_DIR holds summary.parquet/.csv and trials.parquet of `barsoom run
---trials-out`; SWEEP_DIR sweep.parquet/.csv of a one-field sweep. Checks the
+--trials-out`; SWEEP_DIR sweep.parquet/.csv and sweep_long.parquet/.csv of a one-field sweep. Checks the
 column names and types documented in README.md ("Output files"), that each
 Parquet file holds the same values as its CSV, and that the per-trial rows
 add up to the summary. One line per problem; exit 1 if any.
@@ -136,6 +136,24 @@ def main():
         expected += [(f"{name} mean", "float64"), (f"{name} se", "float64")]
     check_schema("sweep.parquet", table, expected)
     check(table.column(field).to_pylist() == [5, 6, 7], "sweep.parquet: expected levels 5, 6, 7")
+
+    # sweep_long.parquet: one row per setting and outcome, then metric,
+    # with the wide form's figures.
+    long = check_against_csv(f"{sweep}/sweep_long.parquet", f"{sweep}/sweep_long.csv")
+    check_schema(
+        "sweep_long.parquet",
+        long,
+        [(field, "int64"), ("trials", "uint64"), ("kind", "string"), ("name", "string"),
+         ("count", "uint64"), ("rate", "float64"), ("ci95_low", "float64"), ("ci95_high", "float64"),
+         ("mean", "float64"), ("se", "float64")],
+    )
+    check(long.num_rows == 3 * (len(outcomes) + len(metrics)), f"sweep_long.parquet: {long.num_rows} rows")
+    wide = table.to_pylist()
+    for row in long.to_pylist():
+        setting = next(w for w in wide if w[field] == row[field])
+        column = f"{row['name']} rate" if row["kind"] == "outcome" else f"{row['name']} mean"
+        value = row["rate"] if row["kind"] == "outcome" else row["mean"]
+        check(same(value, setting[column]), f"sweep_long.parquet: {row} against sweep.parquet's {column}")
 
     for p in problems:
         print(f"interop: {p}", file=sys.stderr)

@@ -120,7 +120,22 @@ fn compare_flags_a_regression_and_accepts_an_improvement() {
     // Against one trial a second, the same run is an improvement.
     let o = run(&doctored_baseline(d, "1"));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("improvement"));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("improvement"));
+    // The columns say what they mean, and a game's time has its unit.
+    assert!(
+        stdout.contains("per game") && stdout.contains("x raw dice"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("lower is faster"), "{stdout}");
+    let row = stdout
+        .lines()
+        .find(|l| l.starts_with("padwar-vs-padwar"))
+        .expect("a row");
+    assert!(
+        [" ns", " µs", " ms"].iter().any(|u| row.contains(u)),
+        "{row}"
+    );
 }
 
 #[test]

@@ -58,6 +58,18 @@ pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// A command's stdout as text, its lines, and the index of the line that
+/// starts with `header` (a printed table's header).
+pub fn table_in(stdout: &[u8], header: &str) -> (String, Vec<String>, usize) {
+    let stdout = text(stdout);
+    let lines: Vec<String> = stdout.lines().map(str::to_string).collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with(header))
+        .unwrap_or_else(|| panic!("a table headed {header:?} in {stdout}"));
+    (stdout, lines, at)
+}
+
 /// Runs the `barsoom` binary expecting bad input: exit code 2 and one line
 /// on stderr, no panic, mentioning each of `expected`. Returns that line.
 pub fn assert_bad_input(args: &[&str], cwd: &Path, expected: &[&str]) -> String {

@@ -1,7 +1,7 @@
 //! `barsoom tune`: successive halving finds a planted optimum and confirms
 //! it on a fresh seed.
 
-use crate::common::{assert_bad_input, barsoom_ok, bundled, svg_texts};
+use crate::common::{assert_bad_input, barsoom_ok, bundled, svg_texts, table_in};
 
 fn tune_json(args: &[&str]) -> serde_json::Value {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -163,4 +163,169 @@ fn bad_targets_are_one_line_errors() {
             &[expected],
         );
     }
+}
+
+#[test]
+fn tune_prints_its_settings_as_a_table_and_stores_them_typed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let scenario = bundled("wom/padwar-vs-padwar.toml").display().to_string();
+    let o = barsoom_ok(
+        &[
+            "tune",
+            &scenario,
+            "--vary",
+            "sides[0].figures[0].level=4..8",
+            "--vary",
+            "sides[0].figures[0].weapon=long-sword,short-sword",
+            "--target",
+            "First padwar wins=0.5",
+            "-n",
+            "1000",
+            "--confirm",
+            "1000",
+            "--out",
+            "t",
+        ],
+        d,
+    );
+    let (stdout, lines, header) = table_in(&o.stdout, "sides[0].figures[0].level");
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert!(
+        lines[header].ends_with("First padwar wins (target 0.5)      loss"),
+        "{stdout}"
+    );
+    // All ten settings, the winner (which ran the most trials) first.
+    let rows = &lines[header + 1..header + 11];
+    let trials: Vec<u64> = rows
+        .iter()
+        .map(|r| {
+            r.split_whitespace()
+                .nth(2)
+                .expect("trials")
+                .replace(',', "")
+                .parse()
+                .expect("count")
+        })
+        .collect();
+    assert!(trials.windows(2).all(|w| w[0] >= w[1]), "{stdout}");
+    assert!(
+        rows[0].starts_with("                        6  long-sword"),
+        "{stdout}"
+    );
+    // tune.parquet stores the level as a number and the weapon as text, as
+    // sweep.parquet does.
+    use polars::prelude::*;
+    let file = std::fs::File::open(d.join("t/tune.parquet")).expect("open");
+    let frame = ParquetReader::new(file).finish().expect("parquet reads");
+    assert_eq!(
+        frame
+            .column("sides[0].figures[0].level")
+            .expect("level")
+            .dtype(),
+        &DataType::Int64
+    );
+    assert_eq!(
+        frame
+            .column("sides[0].figures[0].weapon")
+            .expect("weapon")
+            .dtype(),
+        &DataType::String
+    );
+}
+
+/// The exact rate of the scenario's first outcome with `overrides`.
+fn exact_rate(scenario: &str, overrides: &[&str], d: &std::path::Path) -> f64 {
+    let mut args = vec!["exact", scenario, "--json"];
+    for o in overrides {
+        args.extend(["--set", o]);
+    }
+    let o = barsoom_ok(&args, d);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    json["outcomes"][0]["rate"].as_f64().expect("rate")
+}
+
+#[test]
+fn find_locates_the_level_where_a_warrior_has_even_odds_against_a_banth() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let scenario = bundled("wom/red-warrior-vs-banth.toml")
+        .display()
+        .to_string();
+    let level = "sides[0].figures[0].level";
+    // The exact solver puts the crossing between levels 9 and 10; the
+    // answer interpolates between their exact rates.
+    let p9 = exact_rate(&scenario, &[&format!("{level}=9")], d);
+    let p10 = exact_rate(&scenario, &[&format!("{level}=10")], d);
+    assert!(p9 < 0.5 && p10 > 0.5, "{p9} {p10}");
+    let exact_crossing = 9.0 + (0.5 - p9) / (p10 - p9);
+    let o = barsoom_ok(
+        &[
+            "tune",
+            &scenario,
+            "--find",
+            "--vary",
+            &format!("{level}=1..13"),
+            "--target",
+            "red warrior WINS=0.5",
+            "-n",
+            "20000",
+            "--confirm",
+            "400000",
+            "--out",
+            "f",
+            "--json",
+        ],
+        d,
+    );
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(json["between"], serde_json::json!(["9", "10"]));
+    let crossing = json["crossing"].as_f64().expect("crossing");
+    let ci: Vec<f64> = json["crossing_ci95"]
+        .as_array()
+        .expect("interval")
+        .iter()
+        .map(|v| v.as_f64().expect("bound"))
+        .collect();
+    assert!(ci[0] <= crossing && crossing <= ci[1], "{crossing} {ci:?}");
+    assert!(
+        ci[0] <= exact_crossing && exact_crossing <= ci[1],
+        "exact {exact_crossing} in {ci:?}"
+    );
+    assert!(ci[1] - ci[0] < 0.05, "{ci:?}");
+    assert_eq!(json["confirm_seed"], 2);
+    // Bisection: the two ends, then about log2(13) steps, not 13 runs.
+    let trace = crate::common::read_csv(&d.join("f/tune.csv"));
+    assert!(trace.len() - 1 <= 6, "{}", trace.len());
+    // No crossing in range is one line.
+    assert_bad_input(
+        &[
+            "tune",
+            &scenario,
+            "--find",
+            "--vary",
+            &format!("{level}=1..5"),
+            "--target",
+            "Red warrior wins=0.5",
+            "-n",
+            "2000",
+            "--out",
+            "g",
+        ],
+        d,
+        &["no crossing of 0.5", "widen --vary"],
+    );
+    assert_bad_input(
+        &[
+            "tune",
+            &scenario,
+            "--find",
+            "--vary",
+            &format!("{level}=9,5"),
+            "--target",
+            "Red warrior wins=0.5",
+        ],
+        d,
+        &["increasing order"],
+    );
 }

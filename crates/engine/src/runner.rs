@@ -338,7 +338,10 @@ pub fn replay<M: Model>(model: &M, seed: u64, trial: u64) -> (TrialResult, Trace
     (result, log)
 }
 
-fn progress_bar(wanted: bool, trials: u64) -> ProgressBar {
+/// The progress bar of a run of `trials` trials on stderr (hidden unless
+/// `wanted` and stderr is a terminal): also used by commands that run many
+/// settings, over all their trials.
+pub fn progress_bar(wanted: bool, trials: u64) -> ProgressBar {
     if !wanted || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }

@@ -147,7 +147,7 @@ pub fn compare_frame(
 /// `s`'s value of `paths[k]`.
 pub fn tune_frame(
     paths: &[String],
-    values: &[Vec<String>],
+    values: &[Vec<toml::Value>],
     targets: &[Target],
     trace: &[TraceRow],
 ) -> PolarsResult<DataFrame> {
@@ -162,13 +162,8 @@ pub fn tune_frame(
         ),
     ];
     for (k, p) in paths.iter().enumerate() {
-        columns.push(Column::new(
-            p.as_str().into(),
-            trace
-                .iter()
-                .map(|t| values[t.setting][k].as_str())
-                .collect::<Vec<_>>(),
-        ));
+        let column: Vec<&toml::Value> = trace.iter().map(|t| &values[t.setting][k]).collect();
+        columns.push(super::sweep::value_column(p, &column));
     }
     columns.push(Column::new(
         "trials".into(),

@@ -45,6 +45,22 @@ fn check_shapes(results: &[SettingResult]) -> Result<(), String> {
     Ok(())
 }
 
+/// A column of one varied field's values, typed: whole numbers as
+/// integers, other numbers as floats, anything else as text (shared by the
+/// sweep frame and the tune trace, so both store a setting alike).
+pub fn value_column(name: &str, values: &[&Value]) -> Column {
+    let integers: Option<Vec<i64>> = values.iter().map(|v| v.as_integer()).collect();
+    let numbers: Option<Vec<f64>> = values.iter().map(|v| value_number(v)).collect();
+    match (integers, numbers) {
+        (Some(i), _) => Column::new(name.into(), i),
+        (None, Some(n)) => Column::new(name.into(), n),
+        (None, None) => Column::new(
+            name.into(),
+            values.iter().map(|v| value_text(v)).collect::<Vec<_>>(),
+        ),
+    }
+}
+
 /// The sweep frame. Outcome columns are named after the first setting's
 /// labels (`<label> rate`, `<label> ci95_low`, `<label> ci95_high`); when a
 /// setting renames outcomes (e.g. a varied character), its own labels are
@@ -55,16 +71,7 @@ pub fn sweep_frame(paths: &[String], results: &[SettingResult]) -> Result<DataFr
     let mut columns: Vec<Column> = Vec::new();
     for (k, path) in paths.iter().enumerate() {
         let values: Vec<&Value> = results.iter().map(|r| &r.values[k]).collect();
-        let integers: Option<Vec<i64>> = values.iter().map(|v| v.as_integer()).collect();
-        let numbers: Option<Vec<f64>> = values.iter().map(|v| value_number(v)).collect();
-        columns.push(match (integers, numbers) {
-            (Some(i), _) => Column::new(path.as_str().into(), i),
-            (None, Some(n)) => Column::new(path.as_str().into(), n),
-            (None, None) => Column::new(
-                path.as_str().into(),
-                values.iter().map(|v| value_text(v)).collect::<Vec<_>>(),
-            ),
-        });
+        columns.push(value_column(path, &values));
     }
     columns.push(Column::new(
         "trials".into(),
@@ -122,6 +129,94 @@ pub fn sweep_frame(paths: &[String], results: &[SettingResult]) -> Result<DataFr
                 .collect::<Vec<_>>(),
         ));
     }
+    DataFrame::new_infer_height(columns).map_err(|e| e.to_string())
+}
+
+/// The sweep in long ("tidy") form: one row per setting and outcome, then
+/// per setting and metric. Columns: the varied values (typed as in
+/// [`sweep_frame`]), `trials`, `kind` (`outcome` or `metric`), `name` (the
+/// setting's own outcome label, or the metric's name), `count`, `rate`,
+/// `ci95_low`, `ci95_high` (outcomes: the 95% Wilson interval; metrics:
+/// mean ± 1.96 standard errors), `mean`, `se` (null where they do not
+/// apply).
+pub fn sweep_long_frame(paths: &[String], results: &[SettingResult]) -> Result<DataFrame, String> {
+    check_shapes(results)?;
+    // (setting index, outcome k or metric k) in row order.
+    let mut rows: Vec<(usize, Option<usize>, Option<usize>)> = Vec::new();
+    for (s, r) in results.iter().enumerate() {
+        rows.extend((0..r.summary.outcomes.len()).map(|k| (s, Some(k), None)));
+        rows.extend((0..r.summary.metrics.len()).map(|k| (s, None, Some(k))));
+    }
+    let mut columns: Vec<Column> = Vec::new();
+    for (k, path) in paths.iter().enumerate() {
+        let values: Vec<&Value> = rows
+            .iter()
+            .map(|&(s, _, _)| &results[s].values[k])
+            .collect();
+        columns.push(value_column(path, &values));
+    }
+    let summary = |s: usize| &results[s].summary;
+    let outcome = |s: usize, k: Option<usize>| k.map(|k| &summary(s).outcomes[k]);
+    let metric = |s: usize, k: Option<usize>| k.map(|k| &summary(s).metrics[k]);
+    let floats = |f: &dyn Fn(usize, Option<usize>, Option<usize>) -> Option<f64>| {
+        rows.iter().map(|&(s, o, m)| f(s, o, m)).collect::<Vec<_>>()
+    };
+    columns.push(Column::new(
+        "trials".into(),
+        rows.iter()
+            .map(|&(s, _, _)| summary(s).trials)
+            .collect::<Vec<_>>(),
+    ));
+    columns.push(Column::new(
+        "kind".into(),
+        rows.iter()
+            .map(|&(_, o, _)| if o.is_some() { "outcome" } else { "metric" })
+            .collect::<Vec<_>>(),
+    ));
+    columns.push(Column::new(
+        "name".into(),
+        rows.iter()
+            .map(|&(s, o, m)| match (outcome(s, o), metric(s, m)) {
+                (Some(o), _) => o.label.clone(),
+                (None, Some(m)) => m.name.clone(),
+                (None, None) => String::new(),
+            })
+            .collect::<Vec<_>>(),
+    ));
+    columns.push(Column::new(
+        "count".into(),
+        rows.iter()
+            .map(|&(s, o, _)| outcome(s, o).map(|o| o.count))
+            .collect::<Vec<_>>(),
+    ));
+    columns.push(Column::new(
+        "rate".into(),
+        floats(&|s, o, _| outcome(s, o).map(|o| o.rate)),
+    ));
+    columns.push(Column::new(
+        "ci95_low".into(),
+        floats(&|s, o, m| {
+            outcome(s, o)
+                .map(|o| o.ci95[0])
+                .or_else(|| metric(s, m).map(|m| m.mean - 1.96 * m.se))
+        }),
+    ));
+    columns.push(Column::new(
+        "ci95_high".into(),
+        floats(&|s, o, m| {
+            outcome(s, o)
+                .map(|o| o.ci95[1])
+                .or_else(|| metric(s, m).map(|m| m.mean + 1.96 * m.se))
+        }),
+    ));
+    columns.push(Column::new(
+        "mean".into(),
+        floats(&|s, _, m| metric(s, m).map(|m| m.mean)),
+    ));
+    columns.push(Column::new(
+        "se".into(),
+        floats(&|s, _, m| metric(s, m).map(|m| m.se)),
+    ));
     DataFrame::new_infer_height(columns).map_err(|e| e.to_string())
 }
 

@@ -55,47 +55,71 @@ impl Target {
         })
     }
 
-    /// What the target measures in a model with `spec`: an outcome label
-    /// (a rate, 0..1) or a metric name (a mean), matched exactly, else
-    /// regardless of case and surrounding spaces when that picks one; an
-    /// unknown name is an error naming the nearest.
+    /// What the target measures in a model with `spec` (see
+    /// [`resolve_measure`]); a rate target must lie from 0 to 1.
     pub fn resolve(&self, spec: &OutputSpec) -> Result<Measure, String> {
-        let labels = || spec.outcomes.iter().map(String::as_str);
-        let metrics = || spec.metrics.iter().map(|m| m.name.as_str());
-        let find = |same: &dyn Fn(&str) -> bool| -> Option<Measure> {
-            let matched: Vec<Measure> = labels()
-                .enumerate()
-                .filter(|(_, l)| same(l))
-                .map(|(k, _)| Measure::Rate(k))
-                .chain(
-                    metrics()
-                        .enumerate()
-                        .filter(|(_, m)| same(m))
-                        .map(|(k, _)| Measure::Mean(k)),
-                )
-                .collect();
-            (matched.len() == 1).then(|| matched[0])
-        };
-        let wanted = self.name.trim().to_lowercase();
-        let measure =
-            find(&|n| n == self.name).or_else(|| find(&|n| n.trim().to_lowercase() == wanted));
-        match measure {
-            Some(Measure::Rate(_)) if !(0.0..=1.0).contains(&self.value) => Err(format!(
+        match resolve_measure(&self.name, spec) {
+            Ok(Measure::Rate(_)) if !(0.0..=1.0).contains(&self.value) => Err(format!(
                 "target {:?} is a rate: expected a value from 0 to 1, found {}",
                 self.name, self.value
             )),
-            Some(measure) => Ok(measure),
-            None => Err(format!(
-                "target {:?}: expected an outcome label or metric name (case does not matter); nearest: {}; all: {}",
-                self.name,
-                nearest_ids(&self.name, labels().chain(metrics())),
+            Ok(measure) => Ok(measure),
+            Err(e) => Err(format!("target {e}")),
+        }
+    }
+}
+
+/// What `name` measures in a model with `spec`: an outcome label (a rate,
+/// 0..1) or a metric name (a mean), matched exactly, else regardless of
+/// case and surrounding spaces when that picks one; an unknown name is an
+/// error naming the nearest (used by `--target` and `--show`).
+pub fn resolve_measure(name: &str, spec: &OutputSpec) -> Result<Measure, String> {
+    let labels = || spec.outcomes.iter().map(String::as_str);
+    let metrics = || spec.metrics.iter().map(|m| m.name.as_str());
+    let find = |same: &dyn Fn(&str) -> bool| -> Option<Measure> {
+        let matched: Vec<Measure> = labels()
+            .enumerate()
+            .filter(|(_, l)| same(l))
+            .map(|(k, _)| Measure::Rate(k))
+            .chain(
+                metrics()
+                    .enumerate()
+                    .filter(|(_, m)| same(m))
+                    .map(|(k, _)| Measure::Mean(k)),
+            )
+            .collect();
+        (matched.len() == 1).then(|| matched[0])
+    };
+    let wanted = name.trim().to_lowercase();
+    find(&|n| n == name)
+        .or_else(|| find(&|n| n.trim().to_lowercase() == wanted))
+        .ok_or_else(|| {
+            format!(
+                "{name:?}: expected an outcome label or metric name (case does not matter); nearest: {}; all: {}",
+                nearest_ids(name, labels().chain(metrics())),
                 labels()
                     .map(|o| format!("{o:?}"))
                     .chain(metrics().map(str::to_string))
                     .collect::<Vec<_>>()
                     .join(", ")
-            )),
+            )
+        })
+}
+
+/// Trials [`successive_halving`] runs in all over `settings` settings from
+/// `first_round_trials` (for a progress bar), saturating at `u64::MAX`.
+pub fn search_trials(settings: usize, first_round_trials: u64) -> u64 {
+    let mut alive = settings.max(1) as u64;
+    let (mut done, mut fresh, mut total) = (0u64, first_round_trials.max(1), 0u64);
+    loop {
+        total = total.saturating_add(alive.saturating_mul(fresh));
+        if alive == 1 {
+            return total;
         }
+        // As in the search: the next round's fresh trials are all so far.
+        alive = alive.div_ceil(2);
+        done = done.saturating_add(fresh);
+        fresh = done;
     }
 }
 
@@ -210,6 +234,88 @@ pub fn successive_halving<E>(
     unreachable!("the loop returns once one setting is left")
 }
 
+/// Where a monotone estimate crosses a target over an ordered grid, found
+/// by [`bisect`]: the crossing lies between settings `below` and
+/// `above` (adjacent in the grid).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bracket {
+    /// The grid index on the starting side of the target.
+    pub below: usize,
+    /// The next grid index, on the other side (or at the target).
+    pub above: usize,
+    /// Every `(index, estimate)` evaluated, in order.
+    pub evaluated: Vec<(usize, f64)>,
+}
+
+/// Bisection over the indices `0..settings` of an ordered grid for the
+/// adjacent pair whose estimates lie either side of `target`:
+/// `estimate_at(i)` measures setting `i` (on common random numbers, so the
+/// estimates along the grid are paired). The estimate may rise or fall
+/// along the grid but must cross the target once; `Ok(Err(..))` says why
+/// no crossing is bracketed (the ends on one side of it).
+pub fn bisect<E>(
+    settings: usize,
+    target: f64,
+    mut estimate_at: impl FnMut(usize) -> Result<f64, E>,
+) -> Result<Result<Bracket, String>, E> {
+    if settings < 2 {
+        return Ok(Err(
+            "--find needs at least two values to search between".into()
+        ));
+    }
+    let (mut low, mut high) = (0, settings - 1);
+    let first = estimate_at(low)?;
+    let last = estimate_at(high)?;
+    let mut evaluated = vec![(low, first), (high, last)];
+    let side = |e: f64| (e - target).signum();
+    if !(first.is_finite() && last.is_finite()) || (side(first) == side(last) && first != target) {
+        return Ok(Err(format!(
+            "no crossing of {target} between the ends: {first:.4} at the first value and {last:.4} at the last"
+        )));
+    }
+    while high - low > 1 {
+        let middle = low + (high - low) / 2;
+        let e = estimate_at(middle)?;
+        evaluated.push((middle, e));
+        if side(e) == side(first) && e != target {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    Ok(Ok(Bracket {
+        below: low,
+        above: high,
+        evaluated,
+    }))
+}
+
+/// Where the straight line through `(x0, y0)` and `(x1, y1)` meets `target`
+/// (`x0` when the two are level).
+pub fn interpolate(x0: f64, y0: f64, x1: f64, y1: f64, target: f64) -> f64 {
+    if y1 == y0 {
+        return x0;
+    }
+    x0 + (target - y0) / (y1 - y0) * (x1 - x0)
+}
+
+/// An interval on the crossing between `x0` and `x1`: where the lines
+/// through the two settings' lower, then upper, interval bounds meet the
+/// target, in order and kept to `[x0, x1]` (a bound that does not cross
+/// there is the end of the step).
+pub fn crossing_interval(
+    x0: f64,
+    band0: [f64; 2],
+    x1: f64,
+    band1: [f64; 2],
+    target: f64,
+) -> [f64; 2] {
+    let (lo, hi) = (x0.min(x1), x0.max(x1));
+    let a = interpolate(x0, band0[0], x1, band1[0], target).clamp(lo, hi);
+    let b = interpolate(x0, band0[1], x1, band1[1], target).clamp(lo, hi);
+    [a.min(b), a.max(b)]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,6 +352,72 @@ mod tests {
         );
         assert!(Target::parse("A wins").is_err());
         assert!(Target::parse("A wins=x").is_err());
+    }
+
+    #[test]
+    fn the_progress_total_is_the_trials_the_search_runs() {
+        let targets = [Target {
+            name: "A wins".into(),
+            value: 0.3,
+        }];
+        for (settings, first) in [(1, 50), (2, 10), (9, 5000), (13, 7), (100, 1)] {
+            let mut ran = 0u64;
+            successive_halving(
+                settings,
+                &[Measure::Rate(0)],
+                &targets,
+                first,
+                |_, range| {
+                    ran += range.end - range.start;
+                    let mut tally = Tally::new(2, 0);
+                    tally.outcomes[0] = (range.end - range.start) / 3;
+                    tally.outcomes[1] = range.end - range.start - tally.outcomes[0];
+                    Ok::<_, ()>(tally)
+                },
+            )
+            .expect("search");
+            assert_eq!(search_trials(settings, first), ran, "{settings} x {first}");
+        }
+    }
+
+    #[test]
+    fn bisection_brackets_the_crossing_either_way_up() {
+        // A rising step function crossing 0.5 between indices 6 and 7 of
+        // 0..13, and the same falling; each call counted.
+        for rising in [true, false] {
+            let f = |i: usize| {
+                let v = (i as f64 + 0.5) / 14.0;
+                if rising { v } else { 1.0 - v }
+            };
+            let mut calls = 0;
+            let bracket = bisect(13, 0.5, |i| {
+                calls += 1;
+                Ok::<_, ()>(f(i))
+            })
+            .expect("runs")
+            .expect("a crossing");
+            assert_eq!((bracket.below, bracket.above), (6, 7));
+            assert_eq!(calls, bracket.evaluated.len());
+            assert!(calls <= 2 + 4, "log2(13) steps after the ends: {calls}");
+        }
+        let none = bisect(5, 0.9, |i| Ok::<_, ()>(i as f64 / 10.0)).expect("runs");
+        assert!(none.unwrap_err().contains("no crossing of 0.9"));
+        assert!(bisect(1, 0.5, |_| Ok::<_, ()>(0.5)).expect("runs").is_err());
+    }
+
+    #[test]
+    fn the_crossing_is_interpolated_with_its_interval() {
+        // 0.42 at 9 and 0.92 at 10: 0.5 is 0.08 of the 0.5 rise past 9.
+        assert!((interpolate(9.0, 0.42, 10.0, 0.92, 0.5) - 9.16).abs() < 1e-12);
+        let [lo, hi] = crossing_interval(9.0, [0.40, 0.44], 10.0, [0.90, 0.94], 0.5);
+        assert!(
+            (lo - 9.12).abs() < 1e-12 && (hi - 9.2).abs() < 1e-12,
+            "{lo} {hi}"
+        );
+        // A band that never reaches the target stops at the step's end.
+        let [lo, hi] = crossing_interval(9.0, [0.30, 0.55], 10.0, [0.45, 0.60], 0.5);
+        assert_eq!(hi, 10.0);
+        assert!(lo < hi);
     }
 
     #[test]
