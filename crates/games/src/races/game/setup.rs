@@ -6,7 +6,8 @@ use crate::races::battle::roll_attribute;
 use crate::races::data::Face;
 
 use super::{
-    ENTRY_DETAIL, ENTRY_IMPASSABLE_BIT, ENTRY_KEY_BIT, ENTRY_SETTLEMENT_BIT, Game, Leader, MAX_LEADERS, NONE, Seat,
+    ENTRY_DETAIL, ENTRY_IMPASSABLE_BIT, ENTRY_KEY_BIT, ENTRY_SETTLEMENT_BIT, Game, Leader,
+    MAX_LEADERS, NONE, Seat,
 };
 
 /// Rolls one hex's terrain: the hex table, then any table its face sends
