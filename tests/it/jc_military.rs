@@ -29,7 +29,7 @@ fn commander(m: &JcMilitary, id: &str) -> usize {
 
 /// A game set up by the rules, then emptied of fleets so a test can place
 /// its own.
-fn empty_game(m: &JcMilitary) -> Game {
+fn empty_game(m: &JcMilitary) -> Game<'_> {
     let mut g = Game::new(&m.context(), &mut Dice::for_trial(1, 0));
     g.len = 0;
     g
@@ -144,7 +144,6 @@ fn set_up_follows_25_1_and_25_2() {
 #[test]
 fn fleets_in_transit_keep_flying_towards_their_destination() {
     let m = load("random-vs-random");
-    let ctx = m.context();
     let (gh, dusar) = (city(&m, "greater-helium"), city(&m, "dusar"));
     for seed in 0..50 {
         let mut g = empty_game(&m);
@@ -154,7 +153,7 @@ fn fleets_in_transit_keep_flying_towards_their_destination() {
         x.left = 100;
         push(&mut g, x);
         let mut dice = Dice::for_trial(seed, 0);
-        g.movement_phase(&ctx, 0, &mut dice, &mut NoTrace);
+        g.movement_phase(0, &mut dice, &mut NoTrace);
         // [22.22, 22.24] one card, drawn for it; still bound for Dusar.
         let after = g.groups[0];
         assert_eq!(usize::from(after.city), dusar);
@@ -174,7 +173,6 @@ fn a_city_with_enemy_fleets_may_be_left_only_the_way_the_fleet_came() {
     // fleet is there too. Random orders over many seeds: every Heliumite
     // fleet that leaves heads back to Greater Helium.
     let m = load("random-vs-random");
-    let ctx = m.context();
     let (gh, zodanga) = (city(&m, "greater-helium"), city(&m, "zodanga"));
     let mut left = 0;
     for seed in 0..300 {
@@ -183,7 +181,7 @@ fn a_city_with_enemy_fleets_may_be_left_only_the_way_the_fleet_came() {
         x.from = gh as u8;
         push(&mut g, x);
         push(&mut g, group(1, nation(&m, "dusar"), zodanga, 2, 0));
-        g.movement_phase(&ctx, 0, &mut Dice::for_trial(seed, 1), &mut NoTrace);
+        g.movement_phase(0, &mut Dice::for_trial(seed, 1), &mut NoTrace);
         for x in g.groups().iter().filter(|x| x.owner == 0) {
             if usize::from(x.city) != zodanga {
                 assert_eq!(usize::from(x.city), gh, "seed {seed}: {x:?}");
@@ -204,12 +202,12 @@ fn commanders_stay_with_fleets_of_their_nation() {
         let mut dice = Dice::for_trial(11, trial);
         let mut g = Game::new(&ctx, &mut dice);
         for _ in 0..12 {
-            g.diplomacy_phase(&ctx, &mut dice, &mut NoTrace);
+            g.diplomacy_phase(&mut dice, &mut NoTrace);
             for p in 0..2 {
-                g.movement_phase(&ctx, p, &mut dice, &mut NoTrace);
-                g.combat_phase(&ctx, p, &mut dice, &mut NoTrace);
+                g.movement_phase(p, &mut dice, &mut NoTrace);
+                g.combat_phase(p, &mut dice, &mut NoTrace);
                 g.update_control(m.rules());
-                g.reinforcement_phase(&ctx, p, &mut NoTrace);
+                g.reinforcement_phase(p, &mut NoTrace);
             }
             g.end_of_turn(m.rules(), &mut NoTrace);
             for x in g.groups() {
@@ -239,7 +237,6 @@ fn combat_goes_through_jc_fleet_and_a_wiped_out_fleet_loses_its_commanders() {
     // destroyed Astok is captured for three Turns [23.26] and Helium holds
     // Dusar.
     let m = load("greedy-vs-greedy");
-    let ctx = m.context();
     let dusar = city(&m, "dusar");
     let (jc, astok) = (commander(&m, "john-carter"), commander(&m, "astok"));
     let mut won = 0;
@@ -249,7 +246,6 @@ fn combat_goes_through_jc_fleet_and_a_wiped_out_fleet_loses_its_commanders() {
         push(&mut g, group(0, nation(&m, "helium"), dusar, 20, 1 << jc));
         push(&mut g, group(1, nation(&m, "dusar"), dusar, 1, 1 << astok));
         g.combat(
-            &ctx,
             0,
             dusar,
             Target::Enemy,
@@ -290,7 +286,6 @@ fn attacking_the_enemy_in_a_neutral_city_hands_the_neutral_to_him() {
     push(&mut g, group(0, nation(&m, "helium"), kaol, 1, 0));
     push(&mut g, group(1, nation(&m, "dusar"), kaol, 9, 0));
     g.combat(
-        &ctx,
         0,
         kaol,
         Target::Enemy,
@@ -329,7 +324,7 @@ fn an_enemy_fleet_gets_a_grace_turn_in_a_city_just_influenced() {
     push(&mut g, group(0, nation(&m, "helium"), gathol, 9, 1 << kk));
     push(&mut g, group(1, nation(&m, "dusar"), gathol, 1, 0));
     let mut dice = Dice::for_trial(2, 0);
-    g.influence(&ctx, n, &mut dice, &mut NoTrace);
+    g.influence(n, &mut dice, &mut NoTrace);
     assert_eq!(g.neutrals[n].influenced_by, 0);
     assert!(g.in_grace(m.rules(), gathol, 0));
     assert!(!g.in_grace(m.rules(), gathol, 1));
@@ -363,18 +358,15 @@ fn an_enemy_fleet_gets_a_grace_turn_in_a_city_just_influenced() {
     g.neutrals[n].influence = [4, 0];
     push(&mut g, group(0, nation(&m, "helium"), gathol, 1, 1 << kk));
     push(&mut g, group(1, nation(&m, "dusar"), gathol, 9, 0));
-    g.influence(&ctx, n, &mut dice, &mut NoTrace);
+    g.influence(n, &mut dice, &mut NoTrace);
     assert!(g.in_grace(m.rules(), gathol, 0));
-    assert_eq!(
-        g.battle_key(&ctx, 0, gathol, Target::Enemy).sides[1].neutral,
-        0
-    );
-    g.combat(&ctx, 0, gathol, Target::Enemy, &mut dice, &mut NoTrace);
+    assert_eq!(g.battle_key(0, gathol, Target::Enemy).sides[1].neutral, 0);
+    g.combat(0, gathol, Target::Enemy, &mut dice, &mut NoTrace);
     assert_eq!(g.neutrals[n].influenced_by, 1);
     assert_eq!(g.stats.grace_joins, 1);
     assert_eq!(g.stats.breaches, 0, "no breach: Gathol was not neutral");
     assert!(!g.in_grace(m.rules(), gathol, 0));
-    assert!(g.battle_key(&ctx, 0, gathol, Target::Enemy).sides[1].neutral > 0);
+    assert!(g.battle_key(0, gathol, Target::Enemy).sides[1].neutral > 0);
 }
 
 #[test]
@@ -400,11 +392,11 @@ fn fleet_combats_break_off_as_the_players_choose() {
     };
     let zodanga = city(&m, "zodanga");
     let mut g = empty_game(&m);
+    g.ctx = ctx;
     g.controller[zodanga] = 1;
     push(&mut g, group(0, nation(&m, "helium"), zodanga, 2, 0));
     push(&mut g, group(1, nation(&m, "dusar"), zodanga, 6, 0));
     g.combat(
-        &ctx,
         0,
         zodanga,
         Target::Enemy,
@@ -418,7 +410,13 @@ fn fleet_combats_break_off_as_the_players_choose() {
     assert_eq!(g.own_strength(zodanga, 0), 2);
     assert_eq!(g.own_strength(zodanga, 1), 6);
 
-    let key = g.battle_key(&m.context(), 0, zodanga, Target::Enemy);
+    // The scenario's own alliance refuses.
+    g.ctx = Context {
+        rules: m.rules(),
+        config: m.config(),
+        cache: m.cache(),
+    };
+    let key = g.battle_key(0, zodanga, Target::Enemy);
     assert!(!key.sides[1].break_off.accepts);
     for t in 0..300 {
         let r = fight(m.cache(), &m.rules().data, &key, &mut Dice::for_trial(5, t));
@@ -497,12 +495,12 @@ fn reinforcements_every_third_turn_one_per_controlled_capital() {
     let mut g = Game::new(&ctx, &mut Dice::for_trial(1, 0));
     g.turn = 3;
     let before = [g.own_strength(gh, 0), g.own_strength(lh, 0)];
-    g.reinforcement_phase(&ctx, 0, &mut NoTrace);
+    g.reinforcement_phase(0, &mut NoTrace);
     assert_eq!(g.own_strength(gh, 0), before[0] + 1);
     assert_eq!(g.own_strength(lh, 0), before[1] + 1);
     // Turn 4: none.
     g.turn = 4;
-    g.reinforcement_phase(&ctx, 0, &mut NoTrace);
+    g.reinforcement_phase(0, &mut NoTrace);
     assert_eq!(g.own_strength(gh, 0), before[0] + 1);
 }
 
@@ -534,8 +532,8 @@ fn a_captured_capital_denies_reinforcements_and_earns_extra_after_two_turns() {
             .sum()
     };
     let (h0, a0) = (total(&g, 0), total(&g, 1));
-    g.reinforcement_phase(&ctx, 0, &mut NoTrace);
-    g.reinforcement_phase(&ctx, 1, &mut NoTrace);
+    g.reinforcement_phase(0, &mut NoTrace);
+    g.reinforcement_phase(1, &mut NoTrace);
     assert_eq!(total(&g, 0), h0 + 1, "Helium: Greater Helium only");
     assert_eq!(
         total(&g, 1),
@@ -549,8 +547,8 @@ fn a_captured_capital_denies_reinforcements_and_earns_extra_after_two_turns() {
     g.end_of_turn(rules, &mut NoTrace);
     g.turn = 9;
     let (h1, a1) = (total(&g, 0), total(&g, 1));
-    g.reinforcement_phase(&ctx, 0, &mut NoTrace);
-    g.reinforcement_phase(&ctx, 1, &mut NoTrace);
+    g.reinforcement_phase(0, &mut NoTrace);
+    g.reinforcement_phase(1, &mut NoTrace);
     assert_eq!(total(&g, 0), h1 + 1);
     assert_eq!(total(&g, 1), a1 + 4, "three capitals and one extra [24.12]");
 }
@@ -569,14 +567,14 @@ fn influence_tally_follows_24_23_to_24_25() {
     // A fleet alone: 2 [24.23].
     let mut g = Game::new(&ctx, &mut Dice::for_trial(1, 0));
     push(&mut g, group(0, helium, gathol, 1, 0));
-    g.influence(&ctx, n, &mut dice, &mut NoTrace);
+    g.influence(n, &mut dice, &mut NoTrace);
     assert_eq!(g.neutrals[n].influence, [2, 0]);
     // A fleet and a commander alone: 3 [24.25].
     let mut g = Game::new(&ctx, &mut Dice::for_trial(1, 0));
     push(&mut g, group(0, helium, gathol, 1, 1 << kk));
-    g.influence(&ctx, n, &mut dice, &mut NoTrace);
+    g.influence(n, &mut dice, &mut NoTrace);
     assert_eq!(g.neutrals[n].influence, [3, 0]);
-    g.influence(&ctx, n, &mut dice, &mut NoTrace);
+    g.influence(n, &mut dice, &mut NoTrace);
     // Six: influenced at the end of the phase [24.21, 24.33].
     assert_eq!(g.neutrals[n].influence, [6, 0]);
     assert_eq!(g.neutrals[n].influenced_by, 0);
@@ -584,7 +582,7 @@ fn influence_tally_follows_24_23_to_24_25() {
     let mut g = Game::new(&ctx, &mut Dice::for_trial(1, 0));
     push(&mut g, group(0, helium, gathol, 1, 1 << kk));
     push(&mut g, group(1, nation(&m, "dusar"), gathol, 3, 0));
-    g.influence(&ctx, n, &mut dice, &mut NoTrace);
+    g.influence(n, &mut dice, &mut NoTrace);
     assert_eq!(g.neutrals[n].influence, [2, 0]);
 }
 
@@ -618,7 +616,7 @@ fn in_fighting_gains_match_the_tables() {
         let mut g = Game::new(&ctx, &mut Dice::for_trial(2, 0));
         push(&mut g, group(0, nation(&m, "helium"), gathol, 1, 0));
         push(&mut g, group(1, nation(&m, "dusar"), gathol, 1, 0));
-        g.influence(&ctx, n, &mut Dice::for_trial(3, t), &mut NoTrace);
+        g.influence(n, &mut Dice::for_trial(3, t), &mut NoTrace);
         for p in 0..2 {
             let v = f64::from(g.neutrals[n].influence[p]);
             assert!(v <= 3.0, "never more than three a Turn [24.26]");
@@ -660,7 +658,7 @@ fn a_storm_destroys_fleets_in_transit_and_stops_movement() {
         }
         push(&mut g, x);
         let mut dice = Dice::for_trial(seed, 4);
-        g.diplomacy_phase(&ctx, &mut dice, &mut NoTrace);
+        g.diplomacy_phase(&mut dice, &mut NoTrace);
         let in_air = g.groups().iter().any(|y| y.in_transit);
         if g.storm_now {
             storms += 1;
@@ -669,7 +667,7 @@ fn a_storm_destroys_fleets_in_transit_and_stops_movement() {
             assert_eq!(g.commander_return[nutus], 16);
             assert!(!g.storm_armed, "one storm, then wait for the next period");
             let before = g.groups;
-            g.movement_phase(&ctx, 0, &mut dice, &mut NoTrace);
+            g.movement_phase(0, &mut dice, &mut NoTrace);
             assert_eq!(g.groups, before, "no movement in a storm");
         } else {
             assert!(in_air);
@@ -871,7 +869,7 @@ fn cached_battles_are_jc_fleet_battles_dice_for_dice() {
     let mut g = empty_game(&m);
     push(&mut g, group(0, nation(&m, "helium"), dusar, 6, 1 << jc));
     push(&mut g, group(1, nation(&m, "dusar"), dusar, 5, 1 << nutus));
-    let key = g.battle_key(&m.context(), 0, dusar, Target::Enemy);
+    let key = g.battle_key(0, dusar, Target::Enemy);
     let data = &m.rules().data;
     let force = |n: &str, s: u8, c: usize| Force {
         label: n.into(),
@@ -912,7 +910,6 @@ fn to_home(m: &JcMilitary, x: &Group, home: usize) -> u32 {
 /// Phase they have set out and are no farther from Gathol.
 fn assert_gathol_fleets_fly_home(setup: impl Fn(&JcMilitary, &mut Game)) {
     let m = load("greedy-vs-greedy");
-    let ctx = m.context();
     let (gh, gathol) = (city(&m, "greater-helium"), city(&m, "gathol"));
     let n = neutral_at(&m, gathol);
     for seed in 0..50 {
@@ -923,7 +920,7 @@ fn assert_gathol_fleets_fly_home(setup: impl Fn(&JcMilitary, &mut Game)) {
         push(&mut g, x);
         setup(&m, &mut g);
         let before = to_home(&m, &g.groups[0], gathol);
-        g.movement_phase(&ctx, 0, &mut Dice::for_trial(seed, 1), &mut NoTrace);
+        g.movement_phase(0, &mut Dice::for_trial(seed, 1), &mut NoTrace);
         let x = *g
             .groups()
             .iter()
@@ -951,14 +948,13 @@ fn influenced_neutral_fleets_beside_a_home_fleet_stay_under_orders() {
     // Gathol fleets with a Heliumite fleet in Greater Helium do not fly
     // off on their own (the alliance's phase moves neither).
     let m = load("greedy-vs-greedy");
-    let ctx = m.context();
     let (gh, gathol) = (city(&m, "greater-helium"), city(&m, "gathol"));
     let n = neutral_at(&m, gathol);
     let mut g = empty_game(&m);
     g.neutrals[n].influenced_by = 0;
     push(&mut g, group((2 + n) as u8, nation(&m, "gathol"), gh, 3, 0));
     push(&mut g, group(0, nation(&m, "helium"), gh, 1, 0));
-    g.movement_phase(&ctx, 1, &mut Dice::for_trial(1, 1), &mut NoTrace);
+    g.movement_phase(1, &mut Dice::for_trial(1, 1), &mut NoTrace);
     let x = g.groups[0];
     assert!(!x.in_transit && usize::from(x.city) == gh, "{x:?}");
 }
@@ -975,4 +971,47 @@ fn neutral_fleets_go_home_when_the_enemy_takes_their_city() {
             group(0, nation(m, "helium"), city(m, "greater-helium"), 1, 0),
         );
     });
+}
+
+#[test]
+fn the_diplomacy_tables_are_their_formulas_and_say_so() {
+    // [24.5, 24.6] reconstructed: a cycle of five modes and bands of three
+    // pips, each provenance giving its formula and the fixed points of
+    // [24.3, 24.26].
+    let data = common::jc_data_toml("diplomacy.toml");
+    let matrix = common::toml_grid(&data["maneuvers"]["matrix"]);
+    let cycle = [0, 2, -1, 1, -2];
+    for (row, cells) in matrix.iter().enumerate() {
+        for (column, &cell) in cells.iter().enumerate() {
+            assert_eq!(
+                cell,
+                cycle[(column + 5 - row) % 5],
+                "row {row}, column {column}"
+            );
+        }
+    }
+    common::assert_provenance_states(
+        &data,
+        "maneuvers",
+        &[
+            "[0, 2, -1, 1, -2][(column - row) mod 5]",
+            "[24.3 PROCEDURE]",
+        ],
+    );
+    let lowest = data["results"]["lowest"].as_integer().expect("lowest");
+    let points: Vec<i64> = data["results"]["points"]
+        .as_array()
+        .expect("points")
+        .iter()
+        .map(|v| v.as_integer().expect("an integer"))
+        .collect();
+    for (i, &p) in points.iter().enumerate() {
+        let roll = lowest + i as i64;
+        assert_eq!(p, (roll / 3).clamp(0, 3), "roll {roll}");
+    }
+    common::assert_provenance_states(
+        &data,
+        "results",
+        &["min(3, max(0, floor(roll / 3)))", "[24.26]"],
+    );
 }

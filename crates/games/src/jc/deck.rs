@@ -191,6 +191,18 @@ impl DeckState {
         usize::from(card)
     }
 
+    /// Shuffles the cards not yet drawn among themselves, with `below(n)`
+    /// (a uniform number in `0..n`): the deck as a player who has seen
+    /// the drawn cards but not the rest can picture it.
+    pub(crate) fn shuffle_rest(&mut self, mut below: impl FnMut(u32) -> u32) {
+        let start = usize::from(self.next);
+        let n = usize::from(self.len);
+        for i in (start + 1..n).rev() {
+            let j = start + below((i - start) as u32 + 1) as usize;
+            self.order.swap(i, j);
+        }
+    }
+
     /// Cards left before the next reshuffle.
     pub fn left(&self) -> usize {
         usize::from(self.len - self.next)

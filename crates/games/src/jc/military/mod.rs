@@ -35,7 +35,7 @@ use serde::Deserialize;
 
 use self::battles::{BattleCache, BreakOff};
 use self::game::{CHECKPOINTS, Context, FirstMover, Game, GameConfig, home_nation};
-use self::players::{POLICIES, Policy};
+use self::players::Policy;
 use self::rules::{MAX_NEUTRALS, MilitaryRules};
 use barsoom_engine::accumulate::MAX_METRICS;
 use barsoom_engine::scenario::ScenarioError;
@@ -123,10 +123,9 @@ impl JcMilitary {
     }
 
     /// Plays one game and returns it with how it ended.
-    pub fn play<T: Trace>(&self, dice: &mut Dice, trace: &mut T) -> (Game, game::GameEnd) {
-        let ctx = self.context();
-        let mut g = Game::new(&ctx, dice);
-        let end = g.play(&ctx, dice, trace);
+    pub fn play<T: Trace>(&self, dice: &mut Dice, trace: &mut T) -> (Game<'_>, game::GameEnd) {
+        let mut g = Game::new(&self.context(), dice);
+        let end = g.play(dice, trace);
         (g, end)
     }
 }
@@ -223,12 +222,8 @@ fn build_config(
                 format!("expected a [sides.{id}] table"),
             )
         })?;
-        policies[p] = Policy::parse(&f.policy, rollouts).ok_or_else(|| {
-            err(
-                format!("sides.{id}.policy"),
-                format!("expected one of {POLICIES}, found {:?}", f.policy),
-            )
-        })?;
+        policies[p] = Policy::parse(&f.policy, rollouts)
+            .map_err(|message| err(format!("sides.{id}.policy"), message))?;
         if let Some(ratio) = f.break_off_behind {
             if !BREAK_OFF_RANGE.contains(&ratio) {
                 return Err(err(

@@ -21,11 +21,15 @@
 //!   bring (its own dice, seeded from the game's dice, so a game stays
 //!   deterministic), attacking or setting out when it would hold the city
 //!   in at least half of them.
+//! - `search`, `search:N`, `search:N:BASE`: the shared search player
+//!   ([`barsoom_engine::search`]) over its base policy (`greedy` or
+//!   `random`); the decisions it searches are in [`super::game::search`].
 
 use super::battles::{BattleKey, fight};
 use super::game::{Context, Game, Group, MoveOrder, NONE, Target};
 use crate::jc::fleet::{OUT_FIRST_ELIMINATES, OUT_SECOND_REVERSES};
 use barsoom_engine::Dice;
+use barsoom_engine::search::SearchSpec;
 
 /// A player's policy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,22 +43,69 @@ pub enum Policy {
         /// Rollouts per decision.
         rollouts: u16,
     },
+    /// The search player over a base policy.
+    Search(SearchSpec<Base>),
 }
 
+/// The base policy of a search player: how it plays where it does not
+/// search, and how every seat plays inside its playouts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Base {
+    /// [`Policy::Random`].
+    Random,
+    /// [`Policy::Greedy`], the heuristic.
+    Greedy,
+}
+
+/// Base policy names, for error messages.
+pub const BASES: &str = "greedy, random";
+
 impl Policy {
-    /// Parses a policy name (`random`, `greedy`, `lookahead`).
-    pub fn parse(name: &str, rollouts: u16) -> Option<Self> {
-        match name {
-            "random" => Some(Policy::Random),
-            "greedy" => Some(Policy::Greedy),
-            "lookahead" => Some(Policy::Lookahead { rollouts }),
+    /// Parses a policy name (`random`, `greedy`, `lookahead`, `search`,
+    /// `search:N`, `search:N:BASE`); the error says what was expected.
+    pub fn parse(name: &str, rollouts: u16) -> Result<Self, String> {
+        let base = |b: &str| match b {
+            "greedy" => Some(Base::Greedy),
+            "random" => Some(Base::Random),
             _ => None,
+        };
+        if let Some(spec) = SearchSpec::parse(name, Base::Greedy, BASES, base) {
+            return spec.map(Policy::Search).map_err(|e| e.to_string());
+        }
+        match name {
+            "random" => Ok(Policy::Random),
+            "greedy" => Ok(Policy::Greedy),
+            "lookahead" => Ok(Policy::Lookahead { rollouts }),
+            _ => Err(format!("expected one of {POLICIES}, found {name:?}")),
+        }
+    }
+
+    /// Whether this is a search player.
+    pub fn is_search(self) -> bool {
+        matches!(self, Policy::Search(_))
+    }
+
+    /// The policy that plays this player's moves: a search player's base
+    /// (where it does not search), any other policy itself.
+    pub fn base(self) -> Policy {
+        match self {
+            Policy::Search(SearchSpec {
+                base: Base::Random, ..
+            }) => Policy::Random,
+            Policy::Search(_) => Policy::Greedy,
+            p => p,
         }
     }
 }
 
 /// Policy names, for error messages.
-pub const POLICIES: &str = "random, greedy, lookahead";
+pub const POLICIES: &str =
+    "random, greedy, lookahead, search, search:PLAYOUTS, search:PLAYOUTS:BASE";
+
+/// The policy that plays player `p`'s moves (a search player's base).
+fn policy(ctx: &Context, p: usize) -> Policy {
+    ctx.config.policies[p].base()
+}
 
 /// The strength of group `g` as player `p` sees it.
 pub(crate) fn seen_strength(ctx: &Context, game: &Game, p: usize, g: &Group) -> u8 {
@@ -155,7 +206,7 @@ pub fn attack(
     target: Target,
     dice: &mut Dice,
 ) -> bool {
-    let policy = ctx.config.policies[p];
+    let policy = policy(ctx, p);
     if policy == Policy::Random {
         return dice.coin();
     }
@@ -180,7 +231,7 @@ pub fn attack(
             }
         }
     }
-    let key = seen_key(ctx, game, p, city, game.battle_key(ctx, p, city, target));
+    let key = seen_key(ctx, game, p, city, game.battle_key(p, city, target));
     match policy {
         Policy::Lookahead { rollouts } => rollout_hold(ctx, &key, rollouts, dice) >= 500,
         _ => estimate(ctx, &key, city) > 0,
@@ -208,7 +259,7 @@ pub(crate) fn move_order(
     let routes = rules.map.routes_from(c);
     let base = rules.map.from_range[c].0;
     let open = |r: &super::map::Route| !blocked || r.to == g.from;
-    if ctx.config.policies[p] == Policy::Random {
+    if policy(ctx, p) == Policy::Random {
         let n = routes.iter().filter(|r| open(r)).count() as u32;
         let pick = dice.below(n + 1);
         if pick == n {
@@ -257,19 +308,10 @@ pub(crate) fn move_order(
             return MoveOrder::Stay;
         }
     }
-    let threat_here = seen_hostile(ctx, game, p, c, true);
-    let own_here = game.own_strength(c, p);
-    let garrison = if rules.map.cities[c].capital.is_some() && game.counts_for(c, p) {
-        if threat_here > 0 { own_here } else { 1 }
-    } else {
-        0
-    };
-    let others = own_here - g.strength;
-    let keep = garrison.saturating_sub(others);
-    if keep >= g.strength {
+    let movable = greedy_movable(ctx, game, p, i);
+    if movable == 0 {
         return MoveOrder::Stay;
     }
-    let movable = g.strength - keep;
     // The influenced neutral fleets that would go with it [24.41].
     let escort: u8 = game
         .groups()
@@ -313,10 +355,10 @@ pub(crate) fn move_order(
                 .find(|x| !x.in_transit && usize::from(x.city) == t && x.owner < 2)
                 .map_or(0, |x| usize::from(x.nation));
             let intrinsic = rules.intrinsic_defense(t, defender_nation);
-            let good = match ctx.config.policies[p] {
+            let good = match policy(ctx, p) {
                 Policy::Lookahead { rollouts } if defenders > 0 => {
                     let leader = super::game::best_leader(rules, g.commanders);
-                    let mut key = game.battle_key(ctx, p, t, Target::Enemy);
+                    let mut key = game.battle_key(p, t, Target::Enemy);
                     key.sides[0] = super::battles::SideKey {
                         nation: g.nation,
                         home: movable,
@@ -395,6 +437,66 @@ pub(crate) fn move_order(
     }
 }
 
+/// Strength points of `p`'s group `i`, in city, that greedy would send
+/// out: all but the garrison it keeps in a capital that counts for it (one
+/// point, or everything when enemy fleets are there or on the way).
+fn greedy_movable(ctx: &Context, game: &Game, p: usize, i: usize) -> u8 {
+    let g = game.groups[i];
+    let c = usize::from(g.city);
+    let own_here = game.own_strength(c, p);
+    let garrison = if ctx.rules.map.cities[c].capital.is_some() && game.counts_for(c, p) {
+        if seen_hostile(ctx, game, p, c, true) > 0 {
+            own_here
+        } else {
+            1
+        }
+    } else {
+        0
+    };
+    let others = own_here - g.strength;
+    g.strength.saturating_sub(garrison.saturating_sub(others))
+}
+
+/// The orders a search player chooses among for its group `i`, in a
+/// city, written to `out`: staying first, then each open flight [22.25]
+/// (up to `out`'s length), each taking the group's commanders and the
+/// strength greedy would send, or all but one point where greedy would
+/// keep everything. Returns how many it wrote.
+pub(crate) fn move_choices(
+    ctx: &Context,
+    game: &Game,
+    p: usize,
+    i: usize,
+    out: &mut [MoveOrder],
+) -> usize {
+    let rules = ctx.rules;
+    let g = game.groups[i];
+    let c = usize::from(g.city);
+    let blocked = game.hostile_in(c, p);
+    let base = rules.map.from_range[c].0;
+    let strength = match greedy_movable(ctx, game, p, i) {
+        0 => g.strength.saturating_sub(1).max(1),
+        movable => movable,
+    };
+    out[0] = MoveOrder::Stay;
+    let mut n = 1;
+    for (j, r) in rules.map.routes_from(c).iter().enumerate() {
+        if n == out.len() {
+            break;
+        }
+        if blocked && r.to != g.from {
+            continue;
+        }
+        out[n] = MoveOrder::Go {
+            route: base + j as u16,
+            strength,
+            commanders: g.commanders,
+        };
+        n += 1;
+    }
+    n
+}
+
 /// Strength points of the influenced neutral group `j` that go with a home
 /// fleet leaving its city under `greedy` and `lookahead`: all but one,
 /// left as a garrison, in the neutral's own capital; all elsewhere [24.41].
@@ -418,7 +520,7 @@ pub(crate) fn escort_strength(
     j: usize,
     dice: &mut Dice,
 ) -> u8 {
-    if ctx.config.policies[p] == Policy::Random {
+    if policy(ctx, p) == Policy::Random {
         dice.below(u32::from(game.groups[j].strength) + 1) as u8
     } else {
         greedy_escort(ctx, game, j)

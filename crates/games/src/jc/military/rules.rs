@@ -25,7 +25,7 @@ pub(crate) const MAX_COMMANDERS: usize = 16;
 struct MilitaryFile {
     provenance: String,
     rules: RulesFile,
-    sides: Vec<SideFile>,
+    belligerents: Vec<SideFile>,
     #[serde(default)]
     neutrals: Vec<NeutralFile>,
 }
@@ -204,12 +204,12 @@ impl Load for MilitaryRules {
             influence_to_win: ranged(r.influence_to_win, 1, 99, "influence_to_win")? as u8,
             capture_turns: ranged(r.capture_turns, 1, 100, "capture_turns")? as u16,
         };
-        if raw.sides.len() != 2 {
+        if raw.belligerents.len() != 2 {
             return Err(err(
-                "sides".into(),
+                "belligerents".into(),
                 format!(
-                    "expected 2 [[sides]] (Helium, then its enemy), found {}",
-                    raw.sides.len()
+                    "expected 2 [[belligerents]] (Helium, then its enemy), found {}",
+                    raw.belligerents.len()
                 ),
             ));
         }
@@ -237,8 +237,8 @@ impl Load for MilitaryRules {
             lookup(data.commander(id), "commanders", ids, id, field)
         };
         let mut sides = Vec::new();
-        for (s, side) in raw.sides.iter().enumerate() {
-            let field = |f: &str| format!("sides[{s}].{f}");
+        for (s, side) in raw.belligerents.iter().enumerate() {
+            let field = |f: &str| format!("belligerents[{s}].{f}");
             let mut nations = Vec::new();
             for n in &side.nations {
                 nations.push(nation_of(n, field("nations"))?);
@@ -255,16 +255,16 @@ impl Load for MilitaryRules {
             let mut commanders = Vec::new();
             for (c, city) in &side.commanders {
                 let k = commander_of(c, field("commanders"))?;
-                let city = city_of(city, format!("sides[{s}].commanders.{c}"))?;
+                let city = city_of(city, format!("belligerents[{s}].commanders.{c}"))?;
                 if !nations.contains(&data.commanders[k].nation) {
                     return Err(err(
-                        format!("sides[{s}].commanders.{c}"),
+                        format!("belligerents[{s}].commanders.{c}"),
                         format!("expected a commander of {}'s nations", side.name),
                     ));
                 }
                 if commander_owner[k] != u8::MAX {
                     return Err(err(
-                        format!("sides[{s}].commanders.{c}"),
+                        format!("belligerents[{s}].commanders.{c}"),
                         "expected each commander on one side only".into(),
                     ));
                 }

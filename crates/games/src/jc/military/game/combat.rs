@@ -1,33 +1,27 @@
 //! The combat phase [23.0]: which battles a player fights, the keys of the
 //! compiled battles, and their results on the map.
 
-use super::state::{Context, Game, Group, NONE, Target, best_leader, owner_name};
+use super::state::{Game, Group, NONE, Target, best_leader, owner_name};
 use crate::jc::fleet::{
     OUT_AGREED, OUT_FIRST_ELIMINATES, OUT_FIRST_REVERSES, OUT_SECOND_ELIMINATES,
     OUT_SECOND_REVERSES,
 };
 use crate::jc::military::battles::{BattleKey, BreakOff, NO_COMMANDER, SideKey, fight};
-use crate::jc::military::players;
 use crate::jc::military::rules::MilitaryRules;
 use barsoom_engine::{Dice, Trace};
 
-impl Game {
+impl Game<'_> {
     // ------------------------------------------------------------ combat
 
     /// [21.0 C/F, 23.0] the phasing player attacks where he chooses.
-    pub fn combat_phase<T: Trace>(
-        &mut self,
-        ctx: &Context,
-        p: usize,
-        dice: &mut Dice,
-        trace: &mut T,
-    ) {
+    pub fn combat_phase<T: Trace>(&mut self, p: usize, dice: &mut Dice, trace: &mut T) {
+        let ctx = self.ctx;
         for city in 0..ctx.rules.map.cities.len() {
             if self.own_strength(city, p) == 0 {
                 continue;
             }
-            if self.enemy_in(city, p) && players::attack(ctx, self, p, city, Target::Enemy, dice) {
-                self.combat(ctx, p, city, Target::Enemy, dice, trace);
+            if self.enemy_in(city, p) && self.attack(p, city, Target::Enemy, dice) {
+                self.combat(p, city, Target::Enemy, dice, trace);
             }
             for n in 0..ctx.rules.neutrals.len() {
                 if self.own_strength(city, p) == 0 {
@@ -40,8 +34,8 @@ impl Game {
                         .iter()
                         .any(|g| g.owner == owner && !g.in_transit && usize::from(g.city) == city);
                 let target = Target::Neutral(n as u8);
-                if present && players::attack(ctx, self, p, city, target, dice) {
-                    self.combat(ctx, p, city, target, dice, trace);
+                if present && self.attack(p, city, target, dice) {
+                    self.combat(p, city, target, dice, trace);
                 }
             }
         }
@@ -113,7 +107,8 @@ impl Game {
     }
 
     /// The key of a combat `p` would start in `city` against `target`.
-    pub fn battle_key(&self, ctx: &Context, p: usize, city: usize, target: Target) -> BattleKey {
+    pub fn battle_key(&self, p: usize, city: usize, target: Target) -> BattleKey {
+        let ctx = &self.ctx;
         let rules = ctx.rules;
         let mut attacker = self.side_key(rules, city, Some(p), p as u8);
         attacker.break_off = ctx.config.break_off[p];
@@ -133,13 +128,13 @@ impl Game {
     /// Fights one combat and applies it [23.0-23.4, 24.27, 24.42].
     pub fn combat<T: Trace>(
         &mut self,
-        ctx: &Context,
         p: usize,
         city: usize,
         target: Target,
         dice: &mut Dice,
         trace: &mut T,
     ) {
+        let ctx = self.ctx;
         let rules = ctx.rules;
         // Attacking in a neutral's city [24.27, 24.28].
         if let Some(n) = rules.neutral_in(city) {
@@ -166,7 +161,7 @@ impl Game {
         if let Target::Neutral(n) = target {
             self.neutrals[usize::from(n)].barred[p] = true;
         }
-        let key = self.battle_key(ctx, p, city, target);
+        let key = self.battle_key(p, city, target);
         if key.sides[1].home == 0 && key.sides[1].neutral == 0 {
             return;
         }

@@ -6,10 +6,13 @@
 //!
 //! - [`state`]: the state, its set-up and what it answers;
 //! - [`phases`]: the turn sequence and every phase but combat;
-//! - [`combat`]: the combat phase.
+//! - [`combat`]: the combat phase;
+//! - [`search`]: the decisions a search player searches, and the game as
+//!   a position the shared search plays on from.
 
 pub mod combat;
 pub mod phases;
+pub mod search;
 pub mod state;
 
 pub use state::{

@@ -3,39 +3,58 @@
 //! Game-Turn.
 
 use super::state::{
-    CHECKPOINTS, Context, ESCORT, FirstMover, Game, GameEnd, Group, MAX_GROUPS, MoveOrder, NONE,
+    CHECKPOINTS, ESCORT, FirstMover, Game, GameEnd, Group, MAX_GROUPS, MoveOrder, NONE,
     home_nation, owner_name,
 };
 use crate::jc::military::players;
 use crate::jc::military::rules::MilitaryRules;
+use barsoom_engine::search::{self, SearchSlot};
 use barsoom_engine::{Dice, Trace};
 
-impl Game {
+impl<'a> Game<'a> {
     /// Plays the game to victory or the turn limit.
-    pub fn play<T: Trace>(&mut self, ctx: &Context, dice: &mut Dice, trace: &mut T) -> GameEnd {
-        let first = match ctx.config.first {
+    pub fn play<T: Trace>(&mut self, dice: &mut Dice, trace: &mut T) -> GameEnd {
+        let first = match self.ctx.config.first {
             FirstMover::Player(p) => p,
             FirstMover::Alternate => (dice.trial() % 2) as usize,
         };
         self.first = first as u8;
-        let limit = ctx.config.turn_limit;
-        loop {
-            self.diplomacy_phase(ctx, dice, trace);
-            for p in [first, 1 - first] {
-                self.movement_phase(ctx, p, dice, trace);
-                self.combat_phase(ctx, p, dice, trace);
-                self.update_control(ctx.rules);
-                self.reinforcement_phase(ctx, p, trace);
+        if self.ctx.config.policies.iter().any(|p| p.is_search()) {
+            self.slot = SearchSlot::live(T::ENABLED);
+        }
+        while !self.over {
+            self.game_turn(dice, trace);
+        }
+        GameEnd {
+            winner: self.winner,
+            turns: self.turn,
+            first,
+        }
+    }
+
+    /// Plays one Game-Turn [21.0] from its start; at its end the game is
+    /// won [25.3], at its turn limit, or the turn counter moves on.
+    pub(crate) fn game_turn<T: Trace>(&mut self, dice: &mut Dice, trace: &mut T) {
+        search::turn_boundary(self, dice);
+        let first = usize::from(self.first);
+        self.diplomacy_phase(dice, trace);
+        for p in [first, 1 - first] {
+            self.movement_phase(p, dice, trace);
+            self.combat_phase(p, dice, trace);
+            self.update_control(self.ctx.rules);
+            self.reinforcement_phase(p, trace);
+        }
+        let winner = self.end_of_turn(self.ctx.rules, trace);
+        if T::ENABLED {
+            for note in self.slot.take_notes() {
+                trace.event("search", || note);
             }
-            let winner = self.end_of_turn(ctx.rules, trace);
-            if winner.is_some() || self.turn == limit {
-                self.finish(ctx.rules);
-                return GameEnd {
-                    winner,
-                    turns: self.turn,
-                    first,
-                };
-            }
+        }
+        if winner.is_some() || self.turn == self.ctx.config.turn_limit {
+            self.winner = winner;
+            self.over = true;
+            self.finish(self.ctx.rules);
+        } else {
             self.turn += 1;
         }
     }
@@ -58,8 +77,8 @@ impl Game {
     // ------------------------------------------------------------ diplomacy
 
     /// [21.0 A] storms [22.28, 22.29], then influence [24.2, 24.3].
-    pub fn diplomacy_phase<T: Trace>(&mut self, ctx: &Context, dice: &mut Dice, trace: &mut T) {
-        let rules = ctx.rules;
+    pub fn diplomacy_phase<T: Trace>(&mut self, dice: &mut Dice, trace: &mut T) {
+        let rules = self.ctx.rules;
         let s = &rules.standing;
         self.storm_now = false;
         if self.turn.is_multiple_of(s.storm_period) {
@@ -68,7 +87,7 @@ impl Game {
         if self.storm_armed {
             let roll = dice.d6();
             if roll <= s.storm_roll {
-                self.storm(ctx.rules, trace, roll);
+                self.storm(rules, trace, roll);
             } else {
                 trace.event("JC 22.28 storm roll", || {
                     format!("turn {}: storm roll {roll}: no storm", self.turn)
@@ -76,7 +95,7 @@ impl Game {
             }
         }
         for n in 0..rules.neutrals.len() {
-            self.influence(ctx, n, dice, trace);
+            self.influence(n, dice, trace);
         }
     }
 
@@ -146,8 +165,8 @@ impl Game {
     }
 
     /// One neutral's Influence Points this Diplomacy Phase.
-    pub fn influence<T: Trace>(&mut self, ctx: &Context, n: usize, dice: &mut Dice, trace: &mut T) {
-        let rules = ctx.rules;
+    pub fn influence<T: Trace>(&mut self, n: usize, dice: &mut Dice, trace: &mut T) {
+        let rules = self.ctx.rules;
         if self.neutrals[n].influenced_by != NONE {
             return;
         }
@@ -168,10 +187,7 @@ impl Game {
             }
             (true, true) => {
                 // [24.31] equal forces: one round of in-fighting [24.32].
-                let modes = [
-                    players::diplomacy_mode(ctx, 0, dice),
-                    players::diplomacy_mode(ctx, 1, dice),
-                ];
+                let modes = self.diplomacy_modes(dice);
                 let m =
                     i32::from(rules.diplomacy.matrix[modes[0]][modes[1]]) + (pres[0].2 - pres[1].2);
                 let rolls = [dice.d10() as i32, dice.d10() as i32];
@@ -249,17 +265,11 @@ impl Game {
     // ------------------------------------------------------------ movement
 
     /// [21.0 B/E, 22.2] the phasing player's movement.
-    pub fn movement_phase<T: Trace>(
-        &mut self,
-        ctx: &Context,
-        p: usize,
-        dice: &mut Dice,
-        trace: &mut T,
-    ) {
+    pub fn movement_phase<T: Trace>(&mut self, p: usize, dice: &mut Dice, trace: &mut T) {
         if self.storm_now {
             return;
         }
-        let rules = ctx.rules;
+        let rules = self.ctx.rules;
         // Groups split off this phase join the end of the list and have
         // already moved.
         let count = self.len;
@@ -287,7 +297,7 @@ impl Game {
                 i += 1;
                 continue;
             }
-            match players::move_order(ctx, self, p, i, dice) {
+            match self.move_order(p, i, dice) {
                 MoveOrder::Stay => {}
                 MoveOrder::Go {
                     route,
@@ -315,7 +325,7 @@ impl Game {
                         };
                         // [24.41] influenced neutral fleets beside a home
                         // fleet may go with it.
-                        self.escort(ctx, p, mover, usize::from(g.city), dice);
+                        self.escort(p, mover, usize::from(g.city), dice);
                         let m = &mut self.groups[mover];
                         m.from = r.from;
                         m.city = r.to;
@@ -425,7 +435,8 @@ impl Game {
     /// with it the part of the influenced neutral fleets there that `p`'s
     /// policy chooses; the part that goes is marked [`ESCORT`] until
     /// [`Game::carry_escorts`] sets it on its way.
-    fn escort(&mut self, ctx: &Context, p: usize, mover: usize, city: usize, dice: &mut Dice) {
+    fn escort(&mut self, p: usize, mover: usize, city: usize, dice: &mut Dice) {
+        let ctx = &{ self.ctx };
         let count = self.len;
         for j in 0..count {
             let e = self.groups[j];
@@ -567,13 +578,13 @@ impl Game {
     }
 }
 
-impl Game {
+impl Game<'_> {
     // ------------------------------------------------------------ reinforcement
 
     /// [21.0 D/G, 24.1] reinforcements every third Turn; returning
     /// commanders every Turn [23.26, 22.29].
-    pub fn reinforcement_phase<T: Trace>(&mut self, ctx: &Context, p: usize, trace: &mut T) {
-        let rules = ctx.rules;
+    pub fn reinforcement_phase<T: Trace>(&mut self, p: usize, trace: &mut T) {
+        let rules = self.ctx.rules;
         let s = &rules.standing;
         if self.turn.is_multiple_of(s.reinforcement_interval) {
             let r = s.reinforcement_strength;

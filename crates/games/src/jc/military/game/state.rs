@@ -8,6 +8,7 @@ use crate::jc::military::map::MAX_CITIES;
 use crate::jc::military::players::Policy;
 use crate::jc::military::rules::{MAX_NEUTRALS, MilitaryRules};
 use barsoom_engine::Dice;
+use barsoom_engine::search::{Branching, SearchSlot};
 
 /// Most fleet groups on the map at once.
 pub const MAX_GROUPS: usize = 96;
@@ -172,6 +173,7 @@ pub struct GameEnd {
 }
 
 /// The shared, read-only things a game consults.
+#[derive(Clone, Copy)]
 pub struct Context<'a> {
     /// The data.
     pub rules: &'a MilitaryRules,
@@ -181,9 +183,18 @@ pub struct Context<'a> {
     pub cache: &'a BattleCache,
 }
 
-/// One game in progress.
+impl std::fmt::Debug for Context<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Context")
+    }
+}
+
+/// One game in progress, with the context it reads: a copy of it is a
+/// position a search can play on from ([`barsoom_engine::search`]).
 #[derive(Debug, Clone)]
-pub struct Game {
+pub struct Game<'a> {
+    /// The data, the scenario's choices and the battle cache.
+    pub ctx: Context<'a>,
     /// Fleet groups (the first `len`).
     pub groups: [Group; MAX_GROUPS],
     /// Groups in use.
@@ -213,14 +224,29 @@ pub struct Game {
     pub first: u8,
     /// Counts for the outputs.
     pub stats: GameStats,
+    /// The winner, once the game is won [25.3].
+    pub winner: Option<usize>,
+    /// The game has ended (won, or at the turn limit).
+    pub over: bool,
+    /// Each player's diplomacy mode in the in-fighting being resolved
+    /// [24.3]; a search re-samples the other player's, chosen face down.
+    pub(crate) modes: [u8; 2],
+    /// Whether `modes[p]` has been chosen in the in-fighting under way.
+    pub(crate) mode_chosen: [bool; 2],
+    /// The search's decision bookkeeping.
+    pub(crate) branching: Branching,
+    /// The live game's searcher (empty without search players and in
+    /// copies).
+    pub(crate) slot: SearchSlot<Game<'a>>,
 }
 
-impl Game {
+impl<'a> Game<'a> {
     /// Sets a game up [25.1, 25.2]; the scenario's set-up was checked at
     /// load.
-    pub fn new(ctx: &Context, dice: &mut Dice) -> Self {
+    pub fn new(ctx: &Context<'a>, dice: &mut Dice) -> Self {
         let rules = ctx.rules;
         let mut g = Game {
+            ctx: *ctx,
             groups: [Group::in_city(NONE, 0, 0, 0, 0); MAX_GROUPS],
             len: 0,
             controller: [NONE; MAX_CITIES],
@@ -240,6 +266,12 @@ impl Game {
             public_strength: [0; 2],
             first: 0,
             stats: GameStats::default(),
+            winner: None,
+            over: false,
+            modes: [0; 2],
+            mode_chosen: [false; 2],
+            branching: Branching::default(),
+            slot: SearchSlot::default(),
         };
         for p in 0..2 {
             for &(city, strength) in &ctx.config.setup[p] {
