@@ -16,9 +16,9 @@
 //!   greedy base's choice first, so that ties go its way).
 //!
 //! A search of every greedy step, among the hexes and holding, lost to the
-//! greedy player at 100 playouts a decision: a game has some 70 steps, and
-//! the noise of so few playouts over near-equal steps cost more than the
-//! search found (docs/findings/races.game.md). Initiative, command dice and
+//! greedy player at 100 playouts a decision in trials while this was built
+//! (not kept as figures): a game has some 70 steps, and the noise of so few
+//! playouts over near-equal steps cost more than the search found. Initiative, command dice and
 //! recruiting are rolls with no choice in them; the leader in charge of a
 //! stack is left to the base policy.
 //!
@@ -33,7 +33,8 @@ use super::{Ending, Game, Player};
 /// Turns a playout plays on from its start (each turn begun counts) before
 /// the evaluation scores it. Greedy two-player games last about 7 turns, so
 /// most playouts reach the end; 3 and 12 turns played as well against the
-/// greedy player (docs/findings/races.game.md), 3 a little cheaper.
+/// greedy player in trials while this was built (not kept as figures), 3 a
+/// little cheaper.
 pub const HORIZON_TURNS: u32 = 6;
 /// What a key location held is worth in the evaluation, in warbands.
 pub const KEY_WEIGHT: f64 = 2.0;
