@@ -406,8 +406,8 @@ impl<'m> Game<'m> {
         }
         for p in (0..n).filter(|p| self.alive[*p] > 0) {
             let mut free = self.occupied[p];
-            for i in 0..words {
-                free[i] &= !(self.single[i] & self.key_set[i]);
+            for ((f, single), key) in free.iter_mut().zip(&self.single).zip(&self.key_set) {
+                *f &= !(single & key);
             }
             let region = self.m.map.flood(&free, &self.passable);
             if (0..words).any(|i| region[i] & self.key_set[i] & !held_any[i] != 0) {
