@@ -66,6 +66,7 @@ mod jc_swordsman;
 mod jetan_game;
 mod races_battle;
 mod races_game;
+mod races_game_search;
 mod talisman_combat;
 mod talisman_game;
 mod talisman_search;

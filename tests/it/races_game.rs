@@ -651,3 +651,234 @@ fn a_flood_stays_inside_the_passable_hexes() {
     }
     assert_eq!(map.flood(&from, &passable), west);
 }
+
+// ---------------------------------------------------------------- victory
+
+#[test]
+fn key_locations_are_the_scenarios_terrains_and_bonuses_stay_with_settlements() {
+    // Green stands alone on the farms (a settlement with an all-units
+    // Numbers bonus); the red city is two hexes east.
+    let map = |key_locations: &str| {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let body = format!(
+            "max_turns = 5\n[map]\nwidth = 5\nheight = 1\nrows = [\"farms . city:red . .\"]\n\
+             [victory]\nhold = 1\nhold_turns = 1\n{key_locations}\n\
+             [[players]]\nplayer = \"greedy\"\nstacks = [{{ at = [0, 0], warbands = [\"green\"] }}]\n\
+             [[players]]\nplayer = \"greedy\"\nstacks = [{{ at = [4, 0], warbands = [\"white\"] }}]\n"
+        );
+        load_game(&write_game(dir.path(), "keys", &body))
+    };
+    let d = data();
+    let green = d.kind("green").expect("green") as u8;
+    // Every settlement is a key location (the default): the farms are one
+    // Green holds alone, so it stays.
+    let m = map("");
+    let mut g = Game::new(&m);
+    g.setup(&mut ScriptedDice::new(&[]));
+    assert_eq!(g.settlement_bonus(0)[usize::from(NUMBERS)], 1);
+    g.movement_phase(0, &mut ScriptedDice::new(&[5]), &mut NoTrace);
+    assert_eq!(g.stack(0), [green], "it holds the farms");
+    // Only cities are key locations: the farms still give their bonus
+    // while occupied, but Green leaves them for the city, and loses it.
+    let m = map("key_locations = \"city\"");
+    let mut g = Game::new(&m);
+    g.setup(&mut ScriptedDice::new(&[]));
+    assert_eq!(g.settlement_bonus(0)[usize::from(NUMBERS)], 1);
+    g.movement_phase(0, &mut ScriptedDice::new(&[5]), &mut NoTrace);
+    assert!(g.stack(0).is_empty());
+    assert_eq!(g.stack(2), [green], "it takes the city");
+    assert_eq!(g.settlement_bonus(0)[usize::from(NUMBERS)], 0);
+    // Holding the city (1 of 1) for a turn wins: initiative 9 against 2,
+    // Green's command die 5 (onto the city), White's 1 (one step west, next
+    // to Green, which it beats on 3 of the 9 attributes: below the greedy
+    // threshold, so it does not attack).
+    let m = map("key_locations = [\"city\"]");
+    let mut g = Game::new(&m);
+    let ending = g.play(&mut ScriptedDice::new(&[9, 2, 5, 1]), &mut NoTrace);
+    assert_eq!(
+        ending,
+        Ending::Won {
+            seat: 0,
+            by_holding: true
+        }
+    );
+}
+
+#[test]
+fn without_most_two_holders_of_as_many_key_locations_draw() {
+    // Each player holds one farms alone and stays (an impassable hex parts
+    // them, and the game is played on when they are apart); a turn of
+    // holding one key location wins.
+    let game = |most: &str| {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let body = format!(
+            "max_turns = 1\n[map]\nwidth = 7\nheight = 1\nrows = [\"farms . . # . . farms\"]\n\
+             [victory]\nhold = 1\nhold_turns = 1\nend_apart = false\n{most}\n\
+             [[players]]\nplayer = \"greedy\"\nstacks = [{{ at = [0, 0], warbands = [\"green\"] }}]\n\
+             [[players]]\nplayer = \"greedy\"\nstacks = [{{ at = [6, 0], warbands = [\"white\"] }}]\n"
+        );
+        let m = load_game(&write_game(dir.path(), "most", &body));
+        let mut g = Game::new(&m);
+        // Initiative 7 and 3, then each one's command die.
+        g.play(&mut ScriptedDice::new(&[7, 3, 4, 4]), &mut NoTrace)
+    };
+    // Holding the most is required (the default): a tie wins nothing.
+    assert_eq!(game(""), Ending::Unfinished);
+    assert_eq!(game("most = true"), Ending::Unfinished);
+    assert_eq!(game("most = false"), Ending::Draw);
+}
+
+#[test]
+fn a_bad_victory_reading_gets_one_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let body = |victory: &str| {
+        format!(
+            "max_turns = 10\n[map]\nwidth = 10\nheight = 6\n[victory]\nhold = 2\nhold_turns = 1\n{victory}\n\
+             [[players]]\nplayer = \"greedy\"\nzone = \"west\"\nwarbands = [{{ kind = \"green\", count = 3 }}]\n\
+             [[players]]\nplayer = \"greedy\"\nzone = \"east\"\nwarbands = [{{ kind = \"red\", count = 3 }}]\n"
+        )
+    };
+    common::assert_invalid(
+        &write_game(dir.path(), "unknown", &body("key_locations = \"castles\"")),
+        &[
+            "victory.key_locations",
+            "\"castles\"",
+            "\"settlements\"",
+            "city",
+        ],
+    );
+    common::assert_invalid(
+        &write_game(
+            dir.path(),
+            "impassable",
+            &body("key_locations = [\"city\", \"impassable\"]"),
+        ),
+        &[
+            "victory.key_locations[1]",
+            "passable terrain",
+            "\"impassable\"",
+        ],
+    );
+    common::assert_invalid(
+        &write_game(dir.path(), "empty", &body("key_locations = []")),
+        &["victory.key_locations", "empty list"],
+    );
+    common::assert_invalid(
+        &write_game(dir.path(), "most", &body("most = 2")),
+        &["most"],
+    );
+}
+
+// ---------------------------------------------------------------- stalls
+
+/// A strip of hexes with a greedy Green warband at [0, 0] and a greedy
+/// White one at the last hex, under the victory reading `victory`.
+fn duel_strip(hexes: &str, victory: &str, max_turns: u32) -> RacesGame {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let width = hexes.split_whitespace().count();
+    let body = format!(
+        "max_turns = {max_turns}\n[map]\nwidth = {width}\nheight = 1\nrows = [\"{hexes}\"]\n\
+         [victory]\n{victory}\n\
+         [[players]]\nplayer = \"greedy\"\nstacks = [{{ at = [0, 0], warbands = [\"green\"] }}]\n\
+         [[players]]\nplayer = \"greedy\"\nstacks = [{{ at = [{}, 0], warbands = [\"white\"] }}]\n",
+        width - 1
+    );
+    load_game(&write_game(dir.path(), "duel", &body))
+}
+
+#[test]
+fn a_greedy_player_that_cannot_win_by_holding_leaves_its_key_location_and_fights() {
+    let d = data();
+    let green = d.kind("green").expect("green") as u8;
+    // Each holds one farms alone. Holding one wins, but neither holds
+    // more (a tie); or holding two wins, which one warband never can.
+    for victory in ["hold = 1\nhold_turns = 1", "hold = 2\nhold_turns = 1"] {
+        let m = duel_strip("farms . . . farms", victory, 5);
+        let mut g = Game::new(&m);
+        g.setup(&mut ScriptedDice::new(&[]));
+        // Command die 5: Green walks its most, 3 hexes, to White.
+        g.movement_phase(0, &mut ScriptedDice::new(&[5]), &mut NoTrace);
+        assert!(g.stack(0).is_empty(), "{victory}: it left the farms");
+        assert_eq!(g.stack(3), [green], "{victory}");
+        // Green beats White on 2 attributes of 9 (below the greedy
+        // threshold) but destroys it on 6 (ties too): it attacks. Small
+        // arms (face 2), 5 against 2: White is destroyed.
+        let end = g.battle_phase(0, &mut ScriptedDice::new(&[2]), &mut NoTrace);
+        assert_eq!(
+            end,
+            Some(Ending::Won {
+                seat: 0,
+                by_holding: false
+            }),
+            "{victory}"
+        );
+    }
+    // Holding one farms wins and Green holds more than White, which holds
+    // none (White stands on barren ground): Green stays.
+    let m = duel_strip("farms . . . .", "hold = 1\nhold_turns = 1", 5);
+    let mut g = Game::new(&m);
+    g.setup(&mut ScriptedDice::new(&[]));
+    g.movement_phase(0, &mut ScriptedDice::new(&[5]), &mut NoTrace);
+    assert_eq!(g.stack(0), [green], "it holds the farms");
+}
+
+#[test]
+fn forces_apart_end_the_game_when_no_holding_can_grow() {
+    // An impassable hex parts Green (on one farms) from White (on the
+    // other two, with a Red warband); holding three wins, which no one
+    // can. White holds the most.
+    let game = |end_apart: &str| {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let body = format!(
+            "max_turns = 1\n[map]\nwidth = 5\nheight = 1\nrows = [\"farms . # farms farms\"]\n\
+             [victory]\nhold = 3\nhold_turns = 1\n{end_apart}\n\
+             [[players]]\nplayer = \"greedy\"\nstacks = [{{ at = [0, 0], warbands = [\"green\"] }}]\n\
+             [[players]]\nplayer = \"greedy\"\nstacks = [{{ at = [3, 0], warbands = [\"white\"] }}, {{ at = [4, 0], warbands = [\"red\"] }}]\n"
+        );
+        let m = load_game(&write_game(dir.path(), "apart", &body));
+        let mut g = Game::new(&m);
+        // Initiative 7 and 3, then each one's command die.
+        g.play(&mut ScriptedDice::new(&[7, 3, 4, 4]), &mut NoTrace)
+    };
+    let white_wins = Ending::Won {
+        seat: 1,
+        by_holding: true,
+    };
+    assert_eq!(game(""), white_wins);
+    assert_eq!(game("end_apart = true"), white_wins);
+    // Played on, the game reaches its turn limit.
+    assert_eq!(game("end_apart = false"), Ending::Unfinished);
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
+fn greedy_games_end_before_the_turn_limit() {
+    // The safety limit binds in under 1% of greedy games in every bundled
+    // scenario of greedy players (random players are exempt: they rarely
+    // finish).
+    for name in [
+        "two-player",
+        "three-player",
+        "four-player",
+        "variants-on-a-fixed-map",
+    ] {
+        let m = game(name);
+        let t = run(
+            &m,
+            &RunConfig {
+                threads: 0,
+                ..RunConfig::new(2, 20_000)
+            },
+            None,
+        )
+        .expect("run");
+        let unfinished = t.outcomes[m.seats().len() + 1];
+        assert!(
+            unfinished < 200,
+            "{name}: {unfinished} of 20,000 unfinished"
+        );
+    }
+}

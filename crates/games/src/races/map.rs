@@ -272,6 +272,35 @@ impl HexMap {
         self.with_words(Flood(self, from, passable))
     }
 
+    /// Whether a walk from `from` through `passable` hexes reaches a hex
+    /// next to one of `targets` (a flood of [`HexMap::flood`] that stops
+    /// as soon as it does).
+    pub fn reaches(&self, from: &HexSet, passable: &HexSet, targets: &HexSet) -> bool {
+        struct Reaches<'a>(&'a HexMap, &'a HexSet, &'a HexSet, &'a HexSet);
+        impl ForWords for Reaches<'_> {
+            type Out = bool;
+            fn run<const N: usize>(self) -> bool {
+                let (mut reached, mut frontier) = (*self.1, *self.1);
+                loop {
+                    let next = self.0.spread::<N>(&frontier);
+                    let mut any = 0;
+                    for i in 0..N {
+                        if next[i] & self.3[i] != 0 {
+                            return true;
+                        }
+                        frontier[i] = next[i] & self.2[i] & !reached[i];
+                        reached[i] |= frontier[i];
+                        any |= frontier[i];
+                    }
+                    if any == 0 {
+                        return false;
+                    }
+                }
+            }
+        }
+        self.with_words(Reaches(self, from, passable, targets))
+    }
+
     /// The hexes next to any hex of `from` (the six directions of
     /// [`HexMap::new`]'s neighbour lists as bitboard shifts), on the map.
     /// `N` is [`HexMap::words`]; only those words are read and written.

@@ -6,7 +6,7 @@ use crate::races::battle::{Odds, Verdict, choose_leader, fight, odds, roll_attri
 use crate::races::map::NO_HEX;
 use barsoom_engine::Trace;
 
-use super::{Ending, Game, MAX_LEADERS, NONE, Player};
+use super::{Ending, Game, MAX_LEADERS, NONE, Policy};
 
 impl<'m> Game<'m> {
     pub(super) fn fixed_charge(&self, h: u16) -> Option<Option<u8>> {
@@ -58,11 +58,11 @@ impl<'m> Game<'m> {
         if let Some(c) = self.fixed_charge(h) {
             return c;
         }
-        let choice = match self.m.seats[usize::from(self.owner(h))].player {
-            Player::Greedy { .. } => {
+        let choice = match self.m.seats[usize::from(self.owner(h))].player.policy() {
+            Policy::Greedy { .. } => {
                 self.greedy_charge(h, enemy, as_attacker, self.fixed_charge(enemy))
             }
-            Player::Random => {
+            Policy::Random => {
                 let mut own = [0u8; MAX_LEADERS];
                 let n = self.leaders_in(h, &mut own);
                 (n > 0).then(|| own[(dice.die(n as u32) - 1) as usize])
@@ -131,12 +131,12 @@ impl<'m> Game<'m> {
             Some((la, ld)) => {
                 self.fix_charge(h, la);
                 let defender = self.m.seats[usize::from(self.owner(target))].player;
-                let ld = match defender {
-                    Player::Greedy { .. } => {
+                let ld = match defender.policy() {
+                    Policy::Greedy { .. } => {
                         self.fix_charge(target, ld);
                         ld
                     }
-                    Player::Random => self.decide_charge(target, h, false, dice),
+                    Policy::Random => self.decide_charge(target, h, false, dice),
                 };
                 (la, ld)
             }
@@ -175,8 +175,9 @@ impl<'m> Game<'m> {
 
     /// Player `p`'s battle phase. Each stack's top warband may attack an
     /// adjacent enemy top warband once; when an attacker is destroyed the
-    /// next warband of its stack may attack [Battle Phase]. Returns the end
-    /// of the game if it came.
+    /// next warband of its stack may attack [Battle Phase]. Whether it
+    /// attacks, and whom, is a decision (`attack`). Returns the end of the
+    /// game if it came.
     pub fn battle_phase<R: Roll, T: Trace>(
         &mut self,
         p: u8,
@@ -186,6 +187,7 @@ impl<'m> Game<'m> {
         self.b.next_phase();
         // Only stacks next to an enemy now can attack in this phase
         // (enemy stacks only disappear in it).
+        let policy = self.m.seats[usize::from(p)].player.policy();
         let near_enemy = self.m.map.spread_any(&self.enemy_hexes(p));
         let n = self.stacks_of(p, &near_enemy);
         for i in 0..n {
@@ -209,25 +211,70 @@ impl<'m> Game<'m> {
                 if k == 0 {
                     break;
                 }
-                let target = match self.m.seats[usize::from(p)].player {
-                    Player::Random => (dice.die(2) == 1)
-                        .then(|| (targets[(dice.die(k as u32) - 1) as usize], None)),
-                    Player::Greedy { threshold } => {
-                        let mut best: Option<(f64, u16, Option<u8>, Option<u8>)> = None;
-                        for t in &targets[..k] {
-                            let (odds, a, d) = self.projection(h, *t);
-                            let win = odds.attacker;
-                            if best.is_none_or(|(b, ..)| win > b) {
-                                best = Some((win, *t, a, d));
-                            }
+                // Whether to attack, and whom: a decision among the targets
+                // and holding back (`NO_HEX`). The greedy base's choice is
+                // the first option (ties go its way), with the leaders it
+                // projects in charge of each side.
+                let mut options = [NO_HEX; 7];
+                let mut leaders = [(None, None); 6];
+                let base_first = matches!(policy, Policy::Greedy { .. });
+                if let Policy::Greedy { threshold } = policy {
+                    // A stalled player fights at any odds (see
+                    // `movement_phase`): the target it most likely
+                    // destroys, if it can destroy it at all.
+                    let threshold = if self.stalled { 0.0 } else { threshold };
+                    let mut best: Option<(f64, usize)> = None;
+                    for (i, t) in targets[..k].iter().enumerate() {
+                        let (odds, a, d) = self.projection(h, *t);
+                        leaders[i] = (a, d);
+                        let win = if self.stalled {
+                            odds.attacker + odds.both
+                        } else {
+                            odds.attacker
+                        };
+                        if best.is_none_or(|(b, _)| win > b) {
+                            best = Some((win, i));
                         }
-                        best.filter(|(win, ..)| *win > threshold)
-                            .map(|(_, t, a, d)| (t, Some((a, d))))
                     }
-                };
-                let Some((target, projected)) = target else {
+                    let base = best.filter(|(win, _)| *win > threshold).map(|(_, i)| i);
+                    // The base's option first, then the others in order.
+                    let mut n = 1;
+                    options[0] = base.map_or(NO_HEX, |i| targets[i]);
+                    for (i, t) in targets[..k].iter().enumerate() {
+                        if base != Some(i) {
+                            options[n] = *t;
+                            n += 1;
+                        }
+                    }
+                    if base.is_some() {
+                        options[n] = NO_HEX;
+                    }
+                } else {
+                    options[..k].copy_from_slice(&targets[..k]);
+                }
+                let c = self.decide(
+                    p,
+                    "attack",
+                    k + 1,
+                    |_, r| {
+                        if base_first {
+                            0
+                        } else if r.die(2) == 1 {
+                            (r.die(k as u32) - 1) as usize
+                        } else {
+                            k
+                        }
+                    },
+                    dice,
+                );
+                let target = options[c];
+                if target == NO_HEX {
                     break;
-                };
+                }
+                let projected = base_first.then(|| {
+                    let i = targets[..k].iter().position(|t| *t == target).unwrap_or(0);
+                    leaders[i]
+                });
                 let verdict = self.battle_projected(h, target, projected, dice, trace);
                 if self.players_left() <= 1 {
                     return Some(self.annihilation());

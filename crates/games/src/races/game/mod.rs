@@ -18,10 +18,13 @@
 //! - `turn`: the turn sequence, initiative, recruiting, movement and the
 //!   end of the game;
 //! - `battles`: leaders in charge and the battle phase [Battle Phase];
-//! - `players`: the random and greedy players' moves and stack order.
+//! - `players`: the random and greedy players' moves and stack order;
+//! - `search`: the search player's hooks (copying a game, playouts, the
+//!   evaluation at the horizon).
 
 use std::cell::Cell;
 
+use barsoom_engine::search::{Branching, SearchSlot, SearchSpec};
 use barsoom_engine::{Dice, Model, OutputSpec, Trace, TrialResult};
 
 use super::data::{ATTRIBUTES, Profile};
@@ -30,10 +33,12 @@ use super::map::{HexMap, HexSet, MAX_HEXES, NO_HEX, NO_HEXES};
 mod battles;
 mod players;
 mod scenario;
+mod search;
 mod setup;
 mod state;
 mod turn;
 
+pub use search::{HORIZON_TURNS, KEY_WEIGHT};
 pub use setup::{flat_terrain_table, roll_terrain};
 pub use turn::{command_dice, command_points, initiative_order, recruits};
 
@@ -92,6 +97,55 @@ pub enum Player {
         /// Least chance to win for an attack.
         threshold: f64,
     },
+    /// Searches its moves, stack orders and attacks by playouts of its
+    /// base policy (`search`, `search:N`, `search:N:BASE`; see the
+    /// `search` module).
+    Search(SearchSpec<Policy>),
+}
+
+/// A base policy: how a seat plays where it does not search, and how every
+/// seat plays inside a playout.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Policy {
+    /// As [`Player::Random`].
+    Random,
+    /// As [`Player::Greedy`].
+    Greedy {
+        /// Least chance to win for an attack.
+        threshold: f64,
+    },
+}
+
+impl Player {
+    /// The policy the seat plays by where it does not search.
+    #[inline]
+    pub fn policy(&self) -> Policy {
+        match *self {
+            Player::Random => Policy::Random,
+            Player::Greedy { threshold } => Policy::Greedy { threshold },
+            Player::Search(spec) => spec.base,
+        }
+    }
+}
+
+/// Where a greedy player's command points go this movement phase: the
+/// search player's `command` decision (the greedy base sends them toward
+/// every target).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Command {
+    /// Toward key locations it does not hold and enemy stacks.
+    All,
+    /// Toward key locations only.
+    Keys,
+    /// Toward enemy stacks only (taking no key location on the way).
+    Enemies,
+    /// Nowhere: every warband stays.
+    Hold,
+}
+
+impl Command {
+    /// The options, the base's first.
+    const ALL: [Command; 4] = [Command::All, Command::Keys, Command::Enemies, Command::Hold];
 }
 
 /// A stack placed by the scenario.
@@ -189,12 +243,16 @@ pub struct RacesGame {
     units_per_command_die: u32,
     recruit_face: u32,
     seats: Vec<Seat>,
+    /// Some seat is a search player.
+    searching: bool,
     /// Key locations to hold [Victory] (0: annihilation only).
     hold: u32,
     /// Turns in a row they must be held.
     hold_turns: u32,
     /// The holder must hold more than every other player.
     most: bool,
+    /// A game whose forces can no longer reach one another ends.
+    end_apart: bool,
     max_turns: u32,
     spec: OutputSpec,
 }
@@ -345,6 +403,22 @@ impl Board {
         })
     }
 
+    /// Copies what a game carries from one player's phases to the next
+    /// (see [`Game`]'s `clone_from`): the map's first `hexes` hexes, the
+    /// first `warbands` warband slots, and the leaders in charge with the
+    /// phase count (a stale `charge_phase` from a copy that went further
+    /// would read as fixed). The rest is scratch written before it is read.
+    fn copy_from(&mut self, other: &Board, hexes: usize, warbands: usize) {
+        self.terrain[..hexes].copy_from_slice(&other.terrain[..hexes]);
+        self.detail[..hexes].copy_from_slice(&other.detail[..hexes]);
+        self.top[..hexes].copy_from_slice(&other.top[..hexes]);
+        self.cell[..hexes].copy_from_slice(&other.cell[..hexes]);
+        self.charge_phase[..hexes].copy_from_slice(&other.charge_phase[..hexes]);
+        self.charge[..hexes].copy_from_slice(&other.charge[..hexes]);
+        self.phase = other.phase;
+        self.warbands[..warbands].copy_from_slice(&other.warbands[..warbands]);
+    }
+
     /// Starts a new battle phase (or game): leaders in charge fixed before
     /// are no longer.
     fn next_phase(&mut self) {
@@ -407,7 +481,26 @@ pub struct Game<'m> {
     pub turn: u32,
     /// Battles fought.
     pub battles: u32,
+    /// Battles fought before this turn.
+    battles_at_turn_start: u32,
     first_mover: u8,
+    /// The order of play of the turn under way, how many play in it, and
+    /// the place in it of the player whose phases come next (a turn begins
+    /// when it reaches `n_order`).
+    order: [u8; MAX_PLAYERS],
+    n_order: u8,
+    next_in_order: u8,
+    /// The search's bookkeeping, and the live game's searcher.
+    branching: Branching,
+    slot: SearchSlot<Game<'m>>,
+    /// How a playout ended (`None`: at its horizon).
+    ending: Option<Ending>,
+    /// Where the moving greedy player's command points go.
+    command: Command,
+    /// The moving greedy player found no step that gains without leaving
+    /// a held key location, and holding is not winning: its key holders
+    /// move, and it attacks at any odds (see `movement_phase`).
+    stalled: bool,
 }
 
 impl Model for RacesGame {
@@ -418,6 +511,9 @@ impl Model for RacesGame {
     fn run_trial<T: Trace>(&self, dice: &mut Dice, trace: &mut T) -> TrialResult {
         let board = SPARE_BOARD.take().unwrap_or_else(Board::new);
         let mut game = Game::with_board(self, board);
+        if self.searching {
+            game.slot = SearchSlot::live(T::ENABLED);
+        }
         let ending = game.play(dice, trace);
         let result = game.result(ending);
         SPARE_BOARD.set(Some(game.b));

@@ -6,40 +6,59 @@ use crate::races::battle::odds;
 use crate::races::map::{ForWords, HexSet, NO_HEX, set_contains};
 
 use super::turn::sort_by_keys_descending;
-use super::{FAR, Game, LEVELS, NONE, Player};
+use super::{Command, FAR, Game, LEVELS, NONE, Policy};
 
 impl<'m> Game<'m> {
     /// Random movement: a random warband of the `k` listed in the board's
     /// `own` steps to a random hex it may enter; one that cannot is struck
-    /// off the list.
+    /// off the list. Each step is a decision (`move`): one of the hexes,
+    /// or holding the warband (off the list; a search may choose it).
     pub(super) fn random_moves<R: Roll>(&mut self, p: u8, mut k: usize, mut cp: u32, dice: &mut R) {
         while cp > 0 && k > 0 {
             let i = (dice.die(k as u32) - 1) as usize;
             let w = self.b.own[i];
-            let wb = self.b.warbands[usize::from(w)];
-            let mut legal = [NO_HEX; 6];
-            let mut n = 0;
-            if wb.moved < self.m.max_move {
-                for nb in self.m.map.neighbours[usize::from(wb.hex)] {
-                    if self.can_enter(p, nb) {
-                        legal[n] = nb;
-                        n += 1;
-                    }
-                }
-            }
-            if n == 0 {
+            let (legal, n) = self.steps_of(p, w);
+            let c = if n == 0 {
+                0
+            } else {
+                self.decide(
+                    p,
+                    "move",
+                    n + 1,
+                    |_, r| (r.die(n as u32) - 1) as usize,
+                    dice,
+                )
+            };
+            if c == n {
                 self.b.own[i] = self.b.own[k - 1];
                 k -= 1;
                 continue;
             }
-            let to = legal[(dice.die(n as u32) - 1) as usize];
-            self.step(w, to);
+            self.step(w, legal[c]);
             cp -= 1;
         }
     }
 
+    /// The hexes warband `w` of player `p` may step to now, in neighbour
+    /// order, and how many [Movement Phase].
+    fn steps_of(&self, p: u8, w: u8) -> ([u16; 6], usize) {
+        let wb = self.b.warbands[usize::from(w)];
+        let mut legal = [NO_HEX; 6];
+        let mut n = 0;
+        if wb.moved < self.m.max_move {
+            for nb in self.m.map.neighbours[usize::from(wb.hex)] {
+                if self.can_enter(p, nb) {
+                    legal[n] = nb;
+                    n += 1;
+                }
+            }
+        }
+        (legal, n)
+    }
+
     /// Starts the greedy player `p`'s breadth-first search of the steps
-    /// from its targets (key locations it does not hold, enemy stacks)
+    /// from its targets (key locations it does not hold, enemy stacks, or
+    /// only one of the two as its `command` says)
     /// through hexes it may enter, on bitboards of the whole map: level 0
     /// here, the next levels as [`Game::distance`] needs them (a pick
     /// needs the distances of only some of `p`'s stacks, and the search
@@ -68,17 +87,23 @@ impl<'m> Game<'m> {
                 }
             }
         }
+        // What the command points go to (see `Command`).
+        let (keys, enemies) = match self.command {
+            Command::Keys => (!0, 0),
+            Command::Enemies => (0, !0),
+            _ => (!0u64, !0u64),
+        };
         let search = &mut self.b.search;
         search.player = p;
         search.level = 0;
         let mut enemy_outside = 0;
         for i in 0..N {
             // Key locations held by `p` are exactly those under its stacks.
-            search.frontier[i] = (self.key_set[i] & !own[i]) | enemy[i];
+            search.frontier[i] = (self.key_set[i] & !own[i] & keys) | (enemy[i] & enemies);
             search.reached[i] = search.frontier[i];
             search.open[i] = self.passable[i] & !enemy[i];
-            self.open_keys[i] = self.key_set[i] & !own[i] & search.open[i];
-            enemy_outside |= enemy[i] & !self.key_region[i];
+            self.open_keys[i] = self.key_set[i] & !own[i] & search.open[i] & keys;
+            enemy_outside |= enemy[i] & enemies & !self.key_region[i];
             // When every enemy stands in the region connected to key
             // locations, so does every target, and no hex outside it is
             // ever reached.
@@ -167,9 +192,9 @@ impl<'m> Game<'m> {
     }
 
     /// Whether the stack in `h` is one warband alone on a key location
-    /// (which the greedy player never leaves empty).
+    /// (which the greedy player never leaves empty, unless it is stalled).
     fn alone_on_key(&self, h: u16) -> bool {
-        set_contains(&self.single, h) && self.is_key(h)
+        !self.stalled && set_contains(&self.single, h) && self.is_key(h)
     }
 
     /// The greedy player's next step among its warbands listed in the
@@ -237,9 +262,14 @@ impl<'m> Game<'m> {
     /// stand next to a key location nobody holds, and on a key location it
     /// may have joined one warband alone there (which may then move). Only
     /// the walker's hex and the stacks it left and joined change.
-    pub(super) fn greedy_moves(&mut self, p: u8, mut n: usize, mut cp: u32) {
+    ///
+    /// Its targets are the player's `command` (see [`Command`]): every
+    /// target for the greedy player itself, a search player's choice else.
+    ///
+    /// Returns the points left unspent.
+    pub(super) fn greedy_moves(&mut self, p: u8, mut n: usize, mut cp: u32) -> u32 {
         if cp == 0 {
-            return;
+            return 0;
         }
         self.start_search(p);
         // No warband before `start` can step; `takes`: one may take a key
@@ -280,12 +310,14 @@ impl<'m> Game<'m> {
                 }
             }
         }
+        cp
     }
 
     /// Sets the order of player `p`'s stacks for its battle phase: the
     /// greedy player by each warband's best exact edge against the enemy
     /// stacks next to it (its general strength if none), the random player
-    /// by putting a random warband on top.
+    /// by putting a random warband on top. Which warband goes on top is a
+    /// decision (`order`).
     pub(super) fn order_stacks<R: Roll>(&mut self, p: u8, dice: &mut R) {
         let mut stacked = self.occupied[usize::from(p)];
         for (s, single) in stacked.iter_mut().zip(&self.single) {
@@ -302,17 +334,21 @@ impl<'m> Game<'m> {
                 k += 1;
                 w = self.b.warbands[usize::from(w)].below;
             }
-            match self.m.seats[usize::from(p)].player {
-                Player::Random => {
-                    let i = (dice.die(k as u32) - 1) as usize;
+            match self.m.seats[usize::from(p)].player.policy() {
+                Policy::Random => {
+                    let i = self.decide(p, "order", k, |_, r| (r.die(k as u32) - 1) as usize, dice);
                     self.b.members.swap(0, i);
                 }
-                Player::Greedy { .. } => {
+                Policy::Greedy { .. } => {
                     for i in 0..k {
                         self.b.order_keys[i] = self.order_value(self.b.members[i]);
                     }
                     let b = &mut *self.b;
                     sort_by_keys_descending(&mut b.order_keys[..k], &mut b.members[..k]);
+                    // The base keeps the best on top; a search may put
+                    // another there, the rest in order.
+                    let top = self.decide(p, "order", k, |_, _| 0, dice);
+                    self.b.members[..=top].rotate_right(1);
                 }
             }
             self.b.top[usize::from(h)] = self.b.members[0];

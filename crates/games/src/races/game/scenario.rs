@@ -20,8 +20,9 @@ use barsoom_engine::{MetricSpec, OutputSpec};
 
 use super::{
     FixedStack, MAX_LEADERS, MAX_PLAYERS, MAX_START_WARBANDS, MAX_TURNS, METRIC_TURNS, NONE,
-    Player, RacesGame, Seat, TerrainRule, flat_terrain_table,
+    Player, Policy, RacesGame, Seat, TerrainRule, flat_terrain_table,
 };
+use barsoom_engine::search::SearchSpec;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -52,6 +53,8 @@ struct VictoryFile {
     /// Which terrains are key locations: `"settlements"` (every settlement
     /// terrain) or terrain ids, one or a list.
     key_locations: Option<OneOrMany>,
+    /// A game whose forces can no longer reach one another ends.
+    end_apart: Option<bool>,
 }
 
 /// A string or a list of strings.
@@ -185,16 +188,8 @@ impl RacesGame {
                     format!("expected a win probability in [0, 1), found {threshold}"),
                 ));
             }
-            let player = match pf.player.as_str() {
-                "random" => Player::Random,
-                "greedy" => Player::Greedy { threshold },
-                other => {
-                    return Err(err(
-                        field("player"),
-                        format!("expected \"random\" or \"greedy\", found {other:?}"),
-                    ));
-                }
-            };
+            let player = parse_player(&pf.player, threshold)
+                .map_err(|message| err(field("player"), message))?;
             let mut warbands = Vec::new();
             for (i, w) in pf.warbands.iter().enumerate() {
                 let kind = kind_index(data, &w.kind)
@@ -435,10 +430,12 @@ impl RacesGame {
             max_move: data.rules.max_move,
             units_per_command_die: data.rules.units_per_command_die,
             recruit_face: data.rules.recruit_face,
+            searching: seats.iter().any(|s| matches!(s.player, Player::Search(_))),
             seats,
             hold: file.victory.hold as u32,
             hold_turns: file.victory.hold_turns as u32,
             most: file.victory.most.unwrap_or(true),
+            end_apart: file.victory.end_apart.unwrap_or(true),
             max_turns: file.max_turns as u32,
             spec,
         })
@@ -456,6 +453,31 @@ impl ScenarioModel for RacesGame {
         let data = RacesData::load_with(&data_dir, loader)?;
         let model = Self::build(path, &file, &data)?;
         Ok((model, file.scenario.description))
+    }
+}
+
+/// The base policies a search player accepts, as its spec lists them.
+const BASES: &str = "greedy, random";
+
+/// Reads a seat's `player`: `random`, `greedy` (with the seat's
+/// `threshold`), or a search player (`search`, `search:N`,
+/// `search:N:BASE`, greedy by default).
+fn parse_player(name: &str, threshold: f64) -> Result<Player, String> {
+    let policy = |name: &str| match name {
+        "random" => Some(Policy::Random),
+        "greedy" => Some(Policy::Greedy { threshold }),
+        _ => None,
+    };
+    match policy(name) {
+        Some(Policy::Random) => Ok(Player::Random),
+        Some(Policy::Greedy { threshold }) => Ok(Player::Greedy { threshold }),
+        None => match SearchSpec::parse(name, Policy::Greedy { threshold }, BASES, policy) {
+            Some(Ok(spec)) => Ok(Player::Search(spec)),
+            Some(Err(e)) => Err(e.to_string()),
+            None => Err(format!(
+                "expected \"random\", \"greedy\" or a search player (search, search:PLAYOUTS or search:PLAYOUTS:BASE, BASE one of {BASES}), found {name:?}"
+            )),
+        },
     }
 }
 

@@ -7,9 +7,11 @@ use crate::races::map::{
     HexSet, NO_HEX, NO_HEXES, set_and, set_contains, set_hexes, set_insert, set_len, set_remove,
 };
 
+use barsoom_engine::search::{Branching, SearchSlot};
+
 use super::{
-    Board, Game, IMPASSABLE, MAX_LEADERS, MAX_PLAYERS, MAX_WARBANDS, NO_LEADER, NONE, RacesGame,
-    SLOT_WORDS, TerrainRule, Warband,
+    Board, Command, Game, IMPASSABLE, MAX_LEADERS, MAX_PLAYERS, MAX_WARBANDS, NO_LEADER, NONE,
+    RacesGame, SLOT_WORDS, TerrainRule, Warband,
 };
 
 impl<'m> Game<'m> {
@@ -48,7 +50,16 @@ impl<'m> Game<'m> {
             hold_streak: [0; MAX_PLAYERS],
             turn: 0,
             battles: 0,
+            battles_at_turn_start: 0,
             first_mover: NONE,
+            order: [0; MAX_PLAYERS],
+            n_order: 0,
+            next_in_order: 0,
+            branching: Branching::default(),
+            slot: SearchSlot::default(),
+            ending: None,
+            command: Command::All,
+            stalled: false,
         }
     }
 

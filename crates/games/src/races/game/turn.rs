@@ -2,13 +2,14 @@
 //! movement phase, the end of the turn and of the game [Turn Sequence].
 
 use crate::races::Roll;
-use crate::races::map::{NO_HEXES, set_and, set_contains, set_hexes};
+use crate::races::map::{HexSet, NO_HEXES, set_and, set_contains, set_hexes};
 use barsoom_engine::accumulate::MAX_METRICS;
+use barsoom_engine::search;
 use barsoom_engine::{Trace, TrialResult};
 
 use super::{
-    Ending, Game, MAX_PLAYERS, METRIC_BATTLES, METRIC_BY_HOLDING, METRIC_FIRST_MOVER_WON,
-    METRIC_SURVIVORS, METRIC_TURNS, Player,
+    Command, Ending, Game, MAX_PLAYERS, METRIC_BATTLES, METRIC_BY_HOLDING, METRIC_FIRST_MOVER_WON,
+    METRIC_SURVIVORS, METRIC_TURNS, Policy,
 };
 
 /// Command dice for `units` units: one d10 per `per_die` units, rounded
@@ -75,42 +76,79 @@ impl<'m> Game<'m> {
     /// Plays a whole game from an empty board.
     pub fn play<R: Roll, T: Trace>(&mut self, dice: &mut R, trace: &mut T) -> Ending {
         self.setup(dice);
-        let n = self.m.seats.len();
-        for turn in 1..=self.m.max_turns {
-            self.turn = turn;
-            let mut order = [0u8; MAX_PLAYERS];
-            let mut k = 0;
-            for p in 0..n {
-                if self.alive[p] > 0 {
-                    order[k] = p as u8;
-                    k += 1;
+        self.play_turns(dice, trace, self.m.max_turns)
+            .unwrap_or(Ending::Unfinished)
+    }
+
+    /// Plays on from the start of a player's phases (or of a turn) until
+    /// the game ends, or until turn `last` is over (`None`). Each player's
+    /// movement and battle phases are a turn for the search
+    /// ([`search::turn_boundary`] marks their start); the initiative and
+    /// recruiting of a turn come before its first player's.
+    pub(super) fn play_turns<R: Roll, T: Trace>(
+        &mut self,
+        dice: &mut R,
+        trace: &mut T,
+        last: u32,
+    ) -> Option<Ending> {
+        loop {
+            if self.next_in_order >= self.n_order {
+                if self.turn >= last {
+                    return None;
                 }
+                self.begin_turn(dice, trace);
+                continue;
             }
-            let leaders = self.leaders_alive;
-            initiative_order(dice, &leaders, &mut order[..k]);
-            if turn == 1 {
-                self.first_mover = order[0];
+            if self.m.searching {
+                search::turn_boundary(self, dice);
             }
-            trace.event("six races [Initiative Phase]", || {
-                format!("turn {turn}: order of play {:?}", &order[..k])
-            });
-            for p in &order[..k] {
-                self.recruit(*p, dice, trace);
-            }
-            for p in &order[..k] {
-                if self.alive[usize::from(*p)] == 0 {
-                    continue;
+            let p = self.order[usize::from(self.next_in_order)];
+            self.next_in_order += 1;
+            if self.alive[usize::from(p)] > 0 {
+                self.movement_phase(p, dice, trace);
+                let end = self.battle_phase(p, dice, trace);
+                if T::ENABLED {
+                    for note in self.slot.take_notes() {
+                        trace.event("search", || note);
+                    }
                 }
-                self.movement_phase(*p, dice, trace);
-                if let Some(end) = self.battle_phase(*p, dice, trace) {
+                if end.is_some() {
                     return end;
                 }
             }
-            if let Some(end) = self.end_of_turn(trace) {
-                return end;
+            if self.next_in_order == self.n_order
+                && let Some(end) = self.end_of_turn(trace)
+            {
+                return Some(end);
             }
         }
-        Ending::Unfinished
+    }
+
+    /// Begins the next turn: the order of play among the players left, and
+    /// each one's recruiting in that order [Initiative Phase].
+    fn begin_turn<R: Roll, T: Trace>(&mut self, dice: &mut R, trace: &mut T) {
+        self.turn += 1;
+        self.battles_at_turn_start = self.battles;
+        let turn = self.turn;
+        let mut k = 0;
+        for p in 0..self.m.seats.len() {
+            if self.alive[p] > 0 {
+                self.order[k] = p as u8;
+                k += 1;
+            }
+        }
+        let leaders = self.leaders_alive;
+        initiative_order(dice, &leaders, &mut self.order[..k]);
+        if turn == 1 {
+            self.first_mover = self.order[0];
+        }
+        trace.event("six races [Initiative Phase]", || {
+            format!("turn {turn}: order of play {:?}", &self.order[..k])
+        });
+        for i in 0..k {
+            self.recruit(self.order[i], dice, trace);
+        }
+        (self.n_order, self.next_in_order) = (k as u8, 0);
     }
 
     /// Each city player `p` occupies rolls a d10; the recruit face raises a
@@ -147,14 +185,14 @@ impl<'m> Game<'m> {
         // The greedy player's list leaves out the warbands alone on a key
         // location: they stay (see `greedy_pick`) until a warband joins
         // them (`greedy_moves` lists them again then).
-        let greedy = matches!(self.m.seats[pi].player, Player::Greedy { .. });
+        let policy = self.m.seats[pi].player.policy();
+        let greedy = matches!(policy, Policy::Greedy { .. });
         let stay = if greedy {
             set_and(&self.single, &self.key_set)
         } else {
             NO_HEXES
         };
         let b = &mut *self.b;
-        let mut n_own = 0;
         for (i, word) in self.live[pi].iter().enumerate() {
             let mut bits = *word;
             while bits != 0 {
@@ -163,10 +201,10 @@ impl<'m> Game<'m> {
                 let w = &mut b.warbands[slot];
                 w.moved = 0;
                 w.attacked = false;
-                b.own[n_own] = slot as u8;
-                n_own += usize::from(!set_contains(&stay, w.hex));
             }
         }
+        let n_own = self.list_warbands(pi, &stay);
+        self.stalled = false;
         let units = self.alive[pi] + self.leaders_alive[pi];
         let cp = command_points(
             units,
@@ -177,11 +215,93 @@ impl<'m> Game<'m> {
         trace.event("six races [Movement Phase]", || {
             format!("player {p}: {units} units, {cp} command points")
         });
-        match self.m.seats[pi].player {
-            Player::Random => self.random_moves(p, n_own, cp, dice),
-            Player::Greedy { .. } => self.greedy_moves(p, n_own, cp),
+        match policy {
+            Policy::Random => self.random_moves(p, n_own, cp, dice),
+            Policy::Greedy { .. } => {
+                // Where the command points go (a decision): the base sends
+                // them toward every target.
+                let c = self.decide(p, "command", Command::ALL.len(), |_, _| 0, dice);
+                self.command = Command::ALL[c];
+                // Stalled: too few warbands left to hold enough key
+                // locations, or no step gains without leaving a held one
+                // while holding is not winning. Then, if an enemy is
+                // within reach, every warband goes for the enemy (a
+                // warband alone on a key location gains nothing by walking
+                // to another), and the battle phase fights at any odds: a
+                // tie of key locations held, a line of warbands no one
+                // attacks, or forces too few to hold enough would
+                // otherwise stand for good.
+                if self.command != Command::Hold {
+                    let weak = !self.can_hold_enough(pi);
+                    let stuck =
+                        weak || self.greedy_moves(p, n_own, cp) == cp && !self.on_course(pi);
+                    self.stalled = stuck && self.enemy_in_reach(p);
+                    if self.stalled {
+                        self.command = Command::Enemies;
+                        let n = self.list_warbands(pi, &NO_HEXES);
+                        self.greedy_moves(p, n, cp);
+                    } else if weak {
+                        // No enemy within reach: it holds what it can.
+                        self.greedy_moves(p, n_own, cp);
+                    }
+                }
+                self.command = Command::All;
+            }
         }
         self.order_stacks(p, dice);
+    }
+
+    /// Lists player `p`'s live warbands outside `skip`, in slot order, in
+    /// the board's `own`; returns how many.
+    fn list_warbands(&mut self, p: usize, skip: &HexSet) -> usize {
+        let b = &mut *self.b;
+        let mut n = 0;
+        for (i, word) in self.live[p].iter().enumerate() {
+            let mut bits = *word;
+            while bits != 0 {
+                let slot = i * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                b.own[n] = slot as u8;
+                n += usize::from(!set_contains(skip, b.warbands[slot].hex));
+            }
+        }
+        n
+    }
+
+    /// Whether player `p` meets the holding condition of [Victory] now:
+    /// the scenario's number of key locations (all of them, if the map
+    /// has fewer) and, unless `victory.most` is off, more than any other
+    /// player.
+    pub(super) fn on_course(&self, p: usize) -> bool {
+        if self.n_keys == 0 || self.m.hold == 0 {
+            return false;
+        }
+        let need = self.need();
+        let held = &self.held_keys[..self.m.seats.len()];
+        held[p] as usize >= need
+            && (!self.m.most || held.iter().enumerate().all(|(q, h)| q == p || *h < held[p]))
+    }
+
+    /// Whether a warband of player `p` can reach an enemy stack (through
+    /// hexes units may stand in; enemy stacks in the way aside).
+    fn enemy_in_reach(&self, p: u8) -> bool {
+        self.m.map.reaches(
+            &self.occupied[usize::from(p)],
+            &self.passable,
+            &self.enemy_hexes(p),
+        )
+    }
+
+    /// The key locations a holding victory needs: the scenario's number,
+    /// or all of them if the map has fewer.
+    fn need(&self) -> usize {
+        (self.m.hold as usize).min(self.n_keys)
+    }
+
+    /// Whether player `p` has warbands enough to hold what a holding
+    /// victory needs (each holds one key location at most).
+    fn can_hold_enough(&self, p: usize) -> bool {
+        self.n_keys > 0 && self.m.hold > 0 && self.alive[p] as usize >= self.need()
     }
 
     pub(super) fn annihilation(&self) -> Ending {
@@ -201,9 +321,8 @@ impl<'m> Game<'m> {
     /// [Victory].
     fn end_of_turn<T: Trace>(&mut self, trace: &mut T) -> Option<Ending> {
         if self.n_keys == 0 || self.m.hold == 0 {
-            return None;
+            return self.apart(trace);
         }
-        let need = (self.m.hold as usize).min(self.n_keys);
         let n = self.m.seats.len();
         let held = self.held_keys.map(|h| h as usize);
         // Without `most`, several may complete a streak at once: the one
@@ -211,8 +330,7 @@ impl<'m> Game<'m> {
         let mut winner: Option<u8> = None;
         let mut tied = false;
         for p in 0..n {
-            let most = !self.m.most || (0..n).all(|q| q == p || held[q] < held[p]);
-            if held[p] >= need && most {
+            if self.on_course(p) {
                 self.hold_streak[p] += 1;
                 if self.hold_streak[p] >= self.m.hold_turns {
                     match winner {
@@ -225,7 +343,9 @@ impl<'m> Game<'m> {
                 self.hold_streak[p] = 0;
             }
         }
-        let seat = winner?;
+        let Some(seat) = winner else {
+            return self.apart(trace);
+        };
         if tied {
             trace.event("six races [Victory]", || {
                 "players tie on the key locations held, each for long enough: a draw".into()
@@ -243,6 +363,71 @@ impl<'m> Game<'m> {
             seat,
             by_holding: true,
         })
+    }
+
+    /// With `victory.end_apart`, ends a game whose forces can no longer
+    /// reach one another (the map's impassable hexes part them) once no
+    /// one can take another key location: the player holding the
+    /// most key locations wins, and equal holders (or a game won by
+    /// annihilation only) draw [Victory]. Checked after a turn without
+    /// battles (forces apart never fight).
+    fn apart<T: Trace>(&mut self, trace: &mut T) -> Option<Ending> {
+        if !self.m.end_apart || self.battles != self.battles_at_turn_start {
+            return None;
+        }
+        let n = self.m.seats.len();
+        for p in 0..n {
+            if self.alive[p] == 0 {
+                continue;
+            }
+            let mut others = NO_HEXES;
+            for q in (0..n).filter(|q| *q != p) {
+                for (o, h) in others.iter_mut().zip(&self.occupied[q]) {
+                    *o |= h;
+                }
+            }
+            if self
+                .m
+                .map
+                .reaches(&self.occupied[p], &self.passable, &others)
+            {
+                return None;
+            }
+        }
+        // Apart, and no warband that is not alone on a key location can
+        // reach one nobody holds: no holding can grow, so holding the most
+        // decides.
+        let words = self.m.map.words;
+        let mut held_any = NO_HEXES;
+        for occupied in &self.occupied[..n] {
+            for (h, o) in held_any.iter_mut().zip(occupied) {
+                *h |= o;
+            }
+        }
+        for p in (0..n).filter(|p| self.alive[*p] > 0) {
+            let mut free = self.occupied[p];
+            for ((f, single), key) in free.iter_mut().zip(&self.single).zip(&self.key_set) {
+                *f &= !(single & key);
+            }
+            let region = self.m.map.flood(&free, &self.passable);
+            if (0..words).any(|i| region[i] & self.key_set[i] & !held_any[i] != 0) {
+                return None;
+            }
+        }
+        let held = &self.held_keys[..n];
+        let most = held.iter().copied().max().unwrap_or(0);
+        let holders = held.iter().filter(|h| **h == most).count();
+        let ending = match held.iter().position(|h| *h == most) {
+            Some(seat) if holders == 1 && self.m.hold > 0 => Ending::Won {
+                seat: seat as u8,
+                by_holding: true,
+            },
+            _ => Ending::Draw,
+        };
+        trace.event("six races [Victory]", || {
+            format!("the forces left can no longer reach one another; key locations held {held:?}: {ending:?}")
+        });
+        Some(ending)
     }
 
     /// The trial row of a finished game.
