@@ -215,9 +215,7 @@ pub fn attack(
         Target::Enemy => {
             // Never a breach of the peace [24.27], nor an attack in the
             // enemy's grace Turn, which would hand him the neutral [24.28].
-            if let Some(n) = rules.neutral_in(city)
-                && game.neutrals[n].influenced_by == NONE
-            {
+            if game.peace_of(city).is_some() {
                 return false;
             }
             if game.in_grace(rules, city, p) {
