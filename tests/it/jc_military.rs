@@ -410,6 +410,92 @@ fn m_diplomacy() -> barsoom::games::jc::military::diplomacy::DiplomacyTables {
 }
 
 #[test]
+fn greedy_leads_an_influenced_neutrals_fleets_out_of_its_capital() {
+    // [24.41] Ptarth fights for Helium with twenty points at home and one
+    // Heliumite point beside them; Dusar, held by the alliance, has five.
+    // The Heliumite point is no garrison (Ptarth's own fleets keep its
+    // capital): it sets out and nineteen of Ptarth's points go with it.
+    let m = load("greedy-vs-greedy");
+    let ptarth = city(&m, "ptarth");
+    let n = neutral_at(&m, ptarth);
+    let mut g = empty_game(&m);
+    g.neutrals[n].influenced_by = 0;
+    push(
+        &mut g,
+        group((2 + n) as u8, nation(&m, "ptarth"), ptarth, 20, 0),
+    );
+    push(&mut g, group(0, nation(&m, "helium"), ptarth, 1, 0));
+    for c in ["greater-helium", "lesser-helium"] {
+        push(&mut g, group(0, nation(&m, "helium"), city(&m, c), 1, 0));
+    }
+    for c in ["dusar", "jahar", "tjanath"] {
+        push(&mut g, group(1, nation(&m, c), city(&m, c), 5, 0));
+    }
+    g.movement_phase(0, &mut Dice::for_trial(1, 1), &mut NoTrace);
+    let left_home = |owner: u8| {
+        g.groups()
+            .iter()
+            .filter(|x| x.owner == owner && usize::from(x.from) == ptarth)
+            .map(|x| x.strength)
+            .sum::<u8>()
+    };
+    assert_eq!(left_home(0), 1, "{:?}", g.groups());
+    assert_eq!(left_home((2 + n) as u8), 19, "{:?}", g.groups());
+}
+
+#[test]
+fn greedy_gathers_before_striking_a_capital_it_cannot_take_alone() {
+    // Two Heliumite points in Hastor, ten in Greater Helium; the alliance's
+    // capitals are face down [22.26] and look like four points each (its
+    // set-up strength over its three stacks), so Helium's gathered
+    // strength could take one but two points could not: the Hastor group
+    // flies to Greater Helium, where most of Helium's strength stands.
+    // The ten there, enough together, strike with all but the garrison.
+    // Every neutral fights for the alliance with thirty points.
+    let m = load("greedy-vs-greedy");
+    let map = &m.rules().map;
+    let (hastor, gh) = (city(&m, "hastor"), city(&m, "greater-helium"));
+    let mut g = empty_game(&m);
+    for n in 0..m.rules().neutrals.len() {
+        g.neutrals[n].influenced_by = 1;
+        let c = m.rules().neutrals[n].city;
+        let nation = m.rules().neutrals[n].nation as u8;
+        push(&mut g, group((2 + n) as u8, nation, c, 30, 0));
+    }
+    let helium = nation(&m, "helium");
+    push(&mut g, group(0, helium, hastor, 2, 0));
+    push(&mut g, group(0, helium, gh, 10, 0));
+    push(&mut g, group(0, helium, city(&m, "lesser-helium"), 1, 0));
+    for (c, s) in [("dusar", 30), ("jahar", 4), ("tjanath", 30)] {
+        push(&mut g, group(1, nation(&m, c), city(&m, c), s, 0));
+    }
+    g.movement_phase(0, &mut Dice::for_trial(1, 1), &mut NoTrace);
+    let from = |c: usize| {
+        *g.groups()
+            .iter()
+            .find(|x| x.owner == 0 && usize::from(x.from) == c)
+            .unwrap_or_else(|| panic!("a group left {c}: {:?}", g.groups()))
+    };
+    let k = from(hastor);
+    let on_the_way = |x: Group, a: usize, b: usize| {
+        let via = usize::from(x.city);
+        map.distance(a, via) + map.distance(via, b) == map.distance(a, b)
+    };
+    assert!(
+        on_the_way(k, hastor, gh),
+        "the Hastor group makes for Greater Helium: {k:?}"
+    );
+    let strike = from(gh);
+    assert!(
+        ["dusar", "jahar", "tjanath"]
+            .iter()
+            .any(|c| on_the_way(strike, gh, city(&m, c))),
+        "{strike:?}"
+    );
+    assert_eq!(strike.strength, 9, "all but the garrison");
+}
+
+#[test]
 fn an_enemy_fleet_gets_a_grace_turn_in_a_city_just_influenced() {
     // [24.28] Helium (fleet and Kantos Kan, 4 points gathered) courts
     // Gathol against a lone Dusarian fleet: +2 [24.24] makes six, so
