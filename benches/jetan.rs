@@ -10,7 +10,7 @@ mod common;
 use std::hint::black_box;
 
 use barsoom::games::jetan::game::JetanGame;
-use barsoom::games::jetan::position::{Position, Rules};
+use barsoom::games::jetan::position::{Position, Rules, Terminal};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn perft(c: &mut Criterion) {
@@ -20,7 +20,7 @@ fn perft(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Elements(686_112));
     group.bench_function("perft 3 from the set-up (leaves)", |b| {
-        b.iter(|| black_box(rules.perft(black_box(&start), 3)))
+        b.iter(|| black_box(rules.perft(black_box(&start), 3, Terminal::Leaf)))
     });
     group.finish();
 }

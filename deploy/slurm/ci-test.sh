@@ -124,3 +124,19 @@ if ! cmp "$work/out/merged/summary.csv" "$work/single/summary.csv"; then
     exit 1
 fi
 log "ok: 4 shards on Slurm merged to the single-process summary, byte for byte"
+
+# A search-player study: eight Talisman games with a search seat in four
+# tasks (two games each), merged, against one process.
+study="$root/scenarios/talisman/search-vs-sensible.toml"
+read -r array merge < <(BARSOOM="$barsoom" "$root/deploy/slurm/submit.sh" \
+    "$study" 8 4 "$work/study" 1)
+log "submitted the search study: array $array and merge $merge"
+wait_until 300 "the search study's array and merge job" jobs_done
+for k in 0 1 2 3; do
+    grep -q "\"range\":\[$((2 * k)),$((2 * k + 2))\]" "$work/study/shard-$k/state.json" \
+        || { log "study shard $k did not run games $((2 * k)) and $((2 * k + 1))"; exit 1; }
+done
+"$barsoom" run "$study" -n 8 --seed 1 --out "$work/study-single" -q >/dev/null
+cmp "$work/study/merged/summary.csv" "$work/study-single/summary.csv" \
+    || { log "the merged search study differs from the single-process run"; exit 1; }
+log "ok: a search study in 4 Slurm tasks merged to the single-process summary, byte for byte"

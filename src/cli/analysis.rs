@@ -8,14 +8,15 @@ use std::path::Path;
 
 use anyhow::{Result, anyhow};
 
-use super::commands::{InputError, command_line, load, output_dir};
+use super::commands::{Destination, InputError, command_line, load, output_dir, scenario_folder};
 use super::{CompareArgs, SweepArgs, TournamentArgs, TuneArgs};
 use crate::analysis::paired::{mean_difference, rate_difference};
 use crate::analysis::sweep::{grid, value_text};
 use crate::engine::RunConfig;
 use crate::engine::paired::run_paired;
 use crate::report::SummaryContext;
-use crate::report::files::{OutputFolder, write_atomic};
+use crate::report::charts::{DifferenceChart, DifferenceRow, write_difference_chart};
+use crate::report::files::{OutputFolder, WrittenBy, write_atomic};
 use crate::report::frames::{
     compare_frame, head_to_head_frame, ratings_frame, tune_frame, write_frame,
 };
@@ -23,6 +24,26 @@ use crate::report::summary::Summary;
 use crate::report::sweep::{SettingResult, sweep_frame, write_sweep_charts};
 use crate::scenario::Override;
 use crate::scenario::overrides::distinct_paths;
+
+impl super::AnalysisOptions {
+    /// The output folder of `command` on `scenario` (loaded as `loaded`):
+    /// `--out`, or `reports/<scenario's folder>-<command>/`.
+    fn output_dir(
+        &self,
+        command: &str,
+        scenario: &Path,
+        loaded: &crate::games::LoadedScenario,
+    ) -> Result<OutputFolder> {
+        output_dir(
+            Destination {
+                out: self.out.as_deref(),
+                force: self.force,
+            },
+            scenario_folder(scenario, &loaded.model_id, &format!("-{command}")),
+            WrittenBy::new(command, &[scenario]),
+        )
+    }
+}
 
 /// Runs `scenario` with `overrides` on trials `0..trials` of `seed` and
 /// summarises it: the unit every analysis command repeats.
@@ -44,6 +65,7 @@ fn run_setting(
         model: &loaded.model_id,
         scenario: &path,
         scenario_name: &loaded.name,
+        description: &loaded.description,
     };
     Ok(Summary::from_tally(&ctx, loaded.model.spec(), &tally, seed))
 }
@@ -79,7 +101,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
     let paths: Vec<String> = args.vary.iter().map(|v| v.path.clone()).collect();
     let threads = args.common.sampling.threads()?;
     let mut results = Vec::with_capacity(settings.len());
-    let out_dir = output_dir(args.common.out.as_deref(), &format!("{}-sweep", base.name))?;
+    let out_dir = args.common.output_dir("sweep", &args.scenario, &base)?;
     let mut out = std::io::stdout().lock();
     if !args.common.json {
         writeln!(
@@ -133,13 +155,14 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
     let frame =
         sweep_frame(&paths, &results).map_err(|e| anyhow!("building the sweep frame: {e}"))?;
     let mut written = write_frame(frame, &out_dir, "sweep")?;
-    let title = format!(
-        "{}: {} trials per setting, common random numbers",
+    let subtitle = format!(
+        "{}: outcome rates against {}, {} trials per setting, common random numbers",
         base.name,
+        paths.join(" and "),
         crate::report::summary::group_thousands(args.trials)
     );
     written.extend(
-        write_sweep_charts(&paths, &results, &out_dir, &title)
+        write_sweep_charts(&paths, &results, &out_dir, chart_title(&base), &subtitle)
             .map_err(|e| anyhow!("drawing sweep charts in {}: {e}", out_dir.display()))?,
     );
     let info = serde_json::json!({
@@ -206,17 +229,23 @@ pub fn compare(args: CompareArgs) -> Result<()> {
         threads: args.sampling.threads()?,
         ..RunConfig::new(args.sampling.seed, args.trials)
     };
+    let vs = format!(
+        "-vs-{}",
+        if args.second.is_some() {
+            second.name.as_str()
+        } else {
+            "changed"
+        }
+    );
+    let mut compared: Vec<&Path> = vec![&args.first];
+    compared.extend(args.second.as_deref());
     let out_dir = output_dir(
-        args.out.as_deref(),
-        &format!(
-            "{}-vs-{}",
-            first.name,
-            if args.second.is_some() {
-                second.name.as_str()
-            } else {
-                "changed"
-            }
-        ),
+        Destination {
+            out: args.out.as_deref(),
+            force: args.force,
+        },
+        scenario_folder(&args.first, &first.model_id, &vs),
+        WrittenBy::new("compare", &compared),
     )?;
     let tally = run_paired(first.model.as_ref(), second.model.as_ref(), &config)?;
     let n = tally.trials();
@@ -236,6 +265,30 @@ pub fn compare(args: CompareArgs) -> Result<()> {
 
     let frame = compare_frame(spec_a, &rates, &metrics)?;
     let mut written = write_frame(frame, &out_dir, "compare")?;
+    let chart = DifferenceChart {
+        title: format!("{} against {}", first.name, second_name),
+        subtitle: format!(
+            "{} paired trials, seed {} · green up, red down: interval clear of zero · {}",
+            crate::report::summary::group_thousands(n),
+            args.sampling.seed,
+            chart_title(&first)
+        ),
+        x_label: "change in rate, second − first (95% paired interval)".into(),
+        rows: spec_a
+            .outcomes
+            .iter()
+            .zip(&rates)
+            .map(|(label, r)| DifferenceRow {
+                label: label.clone(),
+                difference: r.difference,
+                ci95: r.ci95,
+            })
+            .collect(),
+    };
+    written.extend(
+        write_difference_chart(&chart, &out_dir, "compare")
+            .map_err(|e| anyhow!("drawing the comparison chart in {}: {e}", out_dir.display()))?,
+    );
     let info = serde_json::json!({
         "kind": "compare",
         "first": { "scenario": args.first.display().to_string(), "model": first.model_id, "overrides": override_texts(&args.set) },
@@ -303,6 +356,16 @@ pub fn compare(args: CompareArgs) -> Result<()> {
     Ok(())
 }
 
+/// What a command's charts are titled: the scenario's description, or its
+/// name when it has none.
+fn chart_title(scenario: &crate::games::LoadedScenario) -> &str {
+    if scenario.description.trim().is_empty() {
+        &scenario.name
+    } else {
+        &scenario.description
+    }
+}
+
 fn override_texts(overrides: &[Override]) -> Vec<String> {
     overrides
         .iter()
@@ -317,7 +380,6 @@ fn describe_overrides(overrides: &[Override]) -> String {
 /// `barsoom tune`.
 pub fn tune(args: TuneArgs) -> Result<()> {
     use crate::analysis::tune::{Measure, estimate, last_round_trials, loss, successive_halving};
-    use crate::report::charts::{LineChart, LineSeries, write_line_chart};
 
     let base = load(&args.scenario, &args.common.set)?;
     let spec = base.model.spec().clone();
@@ -347,7 +409,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         .into());
     }
     let mut models = Vec::with_capacity(settings.len());
-    let out_dir = output_dir(args.common.out.as_deref(), &format!("{}-tune", base.name))?;
+    let out_dir = args.common.output_dir("tune", &args.scenario, &base)?;
     for setting in &settings {
         let overrides: Vec<Override> = args.common.set.iter().chain(setting).cloned().collect();
         let loaded = load(&args.scenario, &overrides)?;
@@ -393,6 +455,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         model: &base.model_id,
         scenario: &path,
         scenario_name: &base.name,
+        description: &base.description,
     };
     let summary = Summary::from_tally(&ctx, models[best].model.spec(), &confirmed, confirm_seed);
     let confirmed_estimates: Vec<f64> = measures.iter().map(|m| estimate(&confirmed, *m)).collect();
@@ -414,50 +477,19 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         .collect();
     let frame = tune_frame(&paths, &values, &args.target, &trace)?;
     let mut written = write_frame(frame, &out_dir, "tune")?;
-    // The chart: loss against trials for the settings that survived the
-    // first round, best first.
-    let finalists: Vec<usize> = {
-        let mut reached: Vec<(usize, usize, f64)> = Vec::new();
-        for row in &trace {
-            match reached.iter_mut().find(|r| r.0 == row.setting) {
-                Some(r) => {
-                    r.1 = row.round;
-                    r.2 = row.loss;
-                }
-                None => reached.push((row.setting, row.round, row.loss)),
-            }
-        }
-        reached.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.total_cmp(&b.2)));
-        reached
-            .iter()
-            .filter(|r| r.1 > 0)
-            .take(8)
-            .map(|r| r.0)
-            .collect()
-    };
-    let chart = LineChart {
-        title: format!("{}: successive halving towards the targets", base.name),
-        x_label: "round (each round doubles the trials of the settings kept)".into(),
-        y_label: "loss (sum of squared relative misses)".into(),
-        series: finalists
-            .iter()
-            .map(|&s| LineSeries {
-                name: describe_overrides(&settings[s]),
-                points: trace
-                    .iter()
-                    .filter(|t| t.setting == s)
-                    .map(|t| (t.round as f64, t.loss, None))
-                    .collect(),
-            })
-            .collect(),
-        y_max: None,
-    };
-    if !chart.series.is_empty() {
-        written.extend(
-            write_line_chart(&chart, &out_dir, "tune")
-                .map_err(|e| anyhow!("drawing the tuning chart in {}: {e}", out_dir.display()))?,
-        );
-    }
+    written.extend(
+        write_tune_chart(
+            &args,
+            &base,
+            &settings,
+            &measures,
+            &trace,
+            best,
+            total_trials,
+            &out_dir,
+        )
+        .map_err(|e| anyhow!("drawing the tuning chart in {}: {e}", out_dir.display()))?,
+    );
     let info = serde_json::json!({
         "kind": "tune",
         "model": base.model_id,
@@ -518,6 +550,142 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     Ok(())
 }
 
+/// Draws `tune.png/.svg`: one panel per target, the search's estimate of
+/// it at every setting (from the most trials that setting ran, with the
+/// Wilson interval of a rate) against the varied value (or the settings by
+/// name when it is not one number), the target as a level line and the
+/// chosen setting marked.
+#[allow(clippy::too_many_arguments)]
+fn write_tune_chart(
+    args: &TuneArgs,
+    base: &crate::games::LoadedScenario,
+    settings: &[Vec<Override>],
+    measures: &[crate::analysis::tune::Measure],
+    trace: &[crate::analysis::tune::TraceRow],
+    best: usize,
+    total_trials: u64,
+    out_dir: &Path,
+) -> Result<Vec<std::path::PathBuf>, crate::report::charts::ChartError> {
+    use crate::analysis::sweep::value_number;
+    use crate::analysis::tune::Measure;
+    use crate::math::stats::wilson_interval;
+    use crate::report::charts::{LineChart, LineSeries, Mark, YAxis, write_line_panels};
+
+    // Each setting's last (largest) estimate row.
+    let mut last: Vec<Option<&crate::analysis::tune::TraceRow>> = vec![None; settings.len()];
+    for row in trace {
+        last[row.setting] = Some(row);
+    }
+    let numeric: Option<Vec<f64>> = (args.vary.len() == 1)
+        .then(|| {
+            settings
+                .iter()
+                .map(|s| s.first().and_then(|o| value_number(&o.value)))
+                .collect()
+        })
+        .flatten();
+    let (xs, x_names): (Vec<f64>, Vec<String>) = match numeric {
+        Some(xs) => (xs, Vec::new()),
+        None => (
+            (1..=settings.len()).map(|i| i as f64).collect(),
+            settings
+                .iter()
+                .map(|s| {
+                    s.iter()
+                        .map(|o| value_text(&o.value))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .collect(),
+        ),
+    };
+    let x_label = if x_names.is_empty() {
+        args.vary[0].path.clone()
+    } else {
+        args.vary
+            .iter()
+            .map(|v| v.path.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let chosen = settings[best]
+        .iter()
+        .map(|o| value_text(&o.value))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let panels: Vec<LineChart> = args
+        .target
+        .iter()
+        .zip(measures)
+        .enumerate()
+        .map(|(k, (target, measure))| {
+            let mut points: Vec<_> = last
+                .iter()
+                .zip(&xs)
+                .filter_map(|(row, &x)| {
+                    let row = (*row)?;
+                    let value = *row.estimates.get(k)?;
+                    let band = match measure {
+                        Measure::Rate(_) if row.trials > 0 && value.is_finite() => {
+                            let count = (value * row.trials as f64).round() as u64;
+                            Some(wilson_interval(count, row.trials))
+                        }
+                        _ => None,
+                    };
+                    Some((x, value, band))
+                })
+                .collect();
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            LineChart {
+                title: format!("{} (target {})", target.name, target.value),
+                subtitle: String::new(),
+                x_label: x_label.clone(),
+                y_label: match measure {
+                    Measure::Rate(_) => "rate".into(),
+                    Measure::Mean(_) => "mean".into(),
+                },
+                band: match measure {
+                    Measure::Rate(_) => "95% Wilson interval".into(),
+                    Measure::Mean(_) => String::new(),
+                },
+                x_names: x_names.clone(),
+                series: vec![LineSeries {
+                    name: "search estimate".into(),
+                    points,
+                }],
+                y_axis: match measure {
+                    Measure::Rate(_) => YAxis::Rate,
+                    Measure::Mean(_) => YAxis::Fit,
+                },
+                marks: vec![
+                    Mark::Level {
+                        y: target.value,
+                        label: format!("target {}", target.value),
+                    },
+                    Mark::At {
+                        x: xs[best],
+                        label: format!("chosen {chosen}"),
+                    },
+                ],
+            }
+        })
+        .collect();
+    let title = format!(
+        "Tuning {x_label} towards {}",
+        args.target
+            .iter()
+            .map(|t| format!("{} = {}", t.name, t.value))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let subtitle = format!(
+        "{}: successive halving, {} trials in all; chosen {chosen}",
+        chart_title(base),
+        crate::report::summary::group_thousands(total_trials)
+    );
+    write_line_panels(&title, &subtitle, &panels, out_dir, "tune")
+}
+
 /// `barsoom tournament`.
 pub fn tournament(args: TournamentArgs) -> Result<()> {
     use crate::analysis::ratings::bradley_terry;
@@ -561,10 +729,9 @@ pub fn tournament(args: TournamentArgs) -> Result<()> {
     let threads = args.common.sampling.threads()?;
     // The output folder is opened (and locked) before any work, so a bad
     // --out is found at once.
-    let out_dir = output_dir(
-        args.common.out.as_deref(),
-        &format!("{}-tournament", base.name),
-    )?;
+    let out_dir = args
+        .common
+        .output_dir("tournament", &args.scenario, &base)?;
     let seed = args.common.sampling.seed;
     let mut record = Record::new(entrants.clone());
     let mut out = std::io::stdout().lock();
@@ -635,11 +802,19 @@ pub fn tournament(args: TournamentArgs) -> Result<()> {
         "ratings",
     )?);
     let heatmap = Heatmap {
-        title: format!(
-            "{}: head-to-head score (row against column, both seats)",
-            base.name
+        title: format!("Round robin of {n} entrants: head-to-head score"),
+        // The scenario's own description names its two fighters, not the
+        // entrants: the subject is the round robin.
+        subtitle: format!(
+            "{} trials per pairing and seating · {} ({}), seats {} and {}",
+            crate::report::summary::group_thousands(args.trials),
+            base.name,
+            base.model_id,
+            args.seat[0],
+            args.seat[1]
         ),
-        x_label: "opponent".into(),
+        value_label: "score of the row entrant (draws count half)".into(),
+        x_label: "opponent (both seats)".into(),
         y_label: "entrant".into(),
         x_ticks: entrants.clone(),
         // Rows are drawn bottom to top: reverse them so the first entrant

@@ -9,11 +9,12 @@ use anyhow::{Result, anyhow};
 
 use super::BenchArgs;
 use super::analysis::write_info;
-use super::commands::{InputError, load, output_dir, scenarios_dir};
+use super::commands::{Destination, InputError, load, output_dir, scenarios_dir};
 use crate::engine::bench::{time_raw_dice, time_repeated};
 use crate::games::{MODELS, bench_references};
 use crate::math::regression::{Verdict, compare};
 use crate::report::bench::{BaselineRow, BenchRow, read_baseline, write_bench};
+use crate::report::files::WrittenBy;
 use crate::report::summary::group_thousands;
 
 /// Trials per timing for a scenario file named on the command line.
@@ -107,7 +108,14 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             rows.push(row);
         }
     }
-    let dir = output_dir(args.out.as_deref(), "bench")?;
+    let dir = output_dir(
+        Destination {
+            out: args.out.as_deref(),
+            force: args.force,
+        },
+        Ok("bench".into()),
+        WrittenBy::new("bench", &[]),
+    )?;
     let mut written = write_bench(&rows, &dir, &machine)?;
     let info = serde_json::json!({
         "kind": "bench",

@@ -8,14 +8,15 @@ use anyhow::{Context, Result, anyhow};
 
 use super::analysis::write_info;
 use super::{Cli, Command, ExactArgs, ListArgs, MergeArgs, RunArgs, ValidateArgs};
-use crate::engine::runner::RowSink;
+use crate::engine::runner::{DEFAULT_CHUNK, RowSink};
 use crate::engine::shard::{self, RunState, STATE_FORMAT, ShardSpec};
 use crate::engine::{BlockRows, RunConfig, RunControl, RunError, Tally};
 use crate::games::{self, LoadedScenario, MODELS};
 use crate::math::stats::widest_half_width;
 use crate::report::charts::write_charts;
 use crate::report::files::{
-    OutputFolder, is_plain_name, manifest_names, remove_if_present, verify_manifest, write_atomic,
+    OutputFolder, WrittenBy, is_plain_name, manifest_names, remove_if_present, verify_manifest,
+    write_atomic,
 };
 use crate::report::frames::{TrialRowsWriter, write_summary_frames};
 use crate::report::summary::group_thousands;
@@ -75,11 +76,14 @@ fn context<'a>(scenario: &'a LoadedScenario, path: &'a str) -> SummaryContext<'a
         model: &scenario.model_id,
         scenario: path,
         scenario_name: &scenario.name,
+        description: &scenario.description,
     }
 }
 
 fn run(args: RunArgs) -> Result<()> {
-    let scenario = load(&args.scenario, &args.set)?;
+    let mut overrides = args.set.clone();
+    overrides.extend(super::jetan::rule_overrides(&args.scenario, &args.rules)?);
+    let scenario = load(&args.scenario, &overrides)?;
     let model = scenario.model.as_ref();
     let spec = model.spec();
     if let Some(trial) = args.replay {
@@ -106,7 +110,14 @@ fn run(args: RunArgs) -> Result<()> {
         return Ok(());
     }
 
-    let out_dir = output_dir(args.out.as_deref(), &scenario.name)?;
+    let out_dir = output_dir(
+        Destination {
+            out: args.out.as_deref(),
+            force: args.force,
+        },
+        scenario_folder(&args.scenario, &scenario.model_id, ""),
+        WrittenBy::new("run", &[&args.scenario]),
+    )?;
     let threads = args.sampling.threads()?;
     let shard = args.shard.unwrap_or(ShardSpec::WHOLE);
     // clap's `requires` does not fire when -n is given (it conflicts with
@@ -123,7 +134,17 @@ fn run(args: RunArgs) -> Result<()> {
     } else {
         args.trials
     };
-    let range = shard.range(total_trials, args.chunk);
+    // A short sharded run (a few thousand search games) gets blocks small
+    // enough that every shard has trials; --until-ci keeps the fixed size
+    // its stopping rule is stated in.
+    let chunk = args.chunk.unwrap_or_else(|| {
+        if args.until_ci.is_some() {
+            DEFAULT_CHUNK
+        } else {
+            shard.block_size(total_trials, DEFAULT_CHUNK)
+        }
+    });
+    let range = shard.range(total_trials, chunk);
     let blank = Tally::new(spec.outcomes.len(), spec.metrics.len());
     let mut state = RunState {
         format: STATE_FORMAT,
@@ -131,10 +152,11 @@ fn run(args: RunArgs) -> Result<()> {
         model: scenario.model_id.clone(),
         scenario: args.scenario.display().to_string(),
         scenario_name: scenario.name.clone(),
+        description: scenario.description.clone(),
         fingerprint: scenario.fingerprint.clone(),
         seed: args.sampling.seed,
         trials: total_trials,
-        chunk: args.chunk,
+        chunk,
         shard,
         range: [range.start, range.end],
         outcomes: spec.outcomes.clone(),
@@ -149,7 +171,7 @@ fn run(args: RunArgs) -> Result<()> {
         stopping_rule: args.until_ci.map(|w| {
             format!(
                 "stopped at the first block of {} trials after which every outcome's 95% interval half-width was at most {w} (at most {} trials)",
-                group_thousands(args.chunk),
+                group_thousands(chunk),
                 group_thousands(max_trials)
             )
         }),
@@ -165,7 +187,7 @@ fn run(args: RunArgs) -> Result<()> {
         seed: args.sampling.seed,
         trials: resume_from..range.end,
         threads,
-        chunk: args.chunk,
+        chunk,
         progress: !args.quiet,
     };
 
@@ -271,7 +293,7 @@ fn run(args: RunArgs) -> Result<()> {
         "trials_per_second": ran as f64 / wall.max(1e-9),
         "resumed_from": prior.as_ref().map(|cp| cp.range[1]),
         "description": scenario.description,
-        "overrides": args.set.iter().map(|o| format!("{}={}", o.path_text, o.value_text)).collect::<Vec<_>>(),
+        "overrides": overrides.iter().map(|o| format!("{}={}", o.path_text, o.value_text)).collect::<Vec<_>>(),
     });
     let summary = write_report(&state, &out_dir, timing, &mut written)?;
     if checkpoint_path.exists() {
@@ -416,21 +438,90 @@ fn read_checkpoint(path: &Path, run: &RunState) -> Result<Option<RunState>> {
     Ok(Some(checkpoint))
 }
 
-/// The output folder (`--out`, or `reports/<default_name>/`), created and
-/// locked for this command before any work, so that a folder that cannot be
-/// written, or that another process is writing, is refused at once (exit 2).
-pub(super) fn output_dir(out: Option<&Path>, default_name: &str) -> Result<OutputFolder> {
-    let dir = match out {
-        Some(dir) => dir.to_path_buf(),
-        None if is_plain_name(default_name) => PathBuf::from("reports").join(default_name),
-        None => {
-            return Err(InputError(format!(
-                "the default output folder reports/{default_name:?} is not one plain folder name inside reports/; give --out"
-            ))
-            .into());
-        }
+/// Where a command writes: `--out`, or the default folder under
+/// `reports/`, and whether `--force` lets it replace another scenario's
+/// results there.
+pub(super) struct Destination<'a> {
+    pub out: Option<&'a Path>,
+    pub force: bool,
+}
+
+/// The output folder (`--out`, or `reports/<default>/`), created and locked
+/// for this command (`writer`) before any work, so that a folder that
+/// cannot be written, that another process is writing or that holds
+/// another scenario's results (without `--force`) is refused at once
+/// (exit 2). `default` is a relative path of plain names, or the reason
+/// there is none.
+pub(super) fn output_dir(
+    to: Destination<'_>,
+    default: Result<PathBuf, String>,
+    writer: WrittenBy,
+) -> Result<OutputFolder> {
+    let dir = match (to.out, default) {
+        (Some(dir), _) => dir.to_path_buf(),
+        (None, Ok(default)) => PathBuf::from("reports").join(default),
+        (None, Err(why)) => return Err(InputError(format!("{why}; give --out")).into()),
     };
-    OutputFolder::open(&dir).map_err(|e| InputError(e.to_string()).into())
+    OutputFolder::open(&dir, writer, to.force).map_err(|e| InputError(e.to_string()).into())
+}
+
+/// The folder under `reports/` a scenario's results go to by default: its
+/// path under the last `scenarios` folder on its path, without the
+/// extension (`jc/military/random-vs-random`), so two scenarios with one
+/// file name in different rulebooks never share a folder; for a scenario
+/// kept elsewhere, `<rulebook>/<file stem>`, the rulebook being the model
+/// id's first part (`wom` of `wom.duel`). `suffix` is added to the last
+/// name (`-sweep`). An error says which part is not a plain folder name.
+pub(super) fn scenario_folder(
+    path: &Path,
+    model_id: &str,
+    suffix: &str,
+) -> Result<PathBuf, String> {
+    let under_scenarios = |p: &Path| -> Option<Vec<String>> {
+        let parts: Vec<String> = p
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        let start = parts.iter().rposition(|c| c == "scenarios")? + 1;
+        let mut names = parts[start..].to_vec();
+        let last = names.last_mut()?;
+        *last = Path::new(last.as_str())
+            .file_stem()?
+            .to_string_lossy()
+            .into_owned();
+        (names.len() >= 2 && names.iter().all(|n| is_plain_name(n))).then_some(names)
+    };
+    let names = under_scenarios(path)
+        .or_else(|| under_scenarios(&std::fs::canonicalize(path).ok()?))
+        .or_else(|| {
+            let rulebook = model_id.split('.').next()?.to_string();
+            let stem = path.file_stem()?.to_string_lossy().into_owned();
+            Some(vec![rulebook, stem])
+        })
+        .ok_or_else(|| {
+            format!(
+                "no default output folder can be named after {} (model {model_id:?})",
+                path.display()
+            )
+        })?;
+    let mut folder = PathBuf::new();
+    let n = names.len();
+    for (k, name) in names.into_iter().enumerate() {
+        let name = if k + 1 == n {
+            format!("{name}{suffix}")
+        } else {
+            name
+        };
+        if !is_plain_name(&name) {
+            return Err(format!(
+                "the default output folder reports/{}/{name:?} is not made of plain folder names inside reports/ (from {} and model {model_id:?})",
+                folder.display(),
+                path.display()
+            ));
+        }
+        folder.push(name);
+    }
+    Ok(folder)
 }
 
 /// Writes a run's (or merged run's) summary frames, charts, `run.json` and
@@ -446,6 +537,7 @@ fn write_report(
         model: &state.model,
         scenario: &state.scenario,
         scenario_name: &state.scenario_name,
+        description: &state.description,
     };
     let mut summary = Summary::from_tally(&ctx, &spec, &state.tally, state.seed);
     summary.stopping_rule = state.stopping_rule.clone();
@@ -518,13 +610,17 @@ fn merge(args: MergeArgs) -> Result<()> {
         states.push(state);
     }
     let merged = shard::merge(states).map_err(|e| InputError(format!("cannot merge: {e}")))?;
-    let out_dir = output_dir(args.out.as_deref(), &merged.scenario_name).with_context(|| {
-        format!(
-            "{}: scenario_name {:?}",
-            args.states[0].display(),
-            merged.scenario_name
-        )
-    })?;
+    let scenario = Path::new(&merged.scenario);
+    let default = scenario_folder(scenario, &merged.model, "")
+        .map_err(|why| format!("{}: {why}", args.states[0].display()));
+    let out_dir = output_dir(
+        Destination {
+            out: args.out.as_deref(),
+            force: args.force,
+        },
+        default,
+        WrittenBy::new("merge", &[scenario]),
+    )?;
     let mut written = Vec::new();
     let merged_from = serde_json::json!({ "merged_from": args.states.iter().map(|p| p.display().to_string()).collect::<Vec<_>>() });
     let summary = write_report(&merged, &out_dir, merged_from, &mut written)?;

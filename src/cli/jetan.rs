@@ -12,7 +12,7 @@ use crate::engine::NoTrace;
 use crate::engine::rng::Dice;
 use crate::games::jetan::game::{DEFAULT_MAX_PLIES, play_game};
 use crate::games::jetan::players::{Player, Workspace};
-use crate::games::jetan::position::{Position, Rules};
+use crate::games::jetan::position::{Position, Rules, Terminal};
 use crate::games::jetan::rules::{Color, PieceValues, RuleFlags};
 use crate::report::summary::group_thousands;
 
@@ -27,8 +27,8 @@ pub struct JetanArgs {
 /// The Jetan tools.
 #[derive(Debug, Subcommand)]
 pub enum JetanCommand {
-    /// Count the leaves of the legal move tree to a depth (a move that ends
-    /// the game is a leaf).
+    /// Count the leaves of the legal move tree to a depth (a finished game
+    /// is one leaf, or with --terminal chess none).
     Perft(PerftArgs),
     /// Play one game between two players and print it move by move.
     Play(PlayArgs),
@@ -40,7 +40,8 @@ pub enum JetanCommand {
 /// Rule flags and the start position, shared by the tools.
 #[derive(Debug, Args)]
 pub struct JetanRules {
-    /// Start position in the notation (default: the set-up, Orange to move).
+    /// Start position in the notation (default: the set-up of the `setup`
+    /// flag, Orange to move).
     #[arg(long)]
     pub position: Option<String>,
     /// A rule flag, e.g. --rule steps=up-to (repeatable; default the book).
@@ -57,6 +58,10 @@ pub struct PerftArgs {
     /// Print the count below each root move.
     #[arg(long)]
     pub divide: bool,
+    /// What a game finished before the last ply counts: `leaf` (one leaf,
+    /// issue 8) or `chess` (nothing: only nodes at the full depth count).
+    #[arg(long, default_value = "leaf", value_parser = ["leaf", "chess"])]
+    pub terminal: String,
     /// Print the counts as one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -132,32 +137,76 @@ pub fn jetan(args: JetanArgs) -> Result<()> {
     }
 }
 
+/// Splits a `--rule FLAG=VALUE` into its flag and value.
+pub(super) fn rule_flag(text: &str) -> Result<(&str, &str), InputError> {
+    text.split_once('=')
+        .map(|(name, value)| (name.trim(), value.trim()))
+        .ok_or_else(|| InputError(format!("--rule: expected FLAG=VALUE, found {text:?}")))
+}
+
+/// `barsoom run`'s `--rule FLAG=VALUE`s as the overrides they stand for,
+/// `rules.FLAG=VALUE`, after checking each flag and that the scenario at
+/// `scenario` is a Jetan game.
+pub(super) fn rule_overrides(
+    scenario: &std::path::Path,
+    rules: &[String],
+) -> Result<Vec<crate::scenario::Override>, InputError> {
+    use crate::games::ScenarioModel;
+    use crate::games::jetan::game::JetanGame;
+    if rules.is_empty() {
+        return Ok(Vec::new());
+    }
+    if let Some((model, _)) = crate::games::describe(scenario)
+        && model != JetanGame::ID
+    {
+        return Err(InputError(format!(
+            "--rule: expected a {} scenario (rule flags are Jetan's), found {model} in {}",
+            JetanGame::ID,
+            scenario.display()
+        )));
+    }
+    rules
+        .iter()
+        .map(|text| {
+            let (name, value) = rule_flag(text)?;
+            RuleFlags::default()
+                .set(name, value)
+                .map_err(|e| InputError(format!("--rule {text}: {e}")))?;
+            crate::scenario::Override::parse(&format!("rules.{name}={value}"))
+                .map_err(|e| InputError(format!("--rule {text}: {e}")))
+        })
+        .collect()
+}
+
 /// The rules and start position the flags describe.
 fn setup(args: &JetanRules) -> Result<(Rules, Position), InputError> {
     let mut flags = RuleFlags::default();
     for text in &args.rules {
-        let (name, value) = text
-            .split_once('=')
-            .ok_or_else(|| InputError(format!("--rule: expected FLAG=VALUE, found {text:?}")))?;
+        let (name, value) = rule_flag(text)?;
         flags
-            .set(name.trim(), value.trim())
+            .set(name, value)
             .map_err(|e| InputError(format!("--rule {text}: {e}")))?;
     }
+    let rules = Rules::new(flags, PieceValues::default());
     let position = match &args.position {
-        None => Position::initial(),
+        None => rules.start_position(),
         Some(text) => Position::parse(text).map_err(|e| InputError(e.to_string()))?,
     };
-    Ok((Rules::new(flags, PieceValues::default()), position))
+    Ok((rules, position))
 }
 
 fn perft(args: PerftArgs) -> Result<()> {
     let (rules, position) = setup(&args.setup)?;
+    let terminal = match args.terminal.as_str() {
+        "chess" => Terminal::Chess,
+        _ => Terminal::Leaf,
+    };
     let mut out = std::io::stdout().lock();
     let started = Instant::now();
     let mut divided = Vec::new();
     let nodes = if args.divide {
         let mut total = 0;
-        for (m, count) in rules.divide(&position, args.depth) {
+        for (m, count) in rules.divide(&position, args.depth, terminal) {
             if !args.json {
                 writeln!(out, "{m}: {count}")?;
             }
@@ -166,7 +215,7 @@ fn perft(args: PerftArgs) -> Result<()> {
         }
         total
     } else {
-        rules.perft(&position, args.depth)
+        rules.perft(&position, args.depth, terminal)
     };
     let seconds = started.elapsed().as_secs_f64();
     if args.json {
@@ -174,6 +223,7 @@ fn perft(args: PerftArgs) -> Result<()> {
             "position": position.notation(),
             "rules": rules.flags.to_string(),
             "depth": args.depth,
+            "terminal": args.terminal,
             "nodes": nodes,
             "seconds": seconds,
             "nodes_per_second": nodes as f64 / seconds.max(1e-9),

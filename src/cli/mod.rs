@@ -74,6 +74,11 @@ pub struct RunArgs {
     /// `--set characters.john-carter.level=12`.
     #[arg(long = "set", value_name = "PATH=VALUE", value_parser = crate::scenario::Override::parse)]
     pub set: Vec<crate::scenario::Override>,
+    /// A Jetan rule flag (repeatable), e.g. `--rule steps=up-to`, as in
+    /// `barsoom jetan`: the same as `--set rules.FLAG=VALUE`, applied after
+    /// the `--set`s.
+    #[arg(long = "rule", value_name = "FLAG=VALUE")]
+    pub rules: Vec<String>,
     /// Number of trials.
     #[arg(short = 'n', long, default_value = "1000000", allow_negative_numbers = true, value_parser = parse_count)]
     pub trials: u64,
@@ -91,12 +96,18 @@ pub struct RunArgs {
     /// shards' state.json files with `barsoom merge`.
     #[arg(long, value_name = "K/N", value_parser = crate::engine::shard::ShardSpec::parse)]
     pub shard: Option<crate::engine::shard::ShardSpec>,
-    /// Trials per block (results do not depend on it).
-    #[arg(long, default_value = "16384", allow_negative_numbers = true, value_parser = parse_count, hide = true)]
-    pub chunk: u64,
-    /// Output folder (default: reports/<scenario name>/).
+    /// Trials per block (results do not depend on it; default 16,384, or
+    /// fewer when --shard would otherwise leave a shard without trials).
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_count, hide = true)]
+    pub chunk: Option<u64>,
+    /// Output folder (default: reports/<scenario's path under scenarios/>/,
+    /// e.g. reports/jc/fleet/even-fight/).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Write into --out (or the default folder) even when it holds another
+    /// scenario's results, replacing them.
+    #[arg(long)]
+    pub force: bool,
     /// Also stream one row per trial to <out>/trials.parquet.
     #[arg(long)]
     pub trials_out: bool,
@@ -224,9 +235,13 @@ pub struct MergeArgs {
     /// The shards' state.json files.
     #[arg(required = true)]
     pub states: Vec<PathBuf>,
-    /// Output folder (default: reports/<scenario name>/).
+    /// Output folder (default: that of `run` on the shards' scenario).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Write into --out (or the default folder) even when it holds another
+    /// scenario's results, replacing them.
+    #[arg(long)]
+    pub force: bool,
     /// Print the merged summary as one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
@@ -241,9 +256,13 @@ pub struct AnalysisOptions {
     /// Fixed changes applied to every run (repeatable).
     #[arg(long = "set", value_name = "PATH=VALUE", value_parser = crate::scenario::Override::parse)]
     pub set: Vec<crate::scenario::Override>,
-    /// Output folder (default: reports/<scenario>-<command>/).
+    /// Output folder (default: reports/<scenario's path under scenarios/>-<command>/).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Write into --out (or the default folder) even when it holds another
+    /// scenario's results, replacing them.
+    #[arg(long)]
+    pub force: bool,
     /// Print the result as one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -285,9 +304,13 @@ pub struct CompareArgs {
     /// Seed and threads.
     #[command(flatten)]
     pub sampling: Sampling,
-    /// Output folder (default: reports/<first>-vs-<second>/).
+    /// Output folder (default: reports/<first's path under scenarios/>-vs-<second's name>/).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Write into --out (or the default folder) even when it holds another
+    /// scenario's results, replacing them.
+    #[arg(long)]
+    pub force: bool,
     /// Print the comparison as one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -365,6 +388,10 @@ pub struct BenchArgs {
     /// Output folder for bench.csv, bench.parquet and the chart (default: reports/bench/).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Write into --out (or the default folder) even when it holds another
+    /// scenario's results, replacing them.
+    #[arg(long)]
+    pub force: bool,
     /// A bench.csv from an earlier run: flag each throughput that moved
     /// beyond the noise both runs measured (exit code 1 on a regression).
     #[arg(long, value_name = "BASELINE.csv")]
@@ -402,6 +429,37 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
     }
 }
 
+/// A clap error with its tip and usage: clap's text without its closing
+/// "For more information" line.
+fn clap_message(rendered: &str) -> String {
+    let kept: Vec<&str> = rendered
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.starts_with("For more information"))
+        .collect();
+    let text = kept.join("\n").trim().to_string();
+    if text.is_empty() {
+        "error: invalid arguments".to_string()
+    } else {
+        text
+    }
+}
+
+/// A clap error in one line: its message up to the first blank line, the
+/// lines joined.
+fn first_paragraph(rendered: &str) -> String {
+    let message: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    if message.is_empty() {
+        "error: invalid arguments".to_string()
+    } else {
+        message.join(" ")
+    }
+}
+
 /// Parses the command line and runs it, returning the process exit code.
 pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
     let cli = match Cli::try_parse_from(args) {
@@ -421,18 +479,17 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Exi
                     ExitCode::SUCCESS
                 };
             }
-            // One line: clap's message up to its first blank line (the
-            // usage hint after it dropped), its lines joined.
-            let text = e.render().to_string();
-            let message: Vec<&str> = text
-                .lines()
-                .map(str::trim)
-                .take_while(|l| !l.is_empty())
-                .collect();
-            let line = if message.is_empty() {
-                "error: invalid arguments".to_string()
+            // A mistyped flag or subcommand keeps clap's tip ("a similar
+            // argument exists: '--trials'") and usage line; any other
+            // error is one line.
+            let rendered = e.render().to_string();
+            let line = if matches!(
+                e.kind(),
+                ErrorKind::UnknownArgument | ErrorKind::InvalidSubcommand
+            ) {
+                clap_message(&rendered)
             } else {
-                message.join(" ")
+                first_paragraph(&rendered)
             };
             eprintln!("{line}");
             return ExitCode::from(2);

@@ -96,6 +96,8 @@ fn matrix(args: MatrixArgs) -> Result<()> {
     let mut written = write_frame(frame, &args.out, "matrix")?;
     let situations = Heatmap {
         title: "Six races: attacker's exact chance to win, mean over all kind pairs".into(),
+        subtitle: format!("by situation, {} kinds of unit", k),
+        value_label: "attacker's chance to win".into(),
         x_label: "defender's situation".into(),
         y_label: "attacker's situation".into(),
         x_ticks: labels.clone(),
@@ -110,6 +112,8 @@ fn matrix(args: MatrixArgs) -> Result<()> {
             "Six races: attacker's exact chance to win ({} vs {})",
             labels[sa], labels[sd]
         ),
+        subtitle: "by kind of unit".into(),
+        value_label: "attacker's chance to win".into(),
         x_label: format!("defender ({})", labels[sd]),
         y_label: format!("attacker ({})", labels[sa]),
         x_ticks: m.kinds.clone(),

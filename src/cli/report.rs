@@ -1,5 +1,6 @@
-//! `barsoom report`: reads output folders and writes one self-contained
-//! HTML file (see [`crate::report::html`]).
+//! `barsoom report`: reads output folders (a parent folder standing for
+//! those below it) and writes one self-contained HTML file (see
+//! [`crate::report::html`]).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -9,16 +10,37 @@ use anyhow::{Context, Result};
 use super::ReportArgs;
 use super::commands::InputError;
 use crate::report::files::write_atomic;
-use crate::report::html::{read_section, render};
+use crate::report::html::{read_section, render, result_folders};
 
 /// Where the report goes without `--out`.
 const DEFAULT_REPORT: &str = "reports/report.html";
 
 /// Runs `barsoom report`.
 pub fn report(args: ReportArgs) -> Result<()> {
+    // A parent folder (`reports/`) stands for the output folders below it;
+    // one of those that cannot be reported (a run interrupted while writing
+    // it) is left out with a note, while a folder named itself must read.
     let mut sections = Vec::with_capacity(args.dirs.len());
+    let mut read: Vec<PathBuf> = Vec::new();
     for dir in &args.dirs {
-        sections.push(read_section(dir).map_err(|e| InputError(e.to_string()))?);
+        for folder in result_folders(dir) {
+            if read.contains(&folder) {
+                continue;
+            }
+            match read_section(&folder) {
+                Ok(section) => sections.push(section),
+                Err(e) if folder != *dir => eprintln!("note: left out {e}"),
+                Err(e) => return Err(InputError(e.to_string()).into()),
+            }
+            read.push(folder);
+        }
+    }
+    if sections.is_empty() {
+        return Err(InputError(format!(
+            "{}: no output folder below it could be reported (see the notes above)",
+            args.dirs[0].display()
+        ))
+        .into());
     }
     let out = args.out.unwrap_or_else(|| PathBuf::from(DEFAULT_REPORT));
     if out.is_dir() {

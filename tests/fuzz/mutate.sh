@@ -60,7 +60,8 @@ for i in $(seq "$mutations"); do
     fi
     target="$work/s/${target#scenarios/}"
     check "$file #$i" validate "$target"
-    check "$file #$i" run "$target" -n 5 --threads 1 --out "$work/r"
+    # --force: one folder takes every scenario in turn.
+    check "$file #$i" run "$target" -n 5 --threads 1 --out "$work/r" --force
   done
 done
 echo "mutate.sh: $tried runs of $(( ${#scenarios[@]} + ${#datafiles[@]} )) files x $mutations mutations, $failed failures"

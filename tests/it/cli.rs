@@ -70,6 +70,14 @@ fn run_writes_summary_frames_charts_and_json() {
         .filter(|e| e.file_name().to_string_lossy().contains("partial"))
         .collect();
     assert!(leftovers.is_empty(), "no temporary files left behind");
+    // Charts are titled with the scenario's description, not its file name.
+    for svg in ["outcomes.svg", "length.svg"] {
+        let texts = common::svg_texts(&out.join(svg));
+        // A long title wraps onto a second line.
+        let title = format!("{} {}", texts[0], texts[1]);
+        let description = json["description"].as_str().expect("description");
+        assert!(title.starts_with(description), "{svg}: {texts:?}");
+    }
     for png in ["outcomes.png", "length.png"] {
         let image = image::open(out.join(png)).expect("PNG decodes");
         assert!(
@@ -169,7 +177,17 @@ fn exact_prints_the_same_shape_marked_exact() {
         .sum();
     assert!((p - 1.0).abs() < 1e-9);
     let o = barsoom(&["exact", &scenario], dir.path());
-    assert!(text(&o.stdout).contains("(exact)"));
+    let table = text(&o.stdout);
+    assert!(table.contains("(exact)"));
+    // Exact values carry no interval, spread or standard error.
+    for estimate in ["Wilson", "interval", "std.err", "median"] {
+        assert!(!table.contains(estimate), "{estimate} in {table}");
+    }
+    let rounds = table
+        .lines()
+        .find(|l| l.starts_with("rounds "))
+        .expect("the rounds line");
+    assert!(rounds.ends_with("(exact)"), "{rounds}");
 }
 
 #[test]
@@ -324,11 +342,20 @@ fn bad_input_gets_one_line_and_exit_code_two() {
         d,
         &["--trials", "positive", "-5"],
     );
-    rejects(
-        &["run", &good, "--trails", "5", "--out", &out],
-        d,
-        &["--trails"],
+    // A mistyped flag keeps clap's tip and usage line.
+    let o = barsoom(&["run", &good, "--trails", "5", "--out", &out], d);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("error: unexpected argument '--trails' found"),
+        "{err}"
     );
+    assert!(
+        err.contains("tip: a similar argument exists: '--trials'"),
+        "{err}"
+    );
+    assert!(err.contains("Usage: barsoom run"), "{err}");
+    assert!(!err.contains("For more information"), "{err}");
     rejects(
         &["run", &good, "--threads", "0", "--out", &out],
         d,

@@ -1,7 +1,7 @@
 //! `barsoom compare`: differences from paired trials, with the Newcombe
 //! interval, and the precision pairing buys over independent runs.
 
-use crate::common::{assert_bad_input, barsoom_ok, bundled};
+use crate::common::{assert_bad_input, barsoom_ok, bundled, svg_texts};
 
 fn compare_json(args: &[&str]) -> serde_json::Value {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -11,6 +11,49 @@ fn compare_json(args: &[&str]) -> serde_json::Value {
     let o = barsoom_ok(&all, dir.path());
     assert!(dir.path().join("c/compare.csv").is_file());
     serde_json::from_slice(&o.stdout).expect("JSON")
+}
+
+#[test]
+fn writes_a_chart_of_the_differences_with_their_intervals() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let scenario = bundled("wom/padwar-vs-padwar.toml").display().to_string();
+    let o = barsoom_ok(
+        &[
+            "compare",
+            &scenario,
+            "--set-b",
+            "sides[0].figures[0].level=8",
+            "-n",
+            "20000",
+            "--out",
+            "c",
+            "--json",
+        ],
+        dir.path(),
+    );
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let texts = svg_texts(&dir.path().join("c/compare.svg"));
+    assert_eq!(
+        texts[0],
+        "padwar-vs-padwar against padwar-vs-padwar with sides[0].figures[0].level=8"
+    );
+    // Each outcome is a row, its change printed beside it.
+    for outcome in json["outcomes"].as_array().expect("outcomes") {
+        let label = outcome["label"].as_str().expect("label");
+        let change = outcome["difference"]["difference"]
+            .as_f64()
+            .expect("change");
+        assert!(texts.iter().any(|t| t == label), "{label} in {texts:?}");
+        let printed = format!("{change:+.4}");
+        assert!(texts.contains(&printed), "{printed} in {texts:?}");
+    }
+    assert!(dir.path().join("c/compare.png").is_file());
+    let outputs = json["outputs"].as_array().expect("outputs");
+    assert!(
+        outputs
+            .iter()
+            .any(|f| f.as_str().is_some_and(|f| f.ends_with("compare.svg")))
+    );
 }
 
 #[test]

@@ -202,19 +202,39 @@ fn merge_builds_no_path_from_file_content() {
     std::fs::create_dir_all(d.join("work/loose")).expect("mkdir");
     let work = d.join("work");
     let state = run_into(&work, "whole", "1", "0/1").join("state.json");
-    let absolute = d.join("absolute").display().to_string();
-    for name in ["../../escaped", absolute.as_str(), "..", ""] {
+    // The default folder comes from the state's scenario path (and model,
+    // outside scenarios/): a path that names no file is refused.
+    for value in ["../..", "..", "", "/"] {
         reseal(&state, &work.join("loose/state.json"), |s| {
-            s["scenario_name"] = name.into();
+            s["scenario"] = value.into();
         });
         assert_bad_input(
             &["merge", "loose/state.json"],
             &work,
-            &["loose/state.json", "scenario_name", "--out"],
+            &["loose/state.json", "default output folder", "--out"],
         );
     }
+    // A path that climbs out of scenarios/ or is absolute still lands
+    // inside reports/: <rulebook>/<file stem>; a model that is no folder
+    // name is refused.
+    reseal(&state, &work.join("loose/state.json"), |s| {
+        s["scenario"] = "elsewhere/x.toml".into();
+        s["model"] = "../x".into();
+    });
+    assert_bad_input(
+        &["merge", "loose/state.json"],
+        &work,
+        &["loose/state.json", "default output folder", "--out"],
+    );
+    let absolute = d.join("absolute/escaped.toml").display().to_string();
+    for value in ["scenarios/../../../escaped.toml", absolute.as_str()] {
+        reseal(&state, &work.join("loose/state.json"), |s| {
+            s["scenario"] = value.into();
+        });
+        barsoom_ok(&["merge", "loose/state.json", "--force"], &work);
+        assert!(work.join("reports/wom/escaped/summary.csv").is_file());
+    }
     assert!(!d.join("escaped").exists() && !d.join("absolute").exists());
-    assert!(!work.join("reports").exists(), "nothing written");
 }
 
 #[test]

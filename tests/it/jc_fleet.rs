@@ -675,3 +675,41 @@ fn exact_and_run_work_from_the_command_line() {
     assert_eq!(json["trials"], 5000);
     assert!(json["metrics"]["left_a"]["mean"].as_f64().unwrap_or(0.0) > 5.0);
 }
+
+#[test]
+fn the_generated_fleet_tables_are_what_their_provenance_says() {
+    // [23.6] every cell of the reconstructed results table is the formula
+    // its provenance gives; [23.5] the eight fighting maneuvers are exactly
+    // skew-symmetric. Each provenance says so, with the text's fixed
+    // points, so a designer sees which numbers are the book's.
+    let data = common::jc_data_toml("fleet-tables.toml");
+    let results = &data["results"];
+    let span = |key: &str| {
+        let ends = results[key].as_array().expect("a span");
+        let end = |i: usize| ends[i].as_integer().expect("an integer");
+        end(0)..=end(1)
+    };
+    let destroyed = common::toml_grid(&results["destroyed"]);
+    for (i, roll) in span("rolls").enumerate() {
+        for (j, diff) in span("differentials").enumerate() {
+            let formula = ((roll + diff + 1).div_euclid(4)).max(0);
+            assert_eq!(destroyed[i][j], formula, "roll {roll}, differential {diff}");
+        }
+    }
+    common::assert_provenance_states(
+        &data,
+        "results",
+        &[
+            "max(0, floor((roll + differential + 1) / 4))",
+            "[23.25]",
+            "23.33",
+        ],
+    );
+    let matrix = common::toml_grid(&data["matrix"]["rows"]);
+    for (a, row) in matrix.iter().enumerate().take(8) {
+        for (b, &cell) in row.iter().enumerate().take(8) {
+            assert_eq!(cell, -matrix[b][a], "maneuvers {a} and {b}");
+        }
+    }
+    common::assert_provenance_states(&data, "matrix", &["skew-symmetric", "[23.23]", "[23.22]"]);
+}

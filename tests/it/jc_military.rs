@@ -599,6 +599,12 @@ fn fleet_combats_break_off_as_the_players_choose() {
     assert_eq!(g.own_strength(zodanga, 0), 2);
     assert_eq!(g.own_strength(zodanga, 1), 6);
 
+    // The scenario's own alliance refuses.
+    g.ctx = Context {
+        rules: m.rules(),
+        config: m.config(),
+        cache: m.cache(),
+    };
     let key = g.battle_key(0, zodanga, Target::Enemy);
     assert!(!key.sides[1].break_off.accepts);
     for t in 0..300 {
@@ -1160,4 +1166,47 @@ fn neutral_fleets_go_home_when_the_enemy_takes_their_city() {
             group(0, nation(m, "helium"), city(m, "greater-helium"), 1, 0),
         );
     });
+}
+
+#[test]
+fn the_diplomacy_tables_are_their_formulas_and_say_so() {
+    // [24.5, 24.6] reconstructed: a cycle of five modes and bands of three
+    // pips, each provenance giving its formula and the fixed points of
+    // [24.3, 24.26].
+    let data = common::jc_data_toml("diplomacy.toml");
+    let matrix = common::toml_grid(&data["maneuvers"]["matrix"]);
+    let cycle = [0, 2, -1, 1, -2];
+    for (row, cells) in matrix.iter().enumerate() {
+        for (column, &cell) in cells.iter().enumerate() {
+            assert_eq!(
+                cell,
+                cycle[(column + 5 - row) % 5],
+                "row {row}, column {column}"
+            );
+        }
+    }
+    common::assert_provenance_states(
+        &data,
+        "maneuvers",
+        &[
+            "[0, 2, -1, 1, -2][(column - row) mod 5]",
+            "[24.3 PROCEDURE]",
+        ],
+    );
+    let lowest = data["results"]["lowest"].as_integer().expect("lowest");
+    let points: Vec<i64> = data["results"]["points"]
+        .as_array()
+        .expect("points")
+        .iter()
+        .map(|v| v.as_integer().expect("an integer"))
+        .collect();
+    for (i, &p) in points.iter().enumerate() {
+        let roll = lowest + i as i64;
+        assert_eq!(p, (roll / 3).clamp(0, 3), "roll {roll}");
+    }
+    common::assert_provenance_states(
+        &data,
+        "results",
+        &["min(3, max(0, floor(roll / 3)))", "[24.26]"],
+    );
 }

@@ -8,18 +8,25 @@
 use barsoom::games::ScenarioModel;
 use std::path::Path;
 
-use barsoom::engine::{Dice, Model, NoTrace, Tally, TraceLog};
+use barsoom::engine::{Dice, Model, NoTrace, Roll, Tally, TraceLog};
+use barsoom::games::jc::deck::DeckState;
+use barsoom::games::jc::duel::policy::Policy;
+use barsoom::games::jc::duel::sequence::{Duel, DuelResult};
 use barsoom::games::jc::event_deck::EventPiles;
 use barsoom::games::jc::map::{FLIER, THOAT, WALK};
 use barsoom::games::jc::strategic::JcStrategic;
 use barsoom::games::jc::strategic::city::Flow;
+use barsoom::games::jc::strategic::dice::Roller;
 use barsoom::games::jc::strategic::game::{
     CAPTIVE_QUARRY, Context, Game, NONE, Place, Status, Transit, VILLAIN_QUARRY,
 };
 use barsoom::games::jc::strategic::script::Script;
+use barsoom::games::jc::swordsman::{Bout, BoutResult};
 use barsoom::scenario::{Override, with_overrides};
 
 use crate::common;
+
+mod examples;
 
 fn load(name: &str) -> JcStrategic {
     match JcStrategic::load(&common::bundled(&format!("jc/strategic/{name}.toml"))) {
@@ -70,6 +77,16 @@ fn card(m: &JcStrategic, conveyance: u8, haads: u16) -> usize {
         .iter()
         .position(|&h| h == haads)
         .expect("a card with that line")
+}
+
+/// The index of the area `id` of the city map.
+fn area(m: &JcStrategic, id: &str) -> u8 {
+    m.data()
+        .city_map
+        .areas
+        .iter()
+        .position(|a| a.id == id)
+        .unwrap_or_else(|| panic!("no area {id}")) as u8
 }
 
 /// The entry number of a table entry by name.
@@ -1026,4 +1043,87 @@ fn defenders_who_fall_in_a_lost_house_duel_stay_dead_11_31_15_42() {
     assert_eq!(after.henchmen(), before.henchmen());
     assert_ne!(g.slain & (1u128 << fallen), 0, "never drawn again");
     assert!(g.check_invariants(&ctx).is_ok());
+}
+
+/// The engine's dice for a whole game, counting the duels that reach their
+/// turn limit.
+struct WatchedDice {
+    dice: Dice,
+    at_limit: u32,
+}
+
+impl Roll for WatchedDice {
+    fn die(&mut self, sides: u32) -> u32 {
+        self.dice.die(sides)
+    }
+    fn pick(&mut self, n: usize) -> usize {
+        self.dice.pick(n)
+    }
+}
+
+impl Roller for WatchedDice {
+    fn card(&mut self, deck: &mut DeckState) -> usize {
+        self.dice.card(deck)
+    }
+    fn duel(&mut self, duel: &Duel, policies: &[Policy; 2]) -> DuelResult {
+        let r = self.dice.duel(duel, policies);
+        self.at_limit += u32::from(r.winner.is_none());
+        r
+    }
+    fn bout(&mut self, bout: &Bout) -> BoutResult {
+        self.dice.bout(bout)
+    }
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
+fn no_duel_of_a_bundled_game_reaches_its_turn_limit() {
+    // Trials 10, 53 and 81 of six-heroes at seed 1 once held a duel in
+    // which a hero and a warrior walked round each other by different
+    // doors to the 200-turn limit [7.41, 7.42]; the first 100 games of
+    // every bundled scenario at seed 1 now end every duel.
+    for name in ["two-heroes", "random-two-heroes", "six-heroes"] {
+        let m = load(name);
+        for trial in 0..100 {
+            let mut r = WatchedDice {
+                dice: Dice::for_trial(1, trial),
+                at_limit: 0,
+            };
+            m.play(&mut r, &mut NoTrace);
+            assert_eq!(r.at_limit, 0, "{name}, trial {trial}");
+        }
+    }
+}
+
+#[test]
+fn a_woman_befriended_in_the_city_helps_the_escape_from_its_prison_17_27() {
+    let m = load("two-heroes");
+    let ctx = m.context();
+    let (mut g, _) = set_up(&m);
+    enter(&m, &mut g, 0, "zodanga");
+    let zodanga = city(&m, "zodanga");
+    g.heroes[0].city.area = area(&m, "slaves");
+    // Information in the slaves' quarters: table 1, nothing learnt (1);
+    // the hand of fate strikes (1) and befriends him (6); the City Friend
+    // Table's 4 is an active slave girl [16.32, 16.35], a female personage
+    // of another city.
+    let before = g.heroes[0].retinue().len();
+    let mut s = Script::default().d6s(&[1]).d10s(&[1, 1, 6, 4]);
+    g.information_phase(&ctx, 0, &mut s, &mut NoTrace);
+    assert!(s.done());
+    assert_eq!(g.heroes[0].retinue().len(), before + 1);
+    let slave = *g.heroes[0].retinue().last().expect("the slave girl");
+    assert_ne!(m.data().home(slave), Some(zodanga), "not from Zodanga");
+    // A third discovery: prison, no cellmate (1); an escape roll of 3 less
+    // her one is within the base 2 in 10 [17.21, 17.27]: befriended in the
+    // city, she counts as its resident.
+    g.heroes[0].city.discoveries = 2;
+    let mut s = Script::default().d10s(&[1, 3]);
+    assert_eq!(g.discovery(&ctx, 0, &mut s, &mut NoTrace), Flow::EndTurn);
+    assert!(s.done());
+    let h = &g.heroes[0];
+    assert_eq!((h.stats.imprisonments, h.stats.escapes), (1, 1));
 }

@@ -27,6 +27,17 @@ fn write(dir: &Path, name: &str, a: (&str, bool, &str), b: (&str, &str)) -> Path
     common::write_scenario(dir, name, "jc.swordsman", &jc_data(), &sides)
 }
 
+/// A bout's result before its first round, the sides at `levels`.
+fn fresh_result(levels: [u8; 2]) -> BoutResult {
+    BoutResult {
+        outcome: 3,
+        rounds: 0,
+        levels,
+        hits: [0; 2],
+        advantages: [0; 2],
+    }
+}
+
 fn load(path: &Path) -> JcSwordsman {
     match JcSwordsman::load(path) {
         Ok((m, _)) => m,
@@ -87,13 +98,7 @@ fn the_commitment_queue_plays_in_order_and_recommits_when_spent() {
     ));
     let bout = m.bout();
     let mut hands = bout.start();
-    let mut result = BoutResult {
-        outcome: 3,
-        rounds: 0,
-        levels: [4, 1],
-        hits: [0; 2],
-        advantages: [0; 2],
-    };
+    let mut result = fresh_result([4, 1]);
     // Give the master-at-arms plenty of levels so the bout runs on.
     hands[1].levels = 99;
     hands[0].levels = 99;
@@ -288,4 +293,81 @@ fn bad_input_is_one_line() {
     std::fs::write(&file, broken).expect("write");
     let e = SwordsmanTables::load(&file).expect_err("bad cell");
     assert!(e.to_string().contains("matrix.rows[0][0]"), "{e}");
+}
+
+#[test]
+fn a_berserk_hand_loses_a_level_only_on_every_second_hit_13_43() {
+    use barsoom::games::jc::swordsman::{Bout, CardPolicy, Swordsman};
+    // Cut High against Thrust reads M/H: the second player hits the first
+    // [7.83]. Three such rounds laid down ahead: a berserk hero of four
+    // levels keeps them on the first hit, loses one on the second, keeps
+    // them on the third [13.43]; without berserk each hit costs one.
+    let t = tables();
+    let cut_high = t
+        .maneuvers
+        .iter()
+        .position(|m| m.0 == "cut-high")
+        .expect("cut-high");
+    let thrust = t
+        .maneuvers
+        .iter()
+        .position(|m| m.0 == "thrust")
+        .expect("thrust");
+    assert_eq!(t.effect[cut_high][thrust], [Effect::Miss, Effect::Hit]);
+    let side = |label: &str, rank, hero| Swordsman {
+        label: label.into(),
+        rank,
+        hero,
+        policy: CardPolicy::Minimax,
+    };
+    let bout = Bout::new(
+        t.clone(),
+        [
+            side("hero", Rank::Warlord, true),
+            side("master", Rank::MasterAtArms, false),
+        ],
+        100,
+    )
+    .expect("bout");
+    for (berserk, expected) in [(true, [4, 3, 3]), (false, [3, 2, 1])] {
+        let mut hands = bout.start();
+        hands[0].berserk = berserk;
+        hands[0].queue[..3].copy_from_slice(&[cut_high as u8; 3]);
+        hands[1].queue[..3].copy_from_slice(&[thrust as u8; 3]);
+        hands[0].laid = 3;
+        hands[1].laid = 3;
+        let mut result = fresh_result([4, 1]);
+        let mut dice = Dice::for_trial(1, 0);
+        for want in expected {
+            bout.round(
+                &mut hands,
+                &mut result,
+                &mut dice,
+                &mut barsoom::engine::NoTrace,
+            );
+            assert_eq!(hands[0].levels, want, "berserk {berserk}");
+        }
+        assert_eq!(result.hits[1], 3, "every hit counts as scored");
+    }
+}
+
+#[test]
+fn the_maneuver_matrix_is_symmetric_and_its_provenance_says_so() {
+    // [7.88] reconstructed: the cell of (a, b) reads x/y exactly when the
+    // cell of (b, a) reads y/x, so the First Player's deck has no edge of
+    // its own; the provenance says so, with the fixed points of [7.81,
+    // 7.83, 7.84].
+    let t = tables();
+    for a in 0..MANEUVERS {
+        for b in 0..MANEUVERS {
+            let [x, y] = t.effect[a][b];
+            assert_eq!(t.effect[b][a], [y, x], "maneuvers {a} and {b}");
+        }
+    }
+    let data = common::jc_data_toml("swordsman.toml");
+    common::assert_provenance_states(
+        &data,
+        "matrix",
+        &["symmetric", "[7.83]", "[7.84]", "[7.81]"],
+    );
 }

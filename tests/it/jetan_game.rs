@@ -316,7 +316,7 @@ fn a_tournament_takes_the_players_as_entrants() {
     ignore = "slow in a debug build: run in release (cargo test --release)"
 )]
 fn every_flag_written_at_its_book_value_plays_the_book_game() {
-    // The flag-sweep base writes all eight flags out; with the defaults they
+    // The flag-sweep base writes every flag out; with the defaults they
     // must change nothing, game for game.
     let config = RunConfig {
         seed: 11,
@@ -369,4 +369,112 @@ fn the_jetan_tools_print_json() {
     let values = json(&["jetan", "values", "-n", "2000", "--ply", "8", "--json"]);
     assert_eq!(values["pieces"].as_array().expect("pieces").len(), 6);
     assert!(values["decided_games_at_ply"].as_u64().expect("count") >= 50);
+}
+
+#[test]
+fn run_takes_rule_flags_like_the_jetan_tools() {
+    // random-vs-random has no [rules] table; --rule FLAG=VALUE is
+    // --set rules.FLAG=VALUE, recorded among the run's overrides.
+    let scenario = common::bundled("jetan/random-vs-random.toml")
+        .display()
+        .to_string();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let run = |out: &str, extra: &[&str]| {
+        let mut args = vec!["run", &scenario, "-n", "200", "-q", "--json", "--out", out];
+        args.extend_from_slice(extra);
+        let o = barsoom_ok(&args, dir.path());
+        let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+        let info: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.path().join(out).join("run.json")).expect("run.json"),
+        )
+        .expect("run JSON");
+        (json["outcomes"].clone(), info["overrides"].clone())
+    };
+    let (book, _) = run("book", &[]);
+    let (by_rule, listed) = run("rule", &["--rule", "chief_taken_by_other=loss"]);
+    let (by_set, _) = run("set", &["--set", "rules.chief_taken_by_other=loss"]);
+    assert_eq!(by_rule, by_set);
+    assert_ne!(by_rule, book);
+    assert_eq!(by_rule[2]["count"], 0, "no Chief-taken draws: {by_rule}");
+    assert_eq!(
+        listed,
+        serde_json::json!(["rules.chief_taken_by_other=loss"])
+    );
+    // Bad flags, and flags on another model, are one-line errors.
+    assert_one_line_error(
+        &["run", &scenario, "-n", "10", "--rule", "flier=swims"],
+        "expected jumps or slides",
+    );
+    assert_one_line_error(
+        &["run", &scenario, "-n", "10", "--rule", "castling=yes"],
+        "expected one of the rule flags",
+    );
+    let duel = common::bundled("wom/padwar-vs-padwar.toml")
+        .display()
+        .to_string();
+    assert_one_line_error(
+        &["run", &duel, "-n", "10", "--rule", "steps=up-to"],
+        "--rule: expected a jetan.game scenario",
+    );
+}
+
+#[test]
+fn a_side_without_a_legal_move_draws_or_loses_by_the_flag() {
+    // Black to move with only the Princess, every square she could reach
+    // threatened by the Orange Chief: every game ends at once. Seat A
+    // plays Black (the side to move) in even trials.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let data = common::bundled("jetan/data/pieces.toml");
+    let path = common::write_scenario(
+        dir.path(),
+        "stuck",
+        "jetan.game",
+        &data,
+        "players = [\"random\", \"random\"]\nposition = \"9q/10/10/10/10/10/10/2c7/10/Q9 b - -\"\n",
+    );
+    let counts = |extra: &[&str]| -> Vec<u64> {
+        let path = path.display().to_string();
+        let mut args = vec!["run", &path, "-n", "10", "-q", "--json", "--out", "o"];
+        args.extend_from_slice(extra);
+        let o = barsoom_ok(&args, dir.path());
+        let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+        let outcomes = json["outcomes"].as_array().expect("outcomes");
+        outcomes
+            .iter()
+            .map(|o| o["count"].as_u64().expect("count"))
+            .collect()
+    };
+    // A wins, B wins, Chief draw, endgame draw, no legal move, repetition,
+    // unfinished.
+    assert_eq!(counts(&[]), [0, 0, 0, 0, 10, 0, 0]);
+    assert_eq!(counts(&["--rule", "no_moves=loss"]), [5, 5, 0, 0, 0, 0, 0]);
+}
+
+#[test]
+fn perft_terminal_chess_drops_games_finished_early() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let json = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec![
+            "jetan",
+            "perft",
+            "--depth",
+            "2",
+            "--json",
+            "--position",
+            "10/10/10/10/10/10/10/W1q4c2/10/9Q b - -",
+        ];
+        args.extend_from_slice(extra);
+        serde_json::from_slice(&barsoom_ok(&args, dir.path()).stdout).expect("json")
+    };
+    let leaf = json(&[]);
+    assert_eq!(leaf["nodes"], 259);
+    assert_eq!(leaf["terminal"], "leaf");
+    let chess = json(&["--terminal", "chess"]);
+    assert_eq!(chess["nodes"], 258);
+    let divided = json(&["--terminal", "chess", "--divide"]);
+    assert_eq!(divided["nodes"], 258);
+    assert_one_line_error(
+        &["jetan", "perft", "--depth", "1", "--terminal", "go"],
+        "leaf",
+    );
 }

@@ -262,3 +262,46 @@ fn jetan_piece_value_overrides_change_the_takings() {
         "{marks} -> {doubled}"
     );
 }
+
+#[test]
+fn set_creates_a_table_the_scenario_omits_where_the_schema_defaults_it() {
+    // random-vs-random has no [rules] table: `rules.X` creates it. Random
+    // movers often take a Chief with another piece (a draw by the book);
+    // under chief_taken_by_other = loss not one such draw is left.
+    let scenario = bundled("jetan/random-vs-random.toml").display().to_string();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let chief_draws = |extra: &[&str]| {
+        let mut args = vec!["run", &scenario, "-n", "200", "-q", "--json", "--out", "o"];
+        args.extend_from_slice(extra);
+        let o = barsoom_ok(&args, dir.path());
+        let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        assert_eq!(
+            json["outcomes"][2]["label"],
+            "draw: a Chief taken by another piece"
+        );
+        json["outcomes"][2]["count"].as_u64().expect("count")
+    };
+    assert!(chief_draws(&[]) > 20);
+    assert_eq!(
+        chief_draws(&["--set", "rules.chief_taken_by_other=loss"]),
+        0
+    );
+    // The created table is checked like a written one; a table the schema
+    // does not have is still no such field.
+    common::assert_bad_input(
+        &["run", &scenario, "-n", "10", "--set", "rules.flier=swims"],
+        dir.path(),
+        &["rules.flier", "expected jumps or slides"],
+    );
+    common::assert_bad_input(
+        &["run", &scenario, "-n", "10", "--set", "rulez.flier=slides"],
+        dir.path(),
+        &["rulez.flier: --set: no such field in the scenario or its data files"],
+    );
+    let duel = bundled("wom/padwar-vs-padwar.toml").display().to_string();
+    common::assert_bad_input(
+        &["run", &duel, "-n", "10", "--set", "rules.flier=slides"],
+        dir.path(),
+        &["no such field in the scenario or its data files"],
+    );
+}

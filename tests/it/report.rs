@@ -364,3 +364,74 @@ fn bad_folders_are_one_line_errors() {
     assert_bad_input(&["report"], d, &["DIR"]);
     assert!(!d.join("r.html").exists(), "nothing written on bad input");
 }
+
+#[test]
+fn a_parent_folder_stands_for_the_output_folders_below_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let padwar = bundled("wom/padwar-vs-padwar.toml").display().to_string();
+    let jetan = bundled("jetan/random-vs-random.toml").display().to_string();
+    // Default folders: reports/wom/padwar-vs-padwar, its -sweep, and
+    // reports/jetan/random-vs-random.
+    barsoom_ok(&["run", &padwar, "-n", "2000", "-q"], d);
+    barsoom_ok(
+        &[
+            "sweep",
+            &padwar,
+            "--vary",
+            "sides[0].figures[0].level=5,6",
+            "-n",
+            "500",
+        ],
+        d,
+    );
+    barsoom_ok(&["run", &jetan, "-n", "10", "-q"], d);
+    let o = barsoom_ok(&["report", "reports", "--out", "all.html", "--json"], d);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let folders: Vec<&str> = json["sections"]
+        .as_array()
+        .expect("sections")
+        .iter()
+        .map(|s| s["folder"].as_str().expect("folder"))
+        .collect();
+    assert_eq!(
+        folders,
+        [
+            "reports/jetan/random-vs-random",
+            "reports/wom/padwar-vs-padwar",
+            "reports/wom/padwar-vs-padwar-sweep"
+        ]
+    );
+    assert_self_contained(&read(&d.join("all.html")));
+    // A folder below that cannot be reported is left out with a note; the
+    // same folder named itself is an error.
+    std::fs::remove_file(d.join("reports/jetan/random-vs-random/manifest.json")).expect("rm");
+    let o = barsoom_ok(&["report", "reports", "--out", "all.html", "--json"], d);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(json["sections"].as_array().map(Vec::len), Some(2));
+    let note = common::text(&o.stderr);
+    assert!(
+        note.contains("note: left out reports/jetan/random-vs-random"),
+        "{note}"
+    );
+    assert_bad_input(
+        &[
+            "report",
+            "reports/jetan/random-vs-random",
+            "--out",
+            "r.html",
+        ],
+        d,
+        &["random-vs-random", "manifest.json"],
+    );
+    // A folder with nothing below it says so.
+    std::fs::create_dir_all(d.join("nothing/here")).expect("mkdir");
+    assert_bad_input(
+        &["report", "nothing", "--out", "r.html"],
+        d,
+        &[
+            "nothing",
+            "no barsoom outputs found in it or its subfolders",
+        ],
+    );
+}

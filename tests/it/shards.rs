@@ -113,3 +113,44 @@ fn shards_that_do_not_belong_together_are_refused() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("0 <= K < N"));
 }
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
+fn a_short_search_study_splits_across_every_shard() {
+    // Eight Talisman games with a search player in four shards: with the
+    // fixed 16,384-trial block one shard ran all eight and three ran none.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let scenario = common::bundled("talisman/search-vs-sensible.toml")
+        .display()
+        .to_string();
+    let run = |extra: &[&str], out: &str| {
+        let mut args = vec!["run", &scenario, "-n", "8", "--out", out, "-q"];
+        args.extend_from_slice(extra);
+        barsoom_ok(&args, d);
+        d.join(out).join("state.json").display().to_string()
+    };
+    run(&[], "single");
+    let states: Vec<String> = (0..4)
+        .map(|k| run(&["--shard", &format!("{k}/4")], &format!("s{k}")))
+        .collect();
+    for (k, state) in states.iter().enumerate() {
+        let state: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(state).expect("state")).expect("json");
+        assert_eq!(
+            state["range"],
+            serde_json::json!([2 * k, 2 * k + 2]),
+            "shard {k}/4"
+        );
+    }
+    let mut args = vec!["merge", "--out", "merged"];
+    args.extend(states.iter().map(String::as_str));
+    barsoom_ok(&args, d);
+    assert_eq!(
+        std::fs::read(d.join("merged/summary.csv")).expect("merged"),
+        std::fs::read(d.join("single/summary.csv")).expect("single")
+    );
+}

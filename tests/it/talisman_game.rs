@@ -39,6 +39,7 @@ fn config(players: usize) -> Config {
         hand: 3,
         max_rounds: 400,
         endings: vec![0],
+        search_horizon: 12,
     }
 }
 
@@ -491,6 +492,46 @@ fn load_game(relative: &str) -> TalismanGame {
 }
 
 #[test]
+fn only_the_seats_in_play_have_a_seat_metric_and_their_wins_add_up() {
+    use barsoom::engine::Model;
+    for (scenario, players) in [
+        ("talisman/two-player-random-deal.toml", 2),
+        ("talisman/four-player-random-deal.toml", 4),
+        ("talisman/six-player-random-deal.toml", 6),
+    ] {
+        let model = load_game(scenario);
+        let spec = model.spec();
+        let seats: Vec<&str> = spec
+            .metrics
+            .iter()
+            .map(|m| m.name.as_str())
+            .filter(|n| n.starts_with("seat") && n.ends_with("_won"))
+            .collect();
+        let expected: Vec<String> = (1..=players).map(|s| format!("seat{s}_won")).collect();
+        assert_eq!(seats, expected, "{scenario}");
+        // Each win is one seat's: the seat metrics sum to the games won.
+        let tally = run(&model, &RunConfig::new(5, 200), None).expect("run");
+        let won: u64 = (0..model.rules().characters.len())
+            .map(|k| tally.outcomes[k])
+            .sum();
+        let first_seat = spec
+            .metrics
+            .iter()
+            .position(|m| m.name == "seat1_won")
+            .expect("seat1_won");
+        let by_seat: u64 = (0..players)
+            .map(|s| {
+                tally.metrics[first_seat + s]
+                    .bins()
+                    .map(|(v, c)| u64::from(v) * c)
+                    .sum::<u64>()
+            })
+            .sum();
+        assert_eq!(by_seat, won, "{scenario}");
+    }
+}
+
+#[test]
 fn every_game_ends_within_its_limit() {
     // Property over many seeds and every table size and policy mix: each
     // game ends in a win, with nobody left, or as "unfinished" exactly at
@@ -634,7 +675,7 @@ fn bad_data_gives_one_line_errors() {
             "",
             "players = [\"sensible\"",
             "players = [\"clever\"",
-            &["players[0]", "expected sensible or random"],
+            &["players[0]", "expected sensible, random, search"],
         ),
         (
             "strength",

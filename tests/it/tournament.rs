@@ -1,7 +1,7 @@
 //! `barsoom tournament`: a round robin in both seatings, the head-to-head
 //! record, Bradley–Terry ratings and the game-level measures.
 
-use crate::common::{assert_bad_input, barsoom_ok, bundled, read_csv};
+use crate::common::{assert_bad_input, barsoom_ok, bundled, read_csv, svg_texts};
 
 fn scenario() -> String {
     bundled("wom/carthoris-vs-tars-tarkas.toml")
@@ -77,6 +77,12 @@ fn ratings_order_the_entrants_and_the_seats_are_fair() {
     ] {
         assert!(d.join("t").join(file).is_file(), "{file}");
     }
+    // The chart is titled by the round robin, not by the scenario file
+    // (whose own description names two other fighters).
+    let texts = svg_texts(&d.join("t/head-to-head.svg"));
+    assert_eq!(texts[0], "Round robin of 3 entrants: head-to-head score");
+    assert!(!texts.iter().any(|t| t.starts_with("Carthoris against")));
+    assert!(texts.iter().any(|t| t == "100%"), "a colour scale");
     // The same record on one thread.
     let one = tournament(d, "1", "t1");
     assert_eq!(one["ratings"], json["ratings"]);

@@ -13,7 +13,7 @@ use super::model::{Model, NoTrace, TraceLog};
 use super::rng::Dice;
 
 /// Default number of trials per block.
-pub(crate) const DEFAULT_CHUNK: u64 = 16_384;
+pub const DEFAULT_CHUNK: u64 = 16_384;
 
 /// How to run a model.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -344,11 +344,28 @@ fn progress_bar(wanted: bool, trials: u64) -> ProgressBar {
     }
     let bar = ProgressBar::with_draw_target(Some(trials), ProgressDrawTarget::stderr());
     if let Ok(style) = ProgressStyle::with_template(
-        "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} trials ({per_sec}, eta {eta})",
+        "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} trials ({rate}, eta {eta})",
     ) {
-        bar.set_style(style);
+        bar.set_style(style.with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = w.write_str(&rate_text(state.per_sec()));
+            },
+        ));
     }
     bar
+}
+
+/// A progress rate as the bar shows it: whole trials per second with
+/// thousands grouped (`1,386/s`), one decimal below ten (`5.3/s`).
+fn rate_text(per_second: f64) -> String {
+    if !per_second.is_finite() || per_second < 0.0 {
+        return "-/s".to_string();
+    }
+    if per_second < 10.0 {
+        return format!("{per_second:.1}/s");
+    }
+    format!("{}/s", indicatif::HumanCount(per_second.round() as u64))
 }
 
 /// Runs `count` over the trials `0..trials` cut into blocks of `block` on
@@ -372,6 +389,14 @@ pub fn sum_blocks<B: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_progress_rate_has_no_long_decimals() {
+        assert_eq!(rate_text(1_386.046_5), "1,386/s");
+        assert_eq!(rate_text(2_500_000.4), "2,500,000/s");
+        assert_eq!(rate_text(5.333), "5.3/s");
+        assert_eq!(rate_text(f64::NAN), "-/s");
+    }
 
     #[test]
     fn a_short_wave_is_split_into_even_parts_that_cover_it_in_order() {

@@ -19,8 +19,10 @@
 //!    to the end of the game or the game's horizon, where the game's
 //!    evaluation scores it ([`Searchable::reward`]).
 //!
-//! UCB1 spreads the playout budget over the candidates; the most-visited
-//! one is played. A tree below the first decision (information-set MCTS)
+//! UCB1 spreads the playout budget over the candidates, the base policy's
+//! own choice first. The search plays the best mean where it beats the base
+//! choice by more than a standard error of the difference, else the base
+//! choice, so a small budget does no harm. A tree below the first decision (information-set MCTS)
 //! would need every game rewritten as an explicit state machine; the flat
 //! search needs only the decision calls, and rollouts over a heuristic are
 //! guaranteed to improve on it in expectation (rollout policy improvement).
@@ -38,6 +40,11 @@ pub const MAX_PLAYOUTS: u32 = 1_000_000;
 /// Search decisions one turn can log for replay; later ones in the same
 /// turn fall back to the base policy.
 const MAX_LOGGED: usize = 256;
+/// How many standard errors of the difference a candidate's mean reward
+/// must beat the base policy's choice by before the search overrules it:
+/// with a small budget the search plays like its base, and it departs
+/// only where the playouts show a real gain.
+const SWITCH_Z: f64 = 1.0;
 /// UCB1's exploration constant for rewards in [0, 1].
 const EXPLORATION: f64 = std::f64::consts::SQRT_2;
 
@@ -242,6 +249,7 @@ impl<G> SearchSlot<G> {
             buffer: None,
             visits: Vec::new(),
             totals: Vec::new(),
+            squares: Vec::new(),
             notes: notes.then(Vec::new),
         })))
     }
@@ -265,6 +273,7 @@ pub struct Searcher<G> {
     buffer: Option<G>,
     visits: Vec<u32>,
     totals: Vec<f64>,
+    squares: Vec<f64>,
     notes: Option<Vec<String>>,
 }
 
@@ -312,18 +321,24 @@ pub fn decide<G: Searchable, R: Roll>(
     let searcher = budget.is_some() && (!game.branching().is_live() || game.searcher().ready());
     match game.branching().step(searcher) {
         Step::Policy => base(game, r),
-        Step::Forced(choice) => choice,
+        Step::Forced(choice) => {
+            // The live search asked its base first: roll the same here.
+            base(game, r);
+            choice
+        }
         Step::Branch { choice, key } => {
             r.reseed(key);
             game.determinize(seat, r);
             choice
         }
         Step::Search { at } => {
+            let usual = base(game, r).min(choices - 1);
             let mut slot = std::mem::take(game.searcher());
             let branching = *game.branching();
+            let budget = budget.unwrap_or(1);
             let choice = match slot.0.as_deref_mut() {
-                Some(s) => s.search(&branching, seat, kind, choices, budget.unwrap_or(1), at),
-                None => 0,
+                Some(s) => s.search(&branching, seat, kind, choices, usual, budget, at),
+                None => usual,
             };
             *game.searcher() = slot;
             let b = game.branching();
@@ -341,27 +356,37 @@ impl<G> SearchSlot<G> {
 }
 
 impl<G: Searchable> Searcher<G> {
-    /// Spreads `budget` playouts over the `choices` by UCB1 and returns the
-    /// most visited (ties: the better mean, then the first).
+    /// Spreads `budget` playouts over the `choices` by UCB1 (the base
+    /// policy's choice `usual` first) and returns the best mean if it beats
+    /// `usual`'s by more than [`SWITCH_Z`] standard errors of the
+    /// difference, else `usual`.
+    #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
         live: &Branching,
         seat: usize,
         kind: &'static str,
         choices: usize,
+        usual: usize,
         budget: u32,
         at: u32,
     ) -> usize {
         let (Some(snapshot), Some(dice)) = (self.snapshot.as_ref(), self.dice.as_ref()) else {
-            return 0;
+            return usual;
         };
         self.visits.clear();
         self.visits.resize(choices, 0);
         self.totals.clear();
         self.totals.resize(choices, 0.0);
+        self.squares.clear();
+        self.squares.resize(choices, 0.0);
         let choices16 = u16::try_from(choices).unwrap_or(u16::MAX);
         for j in 0..budget {
-            let arm = select(&self.visits, &self.totals, j).min(usize::from(choices16) - 1);
+            let arm = if j == 0 {
+                usual
+            } else {
+                select(&self.visits, &self.totals, j).min(usize::from(choices16) - 1)
+            };
             let draw = if G::COMMON_RANDOM_NUMBERS {
                 self.visits[arm]
             } else {
@@ -392,18 +417,12 @@ impl<G: Searchable> Searcher<G> {
                 !matches!(game.branching().mode, Mode::Replay { .. }),
                 "a replay of the turn did not reach decision {at}"
             );
+            let reward = game.reward(seat).clamp(0.0, 1.0);
             self.visits[arm] += 1;
-            self.totals[arm] += game.reward(seat).clamp(0.0, 1.0);
+            self.totals[arm] += reward;
+            self.squares[arm] += reward * reward;
         }
-        let best = (0..choices)
-            .max_by(|&a, &b| {
-                let mean = |i: usize| self.totals[i] / f64::from(self.visits[i].max(1));
-                self.visits[a]
-                    .cmp(&self.visits[b])
-                    .then(mean(a).total_cmp(&mean(b)))
-                    .then(b.cmp(&a))
-            })
-            .unwrap_or(0);
+        let best = self.choose(usual);
         if let Some(notes) = &mut self.notes {
             let arms: Vec<String> = (0..choices)
                 .map(|i| {
@@ -412,12 +431,41 @@ impl<G: Searchable> Searcher<G> {
                 })
                 .collect();
             notes.push(format!(
-                "seat {} searches {kind} ({budget} playouts): {}; plays [{best}]",
+                "seat {} searches {kind} ({budget} playouts, base plays [{usual}]): {}; plays [{best}]",
                 seat + 1,
                 arms.join(", ")
             ));
         }
         best
+    }
+
+    /// The candidate with the best mean reward where it beats `usual` by
+    /// more than [`SWITCH_Z`] standard errors of the difference; else
+    /// `usual`.
+    fn choose(&self, usual: usize) -> usize {
+        let mean = |i: usize| self.totals[i] / f64::from(self.visits[i].max(1));
+        let variance = |i: usize| {
+            let n = f64::from(self.visits[i]);
+            if n < 2.0 {
+                return 0.25;
+            }
+            ((self.squares[i] - self.totals[i] * self.totals[i] / n) / (n - 1.0)).max(0.0)
+        };
+        let best = (0..self.visits.len())
+            .filter(|&i| self.visits[i] > 0)
+            .max_by(|&a, &b| mean(a).total_cmp(&mean(b)).then(b.cmp(&a)))
+            .unwrap_or(usual);
+        if best == usual || self.visits[usual] == 0 {
+            return best;
+        }
+        let standard_error = (variance(best) / f64::from(self.visits[best])
+            + variance(usual) / f64::from(self.visits[usual]))
+        .sqrt();
+        if mean(best) - mean(usual) > SWITCH_Z * standard_error {
+            best
+        } else {
+            usual
+        }
     }
 }
 

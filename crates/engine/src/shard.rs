@@ -41,6 +41,20 @@ impl ShardSpec {
         Ok(ShardSpec { index, count })
     }
 
+    /// The block size a run of `trials` split into these shards uses unless
+    /// one is given: `default`, or, when that leaves fewer blocks than
+    /// shards (a few thousand expensive games), `trials / count` (at least
+    /// 1), so that every shard gets trials. Every shard of a run computes
+    /// the same size from the same `trials` and `count`.
+    pub fn block_size(&self, trials: u64, default: u64) -> u64 {
+        let default = default.max(1);
+        if trials.div_ceil(default) >= self.count {
+            default
+        } else {
+            (trials / self.count).max(1)
+        }
+    }
+
     /// The trial indices this shard runs, out of `0..trials` in blocks of `chunk`.
     pub fn range(&self, trials: u64, chunk: u64) -> Range<u64> {
         let chunk = chunk.max(1);
@@ -67,6 +81,9 @@ pub struct RunState {
     pub scenario: String,
     /// Scenario name.
     pub scenario_name: String,
+    /// The scenario's one-line description (for chart titles).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
     /// Fingerprint of the scenario and its data files.
     pub fingerprint: String,
     /// Master seed.
@@ -466,6 +483,7 @@ mod tests {
             model: "m".into(),
             scenario: "s.toml".into(),
             scenario_name: "s".into(),
+            description: String::new(),
             fingerprint: "f".into(),
             seed: 1,
             trials: 10_000,
@@ -663,5 +681,34 @@ mod tests {
         assert!(ShardSpec::parse("1/0").is_err());
         assert!(ShardSpec::parse("3").is_err());
         assert!(ShardSpec::parse("-1/3").is_err());
+    }
+
+    #[test]
+    fn a_short_run_gets_blocks_small_enough_for_every_shard() {
+        // 64 expensive games in 4 shards: 16,384-trial blocks would give the
+        // whole run to one shard; blocks of 16 give each shard 16.
+        let shards = |n: u64| (0..n).map(move |k| ShardSpec { index: k, count: n });
+        for (trials, n) in [(64, 4), (5, 4), (50_000, 7), (10, 3), (1_000, 1_000)] {
+            let mut next = 0;
+            for s in shards(n) {
+                let chunk = s.block_size(trials, 16_384);
+                let r = s.range(trials, chunk);
+                assert!(
+                    !r.is_empty(),
+                    "{trials} trials, shard {}/{n}: {r:?}",
+                    s.index
+                );
+                assert_eq!(r.start, next, "contiguous");
+                next = r.end;
+            }
+            assert_eq!(next, trials);
+        }
+        assert_eq!(ShardSpec { index: 0, count: 4 }.block_size(64, 16_384), 16);
+        // A run with enough blocks keeps the default; so does a whole run.
+        assert_eq!(
+            ShardSpec { index: 0, count: 4 }.block_size(1 << 20, 16_384),
+            16_384
+        );
+        assert_eq!(ShardSpec::WHOLE.block_size(8, 16_384), 16_384);
     }
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 
-use super::charts::{ChartError, LineChart, LineSeries, write_line_chart};
+use super::charts::{ChartError, LineChart, LineSeries, YAxis, write_line_chart};
 use super::files::OutputError;
 use super::frames::write_frame;
 use barsoom_engine::math::regression::Comparison;
@@ -129,11 +129,15 @@ pub(crate) fn bench_chart(rows: &[BenchRow], machine: &str) -> LineChart {
         s.points.sort_by(|a, b| a.0.total_cmp(&b.0));
     }
     LineChart {
-        title: format!("barsoom bench: throughput by threads ({machine})"),
+        title: "barsoom bench: throughput by threads".into(),
+        subtitle: machine.to_string(),
         x_label: "threads".into(),
-        y_label: "million trials per second (median; band: slowest to fastest)".into(),
+        y_label: "million trials per second (median)".into(),
+        band: "slowest to fastest timing".into(),
+        x_names: Vec::new(),
         series,
-        y_max: None,
+        y_axis: YAxis::Fit,
+        marks: Vec::new(),
     }
 }
 

@@ -135,11 +135,55 @@ pub struct ManifestEntry {
     pub hash: String,
 }
 
+/// What wrote an output folder: the command and the scenarios its results
+/// are of. A command refuses to write over a folder holding another
+/// scenario's results unless told to replace them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WrittenBy {
+    /// The command (`run`, `sweep`, `compare`, ...).
+    pub command: String,
+    /// The scenario files (canonical paths where they exist; none for
+    /// `bench`).
+    pub scenarios: Vec<String>,
+}
+
+impl WrittenBy {
+    /// `command` on `scenarios`, each named by its canonical path when it
+    /// has one (so the same file reached by another path is the same).
+    pub fn new(command: &str, scenarios: &[&Path]) -> Self {
+        WrittenBy {
+            command: command.to_string(),
+            scenarios: scenarios
+                .iter()
+                .map(|p| {
+                    std::fs::canonicalize(p)
+                        .unwrap_or_else(|_| p.to_path_buf())
+                        .display()
+                        .to_string()
+                })
+                .collect(),
+        }
+    }
+
+    /// The scenarios in words: `a.toml`, `a.toml and b.toml` or "no
+    /// scenario".
+    fn subject(&self) -> String {
+        if self.scenarios.is_empty() {
+            "no scenario".to_string()
+        } else {
+            self.scenarios.join(" and ")
+        }
+    }
+}
+
 /// The content of `manifest.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
     /// Every output of the command that wrote the folder.
     pub files: Vec<ManifestEntry>,
+    /// What wrote it (absent in folders of older versions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub written_by: Option<WrittenBy>,
 }
 
 /// Whether `name` is one plain path component (not empty, `.`, `..`, or
@@ -231,6 +275,12 @@ pub fn verify_manifest(dir: &Path, only: Option<&str>) -> Result<(), OutputError
     Ok(())
 }
 
+/// What wrote `dir`, as its manifest records (`None` without a manifest
+/// or a record).
+pub fn written_by(dir: &Path) -> Result<Option<WrittenBy>, OutputError> {
+    Ok(read_manifest(dir)?.and_then(|m| m.written_by))
+}
+
 /// Whether `dir`'s manifest names `name` (`false` without a manifest).
 pub fn manifest_names(dir: &Path, name: &str) -> Result<bool, OutputError> {
     Ok(read_manifest(dir)?.is_some_and(|m| m.files.iter().any(|f| f.name == name)))
@@ -253,6 +303,8 @@ pub fn remove_if_present(path: &Path, what: &str) -> Result<(), OutputError> {
 #[derive(Debug)]
 pub struct OutputFolder {
     dir: PathBuf,
+    /// What is writing it, recorded in the new manifest.
+    writer: WrittenBy,
     /// Files the previous manifest named: removed at the end unless written
     /// again, so no output of an earlier command stays beside new ones.
     previous: Vec<String>,
@@ -262,9 +314,10 @@ pub struct OutputFolder {
 
 impl OutputFolder {
     /// Creates `dir` if needed, takes its lock and removes its manifest.
-    /// Fails before any work if the folder cannot be created or written, or
-    /// if another process is writing it.
-    pub fn open(dir: &Path) -> Result<Self, OutputError> {
+    /// Fails before any work if the folder cannot be created or written, if
+    /// another process is writing it, or if its manifest says it holds the
+    /// results of other scenarios than `writer`'s (unless `replace`).
+    pub fn open(dir: &Path, writer: WrittenBy, replace: bool) -> Result<Self, OutputError> {
         std::fs::create_dir_all(dir)
             .map_err(|e| OutputError::new(dir, format!("cannot create the output folder: {e}")))?;
         let lock_path = dir.join(LOCK_FILE);
@@ -293,14 +346,28 @@ impl OutputFolder {
                 ));
             }
         }
-        let previous = read_manifest(dir)
-            .ok()
-            .flatten()
+        let old = read_manifest(dir).ok().flatten();
+        if let Some(by) = old.as_ref().and_then(|m| m.written_by.as_ref())
+            && by.scenarios != writer.scenarios
+            && !replace
+        {
+            return Err(OutputError::new(
+                dir,
+                format!(
+                    "holds the results of `barsoom {}` on {}; refusing to replace them with results on {}: choose another --out, or add --force to replace them",
+                    by.command,
+                    by.subject(),
+                    writer.subject()
+                ),
+            ));
+        }
+        let previous = old
             .map(|m| m.files.into_iter().map(|f| f.name).collect())
             .unwrap_or_default();
         remove_if_present(&dir.join(MANIFEST_FILE), "the old manifest")?;
         Ok(OutputFolder {
             dir: dir.to_path_buf(),
+            writer,
             previous,
             _lock: lock,
         })
@@ -340,7 +407,11 @@ impl OutputFolder {
         {
             remove_if_present(&self.dir.join(stale), "this output of an earlier command")?;
         }
-        let text = serde_json::to_string_pretty(&Manifest { files })
+        let manifest = Manifest {
+            files,
+            written_by: Some(self.writer.clone()),
+        };
+        let text = serde_json::to_string_pretty(&manifest)
             .map_err(|e| OutputError::new(&self.dir.join(MANIFEST_FILE), e))?;
         write_atomic(&self.dir.join(MANIFEST_FILE), text.as_bytes())
     }
@@ -390,8 +461,8 @@ mod tests {
     fn a_folder_has_one_writer_and_a_manifest_of_what_it_wrote() {
         let dir = tempfile::tempdir().expect("tempdir");
         let out = dir.path().join("out");
-        let folder = OutputFolder::open(&out).expect("open");
-        let second = OutputFolder::open(&out)
+        let folder = OutputFolder::open(&out, WrittenBy::default(), false).expect("open");
+        let second = OutputFolder::open(&out, WrittenBy::default(), false)
             .map(|_| ())
             .map_err(|e| e.to_string());
         assert!(
@@ -420,12 +491,53 @@ mod tests {
         );
         assert!(verify_manifest(&out, Some("a.csv")).is_ok());
         // The next writer removes what it does not write again.
-        let folder = OutputFolder::open(&out).expect("open again");
+        let folder = OutputFolder::open(&out, WrittenBy::default(), false).expect("open again");
         assert!(!out.join(MANIFEST_FILE).exists());
         let a = write_atomic(&out.join("a.csv"), b"5,6").expect("write");
         folder.finish(&[a]).expect("finish");
         assert!(!out.join("b.csv").exists(), "stale output removed");
         assert!(verify_manifest(&out, None).is_ok());
+    }
+
+    #[test]
+    fn another_scenarios_results_are_replaced_only_when_asked() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let out = dir.path().join("out");
+        let a = dir.path().join("a.toml");
+        std::fs::write(&a, "").expect("write");
+        let by_a = WrittenBy::new("run", &[&a]);
+        let folder = OutputFolder::open(&out, by_a.clone(), false).expect("open");
+        let file = write_atomic(&out.join("summary.csv"), b"a").expect("write");
+        folder.finish(&[file]).expect("finish");
+        drop(folder);
+        assert_eq!(written_by(&out).expect("read"), Some(by_a.clone()));
+        // The same file by another path: the same scenario.
+        let again = WrittenBy::new("sweep", &[&dir.path().join("./a.toml")]);
+        drop(OutputFolder::open(&out, again, false).expect("same scenario"));
+        // A manifest was removed by that open: write it back.
+        let folder = OutputFolder::open(&out, by_a, false).expect("open");
+        folder.finish(&[out.join("summary.csv")]).expect("finish");
+        drop(folder);
+        let by_b = WrittenBy::new("run", &[Path::new("b.toml")]);
+        let refused = OutputFolder::open(&out, by_b.clone(), false)
+            .map(|_| ())
+            .map_err(|e| e.to_string());
+        assert!(
+            refused
+                .as_ref()
+                .is_err_and(|e| e.contains("holds the results of `barsoom run` on")
+                    && e.contains("b.toml")
+                    && e.contains("--force")),
+            "{refused:?}"
+        );
+        assert!(
+            out.join(MANIFEST_FILE).exists(),
+            "the refusal changed nothing"
+        );
+        assert!(
+            OutputFolder::open(&out, by_b, true).is_ok(),
+            "--force replaces"
+        );
     }
 
     #[test]

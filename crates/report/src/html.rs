@@ -291,6 +291,51 @@ fn known_outputs() -> String {
         .join(", ")
 }
 
+/// The output folders `dir` stands for: itself when it is one (it holds
+/// the JSON file of a command), else every output folder below it, found
+/// by walking its subfolders in name order (not into an output folder,
+/// a hidden folder or a link; at most [`MAX_DEPTH`] levels down), so
+/// `barsoom report reports/` reports every result there. A folder holding
+/// none is returned as is, for [`read_section`] to explain.
+pub fn result_folders(dir: &Path) -> Vec<PathBuf> {
+    fn is_output(dir: &Path) -> bool {
+        LAYOUTS.iter().any(|l| dir.join(l.info_file).is_file())
+    }
+    fn walk(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) {
+        if is_output(dir) {
+            found.push(dir.to_path_buf());
+            return;
+        }
+        if depth == MAX_DEPTH {
+            return;
+        }
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut subfolders: Vec<PathBuf> = entries
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+            .map(|e| e.path())
+            .collect();
+        subfolders.sort();
+        for sub in subfolders {
+            walk(&sub, depth + 1, found);
+        }
+    }
+    let mut found = Vec::new();
+    if dir.is_dir() {
+        walk(dir, 0, &mut found);
+    }
+    if found.is_empty() {
+        found.push(dir.to_path_buf());
+    }
+    found
+}
+
+/// How deep [`result_folders`] looks below the folder it is given.
+pub const MAX_DEPTH: usize = 6;
+
 /// Reads one output folder.
 pub fn read_section(dir: &Path) -> Result<Section, ReportError> {
     if !dir.is_dir() {
@@ -310,7 +355,7 @@ pub fn read_section(dir: &Path) -> Result<Section, ReportError> {
         return Err(ReportError::new(
             dir,
             format!(
-                "no barsoom outputs found; expected one of {}",
+                "no barsoom outputs found in it or its subfolders; expected one of {}",
                 known_outputs()
             ),
         ));

@@ -74,6 +74,9 @@ pub struct Summary {
     pub scenario: String,
     /// Scenario name (file stem).
     pub scenario_name: String,
+    /// The scenario's one-line description (may be empty).
+    #[serde(skip)]
+    pub description: String,
     /// Master seed (absent for exact solutions).
     pub seed: Option<u64>,
     /// Trials run (0 for exact solutions).
@@ -104,9 +107,21 @@ pub struct SummaryContext<'a> {
     pub scenario: &'a str,
     /// Scenario name.
     pub scenario_name: &'a str,
+    /// The scenario's one-line description (may be empty).
+    pub description: &'a str,
 }
 
 impl Summary {
+    /// What a chart of this summary is titled: the scenario's description,
+    /// or its name when it has none.
+    pub fn title(&self) -> &str {
+        if self.description.trim().is_empty() {
+            &self.scenario_name
+        } else {
+            &self.description
+        }
+    }
+
     /// Summarises a Monte Carlo tally.
     pub fn from_tally(
         ctx: &SummaryContext<'_>,
@@ -157,6 +172,7 @@ impl Summary {
             model: ctx.model.into(),
             scenario: ctx.scenario.into(),
             scenario_name: ctx.scenario_name.into(),
+            description: ctx.description.into(),
             seed: Some(seed),
             trials,
             exact: false,
@@ -206,6 +222,7 @@ impl Summary {
             model: ctx.model.into(),
             scenario: ctx.scenario.into(),
             scenario_name: ctx.scenario_name.into(),
+            description: ctx.description.into(),
             seed: None,
             trials: 0,
             exact: true,
@@ -308,6 +325,14 @@ impl Summary {
                 .unwrap_or(6)
                 .max(6);
             out.push('\n');
+            if self.exact {
+                // An exact solution has means only: no spread, no interval.
+                out.push_str(&format!("{:<width$}  {:>10}\n", "metric", "mean"));
+                for m in &self.metrics {
+                    out.push_str(&format!("{:<width$}  {:>10.4}  (exact)\n", m.name, m.mean));
+                }
+                return out;
+            }
             out.push_str(&format!(
                 "{:<width$}  {:>10}  {:>9}  {:>6}  {:>6}  {:>6}  {}\n",
                 "metric",
@@ -386,6 +411,7 @@ mod tests {
             model: "m",
             scenario: "s.toml",
             scenario_name: "s",
+            description: "",
         };
         let summary = Summary::from_tally(&ctx, &spec, &tally, 1);
         let rate = summary.metrics[0].rate.expect("0/1 metric");

@@ -8,9 +8,12 @@ use std::path::{Path, PathBuf};
 use polars::prelude::*;
 use toml::Value;
 
-use super::charts::{ChartError, Heatmap, LineChart, LineSeries, write_heatmap, write_line_chart};
+use super::charts::{
+    ChartError, Heatmap, LineChart, LineSeries, PALETTE, YAxis, write_heatmap, write_line_chart,
+};
 use super::summary::Summary;
 use crate::analysis::sweep::{value_number, value_text};
+use barsoom_engine::math::stats::wilson_interval;
 
 /// Heatmaps drawn at most (one per outcome).
 const MAX_HEATMAPS: usize = 8;
@@ -122,14 +125,71 @@ pub fn sweep_frame(paths: &[String], results: &[SettingResult]) -> Result<DataFr
     DataFrame::new_infer_height(columns).map_err(|e| e.to_string())
 }
 
+/// The outcome series of a sweep over one parameter: every outcome when
+/// the palette has room for them all, else the [`PALETTE`] length less one
+/// with the highest peak rate (in the model's order) and an "other" series
+/// for the rest, whose rate is their sum (outcomes exclude each other)
+/// with its own Wilson interval.
+fn outcome_series(results: &[SettingResult], xs: &[f64]) -> Vec<LineSeries> {
+    let Some(first) = results.first() else {
+        return Vec::new();
+    };
+    let labels = &first.summary.outcomes;
+    let series_of = |name: String, counted: &dyn Fn(&Summary) -> u64| LineSeries {
+        name,
+        points: results
+            .iter()
+            .zip(xs)
+            .map(|(r, &x)| {
+                let trials = r.summary.trials;
+                let count = counted(&r.summary);
+                let rate = if trials > 0 {
+                    count as f64 / trials as f64
+                } else {
+                    f64::NAN
+                };
+                (x, rate, Some(wilson_interval(count, trials)))
+            })
+            .collect(),
+    };
+    let mut kept: Vec<usize> = (0..labels.len()).collect();
+    if labels.len() > PALETTE.len() {
+        let peak = |k: usize| {
+            results
+                .iter()
+                .map(|r| r.summary.outcomes[k].rate)
+                .filter(|v| v.is_finite())
+                .fold(0.0f64, f64::max)
+        };
+        kept.sort_by(|&a, &b| peak(b).total_cmp(&peak(a)).then(a.cmp(&b)));
+        kept.truncate(PALETTE.len() - 1);
+        kept.sort_unstable();
+    }
+    let mut series: Vec<LineSeries> = kept
+        .iter()
+        .map(|&k| series_of(labels[k].label.clone(), &|s: &Summary| s.outcomes[k].count))
+        .collect();
+    let rest: Vec<usize> = (0..labels.len()).filter(|k| !kept.contains(k)).collect();
+    if !rest.is_empty() {
+        series.push(series_of(
+            format!("other {} outcomes (summed)", rest.len()),
+            &|s: &Summary| rest.iter().map(|&k| s.outcomes[k].count).sum(),
+        ));
+    }
+    series
+}
+
 /// Draws the sweep's charts into `dir`: `sweep.png/.svg` (rates against
 /// the varied value, with interval bands) for one `--vary`, one
 /// `sweep-heatmap-<k>.png/.svg` per outcome for two; none for more.
+/// `title` and `subtitle` say what was swept (the scenario's description,
+/// the trials).
 pub fn write_sweep_charts(
     paths: &[String],
     results: &[SettingResult],
     dir: &Path,
     title: &str,
+    subtitle: &str,
 ) -> Result<Vec<PathBuf>, ChartError> {
     let Some(first) = results.first() else {
         return Ok(Vec::new());
@@ -138,36 +198,23 @@ pub fn write_sweep_charts(
         1 => {
             let numeric: Option<Vec<f64>> =
                 results.iter().map(|r| value_number(&r.values[0])).collect();
-            let xs = numeric
-                .clone()
-                .unwrap_or_else(|| (1..=results.len()).map(|i| i as f64).collect());
-            let x_label = match numeric {
-                Some(_) => paths[0].clone(),
-                None => format!("{} (1 = {}, …)", paths[0], value_text(&first.values[0])),
+            let (xs, x_names) = match numeric {
+                Some(xs) => (xs, Vec::new()),
+                None => (
+                    (1..=results.len()).map(|i| i as f64).collect(),
+                    results.iter().map(|r| value_text(&r.values[0])).collect(),
+                ),
             };
-            let series = first
-                .summary
-                .outcomes
-                .iter()
-                .enumerate()
-                .map(|(i, o)| LineSeries {
-                    name: o.label.clone(),
-                    points: results
-                        .iter()
-                        .zip(&xs)
-                        .map(|(r, &x)| {
-                            let row = &r.summary.outcomes[i];
-                            (x, row.rate, Some((row.ci95[0], row.ci95[1])))
-                        })
-                        .collect(),
-                })
-                .collect();
             let chart = LineChart {
                 title: title.to_string(),
-                x_label,
-                y_label: "rate (band: 95% Wilson interval)".into(),
-                series,
-                y_max: Some(1.0),
+                subtitle: subtitle.to_string(),
+                x_label: paths[0].clone(),
+                y_label: "rate".into(),
+                band: "95% Wilson interval".into(),
+                x_names,
+                series: outcome_series(results, &xs),
+                y_axis: YAxis::Rate,
+                marks: Vec::new(),
             };
             write_line_chart(&chart, dir, "sweep")
         }
@@ -193,7 +240,9 @@ pub fn write_sweep_charts(
                     }
                 }
                 let heatmap = Heatmap {
-                    title: format!("{title}: {}", outcome.label),
+                    title: format!("{}: rate by {} and {}", outcome.label, paths[0], paths[1]),
+                    subtitle: format!("{title} · {subtitle}"),
+                    value_label: format!("rate of {}", outcome.label),
                     x_label: paths[0].clone(),
                     y_label: paths[1].clone(),
                     x_ticks: xs.iter().map(|v| value_text(v)).collect(),

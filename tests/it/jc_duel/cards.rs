@@ -20,7 +20,7 @@ use crate::common::jc_data;
 
 /// John Carter, with or without the berserk rule and the pills, against
 /// `greens` green warriors (3C5).
-fn jc_vs_greens(
+pub(super) fn jc_vs_greens(
     on: &str,
     (berserk, invisible): (bool, bool),
     greens: usize,
@@ -42,7 +42,7 @@ fn jc_vs_greens(
 
 /// Dice whose next d10 rolls are `rolls` (the first trial of seed 1 whose
 /// stream starts so).
-fn dice_rolling(rolls: &[u32]) -> Dice {
+pub(super) fn dice_rolling(rolls: &[u32]) -> Dice {
     for i in 0..2_000_000 {
         let mut peek = Dice::for_trial(1, i);
         if rolls.iter().all(|&r| peek.d10() == r) {
@@ -54,7 +54,14 @@ fn dice_rolling(rolls: &[u32]) -> Dice {
 
 /// `a` at `at` facing north; `t` in the box in front of him, facing him
 /// (or facing away when `from_behind`, so `a` stands behind him).
-fn face_off(d: &Duel, s: &mut State, a: usize, t: usize, at: (i16, i16), from_behind: bool) {
+pub(super) fn face_off(
+    d: &Duel,
+    s: &mut State,
+    a: usize,
+    t: usize,
+    at: (i16, i16),
+    from_behind: bool,
+) {
     s.pos[a] = at;
     s.facing[a] = NORTH;
     s.pos[t] = Duel::step_counters(at, NORTH, 1);
@@ -63,13 +70,13 @@ fn face_off(d: &Duel, s: &mut State, a: usize, t: usize, at: (i16, i16), from_be
 }
 
 /// Everyone else of the duel far out of the way.
-fn park(s: &mut State, who: &[usize]) {
+pub(super) fn park(s: &mut State, who: &[usize]) {
     for (k, &i) in who.iter().enumerate() {
         s.pos[i] = (1 + 5 * k as i16, 27);
     }
 }
 
-fn melee(d: &Duel, s: &mut State, a: usize, t: usize, rolls: &[u32]) {
+pub(super) fn melee(d: &Duel, s: &mut State, a: usize, t: usize, rolls: &[u32]) {
     let mut dice = dice_rolling(rolls);
     d.melee(s, a, t, false, &mut dice, &mut NoTrace);
     assert_eq!(dice.rolled(), rolls.len() as u32, "the rolls {rolls:?}");
@@ -453,4 +460,209 @@ fn bad_numbers_for_these_rules_are_one_line_errors() {
             assert!(err.contains(part), "{err} lacks {part}");
         }
     }
+}
+
+// ------------------------------------------------- in a scenario file
+
+/// A `jc.duel` scenario on `display` with the two sides' characters (TOML
+/// array items) and the top-level `extra` lines.
+fn scenario(
+    dir: &tempfile::TempDir,
+    display: &str,
+    extra: &str,
+    a: &str,
+    b: &str,
+) -> std::path::PathBuf {
+    crate::common::write_jc_duel(
+        dir.path(),
+        "options",
+        &format!("display = \"{display}\"\n{extra}"),
+        &format!("[[sides]]\ncharacters = [{a}]\n[[sides]]\ncharacters = [{b}]\n"),
+    )
+}
+
+#[test]
+fn a_duel_scenario_switches_on_every_option_of_the_strategic_game() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    use barsoom::games::ScenarioModel;
+    use barsoom::games::jc::duel::model::JcDuel;
+    // John Carter berserk [13.43], on the pills [18.2 card 27], holding
+    // card 24 [18.2 card 24], with ten turns to reach Gar Nal [13.43], at
+    // his level 3 [17.34]; a green warrior one stronger [17.44].
+    let path = scenario(
+        &dir,
+        "arena",
+        "",
+        "{ id = \"john-carter\", berserk = true, invisible = true, break_off = true, deadline = true, level = 3 }",
+        "\"gar-nal\", { id = \"green-warrior\", strength_bonus = 1 }",
+    );
+    let m = JcDuel::load(&path).map(|(m, _)| m).expect("loads");
+    let d = m.duel();
+    let cards = d.special.cards;
+    assert_eq!((cards.berserk, cards.invisible), (1, 1));
+    assert_eq!(cards.break_off, Some(0));
+    assert_eq!(cards.deadline, Some((0, 10)));
+    assert!(d.extras, "the rules run only with the extras");
+    assert_eq!(d.fighters[0].top_level, 3);
+    assert!(
+        d.fighters[0]
+            .levels
+            .iter()
+            .all(|r| r.agility == TEN_SIX_AGILITY)
+    );
+    let green = roster().get("green-warrior").expect("green").at(1);
+    assert_eq!(d.fighters[2].at(1).strength, green.strength + 1);
+    assert_eq!(d.start().level[0], 3);
+    // The fliers on the ground: no falls [14.25].
+    let path = scenario(
+        &dir,
+        "flier",
+        "grounded = true",
+        "\"kantos-kan\"",
+        "\"black-pirate\"",
+    );
+    let m = JcDuel::load(&path).map(|(m, _)| m).expect("loads");
+    assert!(m.duel().grounded);
+    // Withdrawal and the master swordsmen's cards were there already
+    // (`goal = "withdraw"`, `master_swordsmen`); every bundled scenario
+    // still loads with none of these set.
+    let plain = scenario(&dir, "arena", "", "\"john-carter\"", "\"gar-nal\"");
+    let m = JcDuel::load(&plain).map(|(m, _)| m).expect("loads");
+    assert!(!m.duel().special.cards.any() && !m.duel().grounded);
+}
+
+#[test]
+fn bad_strategic_options_in_a_duel_scenario_are_one_line_errors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    use barsoom::games::ScenarioModel;
+    use barsoom::games::jc::duel::model::JcDuel;
+    let cases = [
+        (
+            "arena",
+            "",
+            "{ id = \"red-warrior\", berserk = true }",
+            "\"gar-nal\"",
+            "sides[0].characters[0].berserk",
+            "expected `berserk` only on a hero [13.43], found it on Red warrior of Mars",
+        ),
+        (
+            "arena",
+            "",
+            "{ id = \"john-carter\", level = 5 }",
+            "\"gar-nal\"",
+            "sides[0].characters[0].level",
+            "expected 1 to 4 (the levels of John Carter) [7.6], found 5",
+        ),
+        (
+            "arena",
+            "",
+            "\"john-carter\"",
+            "{ id = \"green-warrior\", strength_bonus = 12 }",
+            "sides[1].characters[0].strength_bonus",
+            "expected 0 to 9 [17.44], found 12",
+        ),
+        (
+            "arena",
+            "",
+            "{ id = \"john-carter\", deadline = true }",
+            "\"green-warrior\"",
+            "sides",
+            "expected a villain on the other side for John Carter to reach in time [13.43], found none",
+        ),
+        (
+            "arena",
+            "",
+            "{ id = \"john-carter\", break_off = true }, { id = \"carthoris\", break_off = true }",
+            "\"gar-nal\"",
+            "sides[0].characters[1].break_off",
+            "expected `break_off` on one character of the duel, found it on more",
+        ),
+        (
+            "arena",
+            "",
+            "{ id = \"red-warrior\", count = 2, break_off = true }",
+            "\"gar-nal\"",
+            "sides[0].characters[0].break_off",
+            "expected `break_off` on a single character (count 1), found count 2",
+        ),
+        (
+            "arena",
+            "grounded = true",
+            "\"john-carter\"",
+            "\"gar-nal\"",
+            "grounded",
+            "expected a flier display for fliers on the ground [14.25], found Open / arena",
+        ),
+    ];
+    for (display, extra, a, b, field, message) in cases {
+        let path = scenario(&dir, display, extra, a, b);
+        let err = JcDuel::load(&path)
+            .map(|_| ())
+            .expect_err(message)
+            .to_string();
+        assert!(!err.contains('\n'), "{err}");
+        for part in [field, message] {
+            assert!(err.contains(part), "{err} lacks {part}");
+        }
+    }
+}
+
+#[test]
+fn a_berserk_hero_shrugs_off_every_other_hit_of_a_bout_inside_the_duel() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    use barsoom::games::ScenarioModel;
+    use barsoom::games::jc::duel::model::JcDuel;
+    // [13.43] with [7.81]: John Carter, berserk, meets a master-at-arms in
+    // the street; the blow is the bout of jc.swordsman, in which only every
+    // second hit he takes costs him a level, the count running on from the
+    // duel (he has shrugged off one hit already in half the trials).
+    let path = scenario(
+        &dir,
+        "street",
+        "",
+        "{ id = \"john-carter\", berserk = true, at = [8, 30] }",
+        "{ id = \"master-at-arms\", at = [8, 34] }",
+    );
+    let m = JcDuel::load(&path).map(|(m, _)| m).expect("loads");
+    let d = m.duel();
+    let (jc, master) = (0, 1);
+    let bout = super::warlord_against_master_at_arms();
+    let mut kept_his_level = 0;
+    for i in 0..400 {
+        let mut s = d.start();
+        s.discovered = true;
+        let shrugged = i % 2 == 1;
+        if shrugged {
+            s.x.berserk_hit = 1 << jc;
+        }
+        let mut dice = Dice::for_trial(9, i);
+        d.melee(&mut s, master, jc, false, &mut dice, &mut NoTrace);
+        let mut hands = bout.start();
+        hands[0].berserk = true;
+        hands[0].shrugged = shrugged;
+        let r = bout.resolve_from(hands, &mut Dice::for_trial(9, i), &mut NoTrace);
+        // Of the master's hits the first is shrugged off unless one was
+        // already, then every other one.
+        let taken = r.hits[1] as u8;
+        let lost = if shrugged {
+            taken.div_ceil(2)
+        } else {
+            taken / 2
+        };
+        assert_eq!(r.levels[0], 4u8.saturating_sub(lost), "trial {i}");
+        if r.levels[0] > 0 {
+            assert_eq!(s.status[jc], Status::Fighting);
+            assert_eq!(s.level[jc], (4 - lost).max(2), "trial {i}");
+            kept_his_level += u32::from(taken == 1 && !shrugged);
+        } else {
+            assert_eq!(s.status[jc], Status::Unconscious);
+        }
+        // The count runs on: an odd number of hits turns it over.
+        let odd = taken % 2 == 1;
+        assert_eq!(s.x.berserk_hit & 1 != 0, shrugged != odd, "trial {i}");
+    }
+    assert!(
+        kept_his_level > 0,
+        "a single hit on a fresh berserk hero costs him nothing"
+    );
 }

@@ -8,6 +8,7 @@ use barsoom::games::ScenarioModel;
 use barsoom::scenario::Load;
 mod cards;
 mod escape;
+mod examples;
 mod open_display;
 
 use std::path::{Path, PathBuf};
@@ -33,6 +34,27 @@ fn rules() -> MeleeRules {
 
 fn specials() -> SpecialRules {
     SpecialRules::load(&jc_data().join("duel-specials.toml")).expect("specials load")
+}
+
+/// The bout of John Carter (the Warlord) against a master-at-arms, both
+/// on the minimax mix [7.81-7.86].
+fn warlord_against_master_at_arms() -> barsoom::games::jc::swordsman::Bout {
+    use barsoom::games::jc::swordsman::{Bout, CardPolicy, Rank, Swordsman};
+    let side = |label: &str, rank, hero| Swordsman {
+        label: label.into(),
+        rank,
+        hero,
+        policy: CardPolicy::Minimax,
+    };
+    Bout::new(
+        swordsman_tables(),
+        [
+            side("John Carter", Rank::Warlord, true),
+            side("Master swordsman (MA)", Rank::MasterAtArms, false),
+        ],
+        1000,
+    )
+    .expect("bout")
 }
 
 fn swordsman_tables() -> SwordsmanTables {

@@ -13,7 +13,7 @@ use barsoom::games::jc::duel::geometry::{
     positions_around,
 };
 use barsoom::games::jc::duel::melee::{Blow, Conditions, Fate, MeleeRules, apply_blow};
-use barsoom::games::jc::duel::model::{JcDuel, OUT_FIRST_WINS, OUT_SECOND_WINS};
+use barsoom::games::jc::duel::model::{JcDuel, OUT_FIRST_WINS, OUT_SECOND_WINS, OUT_UNDECIDED};
 use barsoom::games::jc::duel::policy::Policy;
 use barsoom::games::jc::duel::roster::{Class, Ratings, Roster};
 use barsoom::games::jc::duel::sequence::State;
@@ -659,6 +659,83 @@ fn a_fighter_closes_on_a_doorway_shut_by_two_enemies() {
     let action = Policy::Aggressive.choose(d, &s, 0, &mut dice);
     assert_eq!(action.to, (22, 19));
     assert!(action.target.is_some(), "{action:?}");
+}
+
+#[test]
+fn a_fighter_walks_to_the_box_touching_his_enemy_not_round_by_another_door() {
+    // A red warrior just inside the north-middle room of the house, facing
+    // west, half across its doorway to the corridor (columns 22-25, row
+    // 13); John Carter in the corridor. The exact positions [7.41] round
+    // the warrior on the corridor side are wall or shut by his counter:
+    // the nearest open one is west of him, by the north-west room and its
+    // door. The box straddling the doorway beside him, (22, 13), touches
+    // him [7.42], a few boxes from John Carter: he goes there, not round
+    // by the other door (where the warrior, walking to him the same way,
+    // would go round the other way, and so on to the turn limit).
+    let dir = tempfile::tempdir().expect("tempdir");
+    let m = load(&write(
+        dir.path(),
+        "round",
+        "display = \"house\"\ndiscovered = true",
+        &format!(
+            "{}{}",
+            side("aggressive", "\"john-carter\""),
+            side("aggressive", "\"red-warrior\"")
+        ),
+    ));
+    let d = m.duel();
+    let mut s: State = d.start();
+    s.pos[0] = (15, 14);
+    s.pos[1] = (21, 9);
+    (s.facing[0], s.facing[1]) = (EAST, WEST);
+    s.melee_joined = true;
+    let mut dice = Dice::for_trial(1, 0);
+    let action = Policy::Aggressive.choose(d, &s, 0, &mut dice);
+    let (dx, dy) = (action.to.0 - s.pos[1].0, action.to.1 - s.pos[1].1);
+    assert!(
+        dx.abs().max(dy.abs()) == 4 && action.to.1 >= 13,
+        "to a box touching the warrior on the corridor side: {action:?}"
+    );
+    // The warrior, likewise, steps out to the box touching John Carter.
+    s.facing[0] = NORTH;
+    let action = Policy::Aggressive.choose(d, &s, 1, &mut dice);
+    assert!(
+        action.to.1 >= 10,
+        "towards the corridor, not the west door: {action:?}"
+    );
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
+fn no_bundled_duel_reaches_its_turn_limit() {
+    // Fighters who walk round each other by different doors, stand in each
+    // other's way to the one box beside a doorway, or lie across it, or a
+    // villain making for an exit whose way is shut, once kept duels going
+    // to the turn limit. Every bundled duel now ends: 5,000 trials of each
+    // at seed 1 (random-vs-random-ambush, whose random walkers may take
+    // thousands of turns to meet, runs to 10,000).
+    let dir = common::bundled("jc/duel");
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("the bundled duels")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 15, "{names:?}");
+    for path in names {
+        let m = load(&path);
+        let t = common::tally(&m, 1, 0..5_000, 2, 256);
+        assert_eq!(
+            t.outcomes[usize::from(OUT_UNDECIDED)],
+            0,
+            "{}: a duel reached its {} turns",
+            path.display(),
+            m.duel().max_turns
+        );
+    }
 }
 
 #[test]
@@ -1506,4 +1583,31 @@ fn defenders_do_nothing_until_the_attackers_are_discovered() {
         discovered_in.bins().collect::<Vec<_>>()
     );
     assert!(t.outcomes[0] + t.outcomes[1] > 300, "{:?}", t.outcomes);
+}
+
+#[test]
+fn the_discovery_matrices_are_their_formula_and_say_so() {
+    // [6.4] reconstructed: with alertness A, B, C as 0, 1, 2, In Room is
+    // 5 + attacker - defender and Outside Room three less; the provenance
+    // gives the formula and the fixed points of [6.23, 6.24].
+    let data = common::jc_data_toml("duel-rules.toml");
+    let in_room = common::toml_grid(&data["discovery"]["in_room"]);
+    let outside = common::toml_grid(&data["discovery"]["outside_room"]);
+    for defender in 0..3 {
+        for attacker in 0..3 {
+            let cell = 5 + attacker as i64 - defender as i64;
+            assert_eq!(in_room[defender][attacker], cell);
+            assert_eq!(outside[defender][attacker], cell - 3);
+        }
+    }
+    common::assert_provenance_states(
+        &data,
+        "discovery",
+        &[
+            "in_room = 5 + attacker - defender",
+            "outside_room = in_room - 3",
+            "[6.23]",
+            "[6.24]",
+        ],
+    );
 }

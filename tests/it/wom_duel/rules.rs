@@ -500,3 +500,77 @@ fn a_panicking_animal_runs_before_any_blow() {
     // P(3d6 >= 6) = 206/216.
     assert!((exact.outcome_probabilities[flee] - 206.0 / 216.0).abs() < 1e-12);
 }
+
+#[test]
+fn breaking_the_code_raises_the_opponents_one_level_for_good() {
+    // [The Barsoomian Code of Battle]: the side that breaks it faces men
+    // one class higher, at 1:1 for the rest of the fight. Two padwars
+    // (level 6): the second breaks the code, so the first fights at 7.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let side =
+        |extra: &str| format!("[[sides]]\n{extra}figures = [{{ character = \"padwar\" }}]\n");
+    let load = |name: &str, sides: String| {
+        let path = write_duel(dir.path(), name, &sides);
+        WomDuel::load(&path)
+    };
+    let even = load("even", side("") + &side("")).expect("loads").0;
+    let broken = load("broken", side("") + &side("breaks_code = true\n"))
+        .expect("loads")
+        .0;
+    // Even: difference 0, wound 10, kill 15, each way; a roll-off decides
+    // who strikes first; seven wounds kill a level-6 man.
+    assert_eq!(
+        (even.attack(0, 1, 2).wound, even.attack(0, 1, 2).kill),
+        (Score::AtLeast(10), Score::AtLeast(15))
+    );
+    assert_eq!(even.first_strike(), FirstStrike::RollOff);
+    // Broken: the first padwar attacks at +1 (wound 9, kill 14), the
+    // breaker at -1 (wound 11, kill 16), and each seizes the initiative
+    // at his own difference as a level 7 against a level 6 would; the
+    // higher level strikes first [Melee priority 4]; and a level-7 man
+    // dies at 8 wounds.
+    assert_eq!(
+        (broken.attack(0, 1, 2).wound, broken.attack(0, 1, 2).kill),
+        (Score::AtLeast(9), Score::AtLeast(14))
+    );
+    assert_eq!(
+        (broken.attack(1, 0, 2).wound, broken.attack(1, 0, 2).kill),
+        (Score::AtLeast(11), Score::AtLeast(16))
+    );
+    assert_eq!(broken.initiative(1, 0), men(7, 6).initiative(1, 0));
+    assert!(matches!(broken.first_strike(), FirstStrike::Side(0, _)));
+    assert_eq!(broken.fighters()[0].wounds_to_kill, 8);
+    assert_eq!(broken.fighters()[1].wounds_to_kill, 7);
+    // The same as writing level 7, to the last probability.
+    let written = men(7, 6);
+    let exact = |d: &WomDuel| {
+        barsoom::games::wom::duel::exact::solve(d)
+            .expect("one against one")
+            .outcome_probabilities
+    };
+    assert_eq!(exact(&broken), exact(&written));
+    // A 13th-level man cannot rise: there is no 14th level.
+    let top = load(
+        "top",
+        "[[sides]]\nfigures = [{ character = \"padwar\", level = 13 }]\n".to_string()
+            + &side("breaks_code = true\n"),
+    )
+    .expect("loads")
+    .0;
+    assert_eq!(top.fighters()[0].wounds_to_kill, 14);
+    assert_eq!(top.attack(0, 1, 2).kill, men(13, 6).attack(0, 1, 2).kill);
+    // Animals are not bound by the code, and only one side can break it.
+    let e = load(
+        "animal",
+        "[[sides]]\nfigures = [{ character = \"banth\" }]\n".to_string()
+            + &side("breaks_code = true\n"),
+    )
+    .expect_err("refused");
+    assert!(e.to_string().contains("sides[1].breaks_code"), "{e}");
+    let e = load(
+        "both",
+        side("breaks_code = true\n") + &side("breaks_code = true\n"),
+    )
+    .expect_err("refused");
+    assert!(e.to_string().contains("at most one side"), "{e}");
+}

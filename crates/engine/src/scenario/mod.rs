@@ -164,7 +164,8 @@ impl Loader {
             limits::check_lengths(path, &document)?;
             return parse_plain(path, text);
         };
-        let applied = active.apply(path, &mut document)?;
+        let accepts = |candidate: &toml::Value| candidate.clone().try_into::<T>().is_ok();
+        let applied = active.apply(path, &mut document, &accepts)?;
         limits::check_lengths(path, &document)?;
         document.try_into().map_err(|e: toml::de::Error| {
             let message = e.message().trim().replace('\n', " ");
@@ -274,15 +275,76 @@ fn parse_plain<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, Scenar
                     .trim_matches(['[', ']'])
                     .trim();
                 let field = if key.is_empty() || key.starts_with('"') && !line.contains('=') {
-                    "(syntax)"
+                    "(syntax)".to_string()
                 } else {
-                    key
+                    // The full path of the value at fault when the document
+                    // parses and the path passes through the line's key
+                    // (`sides[0].figures` for `figures = 3` under [[sides]]).
+                    path_at(text, span.start)
+                        .filter(|p| p.split('.').any(|part| part.split('[').next() == Some(key)))
+                        .unwrap_or_else(|| key.to_string())
                 };
                 ScenarioError::new(path, field, format!("{message} (line {line_number})"))
             }
             None => ScenarioError::new(path, "(document)", message),
         }
     })
+}
+
+/// The full path (`sides[0].figures[0].level`) of the value at byte
+/// `offset` of the TOML `text`, found by walking the spans of its parsed
+/// document: within a table, the entry whose key or value holds the
+/// offset, else the last table or array of tables opened before it (a
+/// `[[sides]]` header's body lies outside the header's span); within an
+/// array, the element that holds it, else the last before it.
+fn path_at(text: &str, offset: usize) -> Option<String> {
+    use toml::de::{DeTable, DeValue};
+    type Entry<'a, 'i> = (&'a str, &'a toml::Spanned<DeValue<'i>>);
+    fn in_table(table: &DeTable<'_>, offset: usize, path: &mut String) {
+        let entries: Vec<Entry<'_, '_>> = table
+            .iter()
+            .map(|(k, v)| (k.get_ref().as_ref(), v))
+            .collect();
+        let holding = entries.iter().find(|(_, v)| v.span().contains(&offset));
+        let opened_before = || {
+            table
+                .iter()
+                .filter(|(k, v)| {
+                    k.span().start <= offset
+                        && matches!(v.get_ref(), DeValue::Table(_) | DeValue::Array(_))
+                })
+                .max_by_key(|(k, _)| k.span().start)
+                .map(|(k, v)| (k.get_ref().as_ref(), v))
+        };
+        let Some((key, value)) = holding.copied().or_else(opened_before) else {
+            return;
+        };
+        if !path.is_empty() {
+            path.push('.');
+        }
+        path.push_str(key);
+        in_value(value, offset, path);
+    }
+    fn in_value(value: &toml::Spanned<DeValue<'_>>, offset: usize, path: &mut String) {
+        match value.get_ref() {
+            DeValue::Table(table) => in_table(table, offset, path),
+            DeValue::Array(items) => {
+                let index = items
+                    .iter()
+                    .position(|v| v.span().contains(&offset))
+                    .or_else(|| items.iter().rposition(|v| v.span().start <= offset));
+                if let Some(i) = index {
+                    path.push_str(&format!("[{i}]"));
+                    in_value(&items[i], offset, path);
+                }
+            }
+            _ => {}
+        }
+    }
+    let document = DeTable::parse(text).ok()?;
+    let mut path = String::new();
+    in_table(document.get_ref(), offset, &mut path);
+    (!path.is_empty()).then_some(path)
 }
 
 /// The key named by serde's "unknown field `key`" message.
@@ -398,6 +460,54 @@ mod tests {
         assert!(line.starts_with("x.toml: level: "), "{line}");
         assert!(line.contains("line 2"), "{line}");
         assert!(!line.contains('\n'));
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Figure {
+        level: u8,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Side {
+        figures: Vec<Figure>,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Sides {
+        sides: Vec<Side>,
+    }
+
+    #[test]
+    fn type_errors_name_the_full_path() {
+        let field = |text: &str| {
+            Loader::default()
+                .parse_toml::<Sides>(Path::new("x.toml"), text)
+                .unwrap_err()
+                .to_string()
+        };
+        let ok_side = "[[sides]]\nfigures = [{ level = 3 }]\n\n";
+        let line = field(&format!("{ok_side}[[sides]]\nfigures = 3\n"));
+        assert!(line.starts_with("x.toml: sides[1].figures: "), "{line}");
+        let line = field(&format!(
+            "{ok_side}[[sides]]\nfigures = [{{ level = 2 }}, {{ level = \"x\" }}]\n"
+        ));
+        assert!(
+            line.starts_with("x.toml: sides[1].figures[1].level: "),
+            "{line}"
+        );
+        let line =
+            field("[[sides]]\n\n[[sides.figures]]\nlevel = 1\n\n[[sides.figures]]\nlevel = -4\n");
+        assert!(
+            line.starts_with("x.toml: sides[0].figures[1].level: "),
+            "{line}"
+        );
+        assert!(
+            path_at("a = [", 2).is_none(),
+            "a document that does not parse"
+        );
     }
 
     #[test]

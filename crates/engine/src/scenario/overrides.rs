@@ -8,8 +8,12 @@
 //! key at the top level goes to the scenario file only); the scenario file
 //! is read first. The new value must have the type of the
 //! value it replaces (an integer may stand for a float); a new key is
-//! checked by the file's own schema when it is deserialised. A path that
-//! fits no file is an error naming the nearest paths that exist.
+//! checked by the file's own schema when it is deserialised. A table the
+//! scenario file leaves out is created there when the file's schema has a
+//! default for it: its type takes the missing tables empty and refuses an
+//! unknown key in their place (so `rules.steps=up-to` works on a Jetan
+//! scenario without a `[rules]` table). A path that fits no file is an
+//! error naming the nearest paths that exist.
 
 use std::path::{Path, PathBuf};
 
@@ -197,11 +201,14 @@ impl Active {
     }
 
     /// Applies the overrides to the parsed document of `file` and returns
-    /// the paths of those that applied.
+    /// the paths of those that applied. `accepts` says whether the file's
+    /// schema takes a document: it decides which missing tables of the
+    /// scenario file may be created (see [`create_defaulted_tables`]).
     pub(super) fn apply(
         &mut self,
         file: &Path,
         document: &mut Value,
+        accepts: &dyn Fn(&Value) -> bool,
     ) -> Result<Vec<String>, ScenarioError> {
         let mut applied = Vec::new();
         if self.first_file.is_none() {
@@ -225,6 +232,9 @@ impl Active {
                 && matches!(last, Step::Key(k) if document.get(k).is_none());
             if new_top_level && !is_scenario {
                 continue;
+            }
+            if is_scenario && canonical(document, parent_steps).is_none() {
+                create_defaulted_tables(document, parent_steps, accepts);
             }
             let Some(mut field) = canonical(document, parent_steps) else {
                 continue;
@@ -254,6 +264,62 @@ impl Active {
         }
         Ok(applied)
     }
+}
+
+/// A key no schema has: a type that takes it in place of a created table
+/// cannot tell a field of its own from any other name.
+const PROBE_KEY: &str = "--set probe: no such field";
+
+/// Creates the tables of `steps` missing from `document` (empty, nested)
+/// when the schema has a default for them: the document with them is
+/// accepted and the same document with [`PROBE_KEY`] in their place is
+/// refused (a type that takes any key, such as a map or the untyped table
+/// read for the `model` field, is left alone). Only keys are created, below
+/// the longest prefix of `steps` that leads to an existing table; returns
+/// whether they were.
+fn create_defaulted_tables(
+    document: &mut Value,
+    steps: &[Step],
+    accepts: &dyn Fn(&Value) -> bool,
+) -> bool {
+    let Some(existing) = (0..steps.len())
+        .rev()
+        .find(|&k| walk(&mut *document, &steps[..k]).is_some_and(|v| v.is_table()))
+    else {
+        return false;
+    };
+    let (first, rest) = (&steps[existing], &steps[existing + 1..]);
+    let Step::Key(first) = first else {
+        return false;
+    };
+    let holds_first = walk(document, &steps[..existing])
+        .is_some_and(|parent| parent.get(first.as_str()).is_some());
+    if holds_first {
+        return false; // there, but not a table: the type check reports it
+    }
+    let mut missing = Value::Table(toml::Table::new());
+    for step in rest.iter().rev() {
+        let Step::Key(key) = step else {
+            return false;
+        };
+        let mut table = toml::Table::new();
+        table.insert(key.clone(), missing);
+        missing = Value::Table(table);
+    }
+    let with = |key: &str| {
+        let mut candidate = document.clone();
+        if let Some(Value::Table(t)) = walk(&mut candidate, &steps[..existing]) {
+            t.insert(key.to_string(), missing.clone());
+        }
+        candidate
+    };
+    if !accepts(&with(first)) || accepts(&with(PROBE_KEY)) {
+        return false;
+    }
+    if let Some(Value::Table(t)) = walk(document, &steps[..existing]) {
+        t.insert(first.clone(), missing);
+    }
+    true
 }
 
 /// Follows `steps` from `value`; `None` when a step does not exist.
@@ -383,15 +449,28 @@ fn collect_paths(value: &Value, prefix: String, out: &mut Vec<String>) {
     }
 }
 
-/// "; nearest: a, b, c" — the three known paths closest to `path`.
+/// "; nearest: a, b, c" — the three known paths closest to `path`, each
+/// scored by the nearer of itself and its last as many segments as `path`
+/// has, so a path given without its leading tables
+/// (`banth.wounds_to_kill`) finds the field it ends
+/// (`animals.banth.wounds_to_kill`).
 fn nearest(path: &str, known: &[String]) -> String {
-    let mut ranked: Vec<(usize, &String)> = known
+    let segments = path.split('.').count();
+    let suffix = |k: &str| -> usize {
+        let parts: Vec<&str> = k.split('.').collect();
+        let tail = parts[parts.len().saturating_sub(segments)..].join(".");
+        strsim::levenshtein(path, &tail)
+    };
+    let mut ranked: Vec<(usize, usize, &String)> = known
         .iter()
-        .map(|k| (strsim::levenshtein(path, k), k))
+        .map(|k| {
+            let whole = strsim::levenshtein(path, k);
+            (suffix(k).min(whole), whole, k)
+        })
         .collect();
     ranked.sort();
-    ranked.dedup_by(|a, b| a.1 == b.1);
-    let best: Vec<&str> = ranked.iter().take(3).map(|(_, k)| k.as_str()).collect();
+    ranked.dedup_by(|a, b| a.2 == b.2);
+    let best: Vec<&str> = ranked.iter().take(3).map(|(_, _, k)| k.as_str()).collect();
     if best.is_empty() {
         String::new()
     } else {
@@ -481,7 +560,9 @@ mod tests {
                 .map(|t| Override::parse(t).expect("override"))
                 .collect();
             let mut active = Active::new(&overrides);
-            let e = active.apply(Path::new("x.toml"), &mut doc()).unwrap_err();
+            let e = active
+                .apply(Path::new("x.toml"), &mut doc(), &|_| true)
+                .unwrap_err();
             assert!(e.message.contains("both set"), "{e}");
         }
         assert_eq!(distinct_paths("--vary", ["a[0].b", "a[0].c"]), Ok(()));
@@ -491,11 +572,96 @@ mod tests {
             .collect();
         let mut d = doc();
         Active::new(&again)
-            .apply(Path::new("x.toml"), &mut d)
+            .apply(Path::new("x.toml"), &mut d, &|_| true)
             .expect("the same path again is a later layer");
         assert_eq!(d["level"].as_integer(), Some(5));
         let twice = distinct_paths("--vary", ["a[0].b", " a[0].b"]).unwrap_err();
         assert!(twice.contains("given twice"), "{twice}");
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct WithDefaults {
+        level: u8,
+        #[serde(default)]
+        rules: std::collections::BTreeMap<String, String>,
+        #[serde(default)]
+        limits: Option<Limits>,
+        #[serde(default)]
+        required: Option<Required>,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Limits {
+        #[serde(default)]
+        inner: Option<Inner>,
+    }
+
+    #[derive(Debug, Default, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Inner {
+        #[serde(default)]
+        turns: u32,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Required {
+        speed: u32,
+    }
+
+    fn applied(document: &mut Value, text: &str, accepts: &dyn Fn(&Value) -> bool) -> bool {
+        let o = Override::parse(text).expect("override");
+        let mut active = Active::new(&[o]);
+        let applied = active
+            .apply(Path::new("x.toml"), document, accepts)
+            .expect("applies");
+        active.check_all_used().is_ok() && applied.len() == 1
+    }
+
+    #[test]
+    fn a_table_the_scenario_omits_is_created_where_the_schema_defaults_it() {
+        let typed = |v: &Value| v.clone().try_into::<WithDefaults>().is_ok();
+        let mut d: Value = toml::from_str("level = 3").expect("toml");
+        // A defaulted map and a nested defaulted struct are created.
+        assert!(applied(&mut d, "rules.steps=up-to", &typed));
+        assert_eq!(d["rules"]["steps"].as_str(), Some("up-to"));
+        assert!(applied(&mut d, "limits.inner.turns=7", &typed));
+        assert_eq!(d["limits"]["inner"]["turns"].as_integer(), Some(7));
+        assert!(typed(&d));
+        // Not created: a name the schema does not have, a table whose
+        // fields have no defaults, a type that takes any key, a data file.
+        let mut d: Value = toml::from_str("level = 3").expect("toml");
+        assert!(!applied(&mut d, "ruless.steps=up-to", &typed));
+        assert!(!applied(&mut d, "required.speed=2", &typed));
+        assert!(!applied(&mut d, "rules.steps=up-to", &|_| true));
+        assert_eq!(d, toml::from_str::<Value>("level = 3").expect("toml"));
+        let o = Override::parse("rules.steps=up-to").expect("override");
+        let mut active = Active::new(&[o]);
+        active
+            .apply(Path::new("scenario.toml"), &mut doc(), &typed)
+            .expect("scenario");
+        let mut data: Value = toml::from_str("level = 3").expect("toml");
+        active
+            .apply(Path::new("data.toml"), &mut data, &typed)
+            .expect("data file");
+        assert!(data.get("rules").is_none());
+        // A key that holds something other than a table is not replaced.
+        let mut d: Value = toml::from_str("level = 3\nrules = 4").expect("toml");
+        let o = Override::parse("rules.steps=up-to").expect("override");
+        let e = Active::new(&[o])
+            .apply(Path::new("x.toml"), &mut d, &typed)
+            .unwrap_err();
+        assert!(
+            e.message.contains("cannot apply steps to an integer"),
+            "{e}"
+        );
+        assert_eq!(d["rules"].as_integer(), Some(4));
     }
 
     #[test]
@@ -504,5 +670,24 @@ mod tests {
         collect_paths(&doc(), String::new(), &mut known);
         let hint = nearest("units[1].sped", &known);
         assert!(hint.starts_with("; nearest: units[1].speed"), "{hint}");
+        // A path without its leading tables finds the field it ends.
+        let known: Vec<String> = [
+            "men.wounds_to_kill",
+            "men.wounds_to_kill_bonus",
+            "animals.banth.wounds_to_kill",
+            "animals.thoat.wounds_to_kill",
+        ]
+        .map(String::from)
+        .to_vec();
+        let hint = nearest("banth.wounds_to_kill", &known);
+        assert!(
+            hint.starts_with("; nearest: animals.banth.wounds_to_kill, "),
+            "{hint}"
+        );
+        let hint = nearest("banth.wounds_to_kil", &known);
+        assert!(
+            hint.starts_with("; nearest: animals.banth.wounds_to_kill, "),
+            "{hint}"
+        );
     }
 }

@@ -221,7 +221,7 @@ fn notes_show_each_candidate_and_the_choice() {
     let notes = game.slot.take_notes();
     assert_eq!(notes.len(), 1, "{notes:?}");
     assert!(
-        notes[0].starts_with("seat 1 searches step (12 playouts): [0] "),
+        notes[0].starts_with("seat 1 searches step (12 playouts, base plays ["),
         "{}",
         notes[0]
     );

@@ -364,6 +364,11 @@ pub struct Hand {
     pub streak: u8,
     /// Levels left.
     pub levels: u8,
+    /// A hero gone berserk [13.43]: only every second hit he takes costs
+    /// him a level (a bout inside a duel; a lone bout has none).
+    pub berserk: bool,
+    /// A berserk hand has shrugged off a hit: the next one costs a level.
+    pub shrugged: bool,
 }
 
 impl Hand {
@@ -571,7 +576,15 @@ impl Bout {
         for s in 0..2 {
             if hit[s] {
                 result.hits[s] += 1;
-                hands[1 - s].levels = hands[1 - s].levels.saturating_sub(1);
+                let target = &mut hands[1 - s];
+                if target.berserk {
+                    // [13.43] every other hit is shrugged off.
+                    target.shrugged = !target.shrugged;
+                    if target.shrugged {
+                        continue;
+                    }
+                }
+                target.levels = target.levels.saturating_sub(1);
             }
         }
         trace.event("JC 7.84 matrix", || {

@@ -32,8 +32,10 @@ pub(crate) const OUT_DRAW_CHIEF: u16 = 2;
 pub(crate) const OUT_DRAW_ENDGAME: u16 = 3;
 /// Outcome: drawn because the side to move had no legal move.
 pub(crate) const OUT_DRAW_NO_MOVES: u16 = 4;
+/// Outcome: drawn by a threefold repetition.
+pub(crate) const OUT_DRAW_REPETITION: u16 = 5;
 /// Outcome: the ply limit came first.
-pub const OUT_UNFINISHED: u16 = 5;
+pub const OUT_UNFINISHED: u16 = 6;
 
 /// Metric: plies played.
 pub(crate) const METRIC_PLIES: usize = 0;
@@ -89,7 +91,7 @@ pub fn play_game<T: Trace>(
     while record.end.is_none() && record.plies < max_plies {
         let side = position.side();
         let Some(m) = players[side.index()].choose(rules, &position, dice, work) else {
-            record.end = Some(End::NoMoves);
+            record.end = Some(rules.no_moves_end(side));
             break;
         };
         let taken = position.piece(usize::from(m.to)).map(|(k, _)| k);
@@ -106,7 +108,7 @@ pub fn play_game<T: Trace>(
         on_move(record.plies, m, &position);
     }
     if record.end.is_none() {
-        // At the limit: a side with no legal move still ends in a draw.
+        // At the limit: a side with no legal move still ends the game.
         let mut list = super::position::MoveList::default();
         record.end = rules.outcome(&position, &mut list);
     }
@@ -272,9 +274,10 @@ impl ScenarioModel for JetanGame {
             .unwrap_or(Path::new("."))
             .join(file.data.as_deref().unwrap_or("data/pieces.toml"));
         let values = load_values_with(&data, loader)?;
+        let rules = Rules::new(flags, values);
         let mut start = match &file.position {
             Some(p) => Position::parse(p).map_err(|e| err("position", e.to_string()))?,
-            None => Position::initial(),
+            None => rules.start_position(),
         };
         match (file.first.as_deref(), &file.position) {
             (None, _) => {}
@@ -303,7 +306,6 @@ impl ScenarioModel for JetanGame {
                 ));
             }
         };
-        let rules = Rules::new(flags, values);
         let spec = output_spec(seats, start.side(), max_plies);
         Ok((
             JetanGame {
@@ -336,6 +338,7 @@ pub fn trial_result(record: &GameRecord, a_plays: Color) -> TrialResult {
         (_, Some(_)) => OUT_B_WINS,
         (Some(End::ChiefTakenByOther { .. }), None) => OUT_DRAW_CHIEF,
         (Some(End::Endgame), None) => OUT_DRAW_ENDGAME,
+        (Some(End::Repetition), None) => OUT_DRAW_REPETITION,
         (Some(_), None) => OUT_DRAW_NO_MOVES,
         (None, None) => OUT_UNFINISHED,
     };
@@ -350,6 +353,7 @@ fn output_spec(seats: [Player; 2], first: Color, max_plies: u32) -> OutputSpec {
         "draw: a Chief taken by another piece".into(),
         "draw: ten moves at three pieces or fewer".into(),
         "draw: no legal move".into(),
+        "draw: threefold repetition".into(),
         format!("unfinished after {max_plies} plies"),
     ];
     let first_name = first.name();

@@ -326,7 +326,7 @@ fn negamax(
     }
     rules.generate(position, list);
     if list.is_empty() {
-        return 0; // no legal move: a draw
+        return terminal_score(rules.no_moves_end(position.side()), position.side(), ply);
     }
     score_moves(rules, position, list.as_slice(), order);
     let mut best = -WIN - 1;
@@ -449,7 +449,10 @@ fn playout(
         rules.generate(&position, list);
         match pick(list.as_slice(), dice) {
             Some(m) => position = rules.play(&position, m),
-            None => return 0.5,
+            None => match rules.no_moves_end(position.side()).winner() {
+                Some(w) => return f32::from(u8::from(w == side)),
+                None => return 0.5,
+            },
         }
     }
     match position.end().map(|e| e.winner()) {
@@ -656,6 +659,35 @@ mod tests {
             };
             let child = rules.play(&p, m);
             assert!(!rules.princess_exposed(&child, Color::Black), "{m}");
+        }
+    }
+
+    #[test]
+    fn a_side_without_a_move_scores_by_the_no_moves_flag() {
+        // Black has only the Princess and every square she could reach is
+        // threatened: a draw by the book, a loss under no_moves = loss, in
+        // the search and in the playouts alike.
+        let p = position("9q/10/10/10/10/10/10/2c7/10/Q9 b - -");
+        let flags = crate::jetan::rules::RuleFlags {
+            no_moves: crate::jetan::rules::NoMovesRule::Loss,
+            ..Default::default()
+        };
+        let loss = Rules::new(flags, crate::jetan::rules::PieceValues::default());
+        let mut work = Workspace::default();
+        for (rules, search, playout_result) in [(Rules::book(), 0, 0.5), (loss, -WIN, 0.0)] {
+            let mut budget = Budget {
+                nodes: 0,
+                limit: 1_000,
+                aborted: false,
+            };
+            let buffers = (&mut work.lists[..], &mut work.scores[..]);
+            let window = (-WIN - 1, WIN + 1);
+            let score = negamax(&rules, &p, 2, window, 0, buffers, &mut budget);
+            assert_eq!(score, search);
+            let mut dice = Dice::for_trial(1, 0);
+            let mut list = MoveList::default();
+            let result = playout(&rules, &p, Color::Black, &mut dice, &mut list);
+            assert_eq!(result, playout_result);
         }
     }
 

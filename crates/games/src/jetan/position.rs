@@ -1,11 +1,15 @@
 //! A Jetan position, its one-line notation, legal move generation, making a
 //! move (copy-make), the end-of-game rules and perft.
+//!
+//! A position carries its Zobrist key and, for the repetition rule, a
+//! fixed ring of the keys of the positions before it: copying it to make a
+//! move never allocates.
 
 use std::fmt;
 
 use super::rules::{
-    Bitboard, ChiefTakenByOther, Color, EndgameRule, Kind, PathTables, PieceValues, PrincessThreat,
-    RuleFlags, SQUARES, mover, square_name,
+    Bitboard, ChiefTakenByOther, Color, EndgameRule, Kind, NoMovesRule, PathTables, PieceValues,
+    PrincessThreat, RepetitionRule, RuleFlags, SQUARES, SetupRule, ThreatRule, mover, square_name,
 };
 
 /// A move: origin, destination and whether it is the Princess's escape.
@@ -113,8 +117,15 @@ pub enum End {
     /// Both sides reduced to three pieces or fewer (of equal value under
     /// the book reading) and no win in the ten moves after ("Draw").
     Endgame,
-    /// The side to move has no legal move: a draw (issue 8).
-    NoMoves,
+    /// The side to move has no legal move: a draw (issue 8), or with
+    /// `no_moves = loss` a win for the other side.
+    NoMoves {
+        /// The winner under the `loss` reading; `None` for the draw.
+        winner: Option<Color>,
+    },
+    /// A position occurred for the third time: a draw under
+    /// `repetition = threefold-draw`.
+    Repetition,
 }
 
 impl End {
@@ -122,8 +133,8 @@ impl End {
     pub fn winner(&self) -> Option<Color> {
         match *self {
             End::PrincessTaken { winner } | End::ChiefTakesChief { winner } => Some(winner),
-            End::ChiefTakenByOther { winner } => winner,
-            End::Endgame | End::NoMoves => None,
+            End::ChiefTakenByOther { winner } | End::NoMoves { winner } => winner,
+            End::Endgame | End::Repetition => None,
         }
     }
 
@@ -133,11 +144,15 @@ impl End {
             Some(w) => match self {
                 End::PrincessTaken { .. } => format!("{} takes the Princess", w.name()),
                 End::ChiefTakesChief { .. } => format!("{}'s Chief takes the Chief", w.name()),
+                End::NoMoves { .. } => {
+                    format!("{} wins: {} has no legal move", w.name(), w.other().name())
+                }
                 _ => format!("{} takes the Chief (a loss for the Chief's side)", w.name()),
             },
             None => match self {
                 End::ChiefTakenByOther { .. } => "draw: a Chief taken by another piece".into(),
                 End::Endgame => "draw: the ten-move endgame rule".into(),
+                End::Repetition => "draw: a position repeated three times".into(),
                 _ => "draw: the side to move has no legal move".into(),
             },
         }
@@ -147,8 +162,68 @@ impl End {
 /// Moves without a win before the endgame rule draws: ten, five apiece.
 pub(crate) const ENDGAME_PLIES: u8 = 10;
 
+/// Plies of history the repetition rule looks back over (fifty moves a
+/// side): an earlier occurrence is forgotten.
+pub const HISTORY: usize = 100;
+
+/// How a perft count treats a game that ended before the last ply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Terminal {
+    /// A finished game is one leaf, whatever the plies left (issue 8).
+    #[default]
+    Leaf,
+    /// The chess convention: only nodes at the full depth count, so a game
+    /// finished earlier contributes nothing below its ply.
+    Chess,
+}
+
+/// 64-bit keys for hashing positions: one per piece code (1 to 16) and
+/// square, one for Orange to move, one per side's unused escape. Drawn at
+/// compile time from SplitMix64, so the same on every platform.
+struct Zobrist {
+    pieces: [[u64; SQUARES]; 16],
+    orange_to_move: u64,
+    escape: [u64; 2],
+}
+
+const fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+const ZOBRIST: Zobrist = {
+    let mut state = 0x4a45_5441_4e00_0001; // "JETAN" and a counter
+    let mut pieces = [[0u64; SQUARES]; 16];
+    let mut code = 0;
+    while code < 16 {
+        let mut square = 0;
+        while square < SQUARES {
+            pieces[code][square] = splitmix64(&mut state);
+            square += 1;
+        }
+        code += 1;
+    }
+    let orange_to_move = splitmix64(&mut state);
+    let escape = [splitmix64(&mut state), splitmix64(&mut state)];
+    Zobrist {
+        pieces,
+        orange_to_move,
+        escape,
+    }
+};
+
+/// The Zobrist key of piece `code` (1 to 16) on `square`.
+#[inline]
+fn piece_key(code: u8, square: usize) -> u64 {
+    ZOBRIST.pieces[usize::from(code - 1) & 15][square]
+}
+
 /// A position: the pieces, the side to move, whether each side still has
-/// its escape, and the endgame counter. Copied to make a move.
+/// its escape, the endgame counter, and for the repetition rule the keys
+/// of the positions before it. Copied to make a move.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Position {
     /// Per square: 0 empty, else `1 + kind + 8 * colour`.
@@ -164,6 +239,16 @@ pub struct Position {
     endgame_plies: Option<u8>,
     /// Set once the game has ended.
     end: Option<End>,
+    /// The pieces' part of the Zobrist key, kept up to date by `put` and
+    /// `remove`.
+    placement_key: u64,
+    /// The keys of the positions before this one since the last capture or
+    /// escape, as a ring; kept only under `repetition = threefold-draw`.
+    history: [u64; HISTORY],
+    /// The ring slot the next key goes to.
+    history_next: u8,
+    /// Keys in the ring (at most [`HISTORY`]).
+    history_len: u8,
 }
 
 /// A position string that cannot be read.
@@ -179,6 +264,11 @@ pub struct PositionError {
 /// The set-up (issue 8, "Board and set-up"), in the position notation.
 pub(crate) const INITIAL: &str =
     "wpdfqcfdpw/tnnnnnnnnt/10/10/10/10/10/10/TNNNNNNNNT/WPDFCQFDPW o bo -";
+
+/// The set-up under `setup = mirrored`: Orange's home row is Black's
+/// reflected across the middle of the board (Chief facing Chief).
+pub(crate) const INITIAL_MIRRORED: &str =
+    "wpdfcqfdpw/tnnnnnnnnt/10/10/10/10/10/10/TNNNNNNNNT/WPDFCQFDPW o bo -";
 
 #[inline]
 fn code(kind: Kind, color: Color) -> u8 {
@@ -203,7 +293,47 @@ impl Position {
             escape_available: [true; 2],
             endgame_plies: None,
             end: None,
+            placement_key: 0,
+            history: [0; HISTORY],
+            history_next: 0,
+            history_len: 0,
         }
+    }
+
+    /// The Zobrist key: the pieces on their squares, the side to move and
+    /// the unused escapes (not the endgame counter), as the repetition rule
+    /// compares positions.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        let mut key = self.placement_key;
+        if self.side == Color::Orange {
+            key ^= ZOBRIST.orange_to_move;
+        }
+        for side in 0..2 {
+            if self.escape_available[side] {
+                key ^= ZOBRIST.escape[side];
+            }
+        }
+        key
+    }
+
+    /// How many of the positions in the history, with the same side to
+    /// move, have `key`.
+    fn occurrences(&self, key: u64) -> usize {
+        // The newest entry is the position just before (the other side to
+        // move); entries two, four, ... plies back have this side to move.
+        let next = usize::from(self.history_next);
+        (2..=usize::from(self.history_len))
+            .step_by(2)
+            .filter(|back| self.history[(next + HISTORY - back) % HISTORY] == key)
+            .count()
+    }
+
+    /// Records `key` (the position before this one) in the history.
+    fn remember(&mut self, key: u64) {
+        self.history[usize::from(self.history_next)] = key;
+        self.history_next = ((usize::from(self.history_next) + 1) % HISTORY) as u8;
+        self.history_len = (usize::from(self.history_len) + 1).min(HISTORY) as u8;
     }
 
     /// Reads the one-line notation: ranks 10 down to 1 separated by `/`
@@ -368,11 +498,17 @@ impl Position {
     /// Places a piece (used by parsing and composed positions).
     pub fn put(&mut self, square: usize, kind: Kind, color: Color) {
         self.remove(square);
-        self.board[square] = code(kind, color);
+        let code = code(kind, color);
+        self.board[square] = code;
+        self.placement_key ^= piece_key(code, square);
         self.occupied[color.index()] |= 1u128 << square;
     }
 
     fn remove(&mut self, square: usize) {
+        let old = self.board[square];
+        if old != 0 {
+            self.placement_key ^= piece_key(old, square);
+        }
         self.board[square] = 0;
         let bit = !(1u128 << square);
         self.occupied[0] &= bit;
@@ -527,6 +663,28 @@ impl Rules {
         Rules::new(RuleFlags::default(), PieceValues::default())
     }
 
+    /// The set-up under the `setup` flag, Orange to move.
+    pub fn start_position(&self) -> Position {
+        let text = match self.flags.setup {
+            SetupRule::Rotated => INITIAL,
+            SetupRule::Mirrored => INITIAL_MIRRORED,
+        };
+        match Position::parse(text) {
+            Ok(p) => p,
+            Err(e) => unreachable!("the built-in set-ups parse: {e}"),
+        }
+    }
+
+    /// How the game ends when `side`, to move, has no legal move.
+    pub fn no_moves_end(&self, side: Color) -> End {
+        End::NoMoves {
+            winner: match self.flags.no_moves {
+                NoMovesRule::Draw => None,
+                NoMovesRule::Loss => Some(side.other()),
+            },
+        }
+    }
+
     /// The squares `color`'s pieces other than the Princess could move
     /// onto with `occupancy` on the board, whatever stands there: where an
     /// enemy Princess would be threatened.
@@ -616,9 +774,14 @@ impl Rules {
         if ordinary | escape == 0 {
             return;
         }
-        // She leaves `from`; her standing on the destination cannot block a
-        // path to it (paths never revisit), so one threat set serves all.
-        let threatened = self.threats(position, side.other(), all & !(1u128 << from));
+        // Under the book reading she leaves `from` first; her standing on
+        // the destination cannot block a path to it (paths never revisit),
+        // so one threat set serves all.
+        let board = match self.flags.threatened {
+            ThreatRule::AfterMove => all & !(1u128 << from),
+            ThreatRule::BeforeMove => all,
+        };
+        let threatened = self.threats(position, side.other(), board);
         let safe = !threatened;
         match self.flags.princess_threat {
             PrincessThreat::Destination => {
@@ -691,6 +854,17 @@ impl Rules {
                 next.end = Some(End::Endgame);
             }
         }
+        if self.flags.repetition == RepetitionRule::ThreefoldDraw {
+            if captured.is_some() || m.escape {
+                // Nothing before can recur: the pieces or escapes differ.
+                next.history_len = 0;
+            } else {
+                next.remember(position.key());
+            }
+            if next.end.is_none() && next.occurrences(next.key()) >= 2 {
+                next.end = Some(End::Repetition);
+            }
+        }
         next
     }
 
@@ -708,13 +882,13 @@ impl Rules {
     }
 
     /// The game's end in `position`, counting a side to move without a
-    /// legal move (a draw) as an end too.
+    /// legal move as an end too (see [`Rules::no_moves_end`]).
     pub fn outcome(&self, position: &Position, list: &mut MoveList) -> Option<End> {
         if let Some(end) = position.end {
             return Some(end);
         }
         self.generate(position, list);
-        list.is_empty().then_some(End::NoMoves)
+        list.is_empty().then(|| self.no_moves_end(position.side))
     }
 
     #[cfg(test)]
@@ -738,42 +912,56 @@ impl Rules {
     }
 
     /// Leaf count of the legal move tree to `depth` plies. A position where
-    /// the game has ended (including a side with no legal move) is a leaf.
-    pub fn perft(&self, position: &Position, depth: u32) -> u64 {
+    /// the game has ended before `depth` (a side with no legal move
+    /// included) is one leaf under [`Terminal::Leaf`] and none under
+    /// [`Terminal::Chess`].
+    pub fn perft(&self, position: &Position, depth: u32, terminal: Terminal) -> u64 {
         let mut stack = vec![MoveList::default(); depth as usize + 1];
-        self.perft_with(position, depth, &mut stack)
+        let finished = u64::from(terminal == Terminal::Leaf);
+        self.perft_with(position, depth, finished, &mut stack)
     }
 
-    fn perft_with(&self, position: &Position, depth: u32, stack: &mut [MoveList]) -> u64 {
-        if depth == 0 || position.end.is_some() {
+    /// Perft below `position`; `finished` is what a game ended before the
+    /// last ply counts.
+    fn perft_with(
+        &self,
+        position: &Position,
+        depth: u32,
+        finished: u64,
+        stack: &mut [MoveList],
+    ) -> u64 {
+        if depth == 0 {
             return 1;
+        }
+        if position.end.is_some() {
+            return finished;
         }
         let Some((list, rest)) = stack.split_first_mut() else {
             return 1;
         };
         self.generate(position, list);
         if list.is_empty() {
-            return 1;
+            return finished;
         }
         if depth == 1 {
             return list.len() as u64;
         }
         let mut nodes = 0;
         for &m in list.as_slice() {
-            nodes += self.perft_with(&self.play(position, m), depth - 1, rest);
+            nodes += self.perft_with(&self.play(position, m), depth - 1, finished, rest);
         }
         nodes
     }
 
     /// Perft per root move: `(move, leaf count)`.
-    pub fn divide(&self, position: &Position, depth: u32) -> Vec<(Move, u64)> {
+    pub fn divide(&self, position: &Position, depth: u32, terminal: Terminal) -> Vec<(Move, u64)> {
         let mut list = MoveList::default();
         self.generate(position, &mut list);
         list.as_slice()
             .iter()
             .map(|&m| {
                 let child = self.play(position, m);
-                (m, self.perft(&child, depth.saturating_sub(1)))
+                (m, self.perft(&child, depth.saturating_sub(1), terminal))
             })
             .collect()
     }

@@ -215,25 +215,98 @@ pub enum EndgameRule {
     FiveEachAnyValue,
 }
 
-/// The rule flags: the defaults are the book interpretation.
+/// Which diagonals a Panthan may step on ("Pieces", Panthan).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct RuleFlags {
-    /// `steps`.
-    pub steps: Steps,
-    /// `paths`.
-    pub paths: Paths,
-    /// `flier`.
-    pub flier: FlierRule,
-    /// `thoat`.
-    pub thoat: ThoatRule,
-    /// `princess_threat`.
-    pub princess_threat: PrincessThreat,
-    /// `escape`.
-    pub escape: EscapeRule,
-    /// `chief_taken_by_other`.
-    pub chief_taken_by_other: ChiefTakenByOther,
-    /// `endgame`.
-    pub endgame: EndgameRule,
+pub enum PanthanRule {
+    /// Book: forward, sideways or diagonally forward; "not backward" rules
+    /// out every backward step, diagonal ones included.
+    #[default]
+    ForwardDiagonals,
+    /// "diagonal" read as any diagonal: the four diagonals, forward,
+    /// sideways, never straight back.
+    AllDiagonals,
+}
+
+/// How the home rows face each other ("Pieces": the first row "from left
+/// to right of each player").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SetupRule {
+    /// Book: each player's row runs from his own left, so Orange's is
+    /// Black's turned half round (each Chief faces the enemy Princess).
+    #[default]
+    Rotated,
+    /// Orange's row mirrors Black's across the middle of the board, the
+    /// files read a to j for both as in chess (Chief faces Chief).
+    Mirrored,
+}
+
+/// Where the enemy's reach is measured when the Princess may not move onto
+/// a threatened square ("Princess").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ThreatRule {
+    /// Book (issue 8): on the board after her move, so the square she
+    /// leaves no longer blocks an enemy path ("could then take her").
+    #[default]
+    AfterMove,
+    /// On the board as it stands before she moves: her own square still
+    /// blocks the enemy's paths through it.
+    BeforeMove,
+}
+
+/// What a side to move without a legal move means (the text is silent).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NoMovesRule {
+    /// Book (issue 8): the game is drawn.
+    #[default]
+    Draw,
+    /// The side that cannot move loses.
+    Loss,
+}
+
+/// Whether a repeated position ends the game (the text is silent).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RepetitionRule {
+    /// Book: no repetition rule.
+    #[default]
+    None,
+    /// The third occurrence of a position (same pieces on the same
+    /// squares, side to move and escapes) since the last capture or escape
+    /// draws the game, looked up over the last [`super::position::HISTORY`]
+    /// plies.
+    ThreefoldDraw,
+}
+
+/// One rule flag's type: its two readings by name, the book's first.
+trait Reading: Copy + Default + PartialEq {
+    /// The values' names: the book reading (the default), then the other.
+    const VALUES: [&'static str; 2];
+    /// The other reading.
+    const OTHER: Self;
+}
+
+macro_rules! readings {
+    ($($ty:ident: $book:literal, $other:ident = $name:literal;)*) => {$(
+        impl Reading for $ty {
+            const VALUES: [&'static str; 2] = [$book, $name];
+            const OTHER: Self = $ty::$other;
+        }
+    )*};
+}
+
+readings! {
+    Steps: "exact", UpTo = "up-to";
+    Paths: "combination", Straight = "straight";
+    FlierRule: "jumps", Slides = "slides";
+    ThoatRule: "path", Knight = "knight";
+    PrincessThreat: "destination", Path = "path";
+    EscapeRule: "path-of-ten", StraightUpToTen = "straight-up-to-ten";
+    ChiefTakenByOther: "draw", Loss = "loss";
+    EndgameRule: "ten-moves-equal-value", FiveEachAnyValue = "five-each-any-value";
+    PanthanRule: "forward-diagonals", AllDiagonals = "all-diagonals";
+    SetupRule: "rotated", Mirrored = "mirrored";
+    ThreatRule: "after-move", BeforeMove = "before-move";
+    NoMovesRule: "draw", Loss = "loss";
+    RepetitionRule: "none", ThreefoldDraw = "threefold-draw";
 }
 
 /// A flag name or value that is not one of the readings.
@@ -241,34 +314,75 @@ pub struct RuleFlags {
 #[error("{0}")]
 pub struct FlagError(pub String);
 
+macro_rules! rule_flags {
+    ($($(#[$doc:meta])* $name:ident: $ty:ty,)*) => {
+        /// The rule flags: the defaults are the book interpretation.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+        pub struct RuleFlags {
+            $($(#[$doc])* pub $name: $ty,)*
+        }
+
+        impl RuleFlags {
+            /// The flag names, in documentation order.
+            pub(crate) const NAMES: &'static [&'static str] = &[$(stringify!($name)),*];
+
+            /// The accepted values of flag `name` (the book reading first).
+            pub fn values(name: &str) -> Option<[&'static str; 2]> {
+                match name {
+                    $(stringify!($name) => Some(<$ty as Reading>::VALUES),)*
+                    _ => None,
+                }
+            }
+
+            /// Sets flag `name` to its book reading, or the other one.
+            fn choose(&mut self, name: &str, other: bool) {
+                match name {
+                    $(stringify!($name) => {
+                        self.$name = if other { <$ty as Reading>::OTHER } else { <$ty>::default() };
+                    })*
+                    _ => {}
+                }
+            }
+
+            /// Per flag in [`Self::NAMES`] order: whether the other
+            /// reading is chosen.
+            fn chosen(&self) -> Vec<bool> {
+                vec![$(self.$name == <$ty as Reading>::OTHER),*]
+            }
+        }
+    };
+}
+
+rule_flags! {
+    /// `steps`.
+    steps: Steps,
+    /// `paths`.
+    paths: Paths,
+    /// `flier`.
+    flier: FlierRule,
+    /// `thoat`.
+    thoat: ThoatRule,
+    /// `princess_threat`.
+    princess_threat: PrincessThreat,
+    /// `escape`.
+    escape: EscapeRule,
+    /// `chief_taken_by_other`.
+    chief_taken_by_other: ChiefTakenByOther,
+    /// `endgame`.
+    endgame: EndgameRule,
+    /// `panthan`.
+    panthan: PanthanRule,
+    /// `setup`.
+    setup: SetupRule,
+    /// `threatened`.
+    threatened: ThreatRule,
+    /// `no_moves`.
+    no_moves: NoMovesRule,
+    /// `repetition`.
+    repetition: RepetitionRule,
+}
+
 impl RuleFlags {
-    /// The flag names, in documentation order.
-    pub(crate) const NAMES: [&'static str; 8] = [
-        "steps",
-        "paths",
-        "flier",
-        "thoat",
-        "princess_threat",
-        "escape",
-        "chief_taken_by_other",
-        "endgame",
-    ];
-
-    /// The accepted values of flag `name` (the book reading first).
-    pub fn values(name: &str) -> Option<[&'static str; 2]> {
-        Some(match name {
-            "steps" => ["exact", "up-to"],
-            "paths" => ["combination", "straight"],
-            "flier" => ["jumps", "slides"],
-            "thoat" => ["path", "knight"],
-            "princess_threat" => ["destination", "path"],
-            "escape" => ["path-of-ten", "straight-up-to-ten"],
-            "chief_taken_by_other" => ["draw", "loss"],
-            "endgame" => ["ten-moves-equal-value", "five-each-any-value"],
-            _ => return None,
-        })
-    }
-
     /// Sets flag `name` to `value`, or says what was expected.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), FlagError> {
         let values = Self::values(name).ok_or_else(|| {
@@ -277,88 +391,26 @@ impl RuleFlags {
                 Self::NAMES.join(", ")
             ))
         })?;
-        let second = match values.iter().position(|v| *v == value) {
-            Some(i) => i == 1,
-            None => {
-                return Err(FlagError(format!(
-                    "expected {} or {}, found {value:?}",
-                    values[0], values[1]
-                )));
+        match values.iter().position(|v| *v == value) {
+            Some(i) => {
+                self.choose(name, i == 1);
+                Ok(())
             }
-        };
-        match name {
-            "steps" => self.steps = if second { Steps::UpTo } else { Steps::Exact },
-            "paths" => {
-                self.paths = if second {
-                    Paths::Straight
-                } else {
-                    Paths::Combination
-                }
-            }
-            "flier" => {
-                self.flier = if second {
-                    FlierRule::Slides
-                } else {
-                    FlierRule::Jumps
-                }
-            }
-            "thoat" => {
-                self.thoat = if second {
-                    ThoatRule::Knight
-                } else {
-                    ThoatRule::Path
-                }
-            }
-            "princess_threat" => {
-                self.princess_threat = if second {
-                    PrincessThreat::Path
-                } else {
-                    PrincessThreat::Destination
-                }
-            }
-            "escape" => {
-                self.escape = if second {
-                    EscapeRule::StraightUpToTen
-                } else {
-                    EscapeRule::PathOfTen
-                }
-            }
-            "chief_taken_by_other" => {
-                self.chief_taken_by_other = if second {
-                    ChiefTakenByOther::Loss
-                } else {
-                    ChiefTakenByOther::Draw
-                }
-            }
-            _ => {
-                self.endgame = if second {
-                    EndgameRule::FiveEachAnyValue
-                } else {
-                    EndgameRule::TenMovesEqualValue
-                }
-            }
+            None => Err(FlagError(format!(
+                "expected {} or {}, found {value:?}",
+                values[0], values[1]
+            ))),
         }
-        Ok(())
     }
 
     /// Every flag as `name=value`, for summaries and the CLI.
     pub fn describe(&self) -> String {
-        let chosen = [
-            self.steps == Steps::UpTo,
-            self.paths == Paths::Straight,
-            self.flier == FlierRule::Slides,
-            self.thoat == ThoatRule::Knight,
-            self.princess_threat == PrincessThreat::Path,
-            self.escape == EscapeRule::StraightUpToTen,
-            self.chief_taken_by_other == ChiefTakenByOther::Loss,
-            self.endgame == EndgameRule::FiveEachAnyValue,
-        ];
         Self::NAMES
             .iter()
-            .zip(chosen)
-            .map(|(name, second)| {
+            .zip(self.chosen())
+            .map(|(name, other)| {
                 let values = Self::values(name).unwrap_or(["?", "?"]);
-                format!("{name}={}", values[usize::from(second)])
+                format!("{name}={}", values[usize::from(other)])
             })
             .collect::<Vec<_>>()
             .join(" ")
@@ -450,6 +502,10 @@ const ANY: &[usize] = &[0, 1, 2, 3, 4, 5, 6, 7];
 const FORWARD_BLACK: &[usize] = &[0, 1, 3, 4, 7];
 /// Orange's Panthan: south, east, west, south-east, south-west.
 const FORWARD_ORANGE: &[usize] = &[2, 1, 3, 5, 6];
+/// Black's Panthan under `panthan = all-diagonals`: every step but south.
+const ALL_DIAGONALS_BLACK: &[usize] = &[0, 1, 3, 4, 5, 6, 7];
+/// Orange's Panthan under `panthan = all-diagonals`: every step but north.
+const ALL_DIAGONALS_ORANGE: &[usize] = &[2, 1, 3, 4, 5, 6, 7];
 
 /// The tables' movers: the kinds, with the Panthan split by colour (its
 /// "forward" depends on the side).
@@ -536,10 +592,11 @@ impl PathTables {
                     Kind::Chief | Kind::Princess => pattern(ANY, 3).paths(square),
                     Kind::Thoat => thoat_paths(square, flags.thoat),
                     Kind::Panthan => {
-                        let forward = if slot == 7 {
-                            FORWARD_BLACK
-                        } else {
-                            FORWARD_ORANGE
+                        let forward = match (slot == 7, flags.panthan) {
+                            (true, PanthanRule::ForwardDiagonals) => FORWARD_BLACK,
+                            (false, PanthanRule::ForwardDiagonals) => FORWARD_ORANGE,
+                            (true, PanthanRule::AllDiagonals) => ALL_DIAGONALS_BLACK,
+                            (false, PanthanRule::AllDiagonals) => ALL_DIAGONALS_ORANGE,
                         };
                         pattern(forward, 1).paths(square)
                     }

@@ -2,10 +2,11 @@
 //! Princess's restrictions, every end of the game, each rule flag, the
 //! notation and perft. Expected counts are worked out in the comments.
 
-use super::position::{End, INITIAL, Move, MoveList, Position, Rules};
+use super::position::{End, INITIAL, Move, MoveList, Position, Rules, Terminal::Leaf};
 use super::rules::{
-    ChiefTakenByOther, Color, EndgameRule, EscapeRule, FlierRule, Paths, PieceValues,
-    PrincessThreat, RuleFlags, Steps, ThoatRule, parse_square,
+    ChiefTakenByOther, Color, EndgameRule, EscapeRule, FlierRule, Kind, NoMovesRule, PanthanRule,
+    Paths, PieceValues, PrincessThreat, RepetitionRule, RuleFlags, SetupRule, Steps, ThoatRule,
+    ThreatRule, parse_square,
 };
 
 fn rules_with(change: impl FnOnce(&mut RuleFlags)) -> Rules {
@@ -68,9 +69,9 @@ fn initial_perft_matches_the_hand_count_and_known_values() {
     // Panthans, Fliers and Thoats threaten) = 54. Total 92.
     let rules = Rules::book();
     let start = Position::initial();
-    assert_eq!(rules.perft(&start, 1), 92);
-    assert_eq!(rules.perft(&start, 2), 8_439);
-    assert_eq!(rules.perft(&start, 3), 686_112);
+    assert_eq!(rules.perft(&start, 1, Leaf), 92);
+    assert_eq!(rules.perft(&start, 2, Leaf), 8_439);
+    assert_eq!(rules.perft(&start, 3, Leaf), 686_112);
 }
 
 #[test]
@@ -264,7 +265,7 @@ fn escape_ten_steps_once_per_game() {
     let p = position("9q/10/10/10/10/4Q5/10/10/10/10 b b -");
     let moves = targets(&rules, &p, "e5");
     assert_eq!(moves.len(), 48 + 98);
-    assert_eq!(rules.perft(&p, 1), 146);
+    assert_eq!(rules.perft(&p, 1, Leaf), 146);
     // After the escape it is gone for good.
     let after = play(&rules, &p, "e5*a1");
     assert!(!after.escape_available(Color::Black));
@@ -298,7 +299,7 @@ fn escape_flag_straight_up_to_ten() {
     // the Orange Princess on j10, 8 on a9-i1: 34, plus 48 ordinary moves.
     let rules = rules_with(|f| f.escape = EscapeRule::StraightUpToTen);
     let p = position("9q/10/10/10/10/4Q5/10/10/10/10 b b -");
-    assert_eq!(rules.perft(&p, 1), 48 + 34);
+    assert_eq!(rules.perft(&p, 1, Leaf), 48 + 34);
 }
 
 #[test]
@@ -311,8 +312,8 @@ fn composed_perft_counts_a_winning_capture_as_a_leaf() {
     // a1: 31, a5: 30, b2: 29, b4: 28. 1 + 66 + 65 + 64 + 63 = 259.
     let rules = Rules::book();
     let p = position("10/10/10/10/10/10/10/W1q4c2/10/9Q b - -");
-    assert_eq!(rules.perft(&p, 1), 5);
-    assert_eq!(rules.perft(&p, 2), 259);
+    assert_eq!(rules.perft(&p, 1, Leaf), 5);
+    assert_eq!(rules.perft(&p, 2, Leaf), 259);
     let won = play(&rules, &p, "a3-c3");
     assert_eq!(
         won.end(),
@@ -345,7 +346,7 @@ fn chief_takes_chief_wins_other_pieces_draw_or_win_by_flag() {
     let end = play(&loss, &by_warrior, "e4-e6").end();
     assert_eq!(end.and_then(|e| e.winner()), Some(Color::Black));
     // Either way the game is over: a leaf in perft.
-    assert_eq!(book.perft(&play(&book, &by_warrior, "e4-e6"), 3), 1);
+    assert_eq!(book.perft(&play(&book, &by_warrior, "e4-e6"), 3, Leaf), 1);
 }
 
 #[test]
@@ -359,8 +360,8 @@ fn endgame_rule_counts_ten_plies_at_equal_value() {
     // and 3 perft equal depth 1.
     let late = position("q9/4n5/10/10/10/10/10/10/4N5/Q9 b - 9");
     assert_eq!(play(&book, &late, "e2-e3").end(), Some(End::Endgame));
-    let one = book.perft(&late, 1);
-    assert_eq!(book.perft(&late, 3), one);
+    let one = book.perft(&late, 1, Leaf);
+    assert_eq!(book.perft(&late, 3, Leaf), one);
     // The tenth move may still win: it wins.
     let winning = position("10/10/10/10/10/10/10/10/q9/N8Q b - 9");
     assert_eq!(
@@ -387,8 +388,11 @@ fn no_legal_move_is_a_draw_and_a_leaf() {
     let rules = Rules::book();
     let p = position("9q/10/10/10/10/10/10/2c7/10/Q9 b - -");
     let mut list = MoveList::default();
-    assert_eq!(rules.outcome(&p, &mut list), Some(End::NoMoves));
-    assert_eq!(rules.perft(&p, 3), 1);
+    assert_eq!(
+        rules.outcome(&p, &mut list),
+        Some(End::NoMoves { winner: None })
+    );
+    assert_eq!(rules.perft(&p, 3, Leaf), 1);
 }
 
 #[test]
@@ -450,4 +454,158 @@ fn flags_parse_and_describe() {
     assert_eq!(flags, RuleFlags::default());
     assert!(flags.set("steps", "sometimes").is_err());
     assert!(flags.set("castling", "yes").is_err());
+}
+
+#[test]
+fn perft_terminal_chess_counts_only_full_depth_nodes() {
+    use super::position::Terminal::Chess;
+    // The composed position above: of the 259 leaves at depth 2, one is the
+    // game Black won at ply 1 (a3xc3); the chess convention drops it.
+    let rules = Rules::book();
+    let p = position("10/10/10/10/10/10/10/W1q4c2/10/9Q b - -");
+    assert_eq!(rules.perft(&p, 1, Chess), 5);
+    assert_eq!(rules.perft(&p, 2, Chess), 259 - 1);
+    // A side with no legal move: one leaf, or nothing below ply 0.
+    let stuck = position("9q/10/10/10/10/10/10/2c7/10/Q9 b - -");
+    assert_eq!(rules.perft(&stuck, 3, Leaf), 1);
+    assert_eq!(rules.perft(&stuck, 3, Chess), 0);
+    assert_eq!(rules.perft(&stuck, 0, Chess), 1);
+    // From the set-up no game ends before ply 3: the two agree there.
+    let start = Position::initial();
+    assert_eq!(rules.perft(&start, 3, Chess), 686_112);
+    let divided: u64 = rules.divide(&p, 2, Chess).iter().map(|(_, n)| n).sum();
+    assert_eq!(divided, 258);
+}
+
+#[test]
+fn panthan_flag_all_diagonals_adds_the_backward_diagonals() {
+    // Black Panthan e5, Orange Panthan e4 straight behind it.
+    let p = position("q9/10/10/10/10/4N5/4n5/10/10/9Q b - -");
+    let all = rules_with(|f| f.panthan = PanthanRule::AllDiagonals);
+    // Book: d5, d6, e6, f5, f6. Now also d4 and f4; e4 (straight back,
+    // an enemy) stays out of reach.
+    assert_eq!(
+        targets(&all, &p, "e5"),
+        sorted(&["d4", "d5", "d6", "e6", "f4", "f5", "f6"])
+    );
+    // Orange's backward is north: d5 and f5 join, e5 does not.
+    let orange = position("q9/10/10/10/10/4N5/4n5/10/10/9Q o - -");
+    assert_eq!(
+        targets(&all, &orange, "e4"),
+        sorted(&["d3", "d4", "d5", "e3", "f3", "f4", "f5"])
+    );
+    // On the last rank between its own Panthans it cannot move by the
+    // book; the backward diagonals free it.
+    let last = position("3NNN4/10/10/10/10/10/10/10/10/q8Q b - -");
+    assert!(targets(&Rules::book(), &last, "e10").is_empty());
+    assert_eq!(targets(&all, &last, "e10"), sorted(&["d9", "f9"]));
+}
+
+#[test]
+fn setup_flag_mirrored_puts_chief_opposite_chief() {
+    let book = Rules::book();
+    let mirrored = rules_with(|f| f.setup = SetupRule::Mirrored);
+    assert_eq!(book.start_position(), Position::initial());
+    let start = mirrored.start_position();
+    let square = |name: &str| parse_square(name).unwrap_or(0);
+    // Book: the Orange Princess on e10 faces the Black Chief on e1;
+    // mirrored, the Chiefs face each other on the e-file.
+    assert_eq!(
+        Position::initial().piece(square("e10")),
+        Some((Kind::Princess, Color::Orange))
+    );
+    assert_eq!(
+        start.piece(square("e10")),
+        Some((Kind::Chief, Color::Orange))
+    );
+    assert_eq!(
+        start.piece(square("f10")),
+        Some((Kind::Princess, Color::Orange))
+    );
+    assert_eq!(start.piece(square("e1")), Some((Kind::Chief, Color::Black)));
+    // Black's half is unchanged; Orange's Princess, now on f10, reaches
+    // c7-i8 instead of b7-h8 (14 either way) and the same 40 escapes, so
+    // depth 1 is 92 in both set-ups.
+    assert_eq!(
+        targets(&mirrored, &start, "f10")
+            .iter()
+            .filter(|m| !m.starts_with('*'))
+            .count(),
+        14
+    );
+    assert!(targets(&mirrored, &start, "f10").contains(&"i7".to_string()));
+    assert!(!targets(&mirrored, &start, "f10").contains(&"b7".to_string()));
+    assert_eq!(mirrored.perft(&start, 1, Leaf), 92);
+}
+
+#[test]
+fn threatened_flag_before_move_lets_her_own_square_block() {
+    // The Orange Warrior on a2 reaches b1 only through a1, where the Black
+    // Princess stands (b2 holds her Panthan). After her move a1 is empty:
+    // b1 is threatened under the book reading, not as the board stands.
+    let p = position("9q/10/10/10/10/10/10/10/wN8/Q9 b - -");
+    assert!(!targets(&Rules::book(), &p, "a1").contains(&"b1".to_string()));
+    let before = rules_with(|f| f.threatened = ThreatRule::BeforeMove);
+    let moves = targets(&before, &p, "a1");
+    assert!(moves.contains(&"b1".to_string()));
+    // Only b1 changes: every other square is judged alike.
+    let book = targets(&Rules::book(), &p, "a1");
+    assert_eq!(moves.len(), book.len() + 1);
+}
+
+#[test]
+fn no_moves_flag_loss_gives_the_game_to_the_other_side() {
+    // Black has only the Princess and the Orange Chief on c3 threatens
+    // every square she could reach.
+    let p = position("9q/10/10/10/10/10/10/2c7/10/Q9 b - -");
+    let loss = rules_with(|f| f.no_moves = NoMovesRule::Loss);
+    let mut list = MoveList::default();
+    let end = loss.outcome(&p, &mut list);
+    assert_eq!(
+        end,
+        Some(End::NoMoves {
+            winner: Some(Color::Orange)
+        })
+    );
+    assert_eq!(end.and_then(|e| e.winner()), Some(Color::Orange));
+    assert_eq!(loss.perft(&p, 3, Leaf), 1);
+}
+
+#[test]
+fn repetition_flag_draws_on_the_third_occurrence() {
+    // Four pieces a side (no endgame counter). The Warriors shuffle e5-e7
+    // and j5-j7: the start position recurs after plies 4 and 8.
+    let start = position("7nnq/4n5/10/10/9w/4W5/10/10/10/QNN7 b - -");
+    let shuffle = ["e5-e7", "j6-j8", "e7-e5", "j8-j6"];
+    let threefold = rules_with(|f| f.repetition = RepetitionRule::ThreefoldDraw);
+    for rules in [Rules::book(), threefold.clone()] {
+        let mut p = start.clone();
+        for (ply, m) in shuffle.iter().cycle().take(8).enumerate() {
+            assert_eq!(p.end(), None, "ended before ply {}", ply + 1);
+            p = play(&rules, &p, m);
+        }
+        assert_eq!(p.key(), start.key());
+        let expected =
+            (rules.flags.repetition == RepetitionRule::ThreefoldDraw).then_some(End::Repetition);
+        assert_eq!(p.end(), expected);
+    }
+    // After a capture (Black's Warrior takes the Panthan on e9) the count
+    // starts again: the shuffle that follows draws on its own third
+    // occurrence.
+    let mut p = start.clone();
+    for m in ["e5-e7", "j6-j8", "e7-e5", "j8-j6", "e5-e7", "j6-j8"] {
+        p = play(&threefold, &p, m);
+    }
+    p = play(&threefold, &p, "e7-e9");
+    for m in [
+        "j8-j6", "e9-e7", "j6-j8", "e7-e9", "j8-j6", "e9-e7", "j6-j8",
+    ] {
+        assert_eq!(p.end(), None, "{m}");
+        p = play(&threefold, &p, m);
+    }
+    assert_eq!(p.end(), None);
+    p = play(&threefold, &p, "e7-e9");
+    assert_eq!(p.end(), Some(End::Repetition));
+    // The key is that of the position, however it was reached.
+    assert_eq!(Position::parse(&p.notation()).map(|q| q.key()), Ok(p.key()));
 }

@@ -591,6 +591,7 @@ pub struct Rules {
     /// Craft at which spells always succeed [9:10].
     pub auto_cast_craft: i32,
     /// Purchase items.
+    /// (At most [`MAX_PURCHASES`].)
     pub purchases: Vec<Purchase>,
     /// Ending cards.
     pub endings: Vec<Ending>,
@@ -852,6 +853,10 @@ pub(crate) const MAX_CHARACTERS: usize = 32;
 /// At most this many endings (they are numbered with a byte).
 pub(crate) const MAX_ENDINGS: usize = 64;
 
+/// The most purchase items (a shopping decision lists them in a
+/// fixed-size buffer).
+pub(crate) const MAX_PURCHASES: usize = 64;
+
 /// `len`, the size of a compiled list of effects or table rows, as the
 /// 16-bit index the cards and spaces keep into it, or an error at `field`.
 pub(crate) fn index16(file: &Path, field: &str, len: usize) -> Result<u16, ScenarioError> {
@@ -1087,6 +1092,13 @@ impl Load for Rules {
         let path = dir.join("purchases.toml");
         let file: PurchasesFile = loader.read_toml(&path)?;
         check_provenance(&path, "provenance", &file.provenance)?;
+        if file.items.len() > MAX_PURCHASES {
+            return Err(ScenarioError::new(
+                &path,
+                "items",
+                format!("expected at most {MAX_PURCHASES} purchase items"),
+            ));
+        }
         let mut purchases = Vec::new();
         for (i, c) in file.items.iter().enumerate() {
             let field = format!("items[{i}]");

@@ -3,6 +3,7 @@
 //! total Strength plus Craft reaches a threshold, evades what it is unlikely
 //! to beat and heals when low. Its knobs are scenario parameters.
 
+use barsoom_engine::search::{self, SearchSpec, SpecError};
 use serde::Deserialize;
 
 /// The sensible player's knobs (scenario `[sensible]` table).
@@ -37,6 +38,15 @@ impl Default for SensibleKnobs {
     }
 }
 
+/// How a seat plays where it does not search.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Base {
+    /// The documented heuristic player.
+    Sensible(SensibleKnobs),
+    /// Every choice uniformly at random among the legal ones.
+    Random,
+}
+
 /// How a seat plays.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Policy {
@@ -44,16 +54,27 @@ pub enum Policy {
     Sensible(SensibleKnobs),
     /// Every choice uniformly at random among the legal ones.
     Random,
+    /// The shared search player ([`barsoom_engine::search`]) over a base.
+    Search(SearchSpec<Base>),
 }
 
+/// The player names a scenario accepts.
+pub const POLICY_NAMES: &str = "sensible, random, search, search:PLAYOUTS or search:PLAYOUTS:BASE";
+
 impl Policy {
-    /// Parses a policy name with the scenario's sensible knobs.
-    pub fn parse(name: &str, knobs: SensibleKnobs) -> Option<Policy> {
-        match name {
-            "sensible" => Some(Policy::Sensible(knobs)),
-            "random" => Some(Policy::Random),
+    /// Parses a policy name with the scenario's sensible knobs: `None` for
+    /// an unknown name, an error for a malformed `search:` spec.
+    pub fn parse(name: &str, knobs: SensibleKnobs) -> Option<Result<Policy, SpecError>> {
+        let base = |n: &str| match n {
+            "sensible" => Some(Base::Sensible(knobs)),
+            "random" => Some(Base::Random),
             _ => None,
+        };
+        if let Some(spec) = SearchSpec::parse(name, Base::Sensible(knobs), "sensible, random", base)
+        {
+            return Some(spec.map(Policy::Search));
         }
+        base(name).map(|b| Ok(Policy::from(b)))
     }
 
     /// The policy's name.
@@ -61,21 +82,76 @@ impl Policy {
         match self {
             Policy::Sensible(_) => "sensible",
             Policy::Random => "random",
+            Policy::Search(_) => "search",
+        }
+    }
+
+    /// How it plays where it does not search.
+    pub fn base(&self) -> Base {
+        match *self {
+            Policy::Sensible(k) => Base::Sensible(k),
+            Policy::Random => Base::Random,
+            Policy::Search(s) => s.base,
+        }
+    }
+}
+
+impl From<Base> for Policy {
+    fn from(base: Base) -> Policy {
+        match base {
+            Base::Sensible(k) => Policy::Sensible(k),
+            Base::Random => Policy::Random,
         }
     }
 }
 
 use super::character::HEAL_CAP;
 use super::combat::odds;
-use super::data::{Ability, CardKind, Effect, Mechanic, Slot};
+use super::data::{Ability, CardKind, Effect, MAX_PURCHASES, Mechanic, Slot};
 use super::game::{Game, Roll};
 
 impl Game<'_> {
     fn knobs(&self, seat: usize) -> Option<SensibleKnobs> {
-        match self.players[seat].policy {
-            Policy::Sensible(k) => Some(k),
-            Policy::Random => None,
+        match self.players[seat].policy.base() {
+            Base::Sensible(k) => Some(k),
+            Base::Random => None,
         }
+    }
+
+    /// A yes-or-no decision: the search player's, or `base`'s.
+    pub(crate) fn decide_yes<R: Roll>(
+        &mut self,
+        seat: usize,
+        kind: &'static str,
+        r: &mut R,
+        base: impl FnOnce(&Self, &mut R) -> bool,
+    ) -> bool {
+        search::decide(self, seat, kind, 2, |g, r| usize::from(base(g, r)), r) == 1
+    }
+
+    /// A choice of at most one of `options` (index 0: none), the search
+    /// player's or `base`'s.
+    fn decide_among<R: Roll, X: Copy + PartialEq>(
+        &mut self,
+        seat: usize,
+        kind: &'static str,
+        options: &[X],
+        r: &mut R,
+        base: impl FnOnce(&Self, &mut R) -> Option<X>,
+    ) -> Option<X> {
+        let pick = search::decide(
+            self,
+            seat,
+            kind,
+            options.len() + 1,
+            |g, r| {
+                base(g, r)
+                    .and_then(|o| options.iter().position(|&x| x == o))
+                    .map_or(0, |i| i + 1)
+            },
+            r,
+        );
+        pick.checked_sub(1).map(|i| options[i])
     }
 
     /// Total Strength plus Craft, the sensible player's measure of readiness.
@@ -97,139 +173,169 @@ impl Game<'_> {
     /// Whether to evade a creature [18]: the sensible player evades when
     /// its chance of winning is below its knob; the random player tosses a coin.
     pub(crate) fn wants_evade<R: Roll>(
-        &self,
+        &mut self,
         seat: usize,
         difference: i32,
         best_of_two: bool,
         r: &mut R,
     ) -> bool {
-        match self.knobs(seat) {
+        self.decide_yes(seat, "evade", r, |g, r| match g.knobs(seat) {
             Some(k) => odds(difference, best_of_two)[0] < k.evade_below,
             None => r.pick(2) == 1,
-        }
+        })
     }
 
     /// Whether to damage armour rather than lose a life [16:11]: the
     /// sensible player does when the life is one of its last two.
-    pub(crate) fn wants_damage_armour<R: Roll>(&self, seat: usize, r: &mut R) -> bool {
-        match self.knobs(seat) {
-            Some(_) => self.players[seat].hero.lives <= 2,
+    pub(crate) fn wants_damage_armour<R: Roll>(&mut self, seat: usize, r: &mut R) -> bool {
+        self.decide_yes(seat, "damage armour", r, |g, r| match g.knobs(seat) {
+            Some(_) => g.players[seat].hero.lives <= 2,
             None => r.pick(2) == 1,
-        }
+        })
     }
 
     /// Lives to buy at `price` each: the sensible player heals in full; the
     /// random player a random number.
-    pub(crate) fn lives_to_buy<R: Roll>(&self, seat: usize, _price: i32, r: &mut R) -> i32 {
+    pub(crate) fn lives_to_buy<R: Roll>(&mut self, seat: usize, _price: i32, r: &mut R) -> i32 {
         let missing = (HEAL_CAP - self.players[seat].hero.lives).max(0);
-        match self.knobs(seat) {
-            Some(_) => missing,
-            None => r.pick(missing as usize + 1) as i32,
-        }
+        let choices = missing as usize + 1;
+        let buy = search::decide(
+            self,
+            seat,
+            "lives to buy",
+            choices,
+            |g, r| match g.knobs(seat) {
+                Some(_) => missing as usize,
+                None => r.pick(choices),
+            },
+            r,
+        );
+        buy as i32
     }
 
-    /// Buys purchase items: the sensible player buys the first useful item
-    /// (a weapon if it has none, then armour, shield, helmet, then Craft)
-    /// it can afford and carry, repeatedly; the random player buys one
-    /// random affordable item half the time.
+    /// Buys purchase items, one decision per item: the sensible player
+    /// buys the first useful item (a weapon if it has none, then armour,
+    /// shield, helmet, then Craft) it can afford and carry, repeatedly; the
+    /// random player buys one random affordable item half the time.
     pub(crate) fn shop<R: Roll>(&mut self, seat: usize, r: &mut R) {
         let rules = self.rules;
         let base = super::character::PURCHASE_BASE;
-        match self.knobs(seat) {
-            None => {
-                let gold = self.players[seat].hero.gold;
-                let affordable = rules.purchases.iter().filter(|p| p.price <= gold).count();
-                if affordable == 0 || r.pick(2) == 0 {
-                    return;
-                }
-                let pick = r.pick(affordable);
-                if let Some((i, p)) = rules
-                    .purchases
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, p)| p.price <= gold)
-                    .nth(pick)
-                    && self.players[seat].hero.take_object(rules, base + i as u16)
-                {
-                    self.players[seat].hero.gold -= p.price;
+        let mut bought = 0;
+        loop {
+            let gold = self.players[seat].hero.gold;
+            let mut affordable = [0usize; MAX_PURCHASES];
+            let mut n = 0;
+            for (i, p) in rules.purchases.iter().enumerate() {
+                if p.price <= gold && n < MAX_PURCHASES {
+                    affordable[n] = i;
+                    n += 1;
                 }
             }
-            Some(_) => loop {
-                let hero = self.players[seat].hero;
-                let held = || hero.objects().chain(hero.packed_list().iter().copied());
-                let has_weapon = held().any(|o| rules.item(o).weapon);
-                let worn = |slot: Slot| held().any(|o| rules.item(o).slot == slot);
-                let useful = |i: usize| {
-                    let it = &rules.purchases[i].item;
-                    (it.weapon && !has_weapon) as i32 * 40
-                        + (it.slot != Slot::Carried && !worn(it.slot)) as i32
-                            * (10 + 6 - i32::from(it.save))
-                        + (it.craft > 0 && !it.weapon) as i32 * 5
-                };
-                let best = (0..rules.purchases.len())
-                    .filter(|&i| rules.purchases[i].price <= hero.gold && useful(i) > 0)
-                    .max_by_key(|&i| (useful(i), std::cmp::Reverse(i)));
-                let Some(i) = best else { return };
-                if !self.players[seat].hero.take_object(rules, base + i as u16) {
-                    return;
-                }
-                self.players[seat].hero.gold -= rules.purchases[i].price;
-            },
+            let affordable = &affordable[..n];
+            let choice = search::decide(
+                self,
+                seat,
+                "purchase",
+                n + 1,
+                |g, r| match g.knobs(seat) {
+                    None if bought > 0 || n == 0 || r.pick(2) == 0 => 0,
+                    None => 1 + r.pick(n),
+                    Some(_) => g
+                        .sensible_purchase(seat)
+                        .and_then(|i| affordable.iter().position(|&a| a == i))
+                        .map_or(0, |k| k + 1),
+                },
+                r,
+            );
+            let Some(&i) = choice.checked_sub(1).and_then(|k| affordable.get(k)) else {
+                return;
+            };
+            if !self.players[seat].hero.take_object(rules, base + i as u16) {
+                return;
+            }
+            self.players[seat].hero.gold -= rules.purchases[i].price;
+            bought += 1;
         }
+    }
+
+    /// The sensible player's next purchase: the most useful affordable
+    /// item (first in the list on a tie), if any is useful.
+    fn sensible_purchase(&self, seat: usize) -> Option<usize> {
+        let rules = self.rules;
+        let hero = self.players[seat].hero;
+        let held = || hero.objects().chain(hero.packed_list().iter().copied());
+        let has_weapon = held().any(|o| rules.item(o).weapon);
+        let worn = |slot: Slot| held().any(|o| rules.item(o).slot == slot);
+        let useful = |i: usize| {
+            let it = &rules.purchases[i].item;
+            (it.weapon && !has_weapon) as i32 * 40
+                + (it.slot != Slot::Carried && !worn(it.slot)) as i32
+                    * (10 + 6 - i32::from(it.save))
+                + (it.craft > 0 && !it.weapon) as i32 * 5
+        };
+        (0..rules.purchases.len())
+            .filter(|&i| rules.purchases[i].price <= hero.gold && useful(i) > 0)
+            .max_by_key(|&i| (useful(i), std::cmp::Reverse(i)))
     }
 
     /// Whether to go down the stair from the middle region: the sensible
     /// player never does; the random player one time in six.
-    pub(crate) fn wants_descend<R: Roll>(&self, seat: usize, r: &mut R) -> bool {
-        match self.knobs(seat) {
+    pub(crate) fn wants_descend<R: Roll>(&mut self, seat: usize, r: &mut R) -> bool {
+        self.decide_yes(seat, "descend", r, |g, r| match g.knobs(seat) {
             Some(_) => false,
             None => r.pick(6) == 0,
-        }
+        })
     }
 
     /// Whether to try the Sentinel or the Portal on the space a move ended
     /// on: the sensible player climbs once its power reaches the middle
     /// threshold and opens the Portal once it reaches the inward threshold
     /// and holds a Talisman; the random player tosses a coin.
-    pub(crate) fn wants_cross<R: Roll>(&self, seat: usize, space: usize, r: &mut R) -> bool {
-        let board = &self.rules.board;
-        match self.knobs(seat) {
-            Some(k) => {
-                let power = self.power(seat);
-                if board.gate_is(space, Mechanic::Portal) {
-                    power >= k.inward_threshold && self.talisman_in_reach(seat)
-                } else {
-                    power >= k.middle_threshold
+    pub(crate) fn wants_cross<R: Roll>(&mut self, seat: usize, space: usize, r: &mut R) -> bool {
+        self.decide_yes(seat, "cross", r, |g, r| {
+            let board = &g.rules.board;
+            match g.knobs(seat) {
+                Some(k) => {
+                    let power = g.power(seat);
+                    if board.gate_is(space, Mechanic::Portal) {
+                        power >= k.inward_threshold && g.talisman_in_reach(seat)
+                    } else {
+                        power >= k.middle_threshold
+                    }
                 }
+                None => r.pick(2) == 1,
             }
-            None => r.pick(2) == 1,
-        }
+        })
     }
 
     /// Whether to turn back in the inner region [11:5]: the sensible player
     /// does at its retreat lives unless the next space is the Crown; the
     /// random player one time in six.
-    pub(crate) fn wants_retreat<R: Roll>(&self, seat: usize, r: &mut R) -> bool {
-        let hero = &self.players[seat].hero;
-        match self.knobs(seat) {
-            Some(k) => {
-                let next = self.rules.board.path_next(usize::from(hero.space));
-                hero.lives <= k.retreat_lives && next != Some(usize::from(self.rules.board.crown))
+    pub(crate) fn wants_retreat<R: Roll>(&mut self, seat: usize, r: &mut R) -> bool {
+        self.decide_yes(seat, "retreat", r, |g, r| {
+            let hero = &g.players[seat].hero;
+            match g.knobs(seat) {
+                Some(k) => {
+                    let next = g.rules.board.path_next(usize::from(hero.space));
+                    hero.lives <= k.retreat_lives && next != Some(usize::from(g.rules.board.crown))
+                }
+                None => r.pick(6) == 0,
             }
-            None => r.pick(6) == 0,
-        }
+        })
     }
 
     /// Whether to leave the inner region from the Plain of Peril by the
     /// Portal [11:25]: the sensible player does at its retreat lives or
     /// without a Talisman in reach (the Valley of Fire would turn it back
     /// [11:6]); the random player one time in six.
-    pub(crate) fn wants_leave_plain<R: Roll>(&self, seat: usize, r: &mut R) -> bool {
-        let hero = &self.players[seat].hero;
-        match self.knobs(seat) {
-            Some(k) => hero.lives <= k.retreat_lives || !self.talisman_in_reach(seat),
-            None => r.pick(6) == 0,
-        }
+    pub(crate) fn wants_leave_plain<R: Roll>(&mut self, seat: usize, r: &mut R) -> bool {
+        self.decide_yes(seat, "leave the plain", r, |g, r| {
+            let hero = &g.players[seat].hero;
+            match g.knobs(seat) {
+                Some(k) => hero.lives <= k.retreat_lives || !g.talisman_in_reach(seat),
+                None => r.pick(6) == 0,
+            }
+        })
     }
 
     /// Whether the character holds a Talisman or one lies face up on the
@@ -291,20 +397,25 @@ impl Game<'_> {
     /// player visits when the stranger's effects score at least 0 on
     /// average by its space scoring (so a stranger more likely to hurt
     /// than help is refused); the random player tosses a coin.
-    pub(crate) fn wants_visit_stranger<R: Roll>(&self, seat: usize, card: u16, r: &mut R) -> bool {
-        match self.knobs(seat) {
+    pub(crate) fn wants_visit_stranger<R: Roll>(
+        &mut self,
+        seat: usize,
+        card: u16,
+        r: &mut R,
+    ) -> bool {
+        self.decide_yes(seat, "visit stranger", r, |g, r| match g.knobs(seat) {
             None => r.pick(2) == 1,
             Some(k) => {
-                let me = self.snapshot(seat);
-                let value: f64 = self
+                let me = g.snapshot(seat);
+                let value: f64 = g
                     .rules
                     .effects_of(usize::from(card))
                     .iter()
-                    .map(|e| self.effect_value(&me, e, &k))
+                    .map(|e| g.effect_value(&me, e, &k))
                     .sum();
                 value >= 0.0
             }
-        }
+        })
     }
 
     /// Where to cross the Storm River by raft from `space`, if at all
@@ -313,37 +424,41 @@ impl Game<'_> {
     /// across that scores best, and never outward; the random player
     /// crosses half the time, to a random space across.
     pub(crate) fn choose_raft_crossing<R: Roll>(
-        &self,
+        &mut self,
         seat: usize,
         space: usize,
         r: &mut R,
     ) -> Option<usize> {
-        let board = &self.rules.board;
+        let rules = self.rules;
+        let board = &rules.board;
         let across = board.across_river(space);
         if across.is_empty() {
             return None;
         }
-        match self.knobs(seat) {
-            None => (r.pick(2) == 1).then(|| usize::from(across[r.pick(across.len())])),
-            Some(k) => {
-                let inward =
-                    board.spaces[usize::from(across[0])].region > board.spaces[space].region;
-                if !inward || self.power(seat) < k.middle_threshold {
-                    return None;
-                }
-                let me = self.snapshot(seat);
-                let mut best = usize::from(across[0]);
-                let mut best_value = self.space_value(&me, best, &k);
-                for &a in &across[1..] {
-                    let v = self.space_value(&me, usize::from(a), &k);
-                    if v > best_value {
-                        best = usize::from(a);
-                        best_value = v;
+        let crossing = self.decide_among(seat, "raft crossing", across, r, |g, r| {
+            match g.knobs(seat) {
+                None => (r.pick(2) == 1).then(|| across[r.pick(across.len())]),
+                Some(k) => {
+                    let inward =
+                        board.spaces[usize::from(across[0])].region > board.spaces[space].region;
+                    if !inward || g.power(seat) < k.middle_threshold {
+                        return None;
                     }
+                    let me = g.snapshot(seat);
+                    let mut best = across[0];
+                    let mut best_value = g.space_value(&me, usize::from(best), &k);
+                    for &a in &across[1..] {
+                        let v = g.space_value(&me, usize::from(a), &k);
+                        if v > best_value {
+                            best = a;
+                            best_value = v;
+                        }
+                    }
+                    Some(best)
                 }
-                Some(best)
             }
-        }
+        });
+        crossing.map(usize::from)
     }
 
     /// Which character on the space to meet instead of the space [13:2]:
@@ -351,12 +466,11 @@ impl Game<'_> {
     /// chance reaches its knob; the random player attacks a random one half
     /// the time.
     pub(crate) fn choose_character_to_meet<R: Roll>(
-        &self,
+        &mut self,
         seat: usize,
         space: usize,
         r: &mut R,
     ) -> Option<usize> {
-        let rules = self.rules;
         let mut candidates = [0usize; super::game::MAX_PLAYERS];
         let mut n = 0;
         for s in 0..self.seats() {
@@ -371,6 +485,21 @@ impl Game<'_> {
         if n == 0 {
             return None;
         }
+        let candidates = &candidates[..n];
+        self.decide_among(seat, "character to meet", candidates, r, |g, r| {
+            g.sensible_character_to_meet(seat, candidates, r)
+        })
+    }
+
+    /// The base policy's character to meet among `candidates`.
+    fn sensible_character_to_meet<R: Roll>(
+        &self,
+        seat: usize,
+        candidates: &[usize],
+        r: &mut R,
+    ) -> Option<usize> {
+        let rules = self.rules;
+        let n = candidates.len();
         match self.knobs(seat) {
             None => (r.pick(2) == 1).then(|| candidates[r.pick(n)]),
             Some(k) => {
@@ -402,42 +531,52 @@ impl Game<'_> {
     /// other until one is left [14:5], so goods taken there would only
     /// pass back and forth.
     pub(crate) fn wants_life_as_spoils<R: Roll>(
-        &self,
+        &mut self,
         victor: usize,
         loser: usize,
         r: &mut R,
     ) -> bool {
-        let l = &self.players[loser].hero;
-        match self.knobs(victor) {
-            Some(_) => {
-                let gold_worth_taking =
-                    l.gold > 0 && self.players[victor].hero.can_gain_gold(self.rules);
-                l.lives <= 1
-                    || (l.carried_len == 0 && !gold_worth_taking)
-                    || l.space == self.rules.board.crown
+        self.decide_yes(victor, "life as spoils", r, |g, r| {
+            let l = &g.players[loser].hero;
+            match g.knobs(victor) {
+                Some(_) => {
+                    let gold_worth_taking =
+                        l.gold > 0 && g.players[victor].hero.can_gain_gold(g.rules);
+                    l.lives <= 1
+                        || (l.carried_len == 0 && !gold_worth_taking)
+                        || l.space == g.rules.board.crown
+                }
+                None => r.pick(2) == 1,
             }
-            None => r.pick(2) == 1,
-        }
+        })
     }
 
     /// Picks the destination of a move among the two directions [11:1]:
     /// the sensible player scores each space (see [`Game::space_value`]);
     /// the random player picks either.
     pub(crate) fn choose_destination<R: Roll>(
-        &self,
+        &mut self,
         seat: usize,
         options: [usize; 2],
         r: &mut R,
     ) -> usize {
-        match self.knobs(seat) {
-            None => options[r.pick(2)],
-            Some(k) => {
-                let me = self.snapshot(seat);
-                let a = self.space_value(&me, options[0], &k);
-                let b = self.space_value(&me, options[1], &k);
-                if b > a { options[1] } else { options[0] }
-            }
-        }
+        let pick = search::decide(
+            self,
+            seat,
+            "destination",
+            2,
+            |g, r| match g.knobs(seat) {
+                None => r.pick(2),
+                Some(k) => {
+                    let me = g.snapshot(seat);
+                    let a = g.space_value(&me, options[0], &k);
+                    let b = g.space_value(&me, options[1], &k);
+                    usize::from(b > a)
+                }
+            },
+            r,
+        );
+        options[pick]
     }
 
     /// What the sensible player's scoring reads of its character,

@@ -6,7 +6,7 @@
 
 use super::data::SpellEffect;
 use super::game::{Flow, Game, Roll, Source};
-use super::policy::Policy;
+use super::policy::Base;
 use barsoom_engine::model::Trace;
 
 impl Game<'_> {
@@ -75,8 +75,8 @@ impl Game<'_> {
         if h.spells_len == 0 || !h.can_use_spells(rules) {
             return;
         }
-        match self.players[seat].policy {
-            Policy::Random => {
+        match self.players[seat].policy.base() {
+            Base::Random => {
                 if r.pick(4) != 0 {
                     return;
                 }
@@ -89,7 +89,7 @@ impl Game<'_> {
                     self.cast_out_of_combat(seat, i, r, trace);
                 }
             }
-            Policy::Sensible(k) => {
+            Base::Sensible(k) => {
                 if h.lives <= k.heal_below
                     && let Some(i) = self.held_spell(seat, SpellEffect::Heal)
                 {
@@ -163,12 +163,14 @@ impl Game<'_> {
         if self.players[seat].hero.spells_len == 0 || self.players[seat].cast_this_turn {
             return (0, false, false);
         }
-        let want = match self.players[seat].policy {
-            Policy::Sensible(k) => {
-                super::combat::odds(base - level, best_of_two)[0] < k.evade_below.max(0.5)
+        let want = self.decide_yes(seat, "combat spell", r, |g, r| {
+            match g.players[seat].policy.base() {
+                Base::Sensible(k) => {
+                    super::combat::odds(base - level, best_of_two)[0] < k.evade_below.max(0.5)
+                }
+                Base::Random => r.pick(2) == 1,
             }
-            Policy::Random => r.pick(2) == 1,
-        };
+        });
         if !want {
             return (0, false, false);
         }
@@ -205,10 +207,12 @@ impl Game<'_> {
         let Some(i) = self.held_spell(target, SpellEffect::Evade) else {
             return false;
         };
-        let wants = match self.players[target].policy {
-            Policy::Sensible(k) => self.players[target].hero.lives <= k.heal_below + 1,
-            Policy::Random => r.pick(2) == 1,
-        };
+        let wants = self.decide_yes(target, "evade by spell", r, |g, r| {
+            match g.players[target].policy.base() {
+                Base::Sensible(k) => g.players[target].hero.lives <= k.heal_below + 1,
+                Base::Random => r.pick(2) == 1,
+            }
+        });
         wants && self.cast(target, i, r, trace)
     }
 }

@@ -3,4 +3,5 @@
 pub mod air;
 pub mod battle;
 pub mod duel;
+pub mod morale;
 pub mod tables;

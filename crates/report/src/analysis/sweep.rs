@@ -129,7 +129,7 @@ pub fn value_text(value: &Value) -> String {
 }
 
 /// The value as a number, when it is one.
-pub(crate) fn value_number(value: &Value) -> Option<f64> {
+pub fn value_number(value: &Value) -> Option<f64> {
     value
         .as_float()
         .or_else(|| value.as_integer().map(|i| i as f64))

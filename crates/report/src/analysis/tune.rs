@@ -16,6 +16,7 @@
 
 use std::ops::Range;
 
+use barsoom_engine::scenario::nearest_ids;
 use barsoom_engine::{OutputSpec, Tally};
 
 /// What a target measures.
@@ -55,31 +56,46 @@ impl Target {
     }
 
     /// What the target measures in a model with `spec`: an outcome label
-    /// (a rate, 0..1) or a metric name (a mean).
+    /// (a rate, 0..1) or a metric name (a mean), matched exactly, else
+    /// regardless of case and surrounding spaces when that picks one; an
+    /// unknown name is an error naming the nearest.
     pub fn resolve(&self, spec: &OutputSpec) -> Result<Measure, String> {
-        if let Some(k) = spec.outcomes.iter().position(|o| *o == self.name) {
-            if !(0.0..=1.0).contains(&self.value) {
-                return Err(format!(
-                    "target {:?} is a rate: expected a value from 0 to 1, found {}",
-                    self.name, self.value
-                ));
-            }
-            return Ok(Measure::Rate(k));
+        let labels = || spec.outcomes.iter().map(String::as_str);
+        let metrics = || spec.metrics.iter().map(|m| m.name.as_str());
+        let find = |same: &dyn Fn(&str) -> bool| -> Option<Measure> {
+            let matched: Vec<Measure> = labels()
+                .enumerate()
+                .filter(|(_, l)| same(l))
+                .map(|(k, _)| Measure::Rate(k))
+                .chain(
+                    metrics()
+                        .enumerate()
+                        .filter(|(_, m)| same(m))
+                        .map(|(k, _)| Measure::Mean(k)),
+                )
+                .collect();
+            (matched.len() == 1).then(|| matched[0])
+        };
+        let wanted = self.name.trim().to_lowercase();
+        let measure =
+            find(&|n| n == self.name).or_else(|| find(&|n| n.trim().to_lowercase() == wanted));
+        match measure {
+            Some(Measure::Rate(_)) if !(0.0..=1.0).contains(&self.value) => Err(format!(
+                "target {:?} is a rate: expected a value from 0 to 1, found {}",
+                self.name, self.value
+            )),
+            Some(measure) => Ok(measure),
+            None => Err(format!(
+                "target {:?}: expected an outcome label or metric name (case does not matter); nearest: {}; all: {}",
+                self.name,
+                nearest_ids(&self.name, labels().chain(metrics())),
+                labels()
+                    .map(|o| format!("{o:?}"))
+                    .chain(metrics().map(str::to_string))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
         }
-        if let Some(k) = spec.metrics.iter().position(|m| m.name == self.name) {
-            return Ok(Measure::Mean(k));
-        }
-        let names: Vec<String> = spec
-            .outcomes
-            .iter()
-            .map(|o| format!("{o:?}"))
-            .chain(spec.metrics.iter().map(|m| m.name.clone()))
-            .collect();
-        Err(format!(
-            "target {:?}: expected an outcome label or metric name: {}",
-            self.name,
-            names.join(", ")
-        ))
     }
 }
 

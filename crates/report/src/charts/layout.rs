@@ -16,7 +16,7 @@ use plotters::style::{FontStyle, register_font};
 use crate::files::{AtomicFile, write_atomic};
 use crate::summary::{Summary, group_thousands};
 
-use super::{ChartError, FONT, TEXT_COLOR, TITLE_SIZE};
+use super::{ChartError, FONT, NOTE_COLOR, SUBTITLE_SIZE, TEXT_COLOR, TITLE_SIZE};
 
 /// Registers the embedded DejaVu Sans fonts under [`FONT`], once.
 pub(super) fn ensure_fonts() -> Result<(), ChartError> {
@@ -95,35 +95,72 @@ pub(super) fn trials_phrase(summary: &Summary, fallback_total: u64) -> String {
     )
 }
 
-/// Draws `title` centred at the top of `root` (shrinking the font until it
-/// fits the width) and returns the area below it.
+/// Draws `title` centred at the top of `root` (its font shrinking, then
+/// wrapping onto a second line, until it fits the width) and `subtitle`
+/// below it in a smaller grey font (if not empty), and returns the area
+/// below them.
 pub(super) fn titled<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
+    subtitle: &str,
 ) -> Result<DrawingArea<DB, Shift>, ChartError> {
     let avail = root.dim_in_pixel().0.saturating_sub(40);
-    let mut size = TITLE_SIZE;
     let title_style =
         |size: f64| TextStyle::from((FONT, size, FontStyle::Bold).into_font()).color(&TEXT_COLOR);
-    let fits = |text: &str, size: f64| -> Result<bool, ChartError> {
-        let (w, _) = root
-            .estimate_text_size(text, &title_style(size))
-            .map_err(draw_err)?;
-        Ok(w <= avail)
+    let width = |text: &str, style: &TextStyle| -> Result<u32, ChartError> {
+        Ok(root.estimate_text_size(text, style).map_err(draw_err)?.0)
     };
-    while size > 16.0 && !fits(title, size)? {
+    let mut size = TITLE_SIZE;
+    while size > 22.0 && width(title, &title_style(size))? > avail {
         size -= 2.0;
     }
-    let text = shortened(title, |t| fits(t, size))?;
     let style = title_style(size);
-    let (_, h) = root.estimate_text_size(&text, &style).map_err(draw_err)?;
-    let top = 14;
-    let style = style.pos(Pos::new(HPos::Center, VPos::Top));
+    let lines = wrap_two_lines(title, |t| Ok(width(t, &style)? <= avail))?;
     let center = i32::try_from(root.dim_in_pixel().0 / 2).unwrap_or(0);
-    root.draw_text(&text, &style, (center, top))
-        .map_err(draw_err)?;
-    let used = u32::try_from(top).unwrap_or(0) + h + 14;
-    Ok(root.split_vertically(used).1)
+    let mut top = 14i32;
+    let centred = Pos::new(HPos::Center, VPos::Top);
+    for line in &lines {
+        let (_, h) = root.estimate_text_size(line, &style).map_err(draw_err)?;
+        root.draw_text(line, &style.pos(centred), (center, top))
+            .map_err(draw_err)?;
+        top += i32::try_from(h).unwrap_or(0) + 4;
+    }
+    if !subtitle.is_empty() {
+        let style = TextStyle::from((FONT, SUBTITLE_SIZE).into_font()).color(&NOTE_COLOR);
+        let text = shortened(subtitle, |t| Ok(width(t, &style)? <= avail))?;
+        let (_, h) = root.estimate_text_size(&text, &style).map_err(draw_err)?;
+        top += 2;
+        root.draw_text(&text, &style.pos(centred), (center, top))
+            .map_err(draw_err)?;
+        top += i32::try_from(h).unwrap_or(0) + 4;
+    }
+    Ok(root.split_vertically(top + 12).1)
+}
+
+/// `text` as one line if it `fits`, else as two broken at a space (the
+/// first as long as fits, the second shortened with an ellipsis if need be).
+fn wrap_two_lines(
+    text: &str,
+    mut fits: impl FnMut(&str) -> Result<bool, ChartError>,
+) -> Result<Vec<String>, ChartError> {
+    if fits(text)? {
+        return Ok(vec![text.to_string()]);
+    }
+    let words: Vec<&str> = text.split(' ').collect();
+    let mut split = 0;
+    for k in 1..words.len() {
+        if fits(&words[..k].join(" "))? {
+            split = k;
+        } else {
+            break;
+        }
+    }
+    if split == 0 {
+        return Ok(vec![shortened(text, fits)?]);
+    }
+    let first = words[..split].join(" ");
+    let rest = shortened(&words[split..].join(" "), fits)?;
+    Ok(vec![first, rest])
 }
 
 /// The longest of `text` and its shortenings (its first characters, trailing
@@ -167,14 +204,31 @@ pub(super) fn fit_label<DB: DrawingBackend>(
     Ok((text, w))
 }
 
-/// A rate as printed by its bar.
+/// A rate as printed by its bar: four fixed decimals ("<0.0001" for a
+/// positive rate that would print as zero).
 pub(super) fn rate_text(rate: f64) -> String {
     if !rate.is_finite() {
         "n/a".to_string()
     } else if rate > 0.0 && rate < 0.000_05 {
-        format!("{rate:.1e}")
+        "<0.0001".to_string()
     } else {
         format!("{rate:.4}")
+    }
+}
+
+/// A share from 0 to 1 as a percentage with one decimal, never rounded to
+/// a bound it does not reach ("<0.1%", ">99.9%").
+pub(super) fn percent_text(share: f64) -> String {
+    if !share.is_finite() {
+        String::new()
+    } else if share > 0.0 && share < 0.0005 {
+        "<0.1%".to_string()
+    } else if share < 1.0 && share > 0.9995 {
+        ">99.9%".to_string()
+    } else if share == 0.0 || share == 1.0 {
+        format!("{:.0}%", share * 100.0)
+    } else {
+        format!("{:.1}%", share * 100.0)
     }
 }
 
@@ -187,6 +241,39 @@ pub(super) fn tick_text(v: f64, max: f64) -> String {
         2
     };
     format!("{v:.decimals$}")
+}
+
+/// The decimals that print every multiple of `step` exactly (at most 6).
+pub(super) fn step_decimals(step: f64) -> usize {
+    (0..6)
+        .find(|&d| {
+            let scaled = step * 10f64.powi(d as i32);
+            (scaled - scaled.round()).abs() < 1e-6 * scaled.abs().max(1.0)
+        })
+        .unwrap_or(6)
+}
+
+/// Round tick positions from `lo` to `hi`, in steps of 1, 2, 2.5 or 5 times
+/// a power of ten (whole steps for `whole` data), at most about `max_ticks`
+/// of them, with the step.
+pub(super) fn nice_ticks(lo: f64, hi: f64, max_ticks: usize, whole: bool) -> (Vec<f64>, f64) {
+    let span = hi - lo;
+    if !(span.is_finite() && span > 0.0) {
+        return (vec![lo], 1.0);
+    }
+    let mut step = nice_ceil(span / max_ticks.max(1) as f64);
+    if whole && step < 1.0 {
+        step = 1.0;
+    } else if whole && step.fract() != 0.0 {
+        step = (step * 2.0).round();
+    }
+    let first = (lo / step - 1e-9).ceil() as i64;
+    let ticks = (first..)
+        .map(|i| i as f64 * step)
+        .take_while(|&t| t <= hi + step * 1e-9)
+        .take(1000)
+        .collect();
+    (ticks, step)
 }
 
 /// Smallest "nice" number (1, 2, 2.5 or 5 times a power of ten) at least `x`.

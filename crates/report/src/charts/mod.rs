@@ -8,9 +8,16 @@
 //! [`write_charts`]; the rest is split by job:
 //!
 //! - `layout`: fonts, PNG and SVG files, titles, labels and axis ticks;
+//! - `legend`: legends beside the plot, and series markers;
 //! - `outcomes`: the outcome-rate and length-of-play charts;
-//! - `lines`: line charts (metric trends, sweeps, bench history);
-//! - `heatmap`: heatmaps (sweeps over two parameters, matchup tables).
+//! - `lines`: line charts (metric trends, sweeps, tuning, bench history);
+//! - `heatmap`: heatmaps with a colour scale (sweeps over two parameters,
+//!   matchup tables);
+//! - `differences`: changes with their intervals (`compare`).
+//!
+//! Every chart keeps what it plots inside the plotting area and its legend
+//! or colour scale outside it, and labels every tick; `svg_check` (a test)
+//! reads the SVG of each kind to prove it.
 
 use std::path::{Path, PathBuf};
 
@@ -23,13 +30,20 @@ use layout::{ensure_fonts, write_png, write_svg};
 use lines::trend_chart;
 use outcomes::{LengthChart, draw_length, draw_outcomes};
 
+mod differences;
 mod heatmap;
 mod layout;
+mod legend;
 mod lines;
 mod outcomes;
+#[cfg(test)]
+mod svg_check;
 
+pub use differences::{DifferenceChart, DifferenceRow, write_difference_chart};
 pub use heatmap::{Heatmap, write_heatmap};
-pub use lines::{LineChart, LinePoint, LineSeries, write_line_chart};
+pub use lines::{
+    LineChart, LinePoint, LineSeries, Mark, YAxis, write_line_chart, write_line_panels,
+};
 
 /// Errors drawing or saving a chart.
 #[derive(Debug, thiserror::Error)]
@@ -53,6 +67,8 @@ const WIDTH: u32 = 1000;
 const HEIGHT: u32 = 600;
 /// Title font size.
 const TITLE_SIZE: f64 = 28.0;
+/// Subtitle font size.
+const SUBTITLE_SIZE: f64 = 18.0;
 /// Axis-description font size.
 const DESC_SIZE: f64 = 20.0;
 /// Tick-label and annotation font size.
@@ -62,19 +78,41 @@ const MAX_UNBINNED: u64 = 60;
 /// The number of bins a binned length histogram aims for.
 const TARGET_BINS: u64 = 40;
 
-const BAR_COLORS: [RGBColor; 8] = [
-    RGBColor(0x4c, 0x72, 0xb0),
-    RGBColor(0xdd, 0x84, 0x52),
-    RGBColor(0x55, 0xa8, 0x68),
-    RGBColor(0xc4, 0x4e, 0x52),
-    RGBColor(0x81, 0x72, 0xb3),
-    RGBColor(0x93, 0x78, 0x60),
-    RGBColor(0xda, 0x8b, 0xc3),
-    RGBColor(0x8c, 0x8c, 0x8c),
+/// The series colours: twelve hues told apart on white (the Tableau 10
+/// colours less grey, then indigo and goldenrod), grey last, kept for the
+/// "other" series a chart groups the smallest into. A chart never shows
+/// more series than colours, so no two shown series share one.
+pub const PALETTE: [RGBColor; 12] = [
+    RGBColor(0x1f, 0x77, 0xb4),
+    RGBColor(0xff, 0x7f, 0x0e),
+    RGBColor(0x2c, 0xa0, 0x2c),
+    RGBColor(0xd6, 0x27, 0x28),
+    RGBColor(0x94, 0x67, 0xbd),
+    RGBColor(0x8c, 0x56, 0x4b),
+    RGBColor(0xe3, 0x77, 0xc2),
+    RGBColor(0xbc, 0xbd, 0x22),
+    RGBColor(0x17, 0xbe, 0xcf),
+    RGBColor(0x39, 0x3b, 0x79),
+    RGBColor(0xb8, 0x86, 0x0b),
+    OTHER_COLOR,
 ];
+/// The colour of an "other" series and of games stopped at a limit.
+const OTHER_COLOR: RGBColor = RGBColor(0x7f, 0x7f, 0x7f);
+/// The colour of single-colour bars.
+const BAR_COLOR: RGBColor = RGBColor(0x4c, 0x72, 0xb0);
 const WHISKER_COLOR: RGBColor = RGBColor(0x20, 0x20, 0x20);
 const TEXT_COLOR: RGBColor = RGBColor(0x20, 0x20, 0x20);
+/// Subtitles and notes.
+const NOTE_COLOR: RGBColor = RGBColor(0x55, 0x55, 0x55);
 const MEAN_COLOR: RGBColor = RGBColor(0xc4, 0x4e, 0x52);
+/// Reference marks: a target level, a chosen setting, zero.
+const MARK_COLOR: RGBColor = RGBColor(0x30, 0x30, 0x30);
+/// The chosen setting of a tuning search.
+const CHOSEN_COLOR: RGBColor = RGBColor(0xd6, 0x27, 0x28);
+/// The border of a legend or colour scale (drawn outside the plot).
+const BOX_COLOR: RGBColor = RGBColor(0xb0, 0xb0, 0xb0);
+const GRID_LIGHT: RGBColor = RGBColor(0xee, 0xee, 0xee);
+const GRID_BOLD: RGBColor = RGBColor(0xd8, 0xd8, 0xd8);
 
 /// Draws every chart for `summary` into `dir` (which exists), each as PNG
 /// and SVG, and returns the paths written.
@@ -121,7 +159,7 @@ pub fn write_charts(summary: &Summary, dir: &Path) -> Result<Vec<PathBuf>, Chart
 
 #[cfg(test)]
 mod tests {
-    use super::layout::nice_ceil;
+    use super::layout::{nice_ceil, nice_ticks, step_decimals};
     use super::outcomes::integer_ticks;
     use super::*;
     use crate::summary::{MetricRow, OutcomeRow};
@@ -131,6 +169,7 @@ mod tests {
             model: "duel".into(),
             scenario: "scenarios/carter_vs_green.toml".into(),
             scenario_name: "carter_vs_green".into(),
+            description: "John Carter against a green chieftain".into(),
             seed: Some(7),
             trials: 1000,
             exact: false,
@@ -200,8 +239,8 @@ mod tests {
             } else {
                 let text = String::from_utf8(bytes).expect("utf-8 svg");
                 assert!(
-                    text.contains("carter_vs_green"),
-                    "{name} lacks the scenario name"
+                    text.contains("John Carter against a green chieftain"),
+                    "{name} is not titled with the scenario's description"
                 );
             }
         }
@@ -285,6 +324,38 @@ mod tests {
     }
 
     #[test]
+    fn values_print_without_exponents() {
+        use super::layout::{percent_text, rate_text};
+        assert_eq!(rate_text(0.00002), "<0.0001");
+        assert_eq!(rate_text(0.12345), "0.1235");
+        assert_eq!(rate_text(0.0), "0.0000");
+        assert_eq!(percent_text(0.00002), "<0.1%");
+        assert_eq!(percent_text(0.486), "48.6%");
+        assert_eq!(percent_text(0.99996), ">99.9%");
+        assert_eq!(percent_text(1.0), "100%");
+        assert_eq!(percent_text(0.0), "0%");
+        assert_eq!(percent_text(f64::NAN), "");
+    }
+
+    #[test]
+    fn the_games_stopped_at_the_limit_are_found_by_their_label() {
+        use super::outcomes::{Limit, stopped_at_limit};
+        let s = summary(vec![(1, 10)]);
+        let limit = LengthChart::from_summary(&s).expect("a chart").limit;
+        assert_eq!(
+            limit,
+            Some(Limit {
+                label: "undecided after 100000 rounds".into(),
+                share: 0.0,
+                value: Some(100_000),
+            })
+        );
+        assert!(stopped_at_limit("unfinished after 400 turns"));
+        assert!(stopped_at_limit("undecided (turn limit)"));
+        assert!(!stopped_at_limit("John Carter wins"));
+    }
+
+    #[test]
     fn nice_numbers() {
         assert_eq!(nice_ceil(0.087 * 1.25), 0.2);
         assert_eq!(nice_ceil(0.3), 0.5);
@@ -293,5 +364,15 @@ mod tests {
             vec![5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 35.0, 40.0]
         );
         assert_eq!(integer_ticks(3, 3), vec![3.0]);
+        let (ticks, step) = nice_ticks(0.0, 0.25, 8, false);
+        assert_eq!(step, 0.05);
+        assert_eq!(ticks.len(), 6);
+        assert!((ticks[5] - 0.25).abs() < 1e-12);
+        assert_eq!(
+            nice_ticks(1.0, 13.0, 10, true).0,
+            vec![2.0, 4.0, 6.0, 8.0, 10.0, 12.0]
+        );
+        assert_eq!(step_decimals(0.05), 2);
+        assert_eq!(step_decimals(2.0), 0);
     }
 }

@@ -10,12 +10,12 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use crate::summary::Summary;
 
 use super::layout::{
-    FixedTicks, clamp_finite, draw_err, fit_label, nice_ceil, plot_builder, rate_text, tick_text,
-    titled, trials_phrase,
+    FixedTicks, clamp_finite, draw_err, fit_label, nice_ceil, percent_text, plot_builder,
+    rate_text, tick_text, titled, trials_phrase,
 };
 use super::{
-    BAR_COLORS, ChartError, DESC_SIZE, FONT, LABEL_SIZE, MAX_UNBINNED, MEAN_COLOR, TARGET_BINS,
-    TEXT_COLOR, WHISKER_COLOR,
+    BAR_COLOR, ChartError, DESC_SIZE, FONT, GRID_BOLD, GRID_LIGHT, LABEL_SIZE, MAX_UNBINNED,
+    MEAN_COLOR, OTHER_COLOR, TARGET_BINS, TEXT_COLOR, WHISKER_COLOR,
 };
 
 /// The outcome-rate chart: one horizontal bar per outcome, first outcome on
@@ -31,12 +31,12 @@ pub(super) fn draw_outcomes<DB: DrawingBackend>(
         return Ok(());
     }
 
-    let title = format!(
-        "{}: outcome rates, {}",
-        summary.scenario_name,
-        trials_phrase(summary, 0)
+    let subtitle = format!(
+        "Outcome rates, {} · {}",
+        trials_phrase(summary, 0),
+        summary.scenario_name
     );
-    let area = titled(root, &title)?;
+    let area = titled(root, summary.title(), &subtitle)?;
 
     // The rate axis runs to 1 unless every interval is small, in which case it
     // zooms to a round number comfortably above the largest upper bound.
@@ -75,11 +75,14 @@ pub(super) fn draw_outcomes<DB: DrawingBackend>(
         }
     };
     let x_fmt = |v: &f64| tick_text(*v, x_max);
-    let x_desc = if summary.exact {
-        "probability (exact)"
+    let mut x_desc = if summary.exact {
+        "probability (exact)".to_string()
     } else {
-        "rate (95% Wilson interval)"
+        "rate (95% Wilson interval)".to_string()
     };
+    if x_max < 1.0 {
+        x_desc.push_str(&format!(" · axis zoomed to 0–{x_max}"));
+    }
 
     let mut chart = ChartBuilder::on(&area)
         .margin_left(16)
@@ -99,8 +102,8 @@ pub(super) fn draw_outcomes<DB: DrawingBackend>(
         .label_style(label_style.clone())
         .axis_desc_style(TextStyle::from((FONT, DESC_SIZE).into_font()).color(&TEXT_COLOR))
         .x_desc(x_desc)
-        .light_line_style(RGBColor(0xee, 0xee, 0xee))
-        .bold_line_style(RGBColor(0xd8, 0xd8, 0xd8))
+        .light_line_style(GRID_LIGHT)
+        .bold_line_style(GRID_BOLD)
         .draw()
         .map_err(draw_err)?;
 
@@ -108,7 +111,13 @@ pub(super) fn draw_outcomes<DB: DrawingBackend>(
     let value_style = TextStyle::from((FONT, LABEL_SIZE).into_font()).color(&TEXT_COLOR);
     for (i, o) in rows.iter().enumerate() {
         let y0 = band(i);
-        let color = BAR_COLORS[i % BAR_COLORS.len()];
+        // One colour: the labels name the bars; outcomes that are not an
+        // ending (a game stopped at its limit) in grey.
+        let color = if stopped_at_limit(&o.label) {
+            OTHER_COLOR
+        } else {
+            BAR_COLOR
+        };
         let rate = clamp_finite(o.rate, 0.0, x_max);
         if rate > 0.0 {
             chart
@@ -170,9 +179,49 @@ pub(super) fn draw_outcomes<DB: DrawingBackend>(
     Ok(())
 }
 
+/// Whether an outcome label names a game stopped at its limit rather than
+/// an ending ("undecided after 100000 rounds", "unfinished after 400
+/// turns"), by the wording every model uses.
+pub(super) fn stopped_at_limit(label: &str) -> bool {
+    let label = label.to_lowercase();
+    label.contains("undecided") || label.contains("unfinished")
+}
+
+/// The games a run stopped at its limit: the outcome that says so, its
+/// share of trials, and the limit when the label gives it ("... after N
+/// rounds").
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Limit {
+    pub label: String,
+    pub share: f64,
+    pub value: Option<u32>,
+}
+
+impl Limit {
+    /// The first outcome of `summary` whose label names a limit.
+    fn of(summary: &Summary) -> Option<Limit> {
+        let row = summary
+            .outcomes
+            .iter()
+            .find(|o| stopped_at_limit(&o.label))?;
+        let value = row
+            .label
+            .split_once("after ")
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .and_then(|n| n.parse().ok());
+        Some(Limit {
+            label: row.label.clone(),
+            share: if row.rate.is_finite() { row.rate } else { 0.0 },
+            value,
+        })
+    }
+}
+
 /// The length histogram, prepared for drawing: bars as
 /// `(left edge, right edge, share of trials)` in metric units.
 pub(super) struct LengthChart {
+    /// The games stopped at the limit, when an outcome names one.
+    pub(super) limit: Option<Limit>,
     description: String,
     mean: f64,
     total: u64,
@@ -258,6 +307,7 @@ impl LengthChart {
             min,
             max,
             binned,
+            limit: Limit::of(summary),
         })
     }
 }
@@ -300,13 +350,29 @@ pub(super) fn draw_length<DB: DrawingBackend>(
     hist: &LengthChart,
 ) -> Result<(), ChartError> {
     root.fill(&WHITE).map_err(draw_err)?;
-    let title = format!(
-        "{}: {}, {}",
-        summary.scenario_name,
+    // Games stopped at the limit are drawn in grey, and the subtitle says
+    // how many there were (or that there were none).
+    let limit_note = hist.limit.as_ref().map(|limit| {
+        if limit.share > 0.0 {
+            let grey = if limit.value.is_some() { "grey: " } else { "" };
+            format!("{grey}{} {}", percent_text(limit.share), limit.label)
+        } else {
+            format!("none {}", limit.label)
+        }
+    });
+    let subtitle = format!(
+        "{}, {}{}",
         hist.description,
-        trials_phrase(summary, hist.total)
+        trials_phrase(summary, hist.total),
+        limit_note.map_or(String::new(), |n| format!(" · {n}"))
     );
-    let area = titled(root, &title)?;
+    let area = titled(root, summary.title(), &subtitle)?;
+    let stopped_from = hist
+        .limit
+        .as_ref()
+        .filter(|l| l.share > 0.0)
+        .and_then(|l| l.value)
+        .map_or(f64::INFINITY, f64::from);
 
     // A little room either side; a narrow spread still gets a few units so
     // that a lone bar does not fill the whole plot.
@@ -344,12 +410,11 @@ pub(super) fn draw_length<DB: DrawingBackend>(
         .axis_desc_style(TextStyle::from((FONT, DESC_SIZE).into_font()).color(&TEXT_COLOR))
         .x_desc(x_desc)
         .y_desc("share of trials")
-        .light_line_style(RGBColor(0xee, 0xee, 0xee))
-        .bold_line_style(RGBColor(0xd8, 0xd8, 0xd8))
+        .light_line_style(GRID_LIGHT)
+        .bold_line_style(GRID_BOLD)
         .draw()
         .map_err(draw_err)?;
 
-    let fill = BAR_COLORS[0];
     let gap = if hist.bars.len() > 1 {
         0.08 * (hist.bars[0].1 - hist.bars[0].0)
     } else {
@@ -357,6 +422,11 @@ pub(super) fn draw_length<DB: DrawingBackend>(
     };
     chart
         .draw_series(hist.bars.iter().map(|&(l, r, share)| {
+            let fill = if r > stopped_from {
+                OTHER_COLOR
+            } else {
+                BAR_COLOR
+            };
             Rectangle::new([(l + gap, 0.0), (r - gap, share)], fill.filled())
         }))
         .map_err(draw_err)?;

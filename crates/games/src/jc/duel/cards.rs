@@ -10,8 +10,9 @@
 //!   with the wound and the first hit gives him no wound; the hit that
 //!   costs a level acts in full, so its second roll may knock him out
 //!   [7.52, 7.53]. The second die is rolled either way. A bout with a
-//!   master swordsman [7.81] counts its hits by the maneuver cards, not
-//!   here.
+//!   master swordsman [7.81] counts its hits by the maneuver cards, and
+//!   there too every other one is shrugged off, the count running on
+//!   (`swordplay`).
 //! - **The deadline** [13.43]: the hero has ten tactical turns, counted
 //!   from the joining of melee, to get to the villain; failing that, the
 //!   villain may still commit the act. Reaching reads as ending a

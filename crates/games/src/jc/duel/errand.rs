@@ -30,10 +30,8 @@
 //! action and each special action open to it (leaving by the exit it
 //! stands on, picking up a character beside it, a power).
 
-use std::cell::RefCell;
-
-use super::geometry::{COUNTER, Reach};
-use super::policy::{Action, Task, best_attack, facing_towards};
+use super::geometry::{Reach, TOUCHING};
+use super::policy::{Action, Task, best_attack, facing_towards, walk_to};
 use super::roster::{Class, Special};
 use super::sequence::{Duel, State, Status};
 use barsoom_engine::Dice;
@@ -192,6 +190,26 @@ fn head_out(duel: &Duel, s: &State, a: usize, leave: bool) -> Option<Action> {
     )
 }
 
+/// A villain of a losing side withdraws [10.22]: leaves by the exit he
+/// stands on, else walks round the walls and counters towards the nearest
+/// square of an exit his side may use. `None` (he fights on) when no walk
+/// leads to one: steering by the walls alone, he would make for an exit
+/// whose way a counter shuts, find himself stuck, turn to fight, and make
+/// for it again, to the end of the duel.
+fn withdraw(duel: &Duel, s: &State, a: usize) -> Option<Action> {
+    if duel.exit_at(a, s.pos[a]).is_some() {
+        return Some(Action::stay(s, a, Task::Leave));
+    }
+    let squares = &duel.fields(s, a)?.exit_squares[usize::from(duel.fighters[a].side)];
+    walk_towards(duel, s, a, squares, |at| {
+        if duel.exit_at(a, at).is_some() {
+            Task::Leave
+        } else {
+            Task::None
+        }
+    })
+}
+
 /// The worker stays at his job or walks to it [5.55].
 fn work(duel: &Duel, s: &State, a: usize) -> Option<Action> {
     if duel.job_of(s, a) != 0 {
@@ -218,30 +236,42 @@ fn work(duel: &Duel, s: &State, a: usize) -> Option<Action> {
     )
 }
 
-/// A distance field and the queue that fills it.
-type FieldScratch = (Vec<u16>, Vec<(i16, i16)>);
-
-thread_local! {
-    /// Scratch for [`fetch`].
-    static FETCH: RefCell<FieldScratch> = const { RefCell::new((Vec::new(), Vec::new())) };
+/// Fighter `a` walks over to his unconscious comrade `u`, round the walls
+/// and the counters, to a box touching him; `None` if he can get no
+/// nearer.
+fn fetch(duel: &Duel, s: &State, a: usize, u: usize) -> Option<Action> {
+    let mut goals = [(0i16, 0i16); TOUCHING.len()];
+    for (goal, (dx, dy)) in goals.iter_mut().zip(TOUCHING) {
+        *goal = (s.pos[u].0 + dx, s.pos[u].1 + dy);
+    }
+    walk_towards(duel, s, a, &goals, |_| Task::None)
 }
 
-/// Fighter `a` walks over to his unconscious comrade `u`, round the walls.
-fn fetch(duel: &Duel, s: &State, a: usize, u: usize) -> Option<Action> {
-    let target = s.pos[u];
-    let display = duel.movement_display(s, a);
-    FETCH.with(|scratch| {
-        let (dist, queue) = &mut *scratch.borrow_mut();
-        display.distance_field_into(|x, y| chebyshev((x, y), target) == COUNTER, dist, queue);
-        let index = |x: i16, y: i16| display.index(x, y);
-        steer(
-            duel,
-            s,
-            a,
-            |x, y| dist[index(x, y)],
-            |_, _| false,
-            Task::None,
-        )
+/// Fighter `a`'s step nearest by walking round the walls and counters to
+/// one of `goals`, facing the nearest enemy, with the task `task_at` gives
+/// where he ends; `None` if no walk brings him nearer.
+fn walk_towards(
+    duel: &Duel,
+    s: &State,
+    a: usize,
+    goals: &[(i16, i16)],
+    task_at: impl Fn((i16, i16)) -> Task,
+) -> Option<Action> {
+    let (movements, _) = duel.movements(s, a);
+    let reach = duel.reach(s, a, movements);
+    let jumps = duel.fighters[a].movement.jumps() && movements >= 2 && s.carrying[a] == 0;
+    let (walked, _) = walk_to(duel, s, a, (movements, jumps, 0), &reach, goals);
+    let (x, y, jumped) = walked.to()?;
+    let facing = duel
+        .nearest_enemy(s, a, (x, y))
+        .map_or(s.facing[a], |t| facing_towards((x, y), s.pos[t]));
+    Some(Action {
+        to: (x, y),
+        facing,
+        jumped,
+        used_extra: false,
+        target: None,
+        task: task_at((x, y)),
     })
 }
 
@@ -249,7 +279,8 @@ fn fetch(duel: &Duel, s: &State, a: usize, u: usize) -> Option<Action> {
 fn carry_out(duel: &Duel, s: &State, a: usize, plan: Plan) -> Option<Action> {
     match plan {
         Plan::Fight => None,
-        Plan::HeadOut | Plan::Withdraw => head_out(duel, s, a, true),
+        Plan::HeadOut => head_out(duel, s, a, true),
+        Plan::Withdraw => withdraw(duel, s, a),
         Plan::Escort => head_out(duel, s, a, false),
         Plan::Work => work(duel, s, a),
         Plan::PickUp(u) | Plan::Fetch(u) => pick_up_or_fetch(duel, s, a, u),

@@ -134,6 +134,9 @@ impl Extras {
 pub struct Fields {
     /// Per side: steps to a square covering an exit the side may use.
     pub exits: [Vec<u16>; 2],
+    /// Per side: the squares covering an exit the side may use (where
+    /// `exits` is 0).
+    pub exit_squares: [Vec<(i16, i16)>; 2],
     /// Steps to a square touching the dungeon door.
     pub door: Vec<u16>,
     /// Per fighter: steps to a square next to him where he is chained

@@ -314,12 +314,18 @@ fn close_in(
     if !duel.display.open_ground || (best.1 == s.pos[a] && best.0 > COUNTER) {
         match walk_closer(duel, s, a, (movements, jumps), reach, (targets, 0)) {
             Walked::To(x, y, jumped) => best = (0, (x, y), jumped),
-            Walked::NoWay if duel.extras => {
-                if let Some(x) = clear_the_way(duel, s, a, (movements, jumps), reach, targets) {
+            Walked::NoWay => {
+                let cleared = if duel.extras {
+                    clear_the_way(duel, s, a, (movements, jumps), reach, targets)
+                } else {
+                    None
+                };
+                if let Some(x) = cleared.or_else(|| make_way(duel, s, a, (movements, jumps), reach))
+                {
                     return x;
                 }
             }
-            _ => {}
+            Walked::Stay => {}
         }
     }
     let (_, to, jumped) = best;
@@ -336,9 +342,11 @@ fn close_in(
 /// A fighter of a side that fights, finding no walk to any enemy, clears
 /// the way: the first unconscious comrade but for whose counter a walk
 /// would lead to one (lying in a doorway) he picks up if beside him
-/// [5.41], else walks over to; `None` if no comrade shuts the way. Once
-/// he carries him he fights on, putting him down beside the enemy
-/// (`errand::put_down_to_fight`).
+/// [5.41], else walks over to; where it takes more than one (two lying
+/// across a corridor), the first of them he can pick up or get nearer to.
+/// A carrier beside the one he must lift puts his load down first.
+/// `None` if no comrade shuts the way. Once he carries him he fights on,
+/// putting him down beside the enemy (`errand::put_down_to_fight`).
 #[cold]
 fn clear_the_way(
     duel: &Duel,
@@ -349,24 +357,98 @@ fn clear_the_way(
     targets: u32,
 ) -> Option<Action> {
     let side = duel.fighters[a].side;
-    let shutting = (0..s.n).find(|&u| {
-        duel.fighters[u].side == side
-            && s.status[u] == Status::Unconscious
-            && walk_closer(duel, s, a, (movements, jumps), reach, (targets, 1 << u))
+    let lying = (0..s.n)
+        .filter(|&u| duel.fighters[u].side == side && s.status[u] == Status::Unconscious)
+        .fold(0u32, |bits, u| bits | 1 << u);
+    let shut_by = |ignored: u32| {
+        walk_closer(duel, s, a, (movements, jumps), reach, (targets, ignored)) != Walked::NoWay
+    };
+    if lying == 0 || !shut_by(lying) {
+        return None;
+    }
+    let alone = (0..s.n).find(|&u| lying & (1 << u) != 0 && shut_by(1 << u));
+    let beside = |u: usize| {
+        let (dx, dy) = (s.pos[u].0 - s.pos[a].0, s.pos[u].1 - s.pos[a].1);
+        dx.abs().max(dy.abs()) == COUNTER
+    };
+    alone
+        .into_iter()
+        .chain((0..s.n).filter(|&u| lying & (1 << u) != 0))
+        .find_map(|u| {
+            if s.carrying[a] != 0 && beside(u) {
+                // Beside one he must lift but carrying another: he puts
+                // his load down here, to lift this one next.
+                Some(Action::stay(s, a, Task::PutDown))
+            } else {
+                super::errand::pick_up_or_fetch(duel, s, a, u)
+            }
+        })
+}
+
+/// A fighter with no walk to any enemy whose counter alone shuts a
+/// comrade's walk (two in a corridor, each in the other's way to the one
+/// box beside a doorway) steps aside: to the first box of his reach from
+/// which the comrade has a walk. `None` if he shuts no comrade's way or
+/// no box of his reach opens it.
+#[cold]
+fn make_way(
+    duel: &Duel,
+    s: &State,
+    a: usize,
+    (movements, jumps): (u8, bool),
+    reach: &Reach,
+) -> Option<Action> {
+    let side = duel.fighters[a].side;
+    let walks = |s: &State, c: usize, ignored: u32| {
+        let targets = duel.targets(s, c);
+        let (m, _) = duel.movements(s, c);
+        let j = duel.fighters[c].movement.jumps() && m >= 2 && s.carrying[c] == 0;
+        targets != 0
+            && walk_closer(duel, s, c, (m, j), &duel.reach(s, c, m), (targets, ignored))
                 != Walked::NoWay
+    };
+    let shut = (0..s.n).find(|&c| {
+        c != a
+            && duel.fighters[c].side == side
+            && s.fighting(c)
+            && s.held & (1 << c) == 0
+            && !walks(s, c, 0)
+            && walks(s, c, 1 << a)
     })?;
-    super::errand::pick_up_or_fetch(duel, s, a, shutting)
+    let mut moved = *s;
+    let mut aside = None;
+    reach.for_each(movements * 4, jumps, |x, y, jumped| {
+        if aside.is_some() || (x, y) == s.pos[a] || !duel.keeps_closing(s, a, (x, y)) {
+            return;
+        }
+        moved.pos[a] = (x, y);
+        if walks(&moved, shut, 0) {
+            aside = Some(((x, y), jumped));
+        }
+    });
+    let (to, jumped) = aside?;
+    Some(Action {
+        to,
+        facing: facing_to_nearest(duel, s, a, duel.targets(s, a), to),
+        jumped,
+        used_extra: false,
+        target: None,
+        task: Task::None,
+    })
 }
 
 /// The box of `reach` (the first of those in `Reach::for_each` order)
-/// nearest by walking round walls and counters to an exact position
-/// [7.41] round one of `targets`, if nearer than where `a` stands. When
-/// no walk leads to any exact position (a pair of enemies shutting a
-/// doorway with their counters), the nearest to any box touching an
-/// enemy: a position straddling two [7.42] is still one to attack from.
-/// The counters of `ignored` (bit per fighter) are walked through, as if
-/// they were not there. Kept out of line: its goal list is large, and
-/// the open display seldom needs it.
+/// nearest by walking round walls and counters to a position to attack
+/// one of `targets` from, if nearer than where `a` stands: an exact
+/// position [7.41] round one of them, or any box touching one (a position
+/// straddling two [7.42] is still one to attack from), whichever walk is
+/// shorter, the exact position on a tie. Walking to the exact positions
+/// alone, a fighter would go round by another door to reach one while a
+/// box touching his enemy lies on his side of the wall, and the enemy,
+/// doing the same, would meet him nowhere. The counters of `ignored` (bit
+/// per fighter) are walked through, as if they were not there. Kept out
+/// of line: its goal lists are large, and the open display seldom needs
+/// it.
 #[inline(never)]
 fn walk_closer(
     duel: &Duel,
@@ -376,30 +458,50 @@ fn walk_closer(
     reach: &Reach,
     (targets, ignored): (u32, u32),
 ) -> Walked {
-    let (others, count) = duel.obstacles(s, a, ignored);
     let mut goals = [(0i16, 0i16); TOUCHING.len() * MAX_FIGHTERS];
+    // Every exact position touches its enemy: no walk to a touching box,
+    // none to an exact position either.
+    let touching = |_, k: usize| TOUCHING[k];
+    let g = boxes_round(s, targets, (TOUCHING.len(), touching), &mut goals);
+    let walk = (movements, jumps, ignored);
+    let (near, near_distance) = walk_to(duel, s, a, walk, reach, &goals[..g]);
+    if near == Walked::NoWay {
+        return near;
+    }
+    let exact = |facing, k: usize| offset_of_position(k as u8 + 1, facing);
+    let g = boxes_round(s, targets, (8, exact), &mut goals);
+    match walk_to(duel, s, a, walk, reach, &goals[..g]) {
+        (walked, distance) if walked != Walked::NoWay && distance <= near_distance => walked,
+        _ => near,
+    }
+}
+
+/// The box of `reach` nearest by walking round walls and counters (but
+/// those of `ignored`, bit per fighter) to one of `goals`, as
+/// [`Reach::nearest_walking`] finds it for fighter `a` with `movements`
+/// (jumping if `jumps`), and the walking distance from the goals to it
+/// (to `a` when he stays).
+pub(super) fn walk_to(
+    duel: &Duel,
+    s: &State,
+    a: usize,
+    (movements, jumps, ignored): (u8, bool, u32),
+    reach: &Reach,
+    goals: &[(i16, i16)],
+) -> (Walked, u16) {
+    let (others, count) = duel.obstacles(s, a, ignored);
     FIELD.with(|field| {
         let field = &mut field.borrow_mut();
-        let mut walk_to = |goals: &[(i16, i16)]| {
-            reach.nearest_walking(
-                duel.movement_display(s, a),
-                s.restricted == duel.fighters[a].side + 1,
-                &others[..count],
-                goals,
-                (movements * 4, jumps),
-                field,
-                |x, y| duel.keeps_closing(s, a, (x, y)),
-            )
-        };
-        let exact = |facing, k: usize| offset_of_position(k as u8 + 1, facing);
-        let g = boxes_round(s, targets, (8, exact), &mut goals);
-        let mut walked = walk_to(&goals[..g]);
-        if walked == Walked::NoWay {
-            let touching = |_, k: usize| TOUCHING[k];
-            let g = boxes_round(s, targets, (TOUCHING.len(), touching), &mut goals);
-            walked = walk_to(&goals[..g]);
-        }
-        walked
+        let walked = reach.nearest_walking(
+            duel.movement_display(s, a),
+            s.restricted == duel.fighters[a].side + 1,
+            &others[..count],
+            goals,
+            (movements * 4, jumps),
+            field,
+            |x, y| duel.keeps_closing(s, a, (x, y)),
+        );
+        (walked, field.distance())
     })
 }
 

@@ -19,6 +19,10 @@
 //!   (his counter values change with it [7.6]); the one brought to no levels
 //!   falls, the hero unconscious, the master swordsman dead; the other stays
 //!   on his feet at one level above falling at worst.
+//! - A berserk hero [13.43] shrugs off every other hit of the bout as he
+//!   does the die's, the count running on from the duel into the bout and
+//!   back: a hit in the bout costs him a level only where it is the second
+//!   of a pair.
 //! - The [7.3] modifiers do not enter a bout (the maneuvers stand for all of
 //!   it). A bout needs both to hold a sword: an unarmed hero, or one facing
 //!   an unarmed master swordsman, melees by the die as usual [7.36].
@@ -160,6 +164,14 @@ impl Duel {
         let mut hands = bout.start();
         hands[0].levels = self.bout_levels(s, h, bout, 0);
         hands[1].levels = self.bout_levels(s, m, bout, 1);
+        // [13.43] a berserk hero shrugs off every other hit here as on the
+        // die, the count running on.
+        let berserk = self.special.cards.berserk;
+        for (hand, i) in hands.iter_mut().zip([h, m]) {
+            hand.berserk = berserk & (1 << i) != 0;
+            hand.shrugged = s.x.berserk_hit & (1 << i) != 0;
+        }
+        let entered = [hands[0].levels, hands[1].levels];
         trace.event("JC 7.81 master swordsman", || {
             format!(
                 "{} meets {} by maneuver cards: {} level(s) against {}",
@@ -171,13 +183,14 @@ impl Duel {
         s.engaged[a] = true;
         s.engaged[t] = true;
         s.meleed |= 1 << a;
-        for (i, other, left, taken) in [
-            (h, m, result.levels[0], result.hits[1]),
-            (m, h, result.levels[1], result.hits[0]),
-        ] {
+        for (i, other, side, taken) in [(h, m, 0, result.hits[1]), (m, h, 1, result.hits[0])] {
+            let left = result.levels[side];
             if taken > 0 {
                 // Ghek's hold breaks when the held character is struck [19.42].
                 s.held &= !(1 << i);
+            }
+            if berserk & (1 << i) != 0 && taken % 2 == 1 {
+                s.x.berserk_hit ^= 1 << i;
             }
             let f = &self.fighters[i];
             if left == 0 {
@@ -191,8 +204,8 @@ impl Duel {
                 }
             } else {
                 let lowest = if f.unconscious_at_level_1 { 2 } else { 1 };
-                let taken = u8::try_from(taken).unwrap_or(u8::MAX);
-                s.level[i] = s.level[i].saturating_sub(taken).max(lowest);
+                let lost = entered[side].saturating_sub(left);
+                s.level[i] = s.level[i].saturating_sub(lost).max(lowest);
             }
         }
         trace.event("JC 7.86 master swordsman", || {

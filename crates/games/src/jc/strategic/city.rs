@@ -206,7 +206,7 @@ impl Game {
     }
 
     /// Phase I [16.0]: one information roll, then the hand of fate.
-    fn information_phase<R: Roller, T: Trace>(
+    pub fn information_phase<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -578,11 +578,12 @@ impl Game {
         if shown {
             self.story.heroes[p].secret_ways |= 1u64 << city;
         }
-        // [17.27] a female personage of this city who befriended him.
+        // [17.27] a female personage resident in this city who befriended
+        // him: from the city by the City Directory, or befriended here.
         if self.heroes[p].retinue().iter().any(|&k| {
             data.roster.characters[usize::from(k)].class
                 == crate::jc::duel::roster::Class::Personage
-                && data.home(k) == Some(city)
+                && (data.home(k) == Some(city) || self.story.heroes[p].befriended_in(k, city))
                 && !self.is_captive_of(ctx, p, k)
         }) {
             help += rules.escape_help[4];

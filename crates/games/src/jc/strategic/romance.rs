@@ -51,10 +51,10 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::city::Flow;
-use super::consts::{CAPTIVE_QUARRY, NONE, VILLAIN_QUARRY};
+use super::consts::{CAPTIVE_QUARRY, NO_PLACE, NONE, VILLAIN_QUARRY};
 use super::dice::Roller;
 use super::duels::{Company, FightOptions};
-use super::game::{Context, Game};
+use super::game::{Context, Game, Place};
 use super::loading::{Look, build_rows, number, provenance};
 use super::tables::{DieTable, Entries, HOUSE, PALACE, RollSpec, STREET, TableSpec};
 use super::tactics;
@@ -307,6 +307,10 @@ impl Game {
     /// (from this turn if new), and lets him fall in love [13.11].
     pub(crate) fn note_companions<T: Trace>(&mut self, ctx: &Context, p: usize, trace: &mut T) {
         let turn = self.turn;
+        let city = match self.heroes[p].place {
+            Place::City(c) => c,
+            Place::Transit(_) => NO_PLACE,
+        };
         let hero = self.own_character(p);
         let rules = &ctx.data.story.romance;
         for i in 0..self.heroes[p].retinue().len() {
@@ -314,7 +318,7 @@ impl Game {
             if !female(ctx, k) || self.story.heroes[p].bond(k).is_some() {
                 continue;
             }
-            self.story.heroes[p].add_bond(k, turn);
+            self.story.heroes[p].add_bond(k, turn, city);
             let s = &self.story.heroes[p];
             let may_love = s.love == NONE
                 && !s.engaged()

@@ -38,6 +38,8 @@ pub struct Script {
     /// display [10.22] (they then stand escaped at their top levels); a
     /// duel with none left scripted has no escape.
     pub escapes: VecDeque<bool>,
+    /// The roster ids of the second side of each duel fought, in order.
+    pub foes: Vec<Vec<String>>,
 }
 
 impl Script {
@@ -68,6 +70,12 @@ impl Script {
     /// Adds duel winners.
     pub fn duels(mut self, won: &[bool]) -> Self {
         self.duels.extend(won);
+        self
+    }
+
+    /// Adds bout winners.
+    pub fn bouts(mut self, won: &[bool]) -> Self {
+        self.bouts.extend(won);
         self
     }
 
@@ -136,6 +144,13 @@ impl Roller for Script {
     /// their top levels.
     fn duel(&mut self, duel: &Duel, _policies: &[Policy; 2]) -> DuelResult {
         self.seen.push(duel.special.cards);
+        self.foes.push(
+            duel.fighters
+                .iter()
+                .filter(|f| f.side == 1)
+                .map(|f| f.id.clone())
+                .collect(),
+        );
         let won = self.duels.pop_front().expect("a scripted duel");
         let left = !won && self.left.pop_front().unwrap_or(false);
         let escaped = self.escapes.pop_front().unwrap_or(false);

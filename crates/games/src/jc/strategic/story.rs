@@ -100,6 +100,10 @@ pub struct Bond {
     pub character: u8,
     /// The Strategic Turn she befriended him.
     pub since: u16,
+    /// The city she befriended him in, or [`NO_PLACE`] outside one: she
+    /// counts as a resident there when he tries to escape its prison
+    /// [17.27].
+    pub city: u8,
 }
 
 /// One hero's loves, friends, traitors and card marks.
@@ -187,6 +191,7 @@ impl HeroStory {
         bonds: [Bond {
             character: NONE,
             since: 0,
+            city: NO_PLACE,
         }; MAX_BONDS],
         bonds_len: 0,
         betrayed_by: 0,
@@ -229,12 +234,21 @@ impl HeroStory {
             .map(|b| b.since)
     }
 
-    /// Notes that `k` befriended him in Strategic Turn `turn`.
-    pub(crate) fn add_bond(&mut self, k: u8, turn: u16) {
+    /// Whether `k` befriended him in `city` [17.27].
+    pub(crate) fn befriended_in(&self, k: u8, city: u8) -> bool {
+        self.bonds()
+            .iter()
+            .any(|b| b.character == k && b.city == city)
+    }
+
+    /// Notes that `k` befriended him in Strategic Turn `turn`, in `city`
+    /// ([`NO_PLACE`] outside one).
+    pub(crate) fn add_bond(&mut self, k: u8, turn: u16, city: u8) {
         if self.bond(k).is_none() && usize::from(self.bonds_len) < MAX_BONDS {
             self.bonds[usize::from(self.bonds_len)] = Bond {
                 character: k,
                 since: turn,
+                city,
             };
             self.bonds_len += 1;
         }

@@ -128,6 +128,9 @@ pub struct Seat {
 struct TerrainRule {
     impassable: bool,
     settlement: bool,
+    /// A key location [Victory] (every settlement, unless the scenario's
+    /// `victory.key_locations` says otherwise).
+    key: bool,
     city: bool,
     ruins: i8,
     in_hex: Profile,
@@ -142,15 +145,17 @@ const ENTRY_IMPASSABLE_BIT: u16 = 8;
 const ENTRY_KEY_BIT: u16 = 9;
 /// The hex rolls a detail: a city's race or a ruins' attribute.
 const ENTRY_DETAIL: u16 = 1 << 10;
+const ENTRY_SETTLEMENT_BIT: u16 = 11;
 
 impl TerrainRule {
     /// What set-up reads of terrain `t` (this rule) for each hex, in one
     /// word: `t` in the low byte, then whether it is impassable, a key
-    /// location (settlement), and whether it rolls a detail.
+    /// location, whether it rolls a detail, and whether it is a settlement.
     fn entry(&self, t: u8) -> u16 {
         u16::from(t)
             | u16::from(self.impassable) << ENTRY_IMPASSABLE_BIT
-            | u16::from(self.settlement) << ENTRY_KEY_BIT
+            | u16::from(self.key) << ENTRY_KEY_BIT
+            | u16::from(self.settlement) << ENTRY_SETTLEMENT_BIT
             | if self.city || self.ruins != 0 {
                 ENTRY_DETAIL
             } else {
@@ -184,8 +189,12 @@ pub struct RacesGame {
     units_per_command_die: u32,
     recruit_face: u32,
     seats: Vec<Seat>,
+    /// Key locations to hold [Victory] (0: annihilation only).
     hold: u32,
+    /// Turns in a row they must be held.
     hold_turns: u32,
+    /// The holder must hold more than every other player.
+    most: bool,
     max_turns: u32,
     spec: OutputSpec,
 }
@@ -364,7 +373,7 @@ pub struct Game<'m> {
     /// Hexes a unit may stand in: passable terrain, and any hex a unit has
     /// stood in (a zone with no passable hex deploys onto impassable ones).
     passable: HexSet,
-    /// The key locations (settlements).
+    /// The key locations [Victory].
     key_set: HexSet,
     /// The hexes connected to a key location through passable hexes (set
     /// once at the end of set-up: nobody moves into impassable hexes).
@@ -381,10 +390,13 @@ pub struct Game<'m> {
     n_leaders: usize,
     /// How many key locations the map has.
     n_keys: usize,
-    /// The cities (key locations that recruit).
+    /// The cities (settlements that recruit).
     city_set: HexSet,
-    /// The key locations whose all-units bonus is not zero.
-    bonus_key_set: HexSet,
+    /// The settlements whose all-units bonus is not zero.
+    bonus_set: HexSet,
+    /// The hexes whose taking and leaving is counted: key locations and
+    /// bonus settlements.
+    watched: HexSet,
     alive: [u32; MAX_PLAYERS],
     leaders_alive: [u32; MAX_PLAYERS],
     bonus: [Profile; MAX_PLAYERS],

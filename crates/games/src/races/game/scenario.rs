@@ -47,7 +47,24 @@ struct MapFile {
 struct VictoryFile {
     hold: i64,
     hold_turns: i64,
+    /// The holder must hold more key locations than any other player.
+    most: Option<bool>,
+    /// Which terrains are key locations: `"settlements"` (every settlement
+    /// terrain) or terrain ids, one or a list.
+    key_locations: Option<OneOrMany>,
 }
+
+/// A string or a list of strings.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+/// The name in `victory.key_locations` that stands for every settlement
+/// terrain (the default reading).
+const SETTLEMENTS: &str = "settlements";
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -140,6 +157,7 @@ impl RacesGame {
                 ),
             ));
         }
+        let key_terrain = key_terrain(path, file.victory.key_locations.as_ref(), data)?;
         if !(2..=MAX_PLAYERS).contains(&file.players.len()) {
             return Err(err(
                 "players".into(),
@@ -378,9 +396,11 @@ impl RacesGame {
         let terrain: Vec<TerrainRule> = data
             .terrain
             .iter()
-            .map(|t| TerrainRule {
+            .zip(&key_terrain)
+            .map(|(t, key)| TerrainRule {
                 impassable: t.impassable,
                 settlement: t.settlement,
+                key: *key,
                 city: t.city,
                 ruins: t.ruins,
                 in_hex: t.in_hex,
@@ -418,6 +438,7 @@ impl RacesGame {
             seats,
             hold: file.victory.hold as u32,
             hold_turns: file.victory.hold_turns as u32,
+            most: file.victory.most.unwrap_or(true),
             max_turns: file.max_turns as u32,
             spec,
         })
@@ -436,6 +457,62 @@ impl ScenarioModel for RacesGame {
         let model = Self::build(path, &file, &data)?;
         Ok((model, file.scenario.description))
     }
+}
+
+/// Which terrains are key locations, by terrain index: every settlement
+/// terrain by default (or for `"settlements"`), else the terrains named
+/// [Victory].
+fn key_terrain(
+    path: &Path,
+    names: Option<&OneOrMany>,
+    data: &RacesData,
+) -> Result<Vec<bool>, ScenarioError> {
+    let settlements = || data.terrain.iter().map(|t| t.settlement).collect();
+    let mut key = vec![false; data.terrain.len()];
+    let (names, list): (&[String], bool) = match names {
+        None => return Ok(settlements()),
+        Some(OneOrMany::One(name)) => (std::slice::from_ref(name), false),
+        Some(OneOrMany::Many(names)) => (names, true),
+    };
+    if names.is_empty() {
+        return Err(ScenarioError::new(
+            path,
+            "victory.key_locations",
+            format!("expected {SETTLEMENTS:?} or at least one terrain id, found an empty list"),
+        ));
+    }
+    for (i, name) in names.iter().enumerate() {
+        let field = if list {
+            format!("victory.key_locations[{i}]")
+        } else {
+            "victory.key_locations".into()
+        };
+        if name == SETTLEMENTS {
+            for (k, t) in key.iter_mut().zip(&data.terrain) {
+                *k |= t.settlement;
+            }
+            continue;
+        }
+        match data.terrain_index(name) {
+            Some(t) if !data.terrain[t].impassable => key[t] = true,
+            _ => {
+                return Err(ScenarioError::new(
+                    path,
+                    field,
+                    format!(
+                        "expected {SETTLEMENTS:?} or a passable terrain id ({}), found {name:?}",
+                        id_list(
+                            data.terrain
+                                .iter()
+                                .filter(|t| !t.impassable)
+                                .map(|t| t.id.as_str())
+                        )
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(key)
 }
 
 fn kind_index(data: &RacesData, id: &str) -> Result<u8, String> {

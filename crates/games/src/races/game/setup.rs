@@ -6,7 +6,8 @@ use crate::races::battle::roll_attribute;
 use crate::races::data::Face;
 
 use super::{
-    ENTRY_DETAIL, ENTRY_IMPASSABLE_BIT, ENTRY_KEY_BIT, Game, Leader, MAX_LEADERS, NONE, Seat,
+    ENTRY_DETAIL, ENTRY_IMPASSABLE_BIT, ENTRY_KEY_BIT, ENTRY_SETTLEMENT_BIT, Game, Leader,
+    MAX_LEADERS, NONE, Seat,
 };
 
 /// Rolls one hex's terrain: the hex table, then any table its face sends
@@ -59,7 +60,7 @@ impl<'m> Game<'m> {
         let b = &mut *self.b;
         // A bitboard word at a time, in hex order.
         for word in 0..m.map.words {
-            let (mut passable, mut keys) = (0u64, 0u64);
+            let (mut passable, mut keys, mut settlements) = (0u64, 0u64, 0u64);
             for h in word * 64..hexes.min(word * 64 + 64) {
                 let (entry, detail) = match fixed {
                     Some(fixed) => {
@@ -84,21 +85,23 @@ impl<'m> Game<'m> {
                 let bit = h % 64;
                 passable |= u64::from(impassable ^ 1) << bit;
                 keys |= u64::from(entry >> ENTRY_KEY_BIT & 1) << bit;
+                settlements |= u64::from(entry >> ENTRY_SETTLEMENT_BIT & 1) << bit;
             }
-            // The few key locations: which are cities, which give a bonus.
-            let (mut cities, mut bonus_keys, mut k) = (0u64, 0u64, keys);
+            // The few settlements: which are cities, which give a bonus.
+            let (mut cities, mut bonus, mut k) = (0u64, 0u64, settlements);
             while k != 0 {
                 let bit = k.trailing_zeros();
                 k &= k - 1;
                 let rule = &terrain[usize::from(b.terrain[word * 64 + bit as usize])];
                 cities |= u64::from(rule.city) << bit;
-                bonus_keys |= u64::from(rule.bonus) << bit;
-                self.n_keys += 1;
+                bonus |= u64::from(rule.bonus) << bit;
             }
+            self.n_keys += keys.count_ones() as usize;
             self.passable[word] = passable;
             self.key_set[word] = keys;
             self.city_set[word] = cities;
-            self.bonus_key_set[word] = bonus_keys;
+            self.bonus_set[word] = bonus;
+            self.watched[word] = keys | bonus;
         }
         for (p, seat) in m.seats.iter().enumerate() {
             let p = p as u8;

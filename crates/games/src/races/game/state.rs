@@ -39,7 +39,8 @@ impl<'m> Game<'m> {
             n_leaders: 0,
             n_keys: 0,
             city_set: NO_HEXES,
-            bonus_key_set: NO_HEXES,
+            bonus_set: NO_HEXES,
+            watched: NO_HEXES,
             alive: [0; MAX_PLAYERS],
             leaders_alive: [0; MAX_PLAYERS],
             bonus: [[0; ATTRIBUTES]; MAX_PLAYERS],
@@ -169,7 +170,7 @@ impl<'m> Game<'m> {
             self.held_keys[p] =
                 set_len(&set_and(&self.key_set, &self.occupied[p]), self.m.map.words);
             for k in set_hexes(
-                &set_and(&self.bonus_key_set, &self.occupied[p]),
+                &set_and(&self.bonus_set, &self.occupied[p]),
                 self.m.map.words,
             ) {
                 let add = self.rule(k).all_units;
@@ -302,14 +303,15 @@ impl<'m> Game<'m> {
     }
 
     /// Moves warband `w` one hex to `to`; the leaders riding with it go too
-    /// [Movement Phase]. A key location it leaves empty or takes changes
-    /// the all-units bonuses at once.
+    /// [Movement Phase]. A key location or bonus settlement it leaves
+    /// empty or takes changes the count held and the all-units bonuses at
+    /// once.
     #[inline]
     pub(super) fn step(&mut self, w: u8, to: u16) {
         let from = self.b.warbands[usize::from(w)].hex;
-        let takes = self.b.top[usize::from(to)] == NONE && self.is_key(to);
+        let takes = self.b.top[usize::from(to)] == NONE && set_contains(&self.watched, to);
         self.unlink(w);
-        let leaves = self.b.top[usize::from(from)] == NONE && self.is_key(from);
+        let leaves = self.b.top[usize::from(from)] == NONE && set_contains(&self.watched, from);
         self.push_top(to, w);
         self.b.warbands[usize::from(w)].moved += 1;
         let owner = self.b.warbands[usize::from(w)].owner;
@@ -321,12 +323,15 @@ impl<'m> Game<'m> {
         }
     }
 
-    /// Adds (`sign` 1) or takes away (-1) the all-units bonus of key
-    /// location `k` to player `p`'s, as `p` takes or loses it [Settlement
-    /// Type Table], and counts it in or out of those `p` holds.
+    /// Adds (`sign` 1) or takes away (-1) the all-units bonus of the
+    /// settlement in `k` to player `p`'s, as `p` takes or loses it
+    /// [Settlement Type Table], and counts a key location in or out of
+    /// those `p` holds.
     fn add_settlement_bonus(&mut self, p: u8, k: u16, sign: i8) {
-        let held = &mut self.held_keys[usize::from(p)];
-        *held = held.wrapping_add_signed(i32::from(sign));
+        if self.is_key(k) {
+            let held = &mut self.held_keys[usize::from(p)];
+            *held = held.wrapping_add_signed(i32::from(sign));
+        }
         let add = self.rule(k).all_units;
         for (b, a) in self.bonus[usize::from(p)].iter_mut().zip(add) {
             *b += sign * a;
@@ -353,7 +358,7 @@ impl<'m> Game<'m> {
                 }
             }
         }
-        if new_top == NONE && self.is_key(h) {
+        if new_top == NONE && set_contains(&self.watched, h) {
             self.add_settlement_bonus(owner as u8, h, -1);
         }
     }

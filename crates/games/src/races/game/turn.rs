@@ -196,8 +196,9 @@ impl<'m> Game<'m> {
 
     /// Counts key locations held at the end of the turn. A player that
     /// holds the scenario's number of them (all of them, if the map has
-    /// fewer) and more than any other player extends its streak; a streak
-    /// of the scenario's length wins [Victory].
+    /// fewer) and, unless `victory.most` is off, more than any other player
+    /// extends its streak; a streak of the scenario's length wins
+    /// [Victory].
     fn end_of_turn<T: Trace>(&mut self, trace: &mut T) -> Option<Ending> {
         if self.n_keys == 0 || self.m.hold == 0 {
             return None;
@@ -205,19 +206,32 @@ impl<'m> Game<'m> {
         let need = (self.m.hold as usize).min(self.n_keys);
         let n = self.m.seats.len();
         let held = self.held_keys.map(|h| h as usize);
-        let mut winner = None;
+        // Without `most`, several may complete a streak at once: the one
+        // holding more wins; a tie is a draw.
+        let mut winner: Option<u8> = None;
+        let mut tied = false;
         for p in 0..n {
-            let most = (0..n).all(|q| q == p || held[q] < held[p]);
+            let most = !self.m.most || (0..n).all(|q| q == p || held[q] < held[p]);
             if held[p] >= need && most {
                 self.hold_streak[p] += 1;
                 if self.hold_streak[p] >= self.m.hold_turns {
-                    winner = Some(p as u8);
+                    match winner {
+                        Some(w) if held[usize::from(w)] > held[p] => {}
+                        Some(w) if held[usize::from(w)] == held[p] => tied = true,
+                        _ => (winner, tied) = (Some(p as u8), false),
+                    }
                 }
             } else {
                 self.hold_streak[p] = 0;
             }
         }
         let seat = winner?;
+        if tied {
+            trace.event("six races [Victory]", || {
+                "players tie on the key locations held, each for long enough: a draw".into()
+            });
+            return Some(Ending::Draw);
+        }
         let count = held[usize::from(seat)];
         trace.event("six races [Victory]", || {
             format!(

@@ -12,10 +12,12 @@ use barsoom_engine::model::Trace;
 use super::character::Hero;
 use super::curses::{CurseEffect, MAX_CURSES};
 use super::data::{Ability, MAX_CARDS, MAX_SPELLS, Rules};
-use super::policy::Policy;
+use super::policy::{Base, Policy};
+use barsoom_engine::search::{self, Branching, SearchSlot};
 
 mod model;
 mod movement;
+mod playouts;
 
 pub use model::{
     METRIC_CARDS_DRAWN, METRIC_CHARACTERS, METRIC_CROWN_ROUND, METRIC_DEATHS,
@@ -171,6 +173,8 @@ pub struct Config {
     pub max_rounds: u32,
     /// Ending cards that may be dealt to the Crown.
     pub endings: Vec<u8>,
+    /// Rounds a search player's playout looks ahead (0: to the end).
+    pub search_horizon: u32,
 }
 
 /// How a game ended.
@@ -189,7 +193,8 @@ pub enum End {
     Unfinished,
 }
 
-/// One game in progress.
+/// One game in progress. A copy is a search playout's starting point.
+#[derive(Clone)]
 pub struct Game<'a> {
     /// The data.
     pub rules: &'a Rules,
@@ -227,6 +232,12 @@ pub struct Game<'a> {
     pub stats: GameStats,
     /// Depth of `move_to` chains (a guard against loops in data).
     pub(super) hops: u8,
+    /// The seat whose turn comes next (0 starts a round).
+    next_seat: usize,
+    /// Decisions for the search player.
+    branching: Branching,
+    /// The live game's searcher, when a seat searches.
+    search: SearchSlot<Game<'a>>,
 }
 
 impl<'a> Game<'a> {
@@ -265,6 +276,9 @@ impl<'a> Game<'a> {
             end: None,
             stats: GameStats::default(),
             hops: 0,
+            next_seat: 0,
+            branching: Branching::default(),
+            search: SearchSlot::default(),
         };
         game.fill_curse_deck();
         game
@@ -327,7 +341,7 @@ impl<'a> Game<'a> {
             }
         }
         for seat in 0..n {
-            self.enter_next_character(seat);
+            self.enter_next_character(seat, r);
         }
         let e = &self.config.endings;
         self.ending = usize::from(e[r.pick(e.len())]);
@@ -336,7 +350,7 @@ impl<'a> Game<'a> {
     /// Brings the player's next character into play, the first in hand
     /// for a fixed seat and the strongest on paper for the sensible player
     /// [4:3]. Returns false if none is left.
-    pub(crate) fn enter_next_character(&mut self, seat: usize) -> bool {
+    pub(crate) fn enter_next_character<R: Roll>(&mut self, seat: usize, r: &mut R) -> bool {
         let rules = self.rules;
         let p = &mut self.players[seat];
         if p.hand_len == 0 {
@@ -344,16 +358,28 @@ impl<'a> Game<'a> {
             p.alive = false;
             return false;
         }
-        let choice = match p.policy {
-            Policy::Sensible(_) if !(p.played == 0 && self.config.first[seat].is_some()) => (0
-                ..usize::from(p.hand_len))
-                .max_by_key(|&i| {
-                    let c = &rules.characters[usize::from(p.hand[i])];
-                    (c.strength + c.craft, std::cmp::Reverse(i))
-                })
-                .unwrap_or(0),
-            _ => 0,
-        };
+        let fixed = p.played == 0 && self.config.first[seat].is_some();
+        let choices = if fixed { 1 } else { usize::from(p.hand_len) };
+        let choice = search::decide(
+            self,
+            seat,
+            "character",
+            choices,
+            |g, _| {
+                let p = &g.players[seat];
+                match p.policy.base() {
+                    Base::Sensible(_) if !fixed => (0..usize::from(p.hand_len))
+                        .max_by_key(|&i| {
+                            let c = &rules.characters[usize::from(p.hand[i])];
+                            (c.strength + c.craft, std::cmp::Reverse(i))
+                        })
+                        .unwrap_or(0),
+                    _ => 0,
+                }
+            },
+            r,
+        );
+        let p = &mut self.players[seat];
         let card = p.hand[choice];
         let len = usize::from(p.hand_len);
         p.hand.copy_within(choice + 1..len, choice);
@@ -648,20 +674,39 @@ impl<'a> Game<'a> {
                 .collect();
             trace.event("Talisman setting up", || names.join(", "));
         }
-        while self.end.is_none() {
-            if self.round >= self.config.max_rounds {
-                self.end = Some(End::Unfinished);
-                break;
-            }
-            self.round += 1;
-            for seat in 0..self.seats() {
-                if self.end.is_some() {
+        if self.config.policies[..self.seats()]
+            .iter()
+            .any(|p| matches!(p, Policy::Search(_)))
+        {
+            self.search = SearchSlot::live(T::ENABLED);
+        }
+        self.play_turns(r, trace, u64::MAX);
+        self.end.unwrap_or(End::Unfinished)
+    }
+
+    /// Plays on from the start of the next turn, for at most `turns` turns
+    /// or until the game ends (or the round limit comes).
+    fn play_turns<R: Roll, T: Trace>(&mut self, r: &mut R, trace: &mut T, turns: u64) {
+        let mut played = 0;
+        while self.end.is_none() && played < turns {
+            search::turn_boundary(self, r);
+            if self.next_seat == 0 {
+                if self.round >= self.config.max_rounds {
+                    self.end = Some(End::Unfinished);
                     break;
                 }
-                self.turn(seat, r, trace);
+                self.round += 1;
             }
+            let seat = self.next_seat;
+            self.next_seat = (seat + 1) % self.seats();
+            self.turn(seat, r, trace);
+            if T::ENABLED {
+                for line in self.search.take_notes() {
+                    trace.event("search", || line);
+                }
+            }
+            played += 1;
         }
-        self.end.unwrap_or(End::Unfinished)
     }
 
     /// One player's turn [10:1].
@@ -669,7 +714,7 @@ impl<'a> Game<'a> {
         if self.players[seat].out {
             return;
         }
-        if !self.players[seat].alive && !self.enter_next_character(seat) {
+        if !self.players[seat].alive && !self.enter_next_character(seat, r) {
             self.check_last_standing();
             return;
         }

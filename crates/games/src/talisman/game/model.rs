@@ -11,7 +11,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::talisman::data::Rules;
-use crate::talisman::policy::{Policy, SensibleKnobs};
+use crate::talisman::policy::{POLICY_NAMES, Policy, SensibleKnobs};
 use barsoom_engine::accumulate::{MAX_METRICS, TrialResult};
 use barsoom_engine::model::{MetricSpec, Model, OutputSpec, Trace};
 use barsoom_engine::rng::Dice;
@@ -42,6 +42,12 @@ struct GameFile {
     endings: Vec<String>,
     #[serde(default)]
     sensible: SensibleKnobs,
+    #[serde(default = "default_search_horizon")]
+    search_horizon: u32,
+}
+
+fn default_search_horizon() -> u32 {
+    super::playouts::HORIZON_ROUNDS
 }
 
 fn default_hand() -> usize {
@@ -56,24 +62,25 @@ fn default_rounds() -> u32 {
 pub const METRIC_ROUNDS: usize = 0;
 /// Metric: the winning seat, 1-based (0: no winner).
 pub const METRIC_WINNER_SEAT: usize = 1;
-/// Metric: 1 if seat 1 (the first player) won; seats 2..6 follow.
-pub const METRIC_SEAT_WON: usize = 2;
 /// Metric: deaths of all causes; one metric per cause follows.
-pub const METRIC_DEATHS: usize = 8;
+pub const METRIC_DEATHS: usize = 2;
 /// Metric: characters brought into play.
-pub const METRIC_CHARACTERS: usize = 16;
+pub const METRIC_CHARACTERS: usize = 10;
 /// Metric: round the Crown was first reached (0: never).
-pub const METRIC_CROWN_ROUND: usize = 17;
+pub const METRIC_CROWN_ROUND: usize = 11;
 /// Metric: lives lost in combat with enemies.
-pub const METRIC_LIVES_TO_ENEMIES: usize = 18;
+pub const METRIC_LIVES_TO_ENEMIES: usize = 12;
 /// Metric: lives lost in psychic combat with spirits.
-pub const METRIC_LIVES_TO_SPIRITS: usize = 19;
+pub const METRIC_LIVES_TO_SPIRITS: usize = 13;
 /// Metric: adventure cards drawn.
-pub const METRIC_CARDS_DRAWN: usize = 20;
+pub const METRIC_CARDS_DRAWN: usize = 14;
 /// Metric: the winner's total Strength (0: no winner).
-pub const METRIC_WINNER_STRENGTH: usize = 21;
+pub const METRIC_WINNER_STRENGTH: usize = 15;
 /// Metric: the winner's total Craft.
-pub const METRIC_WINNER_CRAFT: usize = 22;
+pub const METRIC_WINNER_CRAFT: usize = 16;
+/// Metric: 1 if seat 1 (the first player) won; one per seat in play
+/// follows, so a four-player game has no `seat5_won`.
+pub const METRIC_SEAT_WON: usize = 17;
 
 impl TalismanGame {
     fn build(path: &Path, file: &GameFile, rules: &Rules) -> Result<Config, ScenarioError> {
@@ -94,12 +101,16 @@ impl TalismanGame {
         }
         let mut policies = [Policy::Random; MAX_PLAYERS];
         for (i, name) in file.players.iter().enumerate() {
-            policies[i] = Policy::parse(name, k).ok_or_else(|| {
-                err(
-                    format!("players[{i}]"),
-                    format!("expected sensible or random, found {name:?}"),
-                )
-            })?;
+            policies[i] = match Policy::parse(name, k) {
+                Some(Ok(policy)) => policy,
+                Some(Err(e)) => return Err(err(format!("players[{i}]"), e.to_string())),
+                None => {
+                    return Err(err(
+                        format!("players[{i}]"),
+                        format!("expected {POLICY_NAMES}, found {name:?}"),
+                    ));
+                }
+            };
         }
         let mut first = [None; MAX_PLAYERS];
         if file.first_characters.len() > n {
@@ -136,6 +147,15 @@ impl TalismanGame {
                 format!("expected 1 to {MAX_HAND} characters"),
             ));
         }
+        if file.search_horizon > file.max_rounds {
+            return Err(err(
+                "search_horizon".into(),
+                format!(
+                    "expected 0 (play to the end) to max_rounds ({}) rounds",
+                    file.max_rounds
+                ),
+            ));
+        }
         if !(1..=100_000).contains(&file.max_rounds) {
             return Err(err(
                 "max_rounds".into(),
@@ -166,6 +186,7 @@ impl TalismanGame {
             hand: file.hand,
             max_rounds: file.max_rounds,
             endings,
+            search_horizon: file.search_horizon,
         })
     }
 
@@ -231,12 +252,6 @@ fn output_spec(rules: &Rules, config: &Config) -> OutputSpec {
             "winning seat, 1 is the first player (0: no winner)",
         ),
     ];
-    for s in 1..=MAX_PLAYERS {
-        metrics.push(MetricSpec::new(
-            format!("seat{s}_won"),
-            format!("1 if seat {s} won"),
-        ));
-    }
     metrics.push(MetricSpec::new("deaths", "characters killed"));
     for name in CAUSE_NAMES {
         metrics.push(MetricSpec::new(
@@ -269,6 +284,13 @@ fn output_spec(rules: &Rules, config: &Config) -> OutputSpec {
         "winner_craft",
         "the winner's total Craft (0: no winner)",
     ));
+    debug_assert_eq!(metrics.len(), METRIC_SEAT_WON);
+    for s in 1..=config.players {
+        metrics.push(MetricSpec::new(
+            format!("seat{s}_won"),
+            format!("1 if seat {s} won"),
+        ));
+    }
     debug_assert!(metrics.len() <= MAX_METRICS);
     OutputSpec {
         outcomes,

@@ -57,13 +57,13 @@ pub(crate) fn morale_factor(
     }
     let officers = ship.figures[Figure::Officers as usize];
     if officers > 0 {
-        total += m.commander;
+        total += m.commander_with_unit;
     } else if party.had_officers {
         total += m.commander_dead;
     }
     if party.personality_row.is_some() {
         if ship.figures[Figure::Personality as usize] > 0 {
-            total += m.personality;
+            total += m.personality_with_unit;
         } else {
             total += m.personality_dead;
         }
@@ -72,7 +72,7 @@ pub(crate) fn morale_factor(
         total += m.half_casualties;
     }
     if ship.disorganized {
-        total += m.disorganized;
+        total += m.disordered;
     }
     total
 }

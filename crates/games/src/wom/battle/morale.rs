@@ -9,7 +9,7 @@ impl WomBattle {
     /// The adjusted steady score of unit `(s, u)` now (MORALE TABLE with the
     /// bonuses and penalties).
     pub fn morale_modifier(&self, st: &BattleState, s: usize, u: usize) -> i32 {
-        let m = &self.tables.morale;
+        let m = &self.tables.morale.modifiers;
         let spec = self.spec_of(s, u);
         let unit = &st.units[s][u];
         let mut total = 0;
@@ -49,7 +49,7 @@ impl WomBattle {
     /// Whether unit `(s, u)` is in melee with three times its figures or
     /// more of troops whose class is at least as good.
     fn outnumbered(&self, st: &BattleState, s: usize, u: usize) -> bool {
-        let own = &self.tables.classes[self.spec_of(s, u).class];
+        let own = &self.tables.morale.classes[self.spec_of(s, u).class];
         let mut enemies = 0;
         let mut superior = false;
         for e in 0..st.counts[1 - s] {
@@ -57,7 +57,8 @@ impl WomBattle {
             let ours = st.units[s][u].attack.is_some_and(|a| a.target == e);
             if theirs || ours {
                 enemies += st.units[1 - s][e].figures;
-                superior |= self.tables.classes[self.spec_of(1 - s, e).class].steady >= own.steady;
+                superior |=
+                    self.tables.morale.classes[self.spec_of(1 - s, e).class].steady >= own.steady;
             }
         }
         superior && enemies >= 3 * st.units[s][u].figures.max(1)
@@ -70,7 +71,7 @@ impl WomBattle {
         dice: &mut Dice,
         trace: &mut T,
     ) {
-        let m = &self.tables.morale;
+        let m = &self.tables.morale.modifiers;
         for s in 0..2 {
             for u in 0..st.counts[s] {
                 if !st.units[s][u].on_field() {
@@ -112,11 +113,11 @@ impl WomBattle {
         trace: &mut T,
     ) {
         let spec = self.spec_of(s, u);
-        let class = &self.tables.classes[spec.class];
+        let class = &self.tables.morale.classes[spec.class];
         let modifier = self.morale_modifier(st, s, u);
         let steady = class.steady + modifier;
         let disorganized = class.disorganized + modifier;
-        if steady <= self.tables.morale.surrender_at {
+        if steady <= self.tables.morale.modifiers.surrender_at {
             trace.event("[MORALE TABLE: surrender]", || {
                 format!("{}: steady score {steady}, surrenders", spec.name)
             });
@@ -171,7 +172,7 @@ impl WomBattle {
         if status == Status::Routed {
             st.metrics[M_ROUTS + s] += 1;
             let at = st.units[s][u].advance;
-            let within = self.tables.morale.routing_within as i32;
+            let within = self.tables.morale.modifiers.routing_within as i32;
             for f in 0..st.counts[s] {
                 let friend = &mut st.units[s][f];
                 if f != u && friend.on_field() && (friend.advance - at).abs() <= within {

@@ -204,12 +204,12 @@ fn unit_spec(
             ),
         )
     })?;
-    let class = tables.class(&unit.class).ok_or_else(|| {
+    let class = tables.morale.class(&unit.class).ok_or_else(|| {
         err(
             "class",
             format!(
                 "expected a troop class ({}), found {:?}",
-                tables.class_names(),
+                tables.morale.class_names().collect::<Vec<_>>().join(", "),
                 unit.class
             ),
         )

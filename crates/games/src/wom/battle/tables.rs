@@ -1,5 +1,6 @@
 //! Mass-battle tables of Warriors of Mars (PART I, 1:50 scale), loaded from
-//! `scenarios/wom/data/battle-tables.toml` and `battle-morale.toml`, checked
+//! `scenarios/wom/data/battle-tables.toml` and the shared `morale.toml`
+//! (see [`crate::wom::morale`]), checked
 //! and compiled to fixed arrays. Casualties are counted in parts of a figure
 //! ([`PARTS`] to the figure) so that every fraction the tables give is carried
 //! exactly: the rules keep fractional casualties until they add up to a
@@ -12,6 +13,8 @@ use std::path::Path;
 use serde::Deserialize;
 
 use barsoom_engine::scenario::{Loader, ScenarioError};
+
+use crate::wom::morale::{MORALE_FILE, MoraleTable};
 
 /// Parts of a figure in which casualties are counted: a multiple of 20
 /// (missile kills per 10 fired, in halves), of the melee groups 10, 5 and 3
@@ -128,75 +131,8 @@ pub struct BattleTables {
     pub leader_killed_on: u32,
     /// Units this large (Umaks) do not lose their commander this way.
     pub umak_figures: u32,
-    /// Morale classes.
-    pub classes: Vec<MoraleClass>,
-    /// Morale modifiers.
-    pub morale: MoraleModifiers,
-}
-
-/// One line of the MORALE TABLE.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MoraleClass {
-    /// Canonical name, e.g. "guards".
-    pub name: String,
-    /// Highest two-dice total that keeps steady morale.
-    pub steady: i32,
-    /// Highest total that leaves the unit disorganised.
-    pub disorganized: i32,
-    /// Other names scenarios may use (e.g. "first-born").
-    pub aliases: Vec<String>,
-}
-
-/// Bonuses and penalties to the morale score required.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MoraleModifiers {
-    /// Attacking.
-    pub attacking: i32,
-    /// Commander with the unit.
-    pub commander_with_unit: i32,
-    /// Personality figure with the unit.
-    pub personality_with_unit: i32,
-    /// 50% casualties.
-    pub half_casualties: i32,
-    /// Unit disordered.
-    pub disordered: i32,
-    /// Attacked in the flank.
-    pub attacked_in_flank: i32,
-    /// Attacked in the rear.
-    pub attacked_in_rear: i32,
-    /// Commander dead.
-    pub commander_dead: i32,
-    /// Outnumbered 3-1 by superior troops.
-    pub outnumbered_three_to_one: i32,
-    /// Personality figure dead.
-    pub personality_dead: i32,
-    /// Adjusted steady score at or below which the unit surrenders.
-    pub surrender_at: i32,
-    /// Casualty percentages that call a check.
-    pub casualty_checks: Vec<u32>,
-    /// Inches within which a routing friend calls a check.
-    pub routing_within: u32,
-}
-
-impl BattleTables {
-    /// The morale class named `name` (its name or an alias).
-    pub fn class(&self, name: &str) -> Option<usize> {
-        self.classes
-            .iter()
-            .position(|c| c.name == name || c.aliases.iter().any(|a| a == name))
-    }
-
-    /// Every accepted class name, for error messages.
-    pub(crate) fn class_names(&self) -> String {
-        let mut names = Vec::new();
-        for c in &self.classes {
-            names.push(c.name.as_str());
-            names.extend(c.aliases.iter().map(String::as_str));
-        }
-        names.join(", ")
-    }
+    /// The MORALE TABLE: classes and modifiers (shared with `wom.air`).
+    pub morale: MoraleTable,
 }
 
 impl Load for BattleTables {
@@ -336,17 +272,7 @@ impl Load for BattleTables {
             troop("melee.personality_12", &melee.personality_12)?,
             troop("melee.personality_13", &melee.personality_13)?,
         ];
-        let morale_path = dir.join("battle-morale.toml");
-        let morale: MoraleFile = loader.read_toml(&morale_path)?;
-        for (i, c) in morale.classes.iter().enumerate() {
-            if !(2..=12).contains(&c.steady) || c.disorganized < c.steady || c.disorganized > 12 {
-                return Err(ScenarioError::new(
-                    &morale_path,
-                    format!("classes[{i}]"),
-                    "expected 2 <= steady <= disorganized <= 12",
-                ));
-            }
-        }
+        let morale = MoraleTable::load_with(&dir.join(MORALE_FILE), loader)?;
         let l = &file.leaders;
         if l.casualties_per_roll == 0 || !(1..=6).contains(&l.killed_on) {
             return Err(err(
@@ -375,8 +301,7 @@ impl Load for BattleTables {
             casualties_per_leader_roll: l.casualties_per_roll,
             leader_killed_on: l.killed_on,
             umak_figures: l.umak_figures,
-            classes: morale.classes,
-            morale: morale.modifiers,
+            morale,
         })
     }
 }
@@ -465,15 +390,6 @@ struct LeadersFile {
     umak_figures: u32,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MoraleFile {
-    #[allow(dead_code)]
-    provenance: String,
-    classes: Vec<MoraleClass>,
-    modifiers: MoraleModifiers,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -506,12 +422,14 @@ mod tests {
         // 3 green cavalry inflict 3 on shieldless human infantry, 1 on green cavalry.
         assert_eq!(t.melee_halves[3], [6, 6, 4, 4, 2]);
         assert_eq!(t.melee_halves[0], [6, 4, 2, 2, 1]);
-        let guards = t.class("first-born").expect("alias");
-        assert_eq!(t.classes[guards].steady, 10);
-        assert_eq!(t.class("holy-therns"), Some(guards));
-        let low = t.class("second-rate-red-levies").expect("alias");
-        assert_eq!(t.classes[low].steady, 6);
-        assert_eq!(t.class("orcs"), None);
+        let morale = &t.morale;
+        let guards = morale.class("first-born").expect("alias");
+        assert_eq!(morale.classes[guards].steady, 10);
+        assert_eq!(morale.class("holy-therns"), Some(guards));
+        assert_eq!(morale.class("guards-navy"), Some(guards));
+        let low = morale.class("second-rate-red-levies").expect("alias");
+        assert_eq!(morale.classes[low].steady, 6);
+        assert_eq!(morale.class("orcs"), None);
         assert_eq!(t.moves[3][1], Some((18, 30)));
         assert_eq!(t.moves[1][0], None);
     }

@@ -34,6 +34,10 @@ struct DuelFile {
 #[serde(deny_unknown_fields)]
 struct SideFile {
     label: Option<String>,
+    /// This side has broken the Barsoomian Code of Battle: every man of
+    /// the other side fights one level higher for the whole fight.
+    #[serde(default)]
+    breaks_code: bool,
     figures: Vec<FigureFile>,
 }
 
@@ -95,10 +99,34 @@ impl WomDuel {
                 ));
             }
         };
+        let breakers: Vec<usize> = (0..2).filter(|&s| file.sides[s].breaks_code).collect();
+        if breakers.len() > 1 {
+            return Err(ScenarioError::new(
+                path,
+                "sides[1].breaks_code",
+                "expected at most one side breaking the code of battle",
+            ));
+        }
         let mut fighters = Vec::new();
         let mut labels = [String::new(), String::new()];
         let mut side_a = 0;
         for (s, side) in file.sides.iter().enumerate() {
+            // [The Barsoomian Code of Battle]: the other side's men rise
+            // one class (at 1:1, one ability level) for good.
+            let raised = file.sides[1 - s].breaks_code;
+            if raised
+                && !side.figures.iter().any(|f| {
+                    data.roster
+                        .get(&f.character)
+                        .is_some_and(|c| c.animal.is_none())
+                })
+            {
+                return Err(ScenarioError::new(
+                    path,
+                    format!("sides[{}].breaks_code", 1 - s),
+                    "expected a man on the other side: the code raises men, and animals are not bound by it",
+                ));
+            }
             if side.figures.is_empty() || side.figures.len() > MAX_PER_SIDE {
                 return Err(ScenarioError::new(
                     path,
@@ -114,6 +142,7 @@ impl WomDuel {
                     path,
                     &format!("sides[{s}].figures[{f}]"),
                     figure,
+                    raised,
                     data,
                 )?);
             }
@@ -254,10 +283,13 @@ impl ScenarioModel for WomDuel {
     }
 }
 
+/// Resolves one figure against the data; `raised`: its side's opponents
+/// broke the code of battle, so a man fights one level above his own.
 fn resolve_figure(
     path: &Path,
     field: &str,
     figure: &FigureFile,
+    raised: bool,
     data: &WomData,
 ) -> Result<Fighter, ScenarioError> {
     let err = |f: &str, m: String| ScenarioError::new(path, format!("{field}.{f}"), m);
@@ -280,7 +312,10 @@ fn resolve_figure(
                 format!("expected no level: {} is an animal", character.name),
             ));
         }
-        (None, Some(level)) if (1..=13).contains(&level) => Body::Man(level as u8),
+        // Thirteen levels are all there are: a 13th-level man cannot rise.
+        (None, Some(level)) if (1..=13).contains(&level) => {
+            Body::Man((level as u8 + u8::from(raised)).min(13))
+        }
         (None, Some(level)) => {
             return Err(err(
                 "level",

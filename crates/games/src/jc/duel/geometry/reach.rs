@@ -351,6 +351,16 @@ pub struct WalkScratch {
     reached: Vec<BitRow>,
     frontier: Vec<BitRow>,
     next: Vec<BitRow>,
+    distance: u16,
+}
+
+impl WalkScratch {
+    /// The walking distance, in king steps, from the goals of the last
+    /// search to the box it returned ([`Walked::To`]) or to the mover's
+    /// own box ([`Walked::Stay`]); meaningless after [`Walked::NoWay`].
+    pub fn distance(&self) -> u16 {
+        self.distance
+    }
 }
 
 /// The walking search of [`Reach::nearest_walking`].
@@ -412,6 +422,7 @@ impl Walking<'_> {
         let span = (2 * half + 1) as u32;
         let (wx, wy) = (self.origin.0 - half, self.origin.1 - half);
         let (sx, sy) = (self.origin.0 as usize, self.origin.1 as usize);
+        sc.distance = 0;
         while lo <= hi {
             // The mover's own layer: nothing nearer is left.
             if sy < h && sc.frontier[sy][sx / 64] >> (sx % 64) & 1 != 0 {
@@ -470,6 +481,7 @@ impl Walking<'_> {
             }
             std::mem::swap(&mut sc.frontier, &mut sc.next);
             (lo, hi) = (next_lo, next_hi);
+            sc.distance += 1;
         }
         Walked::NoWay
     }

@@ -4,11 +4,12 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::entries::{check_house_set_up, discovery_lines, overlaps, set_up_areas};
+use super::entries::{adjust_fighter, check_house_set_up, discovery_lines, overlaps, set_up_areas};
 use super::scenario::{
     DEFAULT_MAX_TURNS, DuelData, DuelFile, EntryFile, FullEntry, JcDuel, MAX_SCENARIO_FIGHTERS,
     SideFile, output_spec,
 };
+use crate::jc::duel::cards::Cards;
 use crate::jc::duel::escape::{Extras, Fields, Goal};
 use crate::jc::duel::geometry;
 use crate::jc::duel::geometry::{
@@ -78,6 +79,7 @@ impl JcDuel {
         let mut entered = None;
         let mut entries: Vec<(usize, usize, Option<String>, Option<i64>)> = Vec::new();
         let mut dungeon_sex: Option<bool> = None;
+        let mut duel_cards = Cards::default();
         for (s, side) in file.sides.iter().enumerate() {
             let field = |f: &str| format!("sides[{s}].{f}");
             policies[s] = match side.policy.as_deref() {
@@ -135,6 +137,12 @@ impl JcDuel {
                     unconscious: false,
                     loves: None,
                     phantoms: None,
+                    level: None,
+                    strength_bonus: None,
+                    berserk: false,
+                    invisible: false,
+                    break_off: false,
+                    deadline: false,
                 };
                 let (id, f) = match entry {
                     EntryFile::Id(id) => (id.as_str(), &blank),
@@ -220,6 +228,7 @@ impl JcDuel {
                         ),
                     ));
                 }
+                let options = entry_options(&err, &efield, character, f, count)?;
                 // Woola waits off the display beside John Carter [19.11].
                 let absent =
                     character.special == Some(Special::Woola) && side_has_john_carter(side, data);
@@ -375,6 +384,39 @@ impl JcDuel {
                     fighter.in_dungeon = in_dungeon;
                     fighter.starts_unconscious = f.unconscious;
                     fighter.starts_absent = absent;
+                    adjust_fighter(
+                        &mut fighter,
+                        character,
+                        &data.specials,
+                        (options.level, options.strength_bonus, f.invisible),
+                    );
+                    let i = fighters.len();
+                    let once = |held: bool, what: &str| {
+                        if held {
+                            Err(err(
+                                efield(&format!(".{what}")),
+                                format!(
+                                    "expected `{what}` on one character of the duel, found it on more"
+                                ),
+                            ))
+                        } else {
+                            Ok(())
+                        }
+                    };
+                    if f.berserk {
+                        duel_cards.berserk |= 1 << i;
+                    }
+                    if f.invisible {
+                        duel_cards.invisible |= 1 << i;
+                    }
+                    if f.break_off {
+                        once(duel_cards.break_off.is_some(), "break_off")?;
+                        duel_cards.break_off = Some(i as u8);
+                    }
+                    if f.deadline {
+                        once(duel_cards.deadline.is_some(), "deadline")?;
+                        duel_cards.deadline = Some((i as u8, data.specials.deadline_turns));
+                    }
                     entries.push((fighters.len(), e, f.loves.clone(), f.phantoms));
                     fighters.push(fighter);
                 }
@@ -444,6 +486,8 @@ impl JcDuel {
             }
         }
         compile_specials(&err, data, &mut fighters, &entries, &mut special)?;
+        check_cards(&err, &display, file.grounded, &fighters, &duel_cards)?;
+        special.cards = duel_cards;
         match file.master_swordsmen.as_deref() {
             None | Some("maneuvers") if SwordPlay::any_meet(&fighters) => {
                 let Some(tables) = &data.swordsman else {
@@ -505,6 +549,7 @@ impl JcDuel {
             || goals.iter().any(|&g| g != Goal::Fight)
             || (faints && random.contains(&true))
             || fallen_may_shut_the_way(&display, &fighters)
+            || special.cards.any()
             || fighters
                 .iter()
                 .any(|f| f.special.is_some() || f.loves.is_some() || f.starts_absent);
@@ -517,7 +562,7 @@ impl JcDuel {
             lines,
             extras,
             special,
-            grounded: false,
+            grounded: file.grounded,
         };
         if extras {
             compile_displays(&mut duel);
@@ -530,6 +575,127 @@ impl JcDuel {
             layout,
         })
     }
+}
+
+/// An entry's options of the Strategic Game, checked against who he is:
+/// his starting level and size.
+struct EntryOptions {
+    level: Option<u8>,
+    strength_bonus: u8,
+}
+
+/// Checks the Strategic Game's options on one entry of the scenario:
+/// `level` within his levels [7.6], `strength_bonus` within the ratings,
+/// `berserk` and `deadline` on a hero [13.43], the pills on one with
+/// combat values [18.2 card 27], `break_off` and `deadline` on a single
+/// character (count 1).
+fn entry_options(
+    err: &impl Fn(String, String) -> ScenarioError,
+    efield: &impl Fn(&str) -> String,
+    character: &Character,
+    f: &FullEntry,
+    count: i64,
+) -> Result<EntryOptions, ScenarioError> {
+    let level = match f.level {
+        None => None,
+        Some(l) if (1..=i64::from(character.top_level)).contains(&l) => Some(l as u8),
+        Some(l) => {
+            return Err(err(
+                efield(".level"),
+                format!(
+                    "expected 1 to {} (the levels of {}) [7.6], found {l}",
+                    character.top_level, character.name
+                ),
+            ));
+        }
+    };
+    let strength_bonus = match f.strength_bonus {
+        None => 0,
+        Some(b) if (0..=i64::from(roster::MAX_STRENGTH)).contains(&b) => b as u8,
+        Some(b) => {
+            return Err(err(
+                efield(".strength_bonus"),
+                format!("expected 0 to {} [17.44], found {b}", roster::MAX_STRENGTH),
+            ));
+        }
+    };
+    let hero = character.class == Class::Hero;
+    for (on, what, case) in [
+        (f.berserk, "berserk", "13.43"),
+        (f.deadline, "deadline", "13.43"),
+    ] {
+        if on && !hero {
+            return Err(err(
+                efield(&format!(".{what}")),
+                format!(
+                    "expected `{what}` only on a hero [{case}], found it on {}",
+                    character.name
+                ),
+            ));
+        }
+    }
+    if (f.invisible || strength_bonus > 0) && character.top_level == 0 {
+        return Err(err(
+            efield(if f.invisible {
+                ".invisible"
+            } else {
+                ".strength_bonus"
+            }),
+            format!(
+                "expected a character with combat values [18.2 card 27, 17.44], found {}",
+                character.name
+            ),
+        ));
+    }
+    for (on, what) in [(f.break_off, "break_off"), (f.deadline, "deadline")] {
+        if on && count > 1 {
+            return Err(err(
+                efield(&format!(".{what}")),
+                format!("expected `{what}` on a single character (count 1), found count {count}"),
+            ));
+        }
+    }
+    Ok(EntryOptions {
+        level,
+        strength_bonus,
+    })
+}
+
+/// The duel-wide checks of the Strategic Game's options: grounded fliers
+/// on a flier display [14.25], a villain on the other side for the hero
+/// with a deadline to reach [13.43].
+fn check_cards(
+    err: &impl Fn(String, String) -> ScenarioError,
+    display: &Display,
+    grounded: bool,
+    fighters: &[Fighter],
+    cards: &Cards,
+) -> Result<(), ScenarioError> {
+    if grounded && display.kind != DisplayKind::Flier {
+        return Err(err(
+            "grounded".into(),
+            format!(
+                "expected a flier display for fliers on the ground [14.25], found {}",
+                display.name
+            ),
+        ));
+    }
+    if let Some((h, _)) = cards.deadline {
+        let side = fighters[usize::from(h)].side;
+        if !fighters
+            .iter()
+            .any(|f| f.side != side && f.class == Class::Villain)
+        {
+            return Err(err(
+                "sides".into(),
+                format!(
+                    "expected a villain on the other side for {} to reach in time [13.43], found none",
+                    fighters[usize::from(h)].name
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// What prisoners are held as in `holds` [7.25 (2)].
@@ -794,8 +960,20 @@ pub(super) fn compile_displays(duel: &mut Duel) {
                 }
             })
             .collect();
+        let exit_squares = [0usize, 1].map(|side| {
+            let mut squares = Vec::new();
+            for y in 0..display.height {
+                for x in 0..display.width {
+                    if exits[side][display.index(x, y)] == 0 {
+                        squares.push((x, y));
+                    }
+                }
+            }
+            squares
+        });
         fields.push(Fields {
             exits,
+            exit_squares,
             door,
             beside,
         });

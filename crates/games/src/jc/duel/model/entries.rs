@@ -10,7 +10,7 @@ use crate::jc::duel::escape::{Extras, Goal};
 use crate::jc::duel::geometry::{Area, Display, NORTH};
 use crate::jc::duel::melee::MeleeRules;
 use crate::jc::duel::roster;
-use crate::jc::duel::roster::{Class, Roster, Special};
+use crate::jc::duel::roster::{Character, Class, Roster, Special};
 use crate::jc::duel::sequence::{Duel, Fighter, MAX_FIGHTERS};
 use crate::jc::duel::special::SpecialRules;
 use crate::jc::duel::swordplay::SwordPlay;
@@ -127,24 +127,14 @@ pub fn set_up(
                 },
             };
             let mut fighter = Fighter::new(character, s as u8, start, NORTH);
-            fighter.top_level = e.level.clamp(1, character.top_level);
             fighter.unarmed = e.unarmed;
-            if e.strength_bonus > 0 {
-                for r in &mut fighter.levels {
-                    r.strength = (r.strength + e.strength_bonus).min(roster::MAX_STRENGTH);
-                }
-            }
+            adjust_fighter(
+                &mut fighter,
+                character,
+                specials,
+                (Some(e.level), e.strength_bonus, e.invisible),
+            );
             if e.invisible {
-                // [18.2 card 27] agility 10 for the duel, 10/6 [7.39] for
-                // the characters the rules name.
-                let agility = if specials.invisible_ten_six.contains(&character.id) {
-                    cards::TEN_SIX_AGILITY
-                } else {
-                    specials.invisible_agility
-                };
-                for r in &mut fighter.levels {
-                    r.agility = agility;
-                }
                 cards.invisible |= 1 << fighters.len();
             }
             if e.berserk {
@@ -212,6 +202,37 @@ pub fn set_up(
         compile_displays(&mut duel);
     }
     Ok(duel)
+}
+
+/// Writes an entry's starting level (if given: his top level or lower,
+/// at least 1 [7.6]), size (added to his strength at every level, an
+/// arena beast's [17.44]) and pills (agility 10 for the duel, 10/6 [7.39]
+/// for the characters the rules name [18.2 card 27]) into his counter
+/// values.
+pub(crate) fn adjust_fighter(
+    fighter: &mut Fighter,
+    character: &Character,
+    specials: &SpecialRules,
+    (level, strength_bonus, invisible): (Option<u8>, u8, bool),
+) {
+    if let Some(level) = level {
+        fighter.top_level = level.clamp(1, character.top_level.max(1));
+    }
+    if strength_bonus > 0 {
+        for r in &mut fighter.levels {
+            r.strength = (r.strength + strength_bonus).min(roster::MAX_STRENGTH);
+        }
+    }
+    if invisible {
+        let agility = if specials.invisible_ten_six.contains(&character.id) {
+            cards::TEN_SIX_AGILITY
+        } else {
+            specials.invisible_agility
+        };
+        for r in &mut fighter.levels {
+            r.agility = agility;
+        }
+    }
 }
 
 /// An open square no counter covers, scanning from side 0's end of the

@@ -78,6 +78,9 @@ pub(super) struct DuelFile {
     /// maneuver cards of [7.81]) or `"counters"` (the arena alternative of
     /// [7.87]: an ordinary melee against the GM or MA counter).
     pub(super) master_swordsmen: Option<String>,
+    /// The fliers are on the ground: no falls [14.25] (a flier display).
+    #[serde(default)]
+    pub(super) grounded: bool,
     pub(super) sides: Vec<SideFile>,
 }
 
@@ -130,6 +133,26 @@ pub(super) struct FullEntry {
     /// For Kar Komak: materialisations of phantom warriors this duel
     /// grants [19.41].
     pub(super) phantoms: Option<i64>,
+    /// The level he starts at, his top level or lower [7.6] (a hero
+    /// fighting on without healing [17.34, 17.43]).
+    pub(super) level: Option<i64>,
+    /// Added to his strength at every level: an arena beast's size
+    /// [17.44].
+    pub(super) strength_bonus: Option<i64>,
+    /// A hero gone berserk: only every second hit costs him a level
+    /// [13.43].
+    #[serde(default)]
+    pub(super) berserk: bool,
+    /// Has taken the invisibility pills [18.2 card 27].
+    #[serde(default)]
+    pub(super) invisible: bool,
+    /// Holds card 24: may break off the melee with his side [18.2 card
+    /// 24].
+    #[serde(default)]
+    pub(super) break_off: bool,
+    /// A hero who must reach a villain of the other side in time [13.43].
+    #[serde(default)]
+    pub(super) deadline: bool,
 }
 
 /// The data a duel reads from its data folder.

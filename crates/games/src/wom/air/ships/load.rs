@@ -1,6 +1,7 @@
 //! The `air-*.toml` files as written, their checks (provenance, units,
 //! facings, ranges, table rows) and [`AirData::load`], which turns them into
-//! the compiled tables.
+//! the compiled tables. The morale classes and modifiers of boarding come
+//! from the shared `morale.toml` ([`crate::wom::morale`]).
 
 use barsoom_engine::scenario::Load;
 
@@ -10,12 +11,13 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::wom::air::geometry::{HEADING_STEP_DEGREES, tenths};
+use crate::wom::morale::{MORALE_FILE, MoraleTable};
 use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance};
 
 use super::{
     ARC_PORT, ARC_STARBOARD, AirData, BombingRules, CASUALTY_UNITS, CriticalEffect, DamageStep,
-    FACINGS, FIGURE_KINDS, Figure, GunType, Location, MAX_MOUNTS, MoraleModifiers, Mount,
-    MovementRules, OddsBand, SIZES, ShipClass,
+    FACINGS, FIGURE_KINDS, Figure, GunType, Location, MAX_MOUNTS, Mount, MovementRules, OddsBand,
+    SIZES, ShipClass,
 };
 
 // ---------------------------------------------------------------- raw files
@@ -245,23 +247,6 @@ struct RawMelee {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawMoraleClass {
-    id: String,
-    steady: i32,
-    #[allow(dead_code)]
-    examples: String,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawMorale {
-    provenance: String,
-    classes: Vec<RawMoraleClass>,
-    modifiers: MoraleModifiers,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct RawBombing {
     provenance: String,
     base: i32,
@@ -281,7 +266,6 @@ struct RawBoarding {
     grappling: RawGrappling,
     odds: RawOdds,
     melee: RawMelee,
-    morale: RawMorale,
     bombing: RawBombing,
 }
 
@@ -431,6 +415,7 @@ impl Load for AirData {
         let ships_file = dir.join("air-ships.toml");
         let combat_file = dir.join("air-combat.toml");
         let boarding_file = dir.join("air-boarding.toml");
+        let morale_file = dir.join(MORALE_FILE);
 
         let raw_guns: RawGuns = loader.read_toml(&guns_file)?;
         for (field, p) in [
@@ -465,6 +450,7 @@ impl Load for AirData {
         }
 
         let raw_boarding: RawBoarding = loader.read_toml(&boarding_file)?;
+        let morale = MoraleTable::load_with(&morale_file, loader)?;
         let raw_ships: RawShips = loader.read_toml(&ships_file)?;
         check_provenance(&ships_file, "provenance", &raw_ships.provenance)?;
         let _ = &raw_ships.reconstructed_notes;
@@ -743,7 +729,6 @@ impl Load for AirData {
         check_provenance(bf, "grappling.provenance", &b.grappling.provenance)?;
         check_provenance(bf, "odds.provenance", &b.odds.provenance)?;
         check_provenance(bf, "melee.provenance", &b.melee.provenance)?;
-        check_provenance(bf, "morale.provenance", &b.morale.provenance)?;
         check_provenance(bf, "bombing.provenance", &b.bombing.provenance)?;
         for (field, v) in [
             ("grappling.grapple_max_roll", b.grappling.grapple_max_roll),
@@ -864,13 +849,16 @@ impl Load for AirData {
             melee_rows,
             disorganized_bonus: melee.disorganized_enemy_bonus,
             casualty_order,
-            morale_classes: b
-                .morale
+            morale_classes: morale
                 .classes
                 .iter()
-                .map(|c| (c.id.clone(), c.steady))
+                .flat_map(|c| {
+                    std::iter::once(&c.name)
+                        .chain(&c.aliases)
+                        .map(|name| (name.clone(), c.steady))
+                })
                 .collect(),
-            morale: b.morale.modifiers.clone(),
+            morale: morale.modifiers,
             bombing: BombingRules {
                 base: b.bombing.base,
                 target_moving: b.bombing.target_moving,

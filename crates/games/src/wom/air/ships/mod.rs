@@ -7,8 +7,6 @@
 
 use std::path::Path;
 
-use serde::Deserialize;
-
 use barsoom_engine::scenario::ScenarioError;
 
 mod load;
@@ -331,28 +329,6 @@ pub struct OddsBand {
     pub surrender: bool,
 }
 
-/// Morale modifiers for boarding [Morale Table bonuses and penalties].
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MoraleModifiers {
-    /// A side whose total falls to this surrenders.
-    pub surrender_at: i32,
-    /// Attacking.
-    pub attacking: i32,
-    /// Commander with the unit.
-    pub commander: i32,
-    /// Personality figure with the unit.
-    pub personality: i32,
-    /// 50% casualties.
-    pub half_casualties: i32,
-    /// Unit disorganised.
-    pub disorganized: i32,
-    /// Commander dead.
-    pub commander_dead: i32,
-    /// Personality figure dead.
-    pub personality_dead: i32,
-}
-
 /// Keel bombing [Bombing Table, Aerial Targets].
 #[derive(Debug, Clone, PartialEq)]
 pub struct BombingRules {
@@ -421,8 +397,8 @@ pub struct AirData {
     pub casualty_order: Vec<Figure>,
     /// Morale classes: `(id, steady score)`.
     pub morale_classes: Vec<(String, i32)>,
-    /// Morale bonuses and penalties.
-    pub morale: MoraleModifiers,
+    /// Morale bonuses and penalties (the shared MORALE TABLE's).
+    pub morale: crate::wom::morale::MoraleModifiers,
     /// Keel bombing.
     pub bombing: BombingRules,
 }
