@@ -43,6 +43,7 @@ const SLOW: &[(&str, u64)] = &[
     ("jc/duel/street-fight.toml", 5_000),
     ("jc/strategic/six-heroes.toml", 30),
     ("talisman/search-vs-sensible.toml", 8),
+    ("jc/military/search-vs-greedy.toml", 8),
 ];
 
 #[test]
