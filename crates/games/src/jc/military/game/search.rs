@@ -86,7 +86,13 @@ impl Game<'_> {
     /// Whether player `p` attacks `target` in `city`: its policy's choice,
     /// or, for a search player, the searched one (greedy's own choice is
     /// candidate 0, as for moves).
-    pub(crate) fn attack(&mut self, p: usize, city: usize, target: Target, dice: &mut Dice) -> bool {
+    pub(crate) fn attack(
+        &mut self,
+        p: usize,
+        city: usize,
+        target: Target,
+        dice: &mut Dice,
+    ) -> bool {
         let ctx = self.ctx;
         if !self.searches(p) {
             return players::attack(&ctx, self, p, city, target, dice);
