@@ -336,7 +336,8 @@ pub(crate) fn move_order(
         .sum();
     let force_here =
         own_here.saturating_sub(u16::from(garrison_of(ctx, game, p, c))) + u16::from(escort);
-    let mut muster_for = [false; super::map::MAX_CITIES];
+    // The targets it must gather for first, one bit per city.
+    let mut muster_for = 0u32;
     // Everything it could bring together: its fleets and its neutrals'
     // beyond a one-point garrison in each capital it holds.
     let spare = spare_strength(ctx, game, p);
@@ -389,7 +390,7 @@ pub(crate) fn move_order(
             if good {
                 value = 3000;
                 if force_here <= u16::from(defenders) + u16::from(intrinsic) {
-                    muster_for[t] = true;
+                    muster_for |= 1 << t;
                 }
             }
         }
@@ -409,7 +410,7 @@ pub(crate) fn move_order(
                 if u16::from(force).max(spare) > defenders + u16::from(intrinsic) {
                     value = value.max(3000);
                     if force_here <= defenders + u16::from(intrinsic) {
-                        muster_for[t] = true;
+                        muster_for |= 1 << t;
                     }
                 }
             }
@@ -431,7 +432,7 @@ pub(crate) fn move_order(
     let Some((_, mut target)) = best else {
         return MoveOrder::Stay;
     };
-    if muster_for[target] {
+    if (muster_for >> target) & 1 == 1 {
         // Gather first: at the city where most of its strength stands.
         match muster_city(ctx, game, p) {
             Some(m) if m == c => return MoveOrder::Stay,
