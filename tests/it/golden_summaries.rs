@@ -44,6 +44,7 @@ const SLOW: &[(&str, u64)] = &[
     ("jc/strategic/six-heroes.toml", 30),
     ("races/game/search-vs-greedy.toml", 200),
     ("talisman/search-vs-sensible.toml", 8),
+    ("jc/military/search-vs-greedy.toml", 8),
     ("wom/air/search-vs-line-equal-squadrons.toml", 200),
 ];
 

@@ -61,6 +61,7 @@ mod until_ci;
 mod jc_duel;
 mod jc_fleet;
 mod jc_military;
+mod jc_military_search;
 mod jc_strategic;
 mod jc_swordsman;
 mod jetan_game;

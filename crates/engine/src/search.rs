@@ -215,6 +215,13 @@ pub trait Searchable: Clone {
     /// The seat's reward after [`Searchable::play_on`], in [0, 1]: 1 for a
     /// win, 0 for a loss, the game's evaluation at the horizon.
     fn reward(&self, seat: usize) -> f64;
+
+    /// Whether a decision's candidates are compared on common random
+    /// numbers: the k-th playout of every candidate draws from the same
+    /// stream (and so the same determinisation), so a candidate that
+    /// changes nothing ties with the others instead of differing by luck.
+    /// Off by default: each playout draws its own stream.
+    const COMMON_RANDOM_NUMBERS: bool = false;
 }
 
 /// The live game's searcher, boxed: a copy of a game holds none (cloning a
@@ -395,7 +402,12 @@ impl<G: Searchable> Searcher<G> {
             } else {
                 select(&self.visits, &self.totals, j).min(usize::from(choices16) - 1)
             };
-            let key = stream_key(self.key, (u64::from(at) << 32) | u64::from(j));
+            let draw = if G::COMMON_RANDOM_NUMBERS {
+                self.visits[arm]
+            } else {
+                j
+            };
+            let key = stream_key(self.key, (u64::from(at) << 32) | u64::from(draw));
             let game = match &mut self.buffer {
                 Some(g) => {
                     g.clone_from(snapshot);

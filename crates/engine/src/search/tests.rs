@@ -244,3 +244,73 @@ fn every_live_search_is_counted() {
     assert!(grown >= searched, "{grown} counted, {searched} searched");
     assert!(searched > 0);
 }
+
+/// One decision between two choices that change nothing: the reward is a
+/// coin thrown after the choice.
+#[derive(Clone, Default)]
+struct Noise<const COMMON: bool> {
+    choice: Option<usize>,
+    reward: f64,
+    branching: Branching,
+    slot: SearchSlot<Noise<COMMON>>,
+}
+
+impl<const COMMON: bool> Noise<COMMON> {
+    fn play<R: Roll>(&mut self, r: &mut R) {
+        turn_boundary(self, r);
+        self.choice = Some(decide(self, 0, "nothing", 2, |_, _| 0, r));
+        self.reward = f64::from(u8::from(r.pick(2) == 1));
+    }
+}
+
+impl<const COMMON: bool> Searchable for Noise<COMMON> {
+    fn branching(&mut self) -> &mut Branching {
+        &mut self.branching
+    }
+    fn searcher(&mut self) -> &mut SearchSlot<Self> {
+        &mut self.slot
+    }
+    fn playouts(&self, _seat: usize) -> Option<u32> {
+        Some(20)
+    }
+    fn determinize<R: Roll>(&mut self, _seat: usize, _r: &mut R) {}
+    fn play_on(&mut self, dice: &mut Dice) {
+        self.play(dice);
+    }
+    fn reward(&self, _seat: usize) -> f64 {
+        self.reward
+    }
+    const COMMON_RANDOM_NUMBERS: bool = COMMON;
+}
+
+#[test]
+fn common_random_numbers_tie_choices_that_change_nothing() {
+    // With each playout on its own stream, luck separates two equal
+    // choices and the search plays either; on common streams they tie and
+    // the first is played.
+    let chosen = |common: bool| -> Vec<usize> {
+        (0..40)
+            .map(|trial| {
+                let mut dice = Dice::for_trial(13, trial);
+                if common {
+                    let mut g = Noise::<true> {
+                        slot: SearchSlot::live(false),
+                        ..Noise::default()
+                    };
+                    g.play(&mut dice);
+                    g.choice.unwrap_or(9)
+                } else {
+                    let mut g = Noise::<false> {
+                        slot: SearchSlot::live(false),
+                        ..Noise::default()
+                    };
+                    g.play(&mut dice);
+                    g.choice.unwrap_or(9)
+                }
+            })
+            .collect()
+    };
+    assert!(chosen(true).iter().all(|&c| c == 0), "{:?}", chosen(true));
+    let own = chosen(false);
+    assert!(own.contains(&0) && own.contains(&1), "{own:?}");
+}

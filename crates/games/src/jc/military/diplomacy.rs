@@ -37,6 +37,8 @@ struct ResultsFile {
     provenance: String,
     lowest: i64,
     points: Vec<i64>,
+    #[serde(default)]
+    other: Vec<i64>,
 }
 
 #[derive(Deserialize)]
@@ -57,6 +59,9 @@ pub struct DiplomacyTables {
     pub lowest: i32,
     /// Influence Points by modified roll from `lowest`.
     pub points: Vec<u8>,
+    /// Influence Points the roll costs the other player, by modified roll
+    /// from `lowest` (all 0 when the file gives none) [24.33].
+    pub other_loses: Vec<u8>,
     /// Diplomacy value of each commander (indexed like the data's).
     pub values: Vec<u8>,
 }
@@ -113,6 +118,21 @@ impl DiplomacyTables {
                 "expected a non-empty list of 0 to 3 Influence Points [24.26]".into(),
             ));
         }
+        let other_loses = if raw.results.other.is_empty() {
+            vec![0; raw.results.points.len()]
+        } else if raw.results.other.len() != raw.results.points.len()
+            || raw.results.other.iter().any(|p| !(-3..=0).contains(p))
+        {
+            return Err(err(
+                "results.other",
+                format!(
+                    "expected {} entries (one per entry of results.points) of 0 to -3 Influence Points, the other player's change [24.33]",
+                    raw.results.points.len()
+                ),
+            ));
+        } else {
+            raw.results.other.iter().map(|p| (-p) as u8).collect()
+        };
         if !(-20..=20).contains(&raw.results.lowest) {
             return Err(err(
                 "results.lowest",
@@ -151,6 +171,7 @@ impl DiplomacyTables {
             matrix,
             lowest: raw.results.lowest as i32,
             points: raw.results.points.iter().map(|p| *p as u8).collect(),
+            other_loses,
             values,
         })
     }
@@ -158,7 +179,16 @@ impl DiplomacyTables {
     /// Influence Points for a modified roll (clamped to the table's ends).
     #[inline]
     pub fn points(&self, modified_roll: i32) -> u8 {
-        let i = (modified_roll - self.lowest).clamp(0, self.points.len() as i32 - 1);
-        self.points[i as usize]
+        self.points[self.row(modified_roll)]
+    }
+
+    /// Influence Points a modified roll costs the other player [24.33].
+    #[inline]
+    pub fn other_loses(&self, modified_roll: i32) -> u8 {
+        self.other_loses[self.row(modified_roll)]
+    }
+
+    fn row(&self, modified_roll: i32) -> usize {
+        (modified_roll - self.lowest).clamp(0, self.points.len() as i32 - 1) as usize
     }
 }

@@ -44,8 +44,9 @@ use barsoom_engine::{
     Dice, MetricSpec, Model, OutputSpec, Trace, TrendLine, TrendSpec, TrialResult,
 };
 
-/// Default Game-Turns before a game is scored unfinished.
-pub(crate) const DEFAULT_TURN_LIMIT: u16 = 60;
+/// Default Game-Turns before a game is scored unfinished: a safety limit
+/// (the rules end a game only at victory [25.3]).
+pub(crate) const DEFAULT_TURN_LIMIT: u16 = 500;
 /// Default rollouts per decision of the lookahead policy.
 pub(crate) const DEFAULT_ROLLOUTS: u16 = 16;
 

@@ -7,15 +7,19 @@
 //!
 //! - `random`: uniform over the legal choices (stay or any open flight, any
 //!   part of the group, attack or not on a coin).
-//! - `greedy`: keeps a one-point garrison in each capital it holds (all of
-//!   it when an enemy is there or on the way), sends the rest to the best
-//!   target by value over distance (relieve a threatened capital, take an
-//!   enemy capital it outnumbers, court the nearest neutral not yet won),
-//!   stays to court a neutral it is influencing, attacks when its strength
-//!   estimate (strength, intrinsic defense, half the leadership edge)
-//!   favours it, never breaks the peace in a neutral's city [24.27], and
-//!   never attacks enemy fleets in the grace Turn after it influenced their
-//!   city's neutral [24.28].
+//! - `greedy`: keeps a one-point garrison in each capital it holds itself
+//!   (all of it when an enemy is there or on the way; none in an influenced
+//!   neutral's capital, which the neutral's own fleets keep, so its home
+//!   fleet there can lead them out [24.41]), sends the rest to the best
+//!   target by value over distance (relieve a threatened capital, take a
+//!   capital that does not count for it and that it could beat, court the
+//!   nearest neutral not yet won), gathering first where most of its
+//!   strength stands when the force that could set out together is too
+//!   small for the target, stays to court a neutral it is influencing,
+//!   attacks when its strength estimate (strength, intrinsic defense, half
+//!   the leadership edge) favours it, never breaks the peace in a neutral's
+//!   city [24.27], and never attacks enemy fleets in the grace Turn after
+//!   it influenced their city's neutral [24.28].
 //! - `lookahead`: the greedy plan, but each attack and each capital target
 //!   is scored by short Monte Carlo rollouts of the fleet combat it would
 //!   bring (its own dice, seeded from the game's dice, so a game stays
@@ -215,9 +219,7 @@ pub fn attack(
         Target::Enemy => {
             // Never a breach of the peace [24.27], nor an attack in the
             // enemy's grace Turn, which would hand him the neutral [24.28].
-            if let Some(n) = rules.neutral_in(city)
-                && game.neutrals[n].influenced_by == NONE
-            {
+            if game.peace_of(city).is_some() {
                 return false;
             }
             if game.in_grace(rules, city, p) {
@@ -324,6 +326,18 @@ pub(crate) fn move_order(
             s.saturating_add(greedy_escort(ctx, game, j).min(x.strength))
         });
     let force = movable.saturating_add(escort);
+    // Everything that could set out from here together: every group's
+    // movable part and the escorts.
+    let own_here: u16 = game
+        .groups()
+        .iter()
+        .filter(|x| !x.in_transit && usize::from(x.city) == c && usize::from(x.owner) == p)
+        .map(|x| u16::from(x.strength))
+        .sum();
+    let force_here =
+        own_here.saturating_sub(u16::from(garrison_of(ctx, game, p, c))) + u16::from(escort);
+    // The targets it must gather for first, one bit per city.
+    let mut muster_for = 0u32;
     // Everything it could bring together: its fleets and its neutrals'
     // beyond a one-point garrison in each capital it holds.
     let spare = spare_strength(ctx, game, p);
@@ -344,10 +358,10 @@ pub(crate) fn move_order(
             if threat > game.own_strength(t, p) {
                 value = 4000;
             }
-        } else if city.capital.is_some() && game.side_of(game.controller[t]) == Some(1 - p)
-            || city.capital.is_some() && game.controller[t] == NONE
-        {
-            // Take an enemy capital it can beat.
+        } else if city.capital.is_some() && game.peace_of(t).is_none() {
+            // Take a capital that does not count for it (the enemy's, or
+            // one no player holds) and that it can beat; a neutral's under
+            // its peace is below.
             let defenders = seen_hostile(ctx, game, p, t, false);
             let defender_nation = game
                 .groups()
@@ -375,14 +389,18 @@ pub(crate) fn move_order(
             };
             if good {
                 value = 3000;
+                if force_here <= u16::from(defenders) + u16::from(intrinsic) {
+                    muster_for |= 1 << t;
+                }
             }
         }
         if let Some(n) = rules.neutral_in(t) {
             let st = &game.neutrals[n];
             let owner = (2 + n) as u8;
-            if city.capital.is_some() && st.influenced_by == NONE && st.barred[p] {
+            if city.capital.is_some() && game.peace_of(t).is_some() && st.barred[p] {
                 // A neutral capital it may no longer court must be taken by
-                // force for victory [24.27, 25.3].
+                // force for victory [24.27, 25.3] (once a player has taken
+                // it, it is that player's capital, above).
                 let defenders = game
                     .groups()
                     .iter()
@@ -391,6 +409,9 @@ pub(crate) fn move_order(
                 let intrinsic = rules.intrinsic_defense(t, rules.neutrals[n].nation);
                 if u16::from(force).max(spare) > defenders + u16::from(intrinsic) {
                     value = value.max(3000);
+                    if force_here <= defenders + u16::from(intrinsic) {
+                        muster_for |= 1 << t;
+                    }
                 }
             }
             let courted = game
@@ -408,9 +429,17 @@ pub(crate) fn move_order(
             }
         }
     }
-    let Some((_, target)) = best else {
+    let Some((_, mut target)) = best else {
         return MoveOrder::Stay;
     };
+    if (muster_for >> target) & 1 == 1 {
+        // Gather first: at the city where most of its strength stands.
+        match muster_city(ctx, game, p) {
+            Some(m) if m == c => return MoveOrder::Stay,
+            Some(m) => target = m,
+            None => {}
+        }
+    }
     // Next flight: the one that leaves the least distance to the target.
     let mut choice: Option<(u32, usize)> = None;
     for (j, r) in routes.iter().enumerate() {
@@ -444,7 +473,18 @@ fn greedy_movable(ctx: &Context, game: &Game, p: usize, i: usize) -> u8 {
     let g = game.groups[i];
     let c = usize::from(g.city);
     let own_here = game.own_strength(c, p);
-    let garrison = if ctx.rules.map.cities[c].capital.is_some() && game.counts_for(c, p) {
+    let garrison = garrison_of(ctx, game, p, c);
+    let others = own_here - g.strength;
+    g.strength.saturating_sub(garrison.saturating_sub(others))
+}
+
+/// The garrison greedy keeps in city `c`.
+fn garrison_of(ctx: &Context, game: &Game, p: usize, c: usize) -> u8 {
+    let own_here = game.own_strength(c, p);
+    // In an influenced neutral's capital the neutral's own fleets keep
+    // it: no home garrison, so the home fleet there can lead the neutral's
+    // fleets out [24.41].
+    if ctx.rules.map.cities[c].capital.is_some() && usize::from(game.controller[c]) == p {
         if seen_hostile(ctx, game, p, c, true) > 0 {
             own_here
         } else {
@@ -452,9 +492,25 @@ fn greedy_movable(ctx: &Context, game: &Game, p: usize, i: usize) -> u8 {
         }
     } else {
         0
-    };
-    let others = own_here - g.strength;
-    g.strength.saturating_sub(garrison.saturating_sub(others))
+    }
+}
+
+/// The city where `p` gathers for a strike: where most of his strength
+/// stands or is bound (his fleets, and his neutrals' that could go with
+/// them), among cities free of hostile fleets.
+fn muster_city(ctx: &Context, game: &Game, p: usize) -> Option<usize> {
+    let mut gather = [0u16; super::map::MAX_CITIES];
+    for (j, x) in game.groups().iter().enumerate() {
+        let c = usize::from(x.city);
+        if usize::from(x.owner) == p {
+            gather[c] += u16::from(x.strength);
+        } else if x.owner >= 2 && !x.in_transit && game.allied(x.owner, p) {
+            gather[c] += u16::from(greedy_escort(ctx, game, j));
+        }
+    }
+    (0..ctx.rules.map.cities.len())
+        .filter(|&c| gather[c] > 0 && !game.hostile_in(c, p))
+        .max_by_key(|&c| (gather[c], std::cmp::Reverse(c)))
 }
 
 /// The orders a search player chooses among for its group `i`, in a

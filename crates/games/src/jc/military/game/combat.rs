@@ -143,7 +143,7 @@ impl Game<'_> {
                     // [24.28] attacked in its grace Turn.
                     self.stats.grace_joins += 1;
                     self.neutral_joins_attacked(rules, n, p, city, "JC 24.28 grace broken", trace);
-                } else if self.neutrals[n].influenced_by == NONE {
+                } else if self.peace_of(city).is_some() {
                     // [24.27] a breach of the peace.
                     self.stats.breaches += 1;
                     self.neutral_joins_attacked(
@@ -329,6 +329,15 @@ impl Game<'_> {
             Some(n) if owner < 2 && self.neutrals[n].influenced_by == owner => (2 + n) as u8,
             _ => owner,
         };
+        // A neutral fighting for neither player holds only its own city:
+        // its fleets elsewhere are on their way home [24.42, 24.47] and
+        // take no player's city from him.
+        if owner >= 2
+            && self.side_of(owner).is_none()
+            && rules.neutral_in(city) != Some(usize::from(owner) - 2)
+        {
+            return;
+        }
         if self.controller[city] != owner {
             self.controller[city] = owner;
             self.held[city] = 0;

@@ -34,7 +34,7 @@ impl<'a> Game<'a> {
 
     /// Plays one Game-Turn [21.0] from its start; at its end the game is
     /// won [25.3], at its turn limit, or the turn counter moves on.
-    pub(crate) fn game_turn<T: Trace>(&mut self, dice: &mut Dice, trace: &mut T) {
+    pub fn game_turn<T: Trace>(&mut self, dice: &mut Dice, trace: &mut T) {
         search::turn_boundary(self, dice);
         let first = usize::from(self.first);
         self.diplomacy_phase(dice, trace);
@@ -172,7 +172,11 @@ impl<'a> Game<'a> {
         }
         let city = rules.neutrals[n].city;
         let pres = [self.presence(rules, city, 0), self.presence(rules, city, 1)];
+        let win = rules.standing.influence_to_win;
+        // Each player's points this phase, and the points each roll of
+        // in-fighting takes from the other player [24.33].
         let mut gain = [0u8; 2];
+        let mut takes = [0u8; 2];
         match (pres[0].0, pres[1].0) {
             (false, false) => return,
             (true, false) | (false, true) => {
@@ -190,53 +194,37 @@ impl<'a> Game<'a> {
                 let modes = self.diplomacy_modes(dice);
                 let m =
                     i32::from(rules.diplomacy.matrix[modes[0]][modes[1]]) + (pres[0].2 - pres[1].2);
-                let rolls = [dice.d10() as i32, dice.d10() as i32];
-                gain = [
-                    rules.diplomacy.points(rolls[0] + m),
-                    rules.diplomacy.points(rolls[1] - m),
-                ];
+                let rolls = [dice.d10() as i32 + m, dice.d10() as i32 - m];
+                gain = rolls.map(|r| rules.diplomacy.points(r));
+                takes = rolls.map(|r| rules.diplomacy.other_loses(r));
                 trace.event("JC 24.3 in-fighting", || {
                     format!(
-                        "{}: Helium {} vs alliance {}: modifier {m:+}; rolls {} and {} -> {} and {} Influence Points",
+                        "{}: Helium {} vs alliance {}: modifier {m:+}; modified rolls {} and {} -> {} and {} Influence Points{}",
                         rules.map.cities[city].name,
                         rules.diplomacy.modes[modes[0]],
                         rules.diplomacy.modes[modes[1]],
                         rolls[0],
                         rolls[1],
                         gain[0],
-                        gain[1]
+                        gain[1],
+                        if takes == [0, 0] {
+                            String::new()
+                        } else {
+                            format!(", costing the other {} and {}", takes[0], takes[1])
+                        }
                     )
                 });
             }
         }
-        let win = rules.standing.influence_to_win;
+        let first = usize::from(self.first);
         let st = &mut self.neutrals[n];
-        for (p, gain) in gain.iter_mut().enumerate() {
-            if st.barred[p] {
-                *gain = 0;
-            }
-            st.influence[p] = st.influence[p].saturating_add(*gain);
-            if st.influence[p] >= win && st.reached[p] == 0 {
-                st.reached[p] = self.turn;
+        for (g, barred) in gain.iter_mut().zip(st.barred) {
+            if barred {
+                *g = 0;
             }
         }
-        // [24.33, 24.34] the neutral is claimed at the end of the phase; on
-        // both over the line, the first there, then the higher total.
-        let over = [st.influence[0] >= win, st.influence[1] >= win];
-        let winner = match over {
-            [true, false] => Some(0),
-            [false, true] => Some(1),
-            [true, true] => match st.reached[0].cmp(&st.reached[1]) {
-                std::cmp::Ordering::Less => Some(0),
-                std::cmp::Ordering::Greater => Some(1),
-                std::cmp::Ordering::Equal => match st.influence[0].cmp(&st.influence[1]) {
-                    std::cmp::Ordering::Greater => Some(0),
-                    std::cmp::Ordering::Less => Some(1),
-                    std::cmp::Ordering::Equal => None,
-                },
-            },
-            _ => None,
-        };
+        st.read_points(gain, takes, first, self.turn, win);
+        let winner = st.claimant(win);
         let totals = st.influence;
         if let Some(p) = winner {
             st.influenced_by = p as u8;

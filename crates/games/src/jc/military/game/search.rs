@@ -48,7 +48,22 @@ impl Game<'_> {
             return players::move_order(&ctx, self, p, i, dice);
         }
         let mut choices = [MoveOrder::Stay; MAX_MOVE_CHOICES];
-        let n = players::move_choices(&ctx, self, p, i, &mut choices);
+        let mut n = players::move_choices(&ctx, self, p, i, &mut choices);
+        // Greedy rolls no dice to choose: its own order leads, so that a
+        // small budget tries it first and the base plays it exactly.
+        let greedy = (ctx.config.policies[p].base() == Policy::Greedy)
+            .then(|| players::move_order(&ctx, self, p, i, dice));
+        if let Some(order) = greedy {
+            let at = choices[..n]
+                .iter()
+                .position(|c| same_flight(*c, order))
+                .unwrap_or_else(|| {
+                    n = (n + 1).min(MAX_MOVE_CHOICES);
+                    n - 1
+                });
+            choices.copy_within(0..at, 1);
+            choices[0] = order;
+        }
         let mut base = None;
         let k = search::decide(
             self,
@@ -56,7 +71,7 @@ impl Game<'_> {
             "move",
             n,
             |g, r| {
-                let order = players::move_order(&ctx, g, p, i, r);
+                let order = greedy.unwrap_or_else(|| players::move_order(&ctx, g, p, i, r));
                 base = Some(order);
                 choices[..n]
                     .iter()
@@ -69,7 +84,8 @@ impl Game<'_> {
     }
 
     /// Whether player `p` attacks `target` in `city`: its policy's choice,
-    /// or, for a search player, the searched one.
+    /// or, for a search player, the searched one (greedy's own choice is
+    /// candidate 0, as for moves).
     pub(crate) fn attack(
         &mut self,
         p: usize,
@@ -81,9 +97,18 @@ impl Game<'_> {
         if !self.searches(p) {
             return players::attack(&ctx, self, p, city, target, dice);
         }
-        let base =
-            |g: &mut Game, r: &mut Dice| usize::from(players::attack(&ctx, g, p, city, target, r));
-        search::decide(self, p, "attack", 2, base, dice) == 1
+        // Candidates: [not attacking, attacking], or greedy's choice first.
+        let lead = (ctx.config.policies[p].base() == Policy::Greedy)
+            .then(|| players::attack(&ctx, self, p, city, target, dice));
+        let base = |g: &mut Game, r: &mut Dice| match lead {
+            Some(_) => 0,
+            None => usize::from(players::attack(&ctx, g, p, city, target, r)),
+        };
+        let k = search::decide(self, p, "attack", 2, base, dice);
+        match lead {
+            Some(attacks) => (k == 0) == attacks,
+            None => k == 1,
+        }
     }
 
     /// Both players' diplomacy modes for one round of in-fighting [24.3],
@@ -221,6 +246,9 @@ impl<'a> Searchable for Game<'a> {
             self.game_turn(dice, &mut NoTrace);
         }
     }
+
+    /// Candidates are compared on the same storms, cards and battles.
+    const COMMON_RANDOM_NUMBERS: bool = true;
 
     fn reward(&self, seat: usize) -> f64 {
         match self.winner {

@@ -64,8 +64,9 @@ impl Group {
 pub struct NeutralState {
     /// Influence Points each player has gathered.
     pub influence: [u8; 2],
-    /// The Game-Turn each player first reached the winning total (0: not
-    /// yet) [24.34].
+    /// The moment each player came to stand at the winning total, while he
+    /// still does: 2 x the Game-Turn, plus 1 if it was in the second
+    /// portion of the in-fighting round (0: not there) [24.33, 24.34].
     pub reached: [u16; 2],
     /// The player who influenced it, or [`NONE`].
     pub influenced_by: u8,
@@ -75,6 +76,60 @@ pub struct NeutralState {
     /// its city (0: none): through that Turn they may leave unattacked
     /// [24.28].
     pub grace_turn: u16,
+}
+
+impl NeutralState {
+    /// Reads one phase's Influence Points [24.3 PROCEDURE]: for the player
+    /// whose portion of the round it is, then for the other (the first
+    /// mover's portion first). `gain[p]` is what player `p`'s portion gives
+    /// him (nothing while he is barred [24.27]) and `takes[p]` what it costs
+    /// the other player, so a player at six can lose a point before the
+    /// phase ends [24.33]. `reached` keeps the moment each player came to
+    /// stand at `win` (2 x `turn`, plus 1 in the second portion), for
+    /// [24.34].
+    pub fn read_points(
+        &mut self,
+        mut gain: [u8; 2],
+        takes: [u8; 2],
+        first: usize,
+        turn: u16,
+        win: u8,
+    ) {
+        for (half, p) in [first, 1 - first].into_iter().enumerate() {
+            if self.barred[p] {
+                gain[p] = 0;
+            }
+            self.influence[p] = self.influence[p].saturating_add(gain[p]);
+            let q = 1 - p;
+            self.influence[q] = self.influence[q].saturating_sub(takes[p]);
+            if self.influence[p] >= win && self.reached[p] == 0 {
+                self.reached[p] = 2 * turn + half as u16;
+            }
+            if self.influence[q] < win {
+                self.reached[q] = 0;
+            }
+        }
+    }
+
+    /// The player who may claim the neutral at the end of the Diplomacy
+    /// Phase [24.33]: the one at `win` or more; when both are, the one who
+    /// got there first, then the higher total; a tie waits [24.34].
+    pub fn claimant(&self, win: u8) -> Option<usize> {
+        use std::cmp::Ordering::{Equal, Greater, Less};
+        match [self.influence[0] >= win, self.influence[1] >= win] {
+            [true, false] => Some(0),
+            [false, true] => Some(1),
+            [true, true] => match (
+                self.reached[0].cmp(&self.reached[1]),
+                self.influence[0].cmp(&self.influence[1]),
+            ) {
+                (Less, _) | (Equal, Greater) => Some(0),
+                (Greater, _) | (Equal, Less) => Some(1),
+                (Equal, Equal) => None,
+            },
+            [false, false] => None,
+        }
+    }
 }
 
 /// A player's orders for one group in a city.
@@ -348,6 +403,17 @@ impl<'a> Game<'a> {
             let by = self.neutrals[usize::from(owner) - 2].influenced_by;
             (by != NONE).then_some(usize::from(by))
         }
+    }
+
+    /// The neutral whose peace holds in `city` [24.27]: the city is its
+    /// own, it is influenced by neither player, and it still holds the city
+    /// (no player has taken it by force [24.47]). Attacking the enemy there
+    /// is a breach of the peace; once a player has taken the city, fighting
+    /// in it is ordinary combat.
+    pub(crate) fn peace_of(&self, city: usize) -> Option<usize> {
+        let n = self.ctx.rules.neutral_in(city)?;
+        (self.neutrals[n].influenced_by == NONE && usize::from(self.controller[city]) == 2 + n)
+            .then_some(n)
     }
 
     /// Whether `city` holds fleets not allied to `p` (enemy or neutral):
