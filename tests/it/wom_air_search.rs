@@ -62,8 +62,9 @@ fn the_line_of_battle_beats_random_orders_from_either_side() {
 #[test]
 #[cfg_attr(debug_assertions, ignore = "a few seconds in release")]
 fn the_search_beats_the_line_of_battle_from_either_side() {
-    // Its base is the line of battle: the search, not its base, wins.
-    assert_ladder("search:20:line-of-battle", "line-of-battle", 400);
+    // Its base is the line of battle: the search, not its base, wins
+    // (62% of 2,000 battles at this budget, 52% at 20 playouts).
+    assert_ladder("search:100:line-of-battle", "line-of-battle", 150);
 }
 
 #[test]

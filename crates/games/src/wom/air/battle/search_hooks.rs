@@ -5,9 +5,11 @@
 //! ([`TACTICS`]); its base is the scenario's tactic (`search:N:BASE`, BASE
 //! `line-of-battle` by default), which every ship of both sides follows
 //! inside a playout. A playout plays on to the end of the battle (a
-//! six-against-six battle costs microseconds) and scores a side by its
-//! share of the hull left afloat on both sides: 1 when the enemy is out of
-//! action, 0 when it is, the share when the turn limit comes first.
+//! six-against-six battle costs microseconds) and scores a side 1 when the
+//! enemy is out of action, 0 when it is, and 1/2 when both are or the turn
+//! limit comes first. (Scored by its share of the hull afloat instead, a
+//! side ahead learned to keep out of reach until the limit: 1.4% of
+//! searched battles were undecided at 100 turns, against 0.8% so.)
 //! Nothing is hidden in an air battle (every ship and its damage is in
 //! plain view on the table), so determinising changes nothing.
 
@@ -25,18 +27,6 @@ impl Battle<'_> {
         let usual = TACTICS.iter().position(|&t| t == base).unwrap_or(0);
         let k = search::decide(self, side, "tactic", TACTICS.len(), |_, _| usual, dice);
         self.tactic[side] = TACTICS[k];
-    }
-
-    /// What is left of `side`'s ships in action: their maximum damage less
-    /// the damage taken.
-    fn hull_afloat(&self, side: usize) -> u32 {
-        (0..self.n)
-            .filter(|&i| self.side(i) == side && self.s[i].active())
-            .map(|i| {
-                let class = &self.m.data.classes[self.m.ships[i].class];
-                class.max_damage.saturating_sub(self.s[i].damage)
-            })
-            .sum()
     }
 }
 
@@ -60,10 +50,9 @@ impl Searchable for Battle<'_> {
     }
 
     fn reward(&self, seat: usize) -> f64 {
-        let (own, enemy) = (self.hull_afloat(seat), self.hull_afloat(1 - seat));
-        match (own, enemy) {
-            (0, 0) => 0.5,
-            _ => f64::from(own) / f64::from(own + enemy),
+        match self.outcome {
+            0 | 1 => f64::from(u8::from(usize::from(self.outcome) == seat)),
+            _ => 0.5,
         }
     }
 }
