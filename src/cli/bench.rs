@@ -11,11 +11,13 @@ use super::BenchArgs;
 use super::analysis::write_info;
 use super::commands::{Destination, InputError, load, output_dir, scenarios_dir};
 use crate::engine::bench::{time_raw_dice, time_repeated};
-use crate::games::{MODELS, bench_references};
+use crate::engine::search::decisions_searched;
+use crate::games::{BenchReference, MODELS, bench_references};
 use crate::math::regression::{Verdict, compare};
 use crate::report::bench::{BaselineRow, BenchRow, read_baseline, write_bench};
 use crate::report::files::WrittenBy;
 use crate::report::summary::group_thousands;
+use crate::scenario::Override;
 
 /// Trials per timing for a scenario file named on the command line.
 const DEFAULT_TRIALS: u64 = 2_000_000;
@@ -52,7 +54,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         )?;
         writeln!(
             out,
-            "{:<38} {:>7} {:>12} {:>10} {:>8} {:>8} {:>10} {:>10}",
+            "{:<38} {:>7} {:>12} {:>10} {:>8} {:>8} {:>10} {:>10} {:>12}",
             "scenario",
             "threads",
             "trials/s",
@@ -60,17 +62,23 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             "noise",
             "speedup",
             "efficiency",
-            "x raw dice"
+            "x raw dice",
+            "decisions/s"
         )?;
     }
     let mut rows = Vec::new();
-    for (path, trials) in &targets {
-        let scenario = load(path, &[])?;
+    for target in &targets {
+        let trials = &target.trials;
+        let scenario = load(&target.path, &target.overrides)?;
+        let label = target.label(&scenario.name);
         let model = scenario.model.as_ref();
         let dice = model.dice_per_trial(1, 20_000.min(*trials));
         let mut single = f64::NAN;
         for &threads in &thread_counts {
+            let searched = decisions_searched();
             let timed = time_repeated(model, 1, *trials, threads, repeats)?;
+            let decisions_per_trial =
+                (decisions_searched() - searched) as f64 / (*trials as f64 * repeats as f64);
             let median = timed.median();
             if threads == 1 {
                 single = median;
@@ -84,7 +92,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             let fastest = timed.samples.iter().copied().fold(0.0, f64::max);
             let speedup = median / single;
             let mut row = BenchRow {
-                scenario: scenario.name.clone(),
+                scenario: label.clone(),
                 model: scenario.model_id.clone(),
                 threads: timed.threads,
                 trials: *trials,
@@ -96,6 +104,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
                 efficiency: speedup / timed.threads as f64,
                 dice_per_trial: dice,
                 raw_trials_per_second: raw,
+                decisions_per_trial: (decisions_per_trial > 0.0).then_some(decisions_per_trial),
                 baseline: None,
             };
             if let Some(base) = baseline.as_ref().and_then(|b| find(b, &row)) {
@@ -122,7 +131,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         "machine": machine,
         "threads": thread_counts,
         "repeats": repeats,
-        "scenarios": targets.iter().map(|(path, trials)| serde_json::json!({"scenario": path.display().to_string(), "trials": trials})).collect::<Vec<_>>(),
+        "scenarios": targets.iter().map(|t| serde_json::json!({"scenario": t.path.display().to_string(), "set": t.set, "trials": t.trials})).collect::<Vec<_>>(),
         "compare": args.compare.as_ref().map(|p| p.display().to_string()),
     });
     write_info(&dir, "bench.json", info, &mut written)?;
@@ -136,7 +145,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     } else {
         writeln!(
             out,
-            "\nper game: wall time per trial at that thread count (1 / trials/s); x raw dice: the model's time over a bare loop rolling as many dice (lower is faster; 1.00x would be the dice alone); noise: relative spread of the timings"
+            "\nper game: wall time per trial at that thread count (1 / trials/s); x raw dice: the model's time over a bare loop rolling as many dice (lower is faster; 1.00x would be the dice alone); noise: relative spread of the timings; decisions/s: decisions the search players searched, per second (- without one)"
         )?;
         let noisy = rows.iter().filter(|r| r.noise > NOISY).count();
         if noisy > 0 {
@@ -176,29 +185,96 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     Ok(())
 }
 
+/// A scenario to time: its file, overrides and trials per timing.
+struct Target {
+    path: PathBuf,
+    set: Vec<String>,
+    overrides: Vec<Override>,
+    trials: u64,
+}
+
+impl Target {
+    fn file(path: PathBuf) -> Self {
+        Target {
+            path,
+            set: Vec::new(),
+            overrides: Vec::new(),
+            trials: DEFAULT_TRIALS,
+        }
+    }
+
+    fn reference(r: &BenchReference) -> Result<Self> {
+        let overrides = r
+            .set
+            .iter()
+            .map(|s| {
+                Override::parse(s)
+                    .map_err(|e| InputError(format!("scenarios/data/bench.toml: set: {e}")))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Target {
+            path: r.scenario.clone(),
+            set: r.set.clone(),
+            overrides,
+            trials: r.trials,
+        })
+    }
+
+    /// The row's name: the scenario's, or for a reference with overrides
+    /// its path under `scenarios/` (two rulebooks may both have a
+    /// `search-vs-greedy`) with the values it sets
+    /// (`talisman/search-vs-sensible search:1000`).
+    fn label(&self, name: &str) -> String {
+        let values: Vec<&str> = self
+            .set
+            .iter()
+            .filter_map(|s| s.split_once('=').map(|(_, v)| v))
+            .collect();
+        if values.is_empty() {
+            return name.to_string();
+        }
+        let scenarios = scenarios_dir();
+        let path = self
+            .path
+            .strip_prefix(&scenarios)
+            .unwrap_or(&self.path)
+            .with_extension("");
+        format!("{} {}", path.display(), values.join(" "))
+    }
+}
+
 /// The scenarios to time and their trial counts.
-fn resolve_targets(args: &BenchArgs) -> Result<Vec<(PathBuf, u64)>> {
+fn resolve_targets(args: &BenchArgs) -> Result<Vec<Target>> {
     let references = bench_references(&scenarios_dir())?;
+    let plain = || references.iter().filter(|r| !r.search);
     let mut targets = Vec::new();
     if args.targets.is_empty() {
-        targets.extend(references.iter().map(|r| (r.scenario.clone(), r.trials)));
+        for r in plain() {
+            targets.push(Target::reference(r)?);
+        }
     }
     for target in &args.targets {
-        if MODELS.iter().any(|m| m.id == target) {
-            let mine: Vec<_> = references.iter().filter(|r| &r.model == target).collect();
+        if target == "search" {
+            for r in references.iter().filter(|r| r.search) {
+                targets.push(Target::reference(r)?);
+            }
+        } else if MODELS.iter().any(|m| m.id == target) {
+            let mine: Vec<_> = plain().filter(|r| &r.model == target).collect();
             if mine.is_empty() {
                 return Err(InputError(format!(
                     "model {target} has no reference scenario in scenarios/data/bench.toml"
                 ))
                 .into());
             }
-            targets.extend(mine.iter().map(|r| (r.scenario.clone(), r.trials)));
+            for r in mine {
+                targets.push(Target::reference(r)?);
+            }
         } else if PathBuf::from(target).is_file() {
-            targets.push((PathBuf::from(target), DEFAULT_TRIALS));
+            targets.push(Target::file(PathBuf::from(target)));
         } else {
             let ids: Vec<&str> = MODELS.iter().map(|m| m.id).collect();
             return Err(InputError(format!(
-                "bench: {target:?} is neither a model ({}) nor a scenario file",
+                "bench: {target:?} is neither a model ({}), `search`, nor a scenario file",
                 ids.join(", ")
             ))
             .into());
@@ -206,7 +282,7 @@ fn resolve_targets(args: &BenchArgs) -> Result<Vec<(PathBuf, u64)>> {
     }
     if let Some(n) = args.trials {
         for target in &mut targets {
-            target.1 = n;
+            target.trials = n;
         }
     }
     Ok(targets)
@@ -221,6 +297,18 @@ fn find<'a>(baseline: &'a [BaselineRow], row: &BenchRow) -> Option<&'a BaselineR
 /// Run-to-run noise (relative standard deviation of a row's timings) above
 /// which the row is marked `!`: too noisy to trust.
 const NOISY: f64 = 0.10;
+
+/// Trials per second, with decimals below 100 (a search game may take
+/// seconds): `1,386,046`, `58.1`, `0.31`.
+fn trials_per_second_text(rate: f64) -> String {
+    if rate >= 100.0 {
+        group_thousands(rate.round() as u64)
+    } else if rate >= 1.0 {
+        format!("{rate:.1}")
+    } else {
+        format!("{rate:.2}")
+    }
+}
 
 /// A duration in the unit that reads best: `503 ns`, `12.4 µs`,
 /// `503.54 ms`, `2.10 s`.
@@ -244,16 +332,18 @@ fn print_row(out: &mut impl Write, row: &BenchRow) -> Result<()> {
         .map_or_else(|| "-".to_string(), |r| format!("{r:.2}x"));
     write!(
         out,
-        "{:<38} {:>7} {:>12} {:>10} {:>6.1}%{} {:>7.2}x {:>10.2} {:>10}",
+        "{:<38} {:>7} {:>12} {:>10} {:>6.1}%{} {:>7.2}x {:>10.2} {:>10} {:>12}",
         row.scenario,
         row.threads,
-        group_thousands(row.trials_per_second.round() as u64),
+        trials_per_second_text(row.trials_per_second),
         duration_text(row.ns_per_trial() * 1e-9),
         row.noise * 100.0,
         if row.noise > NOISY { "!" } else { " " },
         row.speedup,
         row.efficiency,
-        ratio
+        ratio,
+        row.decisions_per_second()
+            .map_or_else(|| "-".to_string(), |d| format!("{d:.1}"))
     )?;
     if let Some((base, c)) = row.baseline {
         write!(
@@ -282,6 +372,8 @@ fn row_json(row: &BenchRow) -> serde_json::Value {
         "parallel_efficiency": row.efficiency,
         "dice_per_trial": row.dice_per_trial,
         "ratio_to_raw": row.ratio_to_raw(),
+        "decisions_per_trial": row.decisions_per_trial,
+        "decisions_per_second": row.decisions_per_second(),
         "verdict": row.baseline.map(|b| b.1.verdict.label()),
         "change": row.baseline.map(|b| b.1.change),
     })
@@ -305,7 +397,14 @@ fn machine_name(cores: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::duration_text;
+    use super::{duration_text, trials_per_second_text};
+
+    #[test]
+    fn slow_games_keep_their_decimals() {
+        assert_eq!(trials_per_second_text(1_386_046.4), "1,386,046");
+        assert_eq!(trials_per_second_text(58.14), "58.1");
+        assert_eq!(trials_per_second_text(0.304), "0.30");
+    }
 
     #[test]
     fn durations_read_in_the_unit_that_fits() {

@@ -391,8 +391,10 @@ fn parse_seat(text: &str) -> Result<String, String> {
 /// Arguments of `barsoom bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// Models (e.g. wom.duel: their reference scenarios) or scenario files
-    /// (default: every model's reference scenarios, scenarios/data/bench.toml).
+    /// Models (e.g. wom.duel: their reference scenarios), scenario files,
+    /// or `search` (the search players' references, at 100 and 1,000
+    /// playouts a decision; minutes) (default: every model's reference
+    /// scenarios, scenarios/data/bench.toml, without the search ones).
     pub targets: Vec<String>,
     /// Trials per timing (default: each reference's own count; 2,000,000
     /// for a scenario file).

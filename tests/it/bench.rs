@@ -21,6 +21,65 @@ fn every_model_has_a_loadable_reference_scenario() {
     }
 }
 
+#[test]
+fn every_full_game_has_search_references_at_100_and_1000_playouts() {
+    let references = bench_references(&common::root().join("scenarios")).expect("bench.toml");
+    for model in ["talisman.game", "jc.military", "races.game", "wom.air"] {
+        let mut budgets: Vec<&str> = Vec::new();
+        for r in references.iter().filter(|r| r.search && r.model == model) {
+            let overrides: Vec<barsoom::scenario::Override> = r
+                .set
+                .iter()
+                .map(|s| barsoom::scenario::Override::parse(s).expect("override"))
+                .collect();
+            let loaded =
+                barsoom::games::load_with(&r.scenario, &overrides).expect("reference loads");
+            assert_eq!(loaded.model_id, model);
+            budgets.extend(
+                r.set
+                    .iter()
+                    .filter_map(|s| s.split_once('=').map(|(_, v)| v)),
+            );
+        }
+        assert_eq!(budgets, ["search:100", "search:1000"], "{model}");
+    }
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in a debug build: run in release (cargo test --release)"
+)]
+fn bench_reports_the_decisions_a_search_player_makes_per_second() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let rate = |scenario: &str| {
+        let path = common::bundled(scenario).display().to_string();
+        let o = barsoom_ok(
+            &[
+                "bench",
+                &path,
+                "-n",
+                "4",
+                "--threads",
+                "1",
+                "--repeats",
+                "1",
+                "--out",
+                "b",
+                "--force",
+                "--json",
+            ],
+            d,
+        );
+        let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        json["rows"][0]["decisions_per_second"].clone()
+    };
+    let searched = rate("wom/air/search-vs-line-equal-squadrons.toml");
+    assert!(searched.as_f64().is_some_and(|d| d > 0.0), "{searched}");
+    assert!(rate("wom/padwar-vs-padwar.toml").is_null());
+}
+
 fn bench_csv(dir: &std::path::Path, out: &str) -> Vec<Vec<String>> {
     common::read_csv(&dir.join(out).join("bench.csv"))
 }

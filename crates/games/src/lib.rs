@@ -235,6 +235,14 @@ pub struct BenchReference {
     pub scenario: PathBuf,
     /// Trials per timing.
     pub trials: u64,
+    /// `--set PATH=VALUE` overrides applied to the scenario (a search
+    /// player's budget).
+    #[serde(default)]
+    pub set: Vec<String>,
+    /// A search-player reference: timed by `barsoom bench search` (games
+    /// that take seconds each), not in the default set.
+    #[serde(default)]
+    pub search: bool,
 }
 
 #[derive(serde::Deserialize)]

@@ -39,6 +39,8 @@ pub struct BenchRow {
     /// Trials per second of the raw loop rolling as many dice (None when
     /// the model rolls no dice).
     pub raw_trials_per_second: Option<f64>,
+    /// Decisions the search players searched per trial (None without one).
+    pub decisions_per_trial: Option<f64>,
     /// The baseline's median and the comparison, with `--compare`.
     pub baseline: Option<(f64, Comparison)>,
 }
@@ -47,6 +49,11 @@ impl BenchRow {
     /// Nanoseconds of wall time per trial at the median.
     pub fn ns_per_trial(&self) -> f64 {
         1e9 / self.trials_per_second
+    }
+
+    /// Search decisions per second at the median throughput.
+    pub fn decisions_per_second(&self) -> Option<f64> {
+        self.decisions_per_trial.map(|d| d * self.trials_per_second)
     }
 
     /// Model time over raw-dice time per trial (how much the rules cost on
@@ -77,6 +84,7 @@ pub(crate) fn bench_frame(rows: &[BenchRow]) -> PolarsResult<DataFrame> {
         "dice_per_trial" => col_f(&|r| r.dice_per_trial),
         "raw_dice_trials_per_second" => col_o(&|r| r.raw_trials_per_second),
         "ratio_to_raw" => col_o(&|r| r.ratio_to_raw()),
+        "decisions_per_second" => col_o(&|r| r.decisions_per_second()),
         "baseline_trials_per_second" => col_o(&|r| r.baseline.map(|b| b.0)),
         "change" => col_o(&|r| r.baseline.map(|b| b.1.change)),
         "threshold" => col_o(&|r| r.baseline.map(|b| b.1.threshold)),
