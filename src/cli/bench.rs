@@ -83,7 +83,9 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             if threads == 1 {
                 single = median;
             }
-            let raw = if dice > 0.0 {
+            // With a search player the live game's dice are a sliver of
+            // the playouts' work: no raw-dice ratio.
+            let raw = if dice > 0.0 && decisions_per_trial == 0.0 {
                 Some(time_raw_dice(1, *trials, dice, threads)?.trials_per_second)
             } else {
                 None

@@ -1,6 +1,7 @@
-//! `jc.military` on the shared search player: the ladder random < greedy <
-//! search by seat rotation, determinism across threads, bad player specs,
-//! the search in the trace, and `--set`/`sweep` over the policy field.
+//! `jc.military` on the shared search player: the ladder random < greedy
+//! by seat rotation (search above greedy is a measurement in the
+//! findings), determinism across threads, bad player specs, the search in
+//! the trace, and `--set`/`sweep` over the policy field.
 
 use std::path::{Path, PathBuf};
 
@@ -64,16 +65,11 @@ fn the_ladder_random_below_greedy_holds_by_seat_rotation() {
     assert_beats("greedy", "random", 40);
 }
 
-/// The top rung, search over greedy against greedy, needs a larger budget
-/// and far more games than CI affords: at seed 1, 80 games by rotation,
-/// search:50 won 56.3% [45.3, 66.6] (see docs/findings/jc.military.md).
-/// Run it with `cargo test --release --test it -- --ignored
-/// search_beats_greedy` (minutes).
-#[test]
-#[ignore = "minutes: search:200 over 200 games; the measured ladder is in the findings"]
-fn search_beats_greedy_by_seat_rotation() {
-    assert_beats("search:200", "greedy", 200);
-}
+// The top rung, search over greedy against greedy, needs a budget of 200
+// playouts and about 80 games (some ten minutes of one core) to show with
+// its interval clear of a half; it is a measurement in
+// docs/findings/jc.military.md, not a test: search:200 won 63.8% [52.8,
+// 73.4] of 80 games by seat rotation at seed 1.
 
 #[test]
 #[cfg_attr(
