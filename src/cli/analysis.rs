@@ -1,7 +1,7 @@
 //! Balance analysis commands: `sweep` (a grid of settings on common random
-//! numbers), `compare` (two settings on paired trials) and `tune` (the
-//! setting closest to targets, by successive halving) and `tournament`
-//! (round robins with Bradley–Terry ratings).
+//! numbers), `compare` (two settings on paired trials) and `tournament`
+//! (round robins with Bradley–Terry ratings), with the helpers `tune`
+//! (in `tune.rs`) shares.
 
 use std::io::Write;
 use std::path::Path;
@@ -12,7 +12,7 @@ use super::commands::{Destination, InputError, command_line, load, output_dir, s
 use super::table::{
     default_shown, measure_cell, measure_header, render, resolve_show, run_counted,
 };
-use super::{CompareArgs, SweepArgs, TournamentArgs, TuneArgs};
+use super::{CompareArgs, SweepArgs, TournamentArgs};
 use crate::analysis::paired::{mean_difference, rate_difference};
 use crate::analysis::sweep::{grid, value_text};
 use crate::engine::RunConfig;
@@ -20,9 +20,7 @@ use crate::engine::paired::run_paired;
 use crate::report::SummaryContext;
 use crate::report::charts::{DifferenceChart, DifferenceRow, write_difference_chart};
 use crate::report::files::{OutputFolder, WrittenBy, write_atomic};
-use crate::report::frames::{
-    compare_frame, head_to_head_frame, ratings_frame, tune_frame, write_frame,
-};
+use crate::report::frames::{compare_frame, head_to_head_frame, ratings_frame, write_frame};
 use crate::report::summary::Summary;
 use crate::report::sweep::{SettingResult, sweep_frame, sweep_long_frame, write_sweep_charts};
 use crate::scenario::Override;
@@ -31,7 +29,7 @@ use crate::scenario::overrides::distinct_paths;
 impl super::AnalysisOptions {
     /// The output folder of `command` on `scenario` (loaded as `loaded`):
     /// `--out`, or `reports/<scenario's folder>-<command>/`.
-    fn output_dir(
+    pub(super) fn output_dir(
         &self,
         command: &str,
         scenario: &Path,
@@ -49,7 +47,7 @@ impl super::AnalysisOptions {
 }
 
 /// The summary of `tally`, a run of `loaded` (from `scenario`) on `seed`.
-fn summarise(
+pub(super) fn summarise(
     scenario: &Path,
     loaded: &crate::games::LoadedScenario,
     tally: &crate::engine::Tally,
@@ -68,7 +66,7 @@ fn summarise(
 /// Loads `scenario` once per setting (each with `fixed` then the setting's
 /// changes), so that a bad `--vary` path or value is reported before any
 /// trial runs.
-fn load_settings(
+pub(super) fn load_settings(
     scenario: &Path,
     fixed: &[Override],
     settings: &[Vec<Override>],
@@ -84,7 +82,7 @@ fn load_settings(
 
 /// Which of a settings table's `columns` are right-aligned: the varied
 /// values that are numbers (as in `setting`), and every column after them.
-fn numeric_columns(setting: &[Override], columns: usize) -> Vec<bool> {
+pub(super) fn numeric_columns(setting: &[Override], columns: usize) -> Vec<bool> {
     setting
         .iter()
         .map(|o| crate::analysis::sweep::value_number(&o.value).is_some())
@@ -94,7 +92,7 @@ fn numeric_columns(setting: &[Override], columns: usize) -> Vec<bool> {
 }
 
 /// The varied values of `setting` as table cells.
-fn setting_cells(setting: &[Override]) -> Vec<String> {
+pub(super) fn setting_cells(setting: &[Override]) -> Vec<String> {
     setting.iter().map(|o| value_text(&o.value)).collect()
 }
 
@@ -412,7 +410,7 @@ pub fn compare(args: CompareArgs) -> Result<()> {
 
 /// What a command's charts are titled: the scenario's description, or its
 /// name when it has none.
-fn chart_title(scenario: &crate::games::LoadedScenario) -> &str {
+pub(super) fn chart_title(scenario: &crate::games::LoadedScenario) -> &str {
     if scenario.description.trim().is_empty() {
         &scenario.name
     } else {
@@ -420,635 +418,15 @@ fn chart_title(scenario: &crate::games::LoadedScenario) -> &str {
     }
 }
 
-fn override_texts(overrides: &[Override]) -> Vec<String> {
+pub(super) fn override_texts(overrides: &[Override]) -> Vec<String> {
     overrides
         .iter()
         .map(|o| format!("{}={}", o.path_text, o.value_text))
         .collect()
 }
 
-fn describe_overrides(overrides: &[Override]) -> String {
+pub(super) fn describe_overrides(overrides: &[Override]) -> String {
     override_texts(overrides).join(", ")
-}
-
-/// `barsoom tune`.
-pub fn tune(args: TuneArgs) -> Result<()> {
-    use crate::analysis::tune::{
-        Measure, estimate, last_round_trials, loss, search_trials, successive_halving,
-    };
-
-    let base = load(&args.scenario, &args.common.set)?;
-    let spec = base.model.spec().clone();
-    let measures: Vec<Measure> = args
-        .target
-        .iter()
-        .map(|t| t.resolve(&spec))
-        .collect::<Result<_, _>>()
-        .map_err(|e| InputError(format!("{}: {e}", args.scenario.display())))?;
-    for (k, measure) in measures.iter().enumerate() {
-        if let Some(j) = measures[..k].iter().position(|m| m == measure) {
-            return Err(InputError(format!(
-                "tune: --target {} and --target {} measure the same outcome or metric; expected each once",
-                args.target[j].name, args.target[k].name
-            ))
-            .into());
-        }
-    }
-    let settings = grid(&args.vary).map_err(InputError)?;
-    if args.find {
-        check_find(&args, &settings).map_err(InputError)?;
-    }
-    if last_round_trials(settings.len(), args.trials).is_none() {
-        return Err(InputError(format!(
-            "-n {}: tune doubles the trials each round, and over {} settings the last round would pass {} trials; give a smaller -n",
-            args.trials,
-            settings.len(),
-            u64::MAX
-        ))
-        .into());
-    }
-    let out_dir = args.common.output_dir("tune", &args.scenario, &base)?;
-    let models = load_settings(&args.scenario, &args.common.set, &settings)?;
-    for (setting, loaded) in settings.iter().zip(&models) {
-        let shape = loaded.model.spec();
-        if shape.outcomes.len() != spec.outcomes.len() || shape.metrics.len() != spec.metrics.len()
-        {
-            return Err(InputError(format!(
-                "{}: setting {} changes the model's outcomes or metrics; tune over settings of one shape",
-                args.scenario.display(),
-                describe_overrides(setting)
-            ))
-            .into());
-        }
-    }
-    let threads = args.common.sampling.threads()?;
-    let seed = args.common.sampling.seed;
-    if args.find {
-        return find_crossing(
-            &args,
-            &base,
-            &settings,
-            &models,
-            measures[0],
-            threads,
-            &out_dir,
-        );
-    }
-    let bar = crate::engine::runner::progress_bar(
-        !args.common.json,
-        search_trials(settings.len(), args.trials).saturating_add(args.confirm),
-    );
-    let mut counted = 0u64;
-    let (best, trace) = successive_halving(
-        settings.len(),
-        &measures,
-        &args.target,
-        args.trials,
-        |s, range| {
-            let fresh = range.end - range.start;
-            let config = RunConfig {
-                seed,
-                trials: range,
-                threads,
-                ..RunConfig::new(seed, 0)
-            };
-            let tally = run_counted(models[s].model.as_ref(), &config, &bar, counted);
-            counted = counted.saturating_add(fresh);
-            tally
-        },
-    )?;
-    let confirm_seed = seed.wrapping_add(1);
-    let confirmed = run_counted(
-        models[best].model.as_ref(),
-        &RunConfig {
-            threads,
-            ..RunConfig::new(confirm_seed, args.confirm)
-        },
-        &bar,
-        counted,
-    )?;
-    bar.finish_and_clear();
-    let path = args.scenario.display().to_string();
-    let ctx = SummaryContext {
-        model: &base.model_id,
-        scenario: &path,
-        scenario_name: &base.name,
-        description: &base.description,
-    };
-    let summary = Summary::from_tally(&ctx, models[best].model.spec(), &confirmed, confirm_seed);
-    let confirmed_estimates: Vec<f64> = measures.iter().map(|m| estimate(&confirmed, *m)).collect();
-    let confirmed_loss = loss(&args.target, &confirmed_estimates);
-    let search_loss = trace.last().map_or(f64::NAN, |t| t.loss);
-    let total_trials: u64 = {
-        let mut per_setting = vec![0u64; settings.len()];
-        for row in &trace {
-            per_setting[row.setting] = row.trials;
-        }
-        per_setting.iter().sum()
-    };
-
-    // The trace frame: one row per setting per round.
-    let paths: Vec<String> = args.vary.iter().map(|v| v.path.clone()).collect();
-    let values: Vec<Vec<toml::Value>> = settings
-        .iter()
-        .map(|setting| setting.iter().map(|o| o.value.clone()).collect())
-        .collect();
-    let frame = tune_frame(&paths, &values, &args.target, &trace)?;
-    let mut written = write_frame(frame, &out_dir, "tune")?;
-    written.extend(
-        write_tune_chart(
-            &args,
-            &base,
-            &settings,
-            &measures,
-            &trace,
-            best,
-            total_trials,
-            &out_dir,
-        )
-        .map_err(|e| anyhow!("drawing the tuning chart in {}: {e}", out_dir.display()))?,
-    );
-    let info = serde_json::json!({
-        "kind": "tune",
-        "model": base.model_id,
-        "scenario": path,
-        "method": "successive halving on common random numbers; winner confirmed on a fresh seed",
-        "seed": seed,
-        "confirm_seed": confirm_seed,
-        "first_round_trials": args.trials,
-        "search_trials": total_trials,
-        "settings": settings.len(),
-        "best": paths.iter().zip(&settings[best]).map(|(p, o)| (p.clone(), serde_json::Value::String(value_text(&o.value)))).collect::<serde_json::Map<_, _>>(),
-        "search_loss": search_loss,
-        "confirmed_loss": confirmed_loss,
-        "targets": args.target.iter().zip(&confirmed_estimates).map(|(t, e)| serde_json::json!({"name": t.name, "target": t.value, "confirmed": e})).collect::<Vec<_>>(),
-        "confirmed": summary.to_json(),
-    });
-    let info = write_info(&out_dir, "tune.json", info, &mut written)?;
-    let mut out = std::io::stdout().lock();
-    if args.common.json {
-        writeln!(out, "{info}")?;
-        return Ok(());
-    }
-    writeln!(
-        out,
-        "{}: searched {} settings by successive halving ({} trials in all, common random numbers, seed {seed})",
-        base.name,
-        settings.len(),
-        crate::report::summary::group_thousands(total_trials)
-    )?;
-    write!(
-        out,
-        "\n{}",
-        tune_table(&args, &settings, &trace, TUNE_TABLE_ROWS)
-    )?;
-    writeln!(out, "\nbest: {}", describe_overrides(&settings[best]))?;
-    writeln!(
-        out,
-        "\nconfirmed on a fresh seed ({confirm_seed}, {} trials):",
-        crate::report::summary::group_thousands(args.confirm)
-    )?;
-    for ((target, measure), value) in args.target.iter().zip(&measures).zip(&confirmed_estimates) {
-        let interval = match measure {
-            Measure::Rate(k) => {
-                let o = &summary.outcomes[*k];
-                format!("[{:.4}, {:.4}]", o.ci95[0], o.ci95[1])
-            }
-            Measure::Mean(k) => {
-                let m = &summary.metrics[*k];
-                format!("[{:.4}, {:.4}]", m.mean - 1.96 * m.se, m.mean + 1.96 * m.se)
-            }
-        };
-        writeln!(
-            out,
-            "  {:<32} target {:<10} confirmed {value:.4} {interval}",
-            target.name, target.value
-        )?;
-    }
-    writeln!(
-        out,
-        "loss: {search_loss:.6} in the search, {confirmed_loss:.6} confirmed (the search figure is optimistic: it is the best of many)\nwrote {}",
-        out_dir.display()
-    )?;
-    Ok(())
-}
-
-/// Why `tune --find` cannot search these settings: it needs one `--vary`
-/// of numbers in increasing order and one `--target`.
-fn check_find(args: &TuneArgs, settings: &[Vec<Override>]) -> Result<(), String> {
-    if args.vary.len() != 1 || args.target.len() != 1 {
-        return Err(format!(
-            "tune --find: expected one --vary and one --target, found {} and {}",
-            args.vary.len(),
-            args.target.len()
-        ));
-    }
-    let xs: Option<Vec<f64>> = settings
-        .iter()
-        .map(|s| crate::analysis::sweep::value_number(&s[0].value))
-        .collect();
-    match xs {
-        Some(xs) if xs.windows(2).all(|w| w[0] < w[1]) => Ok(()),
-        _ => Err(format!(
-            "tune --find: expected --vary {} to give numbers in increasing order (e.g. 1..13)",
-            args.vary[0].path
-        )),
-    }
-}
-
-/// `barsoom tune --find`: bisection on common random numbers for the two
-/// adjacent settings either side of the target, the crossing interpolated
-/// between them, then both re-run on a fresh seed for the figure and its
-/// interval to quote.
-#[allow(clippy::too_many_arguments)]
-fn find_crossing(
-    args: &TuneArgs,
-    base: &crate::games::LoadedScenario,
-    settings: &[Vec<Override>],
-    models: &[crate::games::LoadedScenario],
-    measure: crate::analysis::tune::Measure,
-    threads: usize,
-    out_dir: &OutputFolder,
-) -> Result<()> {
-    use crate::analysis::sweep::value_number;
-    use crate::analysis::tune::{
-        Measure, TraceRow, bisect, crossing_interval, estimate, interpolate, loss,
-    };
-
-    let target = &args.target[0];
-    let seed = args.common.sampling.seed;
-    let steps = usize::BITS - settings.len().leading_zeros() + 1;
-    let bar = crate::engine::runner::progress_bar(
-        !args.common.json,
-        args.trials
-            .saturating_mul(u64::from(steps) + 1)
-            .saturating_add(args.confirm.saturating_mul(2)),
-    );
-    let mut counted = 0u64;
-    let mut trace: Vec<TraceRow> = Vec::new();
-    // Trials 0..trials of setting `s` on `seed`, counted on the bar.
-    let run_whole = |s: usize, seed: u64, trials: u64, counted: &mut u64| {
-        let config = RunConfig {
-            threads,
-            ..RunConfig::new(seed, trials)
-        };
-        let tally = run_counted(models[s].model.as_ref(), &config, &bar, *counted);
-        *counted = counted.saturating_add(trials);
-        tally
-    };
-    let bracket = bisect(settings.len(), target.value, |s| {
-        let tally = run_whole(s, seed, args.trials, &mut counted)?;
-        let value = estimate(&tally, measure);
-        trace.push(TraceRow {
-            round: trace.len(),
-            setting: s,
-            trials: args.trials,
-            estimates: vec![value],
-            loss: loss(std::slice::from_ref(target), &[value]),
-            kept: false,
-        });
-        Ok::<_, anyhow::Error>(value)
-    })?
-    .map_err(|e| {
-        bar.finish_and_clear();
-        InputError(format!(
-            "tune --find {}: {e}; widen --vary {}",
-            target.name, args.vary[0].path
-        ))
-    })?;
-    for row in &mut trace {
-        row.kept = row.setting == bracket.below || row.setting == bracket.above;
-    }
-    // The two settings either side, re-run on a fresh seed.
-    let confirm_seed = seed.wrapping_add(1);
-    let mut confirmed = Vec::with_capacity(2);
-    for s in [bracket.below, bracket.above] {
-        let tally = run_whole(s, confirm_seed, args.confirm, &mut counted)?;
-        confirmed.push(summarise(&args.scenario, &models[s], &tally, confirm_seed));
-    }
-    bar.finish_and_clear();
-    let band = |summary: &Summary| -> (f64, [f64; 2]) {
-        match measure {
-            Measure::Rate(k) => (summary.outcomes[k].rate, summary.outcomes[k].ci95),
-            Measure::Mean(k) => {
-                let m = &summary.metrics[k];
-                (m.mean, [m.mean - 1.96 * m.se, m.mean + 1.96 * m.se])
-            }
-        }
-    };
-    let x = |s: usize| value_number(&settings[s][0].value).unwrap_or(f64::NAN);
-    let (x0, x1) = (x(bracket.below), x(bracket.above));
-    let ((y0, band0), (y1, band1)) = (band(&confirmed[0]), band(&confirmed[1]));
-    let crossing = interpolate(x0, y0, x1, y1, target.value);
-    let interval = crossing_interval(x0, band0, x1, band1, target.value);
-    let search = |s: usize| {
-        bracket
-            .evaluated
-            .iter()
-            .find(|(i, _)| *i == s)
-            .map_or(f64::NAN, |(_, e)| *e)
-    };
-    let search_crossing = interpolate(
-        x0,
-        search(bracket.below),
-        x1,
-        search(bracket.above),
-        target.value,
-    );
-    let nearer = if (crossing - x0).abs() <= (x1 - crossing).abs() {
-        bracket.below
-    } else {
-        bracket.above
-    };
-    let path = &args.vary[0].path;
-    let paths = vec![path.clone()];
-    let values: Vec<Vec<toml::Value>> = settings.iter().map(|s| vec![s[0].value.clone()]).collect();
-    let mut written = write_frame(
-        tune_frame(&paths, &values, &args.target, &trace)?,
-        out_dir,
-        "tune",
-    )?;
-    let search_trials = args.trials.saturating_mul(trace.len() as u64);
-    written.extend(
-        write_tune_chart(
-            args,
-            base,
-            settings,
-            &[measure],
-            &trace,
-            nearer,
-            search_trials,
-            out_dir,
-        )
-        .map_err(|e| anyhow!("drawing the tuning chart in {}: {e}", out_dir.display()))?,
-    );
-    let info = serde_json::json!({
-        "kind": "tune",
-        "model": base.model_id,
-        "scenario": args.scenario.display().to_string(),
-        "method": "bisection on common random numbers for the two adjacent settings either side of the target, the crossing interpolated linearly between them; both re-run on a fresh seed",
-        "seed": seed,
-        "confirm_seed": confirm_seed,
-        "trials_per_evaluation": args.trials,
-        "search_trials": search_trials,
-        "settings": settings.len(),
-        "target": {"name": target.name, "target": target.value},
-        "between": [value_text(&settings[bracket.below][0].value), value_text(&settings[bracket.above][0].value)],
-        "search_crossing": search_crossing,
-        "crossing": crossing,
-        "crossing_ci95": interval,
-        "confirmed": [
-            {"value": x0, "estimate": y0, "ci95": band0},
-            {"value": x1, "estimate": y1, "ci95": band1},
-        ],
-        "best": {path.clone(): value_text(&settings[nearer][0].value)},
-    });
-    let info = write_info(out_dir, "tune.json", info, &mut written)?;
-    let mut out = std::io::stdout().lock();
-    if args.common.json {
-        writeln!(out, "{info}")?;
-        return Ok(());
-    }
-    writeln!(
-        out,
-        "{}: bisection over {} values of {path} for {} = {} ({} evaluations of {} trials, common random numbers, seed {seed})\n",
-        base.name,
-        settings.len(),
-        target.name,
-        target.value,
-        trace.len(),
-        crate::report::summary::group_thousands(args.trials)
-    )?;
-    let rows: Vec<Vec<String>> = trace
-        .iter()
-        .map(|row| {
-            vec![
-                (row.round + 1).to_string(),
-                value_text(&settings[row.setting][0].value),
-                format!("{:.4}", row.estimates[0]),
-            ]
-        })
-        .collect();
-    write!(
-        out,
-        "{}",
-        render(
-            &["step".into(), path.clone(), target.name.clone()],
-            &rows,
-            &[true, true, true],
-        )
-    )?;
-    writeln!(
-        out,
-        "\nconfirmed on a fresh seed ({confirm_seed}, {} trials each):",
-        crate::report::summary::group_thousands(args.confirm)
-    )?;
-    for (xv, y, b) in [(x0, y0, band0), (x1, y1, band1)] {
-        writeln!(out, "  {path} = {xv}: {y:.4} [{:.4}, {:.4}]", b[0], b[1])?;
-    }
-    writeln!(
-        out,
-        "\n{} = {} at {path} = {crossing:.3} [{:.3}, {:.3}] (interpolated between {x0} and {x1}; the search's own figure was {search_crossing:.3})\nwrote {}",
-        target.name,
-        target.value,
-        interval[0],
-        interval[1],
-        out_dir.display()
-    )?;
-    Ok(())
-}
-
-/// Settings `tune` prints at most (the best ones; the trace file has all).
-const TUNE_TABLE_ROWS: usize = 12;
-
-/// `tune`'s table: every setting (at most `max_rows`, best first) with its
-/// estimate of each target from the last round it reached, the trials it
-/// ran and its loss; settings that lasted longer rank first, then by loss.
-fn tune_table(
-    args: &TuneArgs,
-    settings: &[Vec<Override>],
-    trace: &[crate::analysis::tune::TraceRow],
-    max_rows: usize,
-) -> String {
-    let mut last: Vec<Option<&crate::analysis::tune::TraceRow>> = vec![None; settings.len()];
-    for row in trace {
-        last[row.setting] = Some(row);
-    }
-    let mut reached: Vec<&crate::analysis::tune::TraceRow> = last.into_iter().flatten().collect();
-    reached.sort_by(|a, b| {
-        b.round
-            .cmp(&a.round)
-            .then(a.loss.total_cmp(&b.loss))
-            .then(a.setting.cmp(&b.setting))
-    });
-    let headers: Vec<String> = args
-        .vary
-        .iter()
-        .map(|v| v.path.clone())
-        .chain(["trials".to_string()])
-        .chain(
-            args.target
-                .iter()
-                .map(|t| format!("{} (target {})", t.name, t.value)),
-        )
-        .chain(["loss".to_string()])
-        .collect();
-    let rows: Vec<Vec<String>> = reached
-        .iter()
-        .take(max_rows)
-        .map(|row| {
-            let mut cells = setting_cells(&settings[row.setting]);
-            cells.push(crate::report::summary::group_thousands(row.trials));
-            cells.extend(row.estimates.iter().map(|e| format!("{e:.4}")));
-            cells.push(format!("{:.6}", row.loss));
-            cells
-        })
-        .collect();
-    let numeric = numeric_columns(&settings[0], headers.len());
-    let mut text = render(&headers, &rows, &numeric);
-    if reached.len() > max_rows {
-        text.push_str(&format!(
-            "... and {} more settings in tune.csv\n",
-            reached.len() - max_rows
-        ));
-    }
-    text
-}
-
-/// Draws `tune.png/.svg`: one panel per target, the search's estimate of
-/// it at every setting (from the most trials that setting ran, with the
-/// Wilson interval of a rate) against the varied value (or the settings by
-/// name when it is not one number), the target as a level line and the
-/// chosen setting marked.
-#[allow(clippy::too_many_arguments)]
-fn write_tune_chart(
-    args: &TuneArgs,
-    base: &crate::games::LoadedScenario,
-    settings: &[Vec<Override>],
-    measures: &[crate::analysis::tune::Measure],
-    trace: &[crate::analysis::tune::TraceRow],
-    best: usize,
-    total_trials: u64,
-    out_dir: &Path,
-) -> Result<Vec<std::path::PathBuf>, crate::report::charts::ChartError> {
-    use crate::analysis::sweep::value_number;
-    use crate::analysis::tune::Measure;
-    use crate::math::stats::wilson_interval;
-    use crate::report::charts::{LineChart, LineSeries, Mark, YAxis, write_line_panels};
-
-    // Each setting's last (largest) estimate row.
-    let mut last: Vec<Option<&crate::analysis::tune::TraceRow>> = vec![None; settings.len()];
-    for row in trace {
-        last[row.setting] = Some(row);
-    }
-    let numeric: Option<Vec<f64>> = (args.vary.len() == 1)
-        .then(|| {
-            settings
-                .iter()
-                .map(|s| s.first().and_then(|o| value_number(&o.value)))
-                .collect()
-        })
-        .flatten();
-    let (xs, x_names): (Vec<f64>, Vec<String>) = match numeric {
-        Some(xs) => (xs, Vec::new()),
-        None => (
-            (1..=settings.len()).map(|i| i as f64).collect(),
-            settings
-                .iter()
-                .map(|s| {
-                    s.iter()
-                        .map(|o| value_text(&o.value))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                })
-                .collect(),
-        ),
-    };
-    let x_label = if x_names.is_empty() {
-        args.vary[0].path.clone()
-    } else {
-        args.vary
-            .iter()
-            .map(|v| v.path.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let chosen = settings[best]
-        .iter()
-        .map(|o| value_text(&o.value))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let panels: Vec<LineChart> = args
-        .target
-        .iter()
-        .zip(measures)
-        .enumerate()
-        .map(|(k, (target, measure))| {
-            let mut points: Vec<_> = last
-                .iter()
-                .zip(&xs)
-                .filter_map(|(row, &x)| {
-                    let row = (*row)?;
-                    let value = *row.estimates.get(k)?;
-                    let band = match measure {
-                        Measure::Rate(_) if row.trials > 0 && value.is_finite() => {
-                            let count = (value * row.trials as f64).round() as u64;
-                            Some(wilson_interval(count, row.trials))
-                        }
-                        _ => None,
-                    };
-                    Some((x, value, band))
-                })
-                .collect();
-            points.sort_by(|a, b| a.0.total_cmp(&b.0));
-            LineChart {
-                title: format!("{} (target {})", target.name, target.value),
-                subtitle: String::new(),
-                x_label: x_label.clone(),
-                y_label: match measure {
-                    Measure::Rate(_) => "rate".into(),
-                    Measure::Mean(_) => "mean".into(),
-                },
-                band: match measure {
-                    Measure::Rate(_) => "95% Wilson interval".into(),
-                    Measure::Mean(_) => String::new(),
-                },
-                x_names: x_names.clone(),
-                series: vec![LineSeries {
-                    name: "search estimate".into(),
-                    points,
-                }],
-                y_axis: match measure {
-                    Measure::Rate(_) => YAxis::Rate,
-                    Measure::Mean(_) => YAxis::Fit,
-                },
-                marks: vec![
-                    Mark::Level {
-                        y: target.value,
-                        label: format!("target {}", target.value),
-                    },
-                    Mark::At {
-                        x: xs[best],
-                        label: format!("chosen {chosen}"),
-                    },
-                ],
-            }
-        })
-        .collect();
-    let title = format!(
-        "Tuning {x_label} towards {}",
-        args.target
-            .iter()
-            .map(|t| format!("{} = {}", t.name, t.value))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    let subtitle = format!(
-        "{}: successive halving, {} trials in all; chosen {chosen}",
-        chart_title(base),
-        crate::report::summary::group_thousands(total_trials)
-    );
-    write_line_panels(&title, &subtitle, &panels, out_dir, "tune")
 }
 
 /// `barsoom tournament`.

@@ -57,7 +57,7 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::Merge(args) => merge(args),
         Command::Sweep(args) => super::analysis::sweep(args),
         Command::Compare(args) => super::analysis::compare(args),
-        Command::Tune(args) => super::analysis::tune(args),
+        Command::Tune(args) => super::tune::tune(args),
         Command::Tournament(args) => super::analysis::tournament(args),
         Command::Breakdown(args) => super::breakdown::breakdown(args),
         Command::Report(args) => super::report::report(args),

@@ -14,6 +14,7 @@ mod new;
 mod races;
 mod report;
 mod table;
+mod tune;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
