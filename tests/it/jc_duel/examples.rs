@@ -32,9 +32,10 @@ fn example_7_62_levels_lost_and_a_warrior_removed() {
     assert_eq!((s.level[1], s.status[1]), (0, Status::Dead));
 }
 
-/// [7.71] "Thus, a character with a strength rating of 3 has three chances
-/// in 10 of escaping": a green warrior (strength 3) held in the throne
-/// room between two guards [7.72] gets away on a 3, not on a 4.
+/// [7.71] example: escape succeeds on a roll up to the character's
+/// strength, so strength 3 escapes three times in ten: a green warrior
+/// (strength 3) held in the throne room between two guards [7.72] gets
+/// away on a 3, not on a 4.
 #[test]
 fn example_7_71_strength_3_escapes_on_1_to_3() {
     let m = super::escape::duel(

@@ -79,9 +79,9 @@ pub struct NeutralState {
 }
 
 impl NeutralState {
-    /// Reads one phase's Influence Points [24.3 PROCEDURE]: for the player
-    /// whose portion of the round it is, then for the other (the first
-    /// mover's portion first). `gain[p]` is what player `p`'s portion gives
+    /// Reads one phase's Influence Points [24.3 PROCEDURE]: each roll for
+    /// the player taking his part of the round, then for his opponent (the
+    /// first mover's part first). `gain[p]` is what player `p`'s portion gives
     /// him (nothing while he is barred [24.27]) and `takes[p]` what it costs
     /// the other player, so a player at six can lose a point before the
     /// phase ends [24.33]. `reached` keeps the moment each player came to
