@@ -766,16 +766,9 @@ impl Game {
 
     /// Glory [20.51]: every villain who fights and every henchman slain.
     pub fn check_glory<T: Trace>(&mut self, ctx: &Context, p: usize, trace: &mut T) {
-        let party = &self.parties[p];
-        let roster = &ctx.data.roster;
-        let villain_alive = party
-            .villains()
-            .iter()
-            .any(|&k| roster.characters[usize::from(k)].fights());
         if self.heroes[p].glory_at == 0
             && self.heroes[p].in_play()
-            && !villain_alive
-            && party.henchmen_len == 0
+            && self.villain_party_slain(ctx, p)
             && self.quest_may_end(ctx, p)
         {
             self.heroes[p].glory_at = stamp(self.turn, p);
@@ -787,6 +780,18 @@ impl Game {
                 )
             });
         }
+    }
+
+    /// Whether hero `p`'s villains who fight and all his henchmen are slain
+    /// (the deeds of glory [20.51], wherever he stands).
+    pub(crate) fn villain_party_slain(&self, ctx: &Context, p: usize) -> bool {
+        let party = &self.parties[p];
+        let roster = &ctx.data.roster;
+        party.henchmen_len == 0
+            && !party
+                .villains()
+                .iter()
+                .any(|&k| roster.characters[usize::from(k)].fights())
     }
 
     /// Love [20.52]: the rescued captive brought to the hero's love city.

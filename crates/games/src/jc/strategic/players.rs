@@ -2,7 +2,9 @@
 //! a hero and some other hero's villain [10.0]).
 //!
 //! **Hero, `sensible`.** Goes after his villain's city, or, with the
-//! rescued captive in his retinue, to his love city first [20.52]. The
+//! rescued captive in his retinue, to his love city first [20.52]; as
+//! Tor-dur-bar, with his villains and henchmen slain, home to the nearest
+//! of Helium and Morbus, where his glory counts [19.53]. The
 //! route is the first line of the quickest way in expected Strategic Turns
 //! (haads over the mean card of the conveyance [9.1]), on his conveyance or
 //! on foot if that is quicker (a flier cannot go to the North Pole [9.51]);
@@ -18,7 +20,8 @@
 //! he walks there and asks about it [16.2], or searches house by house when
 //! at most two houses are left [16.4]; knowing nothing he heads for the area
 //! that tells most. He leaves the city game, captive in hand, when he does
-//! not know where the villain's group is; he challenges the villain after an
+//! not know where the villain's group is, unless his love is barred
+//! [13.44]; he challenges the villain after an
 //! arena win [17.33] when his side's fighting levels match the villains',
 //! and in the final destination only with at most one level to make up
 //! [17.34]. Out of prison he comes
@@ -142,7 +145,27 @@ pub fn target(ctx: &Context, g: &Game, p: usize) -> Option<u8> {
     if super::game::party_present(party) && (h.glory_at == 0 || party.holds_captive()) {
         return Some(party.city);
     }
+    if h.glory_at == 0 && g.villain_party_slain(ctx, p) && !g.quest_may_end(ctx, p) {
+        return nearest_home(ctx, g, p);
+    }
     None
+}
+
+/// The nearest of the cities where Tor-dur-bar's quest may end [19.53],
+/// for a hero whose glory waits only on getting there.
+fn nearest_home(ctx: &Context, g: &Game, p: usize) -> Option<u8> {
+    let h = &g.heroes[p];
+    let here = match h.place {
+        Place::City(c) => c,
+        Place::Transit(t) => t.to,
+    };
+    let homes = ctx.data.story.specials.tor_dur_bar.homes;
+    (0..ctx.data.map.cities.len() as u8)
+        .filter(|&c| homes & (1u64 << c) != 0)
+        .map(|c| (cost_from(ctx, h.conveyance, here, c), c))
+        .filter(|(cost, _)| cost.is_finite())
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
 }
 
 /// Expected Strategic Turns to cover `haads` with conveyance `c`.
@@ -210,8 +233,8 @@ pub(crate) fn choose_move_avoiding<R: Roller>(
 const ACQUIRE_TURNS: f64 = 2.0;
 
 /// Expected Strategic Turns from `place` to `goal` for a hero on `cv`: the
-/// direct way, or (not yet flying) by way of a city with fliers to acquire
-/// one [14.22]; infinite when neither leads there.
+/// direct way on `cv` or on foot, or (not yet flying) by way of a city with
+/// fliers to acquire one [14.22]; infinite when none leads there.
 fn cost_from(ctx: &Context, cv: u8, place: u8, goal: u8) -> f64 {
     let data = ctx.data;
     // Thoat riders go on foot from a waypoint [9.52].
@@ -220,10 +243,13 @@ fn cost_from(ctx: &Context, cv: u8, place: u8, goal: u8) -> f64 {
     } else {
         cv
     };
-    let direct = match data.distance(cv, place, goal) {
+    let by = |c: u8| match data.distance(c, place, goal) {
         UNREACHABLE => f64::INFINITY,
-        d => turns(ctx, cv, d),
+        d => turns(ctx, c, d),
     };
+    // He may leave his mount or flier and walk on (a flier cannot reach
+    // the North Pole [9.51], a thoat some places [9.52]).
+    let direct = by(cv).min(by(WALK));
     if cv == FLIER {
         return direct;
     }
@@ -538,7 +564,9 @@ pub(crate) fn leave_city<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R
     }
     match hero_policy(g, p) {
         HeroPolicy::Random => r.pick(4) == 0,
-        HeroPolicy::Sensible => h.city.knows[VILLAIN_QUARRY] < 2,
+        // With his love barred [13.44] the captive has nowhere to go: he
+        // stays after the villain.
+        HeroPolicy::Sensible => !h.love_barred && h.city.knows[VILLAIN_QUARRY] < 2,
     }
 }
 
