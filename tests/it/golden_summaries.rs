@@ -42,6 +42,7 @@ const SLOW: &[(&str, u64)] = &[
     ("jc/duel/rescuing-the-princess.toml", 5_000),
     ("jc/duel/street-fight.toml", 5_000),
     ("jc/strategic/six-heroes.toml", 30),
+    ("jc/strategic/search-vs-sensible.toml", 6),
     ("races/game/search-vs-greedy.toml", 200),
     ("talisman/search-vs-sensible.toml", 8),
     ("jc/military/search-vs-greedy.toml", 8),

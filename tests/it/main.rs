@@ -63,6 +63,7 @@ mod jc_fleet;
 mod jc_military;
 mod jc_military_search;
 mod jc_strategic;
+mod jc_strategic_search;
 mod jc_swordsman;
 mod jetan_game;
 mod races_battle;

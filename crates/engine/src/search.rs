@@ -52,11 +52,6 @@ pub const MAX_PLAYOUTS: u32 = 1_000_000;
 /// Search decisions one turn can log for replay; later ones in the same
 /// turn fall back to the base policy.
 const MAX_LOGGED: usize = 256;
-/// How many standard errors of the difference a candidate's mean reward
-/// must beat the base policy's choice by before the search overrules it:
-/// with a small budget the search plays like its base, and it departs
-/// only where the playouts show a real gain.
-const SWITCH_Z: f64 = 1.0;
 /// UCB1's exploration constant for rewards in [0, 1].
 const EXPLORATION: f64 = std::f64::consts::SQRT_2;
 
@@ -201,6 +196,10 @@ impl Branching {
 /// A game a search player can play: a copyable state that can play on from
 /// a turn boundary, re-sample what a seat cannot see, and score a seat.
 pub trait Searchable: Clone {
+    /// What a playout reads besides the game's own state (the scenario's
+    /// compiled data, say), passed down from the decision; `()` for a game
+    /// whose state holds everything it reads.
+    type Env<'e>: Copy;
     /// The game's decision bookkeeping.
     fn branching(&mut self) -> &mut Branching;
     /// The live game's searcher (empty in copies).
@@ -208,13 +207,13 @@ pub trait Searchable: Clone {
     /// The seat's playouts per decision, if it is a search player.
     fn playouts(&self, seat: usize) -> Option<u32>;
     /// Re-samples everything `seat` cannot see from what it knows, with `r`.
-    fn determinize<R: Roll>(&mut self, seat: usize, r: &mut R);
+    fn determinize<R: Roll>(&mut self, env: Self::Env<'_>, seat: usize, r: &mut R);
     /// Plays on from the start of a turn to the end of the game or the
     /// game's search horizon, every seat with its base policy.
-    fn play_on(&mut self, dice: &mut Dice);
+    fn play_on(&mut self, env: Self::Env<'_>, dice: &mut Dice);
     /// The seat's reward after [`Searchable::play_on`], in [0, 1]: 1 for a
     /// win, 0 for a loss, the game's evaluation at the horizon.
-    fn reward(&self, seat: usize) -> f64;
+    fn reward(&self, env: Self::Env<'_>, seat: usize) -> f64;
 
     /// Whether a decision's candidates are compared on common random
     /// numbers: the k-th playout of every candidate draws from the same
@@ -222,6 +221,14 @@ pub trait Searchable: Clone {
     /// changes nothing ties with the others instead of differing by luck.
     /// Off by default: each playout draws its own stream.
     const COMMON_RANDOM_NUMBERS: bool = false;
+
+    /// How many standard errors of the difference a candidate's mean
+    /// reward must beat the base policy's choice by before the search
+    /// overrules it: with a small budget the search plays like its base,
+    /// and it departs only where the playouts show a real gain. A game
+    /// whose playouts are noisy and whose wrong departures cost dear (a
+    /// journey turned back) asks for more.
+    const SWITCH_Z: f64 = 1.0;
 }
 
 /// The live game's searcher, boxed: a copy of a game holds none (cloning a
@@ -312,12 +319,13 @@ pub fn turn_boundary<G: Searchable, R: Roll>(game: &mut G, r: &R) {
 }
 
 /// A decision by `seat` among `choices` options (`kind` names it in the
-/// trace). A search player in the live game searches it; a replay repeats
+/// trace); `env` is what the game's playouts read besides its state. A search player in the live game searches it; a replay repeats
 /// it; everywhere else `base` decides (the seat's own policy, or a search
 /// player's base policy), rolling on `r` as it always has, so a game
 /// without search players rolls exactly as before.
 pub fn decide<G: Searchable, R: Roll>(
     game: &mut G,
+    env: G::Env<'_>,
     seat: usize,
     kind: &'static str,
     choices: usize,
@@ -340,7 +348,7 @@ pub fn decide<G: Searchable, R: Roll>(
         }
         Step::Branch { choice, key } => {
             r.reseed(key);
-            game.determinize(seat, r);
+            game.determinize(env, seat, r);
             choice
         }
         Step::Search { at } => {
@@ -351,7 +359,7 @@ pub fn decide<G: Searchable, R: Roll>(
             let choice = match slot.0.as_deref_mut() {
                 Some(s) => {
                     SEARCHED.fetch_add(1, Ordering::Relaxed);
-                    s.search(&branching, seat, kind, choices, usual, budget, at)
+                    s.search(env, &branching, seat, kind, choices, usual, budget, at)
                 }
                 None => usual,
             };
@@ -373,11 +381,12 @@ impl<G> SearchSlot<G> {
 impl<G: Searchable> Searcher<G> {
     /// Spreads `budget` playouts over the `choices` by UCB1 (the base
     /// policy's choice `usual` first) and returns the best mean if it beats
-    /// `usual`'s by more than [`SWITCH_Z`] standard errors of the
+    /// `usual`'s by more than [`Searchable::SWITCH_Z`] standard errors of the
     /// difference, else `usual`.
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
+        env: G::Env<'_>,
         live: &Branching,
         seat: usize,
         kind: &'static str,
@@ -427,12 +436,12 @@ impl<G: Searchable> Searcher<G> {
                 replayed: 0,
             };
             let mut playout_dice = dice.clone();
-            game.play_on(&mut playout_dice);
+            game.play_on(env, &mut playout_dice);
             debug_assert!(
                 !matches!(game.branching().mode, Mode::Replay { .. }),
                 "a replay of the turn did not reach decision {at}"
             );
-            let reward = game.reward(seat).clamp(0.0, 1.0);
+            let reward = game.reward(env, seat).clamp(0.0, 1.0);
             self.visits[arm] += 1;
             self.totals[arm] += reward;
             self.squares[arm] += reward * reward;
@@ -455,7 +464,7 @@ impl<G: Searchable> Searcher<G> {
     }
 
     /// The candidate with the best mean reward where it beats `usual` by
-    /// more than [`SWITCH_Z`] standard errors of the difference; else
+    /// more than [`Searchable::SWITCH_Z`] standard errors of the difference; else
     /// `usual`.
     fn choose(&self, usual: usize) -> usize {
         let mean = |i: usize| self.totals[i] / f64::from(self.visits[i].max(1));
@@ -476,7 +485,7 @@ impl<G: Searchable> Searcher<G> {
         let standard_error = (variance(best) / f64::from(self.visits[best])
             + variance(usual) / f64::from(self.visits[usual]))
         .sqrt();
-        if mean(best) - mean(usual) > SWITCH_Z * standard_error {
+        if mean(best) - mean(usual) > G::SWITCH_Z * standard_error {
             best
         } else {
             usual

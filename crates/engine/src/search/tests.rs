@@ -38,7 +38,7 @@ impl Race {
         turn_boundary(self, r);
         let seat = self.to_move;
         let six = r.die(6) == 6;
-        let c = decide(self, seat, "step", 3, |_, r| r.pick(3), r);
+        let c = decide(self, (), seat, "step", 3, |_, r| r.pick(3), r);
         if self.branching.is_live() && self.searcher_seat.is_some_and(|(s, _)| s == seat) {
             self.chosen.push(c);
         }
@@ -57,6 +57,7 @@ impl Race {
 }
 
 impl Searchable for Race {
+    type Env<'e> = ();
     fn branching(&mut self) -> &mut Branching {
         &mut self.branching
     }
@@ -68,11 +69,11 @@ impl Searchable for Race {
             .filter(|&(s, _)| s == seat)
             .map(|(_, n)| n)
     }
-    fn determinize<R: Roll>(&mut self, _seat: usize, _r: &mut R) {}
-    fn play_on(&mut self, dice: &mut Dice) {
+    fn determinize<R: Roll>(&mut self, _env: (), _seat: usize, _r: &mut R) {}
+    fn play_on(&mut self, _env: (), dice: &mut Dice) {
         self.play(dice);
     }
-    fn reward(&self, seat: usize) -> f64 {
+    fn reward(&self, _env: (), seat: usize) -> f64 {
         f64::from(u8::from(self.winner == Some(seat)))
     }
 }
@@ -132,12 +133,13 @@ struct Guess {
 impl Guess {
     fn play<R: Roll>(&mut self, r: &mut R) {
         turn_boundary(self, r);
-        let g = decide(self, 0, "guess", 2, |_, _| 0, r);
+        let g = decide(self, (), 0, "guess", 2, |_, _| 0, r);
         self.guess = Some(g);
     }
 }
 
 impl Searchable for Guess {
+    type Env<'e> = ();
     fn branching(&mut self) -> &mut Branching {
         &mut self.branching
     }
@@ -147,13 +149,13 @@ impl Searchable for Guess {
     fn playouts(&self, _seat: usize) -> Option<u32> {
         Some(50)
     }
-    fn determinize<R: Roll>(&mut self, _seat: usize, r: &mut R) {
+    fn determinize<R: Roll>(&mut self, _env: (), _seat: usize, r: &mut R) {
         self.coin = r.pick(2);
     }
-    fn play_on(&mut self, dice: &mut Dice) {
+    fn play_on(&mut self, _env: (), dice: &mut Dice) {
         self.play(dice);
     }
-    fn reward(&self, _seat: usize) -> f64 {
+    fn reward(&self, _env: (), _seat: usize) -> f64 {
         f64::from(u8::from(self.guess == Some(self.coin)))
     }
 }
@@ -258,12 +260,13 @@ struct Noise<const COMMON: bool> {
 impl<const COMMON: bool> Noise<COMMON> {
     fn play<R: Roll>(&mut self, r: &mut R) {
         turn_boundary(self, r);
-        self.choice = Some(decide(self, 0, "nothing", 2, |_, _| 0, r));
+        self.choice = Some(decide(self, (), 0, "nothing", 2, |_, _| 0, r));
         self.reward = f64::from(u8::from(r.pick(2) == 1));
     }
 }
 
 impl<const COMMON: bool> Searchable for Noise<COMMON> {
+    type Env<'e> = ();
     fn branching(&mut self) -> &mut Branching {
         &mut self.branching
     }
@@ -273,11 +276,11 @@ impl<const COMMON: bool> Searchable for Noise<COMMON> {
     fn playouts(&self, _seat: usize) -> Option<u32> {
         Some(20)
     }
-    fn determinize<R: Roll>(&mut self, _seat: usize, _r: &mut R) {}
-    fn play_on(&mut self, dice: &mut Dice) {
+    fn determinize<R: Roll>(&mut self, _env: (), _seat: usize, _r: &mut R) {}
+    fn play_on(&mut self, _env: (), dice: &mut Dice) {
         self.play(dice);
     }
-    fn reward(&self, _seat: usize) -> f64 {
+    fn reward(&self, _env: (), _seat: usize) -> f64 {
         self.reward
     }
     const COMMON_RANDOM_NUMBERS: bool = COMMON;

@@ -770,6 +770,59 @@ impl EventPiles {
         self.shuffle(below);
     }
 
+    /// Deals again what player `seat` cannot see, with `below(n)` (a
+    /// uniform number in `0..n`): the deck, the face-down pile and the
+    /// other `hands` are pooled, shuffled and dealt back in the same
+    /// numbers, so each holds cards `seat` might picture there (a search
+    /// player's view of them [18.11, 18.13]).
+    pub(crate) fn redeal_unseen(
+        &mut self,
+        hands: &mut [Hand],
+        seat: usize,
+        mut below: impl FnMut(u32) -> u32,
+    ) {
+        let mut pool = [0u8; MAX_EVENT_CARDS];
+        let mut n = 0;
+        let mut put = |cards: &[u8], n: &mut usize| {
+            for &c in cards {
+                if *n < MAX_EVENT_CARDS {
+                    pool[*n] = c;
+                    *n += 1;
+                }
+            }
+        };
+        put(&self.deck.cards[..usize::from(self.deck.len)], &mut n);
+        put(
+            &self.face_down.cards[..usize::from(self.face_down.len)],
+            &mut n,
+        );
+        for (i, h) in hands.iter().enumerate() {
+            if i != seat {
+                put(h.cards(), &mut n);
+            }
+        }
+        for i in (1..n).rev() {
+            let j = below(i as u32 + 1) as usize;
+            pool.swap(i, j);
+        }
+        let mut next = 0;
+        let mut take = |len: usize| {
+            let cards = &pool[next..next + len];
+            next += len;
+            cards
+        };
+        let deck = usize::from(self.deck.len);
+        self.deck.cards[..deck].copy_from_slice(take(deck));
+        let face_down = usize::from(self.face_down.len);
+        self.face_down.cards[..face_down].copy_from_slice(take(face_down));
+        for (i, h) in hands.iter_mut().enumerate() {
+            if i != seat {
+                let len = h.len();
+                h.cards[..len].copy_from_slice(take(len));
+            }
+        }
+    }
+
     #[cfg(test)]
     /// Every card in the piles (for checks), as a bit set.
     pub(crate) fn in_piles(&self) -> u128 {

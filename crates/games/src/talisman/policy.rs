@@ -126,7 +126,7 @@ impl Game<'_> {
         r: &mut R,
         base: impl FnOnce(&Self, &mut R) -> bool,
     ) -> bool {
-        search::decide(self, seat, kind, 2, |g, r| usize::from(base(g, r)), r) == 1
+        search::decide(self, (), seat, kind, 2, |g, r| usize::from(base(g, r)), r) == 1
     }
 
     /// A choice of at most one of `options` (index 0: none), the search
@@ -141,6 +141,7 @@ impl Game<'_> {
     ) -> Option<X> {
         let pick = search::decide(
             self,
+            (),
             seat,
             kind,
             options.len() + 1,
@@ -201,6 +202,7 @@ impl Game<'_> {
         let choices = missing as usize + 1;
         let buy = search::decide(
             self,
+            (),
             seat,
             "lives to buy",
             choices,
@@ -234,6 +236,7 @@ impl Game<'_> {
             let affordable = &affordable[..n];
             let choice = search::decide(
                 self,
+                (),
                 seat,
                 "purchase",
                 n + 1,
@@ -562,6 +565,7 @@ impl Game<'_> {
     ) -> usize {
         let pick = search::decide(
             self,
+            (),
             seat,
             "destination",
             2,

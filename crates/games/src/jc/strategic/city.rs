@@ -102,7 +102,15 @@ impl Game {
         if players::quarry(self, p).is_none() {
             return Flow::Over;
         }
-        if players::leave_city(ctx, self, p, r) {
+        if players::may_leave_city(ctx, self, p)
+            && self.decide_whether(
+                ctx,
+                p,
+                "leave city",
+                |g, r| players::leave_city(ctx, g, p, r),
+                r,
+            )
+        {
             trace.event("JC 15.26 leaves the city", || {
                 format!("{} leaves the city with the captive", self.name(ctx, p))
             });
@@ -351,7 +359,7 @@ impl Game {
         }
         let fought = self.fight(ctx, p, &list[..n], FightOptions::on(STREET), r, trace);
         // The villain's choice [15.22].
-        let flees = self.villain_can_flee(p) && players::flee(self, p, r);
+        let flees = self.villain_can_flee(p) && self.decide_flight(ctx, p, r);
         if at_final {
             self.final_destination_flight(ctx, p, r, trace);
         }
@@ -714,7 +722,7 @@ impl Game {
         }
         self.companion_joins(p, joiner);
         // [17.33] outside the final destination the villain may flee.
-        if !at_final && self.villain_can_flee(p) && players::flee(self, p, r) {
+        if !at_final && self.villain_can_flee(p) && self.decide_flight(ctx, p, r) {
             self.villain_flees(ctx, p, r, trace);
             self.heroes[p].skip = prison_turns;
             return Flow::Over;
@@ -723,7 +731,15 @@ impl Game {
         // destination, without them in it.
         let top = data.roster.characters[usize::from(self.heroes[p].character)].top_level;
         let now = level.unwrap_or_else(|| self.hero_level(ctx, p));
-        if self.villain_fights(ctx, p) && players::challenge(ctx, self, p, at_final, now, top, r) {
+        if self.villain_fights(ctx, p)
+            && self.decide_whether(
+                ctx,
+                p,
+                "challenge",
+                |g, r| players::challenge(ctx, g, p, at_final, now, top, r),
+                r,
+            )
+        {
             let mut list = [(0u8, 0u8); MAX_FIGHTERS];
             let mut n = 0;
             for &k in self.parties[p].villains() {

@@ -378,7 +378,7 @@ impl Game {
         trace: &mut T,
     ) {
         if let Some((to, haads)) = ctx.data.places[usize::from(city)].pit
-            && players::take_pit(self, p, to, r)
+            && self.decide_whether(ctx, p, "pit", |g, r| players::take_pit(g, p, to, r), r)
         {
             let h = &mut self.heroes[p];
             h.conveyance = WALK;
@@ -457,7 +457,7 @@ impl Game {
         if info.waypoint || self.in_villain_city(p) && self.heroes[p].city.active {
             return;
         }
-        let wanted = players::seek_item(ctx, self, p, r) & info.items;
+        let wanted = self.decide_item(ctx, p, r) & info.items;
         if wanted == 0 {
             return;
         }

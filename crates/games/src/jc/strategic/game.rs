@@ -27,6 +27,7 @@ use super::tables::ITEM_WEAPONS;
 use crate::jc::deck::DeckState;
 use crate::jc::map::FLIER;
 use barsoom_engine::Trace;
+use barsoom_engine::search::{self, Branching, SearchSlot};
 
 pub use super::consts::{CAPTIVE_QUARRY, MAX_PLAYERS, NONE, VILLAIN_QUARRY};
 
@@ -343,6 +344,9 @@ pub struct GameConfig {
     pub heroes: [Option<u8>; MAX_PLAYERS],
     /// Each seat's policies as hero and as villain.
     pub policies: [(HeroPolicy, VillainPolicy); MAX_PLAYERS],
+    /// Each seat's playouts per decision when it is a search player
+    /// (`search:N`), its policies above being the search's base.
+    pub playouts: [Option<u32>; MAX_PLAYERS],
     /// John Carter's villain as agreed (a row of his table [20.22]), or
     /// rolled.
     pub john_carter_villain: Option<u8>,
@@ -376,6 +380,15 @@ pub struct Game {
     pub parties: [Party; MAX_PLAYERS],
     /// Policies of each player: as hero, as villain.
     pub policies: [(HeroPolicy, VillainPolicy); MAX_PLAYERS],
+    /// Each player's playouts per decision if he is a search player.
+    pub playouts: [Option<u32>; MAX_PLAYERS],
+    /// The player whose Player-Turn comes next (0 first) [20.14].
+    pub next: u8,
+    /// The search's decision bookkeeping ([`barsoom_engine::search`]).
+    pub branching: Branching,
+    /// The live game's searcher (empty without search players and in
+    /// playouts).
+    pub search: SearchSlot<Game>,
     /// The movement deck [9.0].
     pub movement: DeckState,
     /// The acquisition deck [14.0].
@@ -491,6 +504,14 @@ impl Game {
             heroes: [empty_hero; MAX_PLAYERS],
             parties: [empty_party; MAX_PLAYERS],
             policies: [(HeroPolicy::Sensible, VillainPolicy::Sensible); MAX_PLAYERS],
+            playouts: [None; MAX_PLAYERS],
+            next: 0,
+            branching: Branching::default(),
+            search: if config.playouts[..n].iter().any(Option::is_some) {
+                SearchSlot::live(T::ENABLED)
+            } else {
+                SearchSlot::default()
+            },
             movement: DeckState::with_cards(data.deck.flier.len(), |k| r.pick(k as usize) as u32),
             acquisition: DeckState::with_cards(data.acquisition.len(), |k| {
                 r.pick(k as usize) as u32
@@ -505,6 +526,7 @@ impl Game {
         for (p, &(h, seat)) in chosen[..n].iter().enumerate() {
             let rules = &data.heroes[usize::from(h)];
             g.policies[p] = config.policies[seat];
+            g.playouts[p] = config.playouts[seat];
             let hero = &mut g.heroes[p];
             hero.hero = h;
             hero.character = match rules.alternate_form {
@@ -634,18 +656,45 @@ impl Game {
     /// Plays the game to its end or the turn limit.
     pub fn play<R: Roller, T: Trace>(&mut self, ctx: &Context, r: &mut R, trace: &mut T) -> End {
         loop {
-            for p in 0..usize::from(self.players) {
-                self.player_turn(ctx, p, r, trace);
-                if self.all_done() {
-                    return self.finish(ctx, true, trace);
+            if let Some(end) = self.play_player_turns(ctx, u32::MAX, r, trace) {
+                return end;
+            }
+        }
+    }
+
+    /// Plays up to `count` Player-Turns from the next one: the game's end,
+    /// or `None` when they are played first. Each Player-Turn starts at a
+    /// turn boundary a search replays from ([`search::turn_boundary`]).
+    pub(crate) fn play_player_turns<R: Roller, T: Trace>(
+        &mut self,
+        ctx: &Context,
+        count: u32,
+        r: &mut R,
+        trace: &mut T,
+    ) -> Option<End> {
+        for _ in 0..count {
+            let p = usize::from(self.next);
+            search::turn_boundary(self, r);
+            self.player_turn(ctx, p, r, trace);
+            if T::ENABLED {
+                for note in self.search.take_notes() {
+                    trace.event("search", || note);
                 }
             }
-            // Phase M [8.0].
-            if self.turn >= ctx.config.turn_limit {
-                return self.finish(ctx, false, trace);
+            if self.all_done() {
+                return Some(self.finish(ctx, true, trace));
             }
-            self.turn += 1;
+            self.next += 1;
+            if self.next == self.players {
+                self.next = 0;
+                // Phase M [8.0].
+                if self.turn >= ctx.config.turn_limit {
+                    return Some(self.finish(ctx, false, trace));
+                }
+                self.turn += 1;
+            }
         }
+        None
     }
 
     /// Whether every hero has fulfilled glory or love or is out of play

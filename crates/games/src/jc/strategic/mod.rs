@@ -52,6 +52,7 @@ pub mod offers;
 pub mod players;
 pub mod romance;
 pub mod script;
+pub mod search;
 #[cfg(test)]
 mod slain_tests;
 pub mod specials;
@@ -74,9 +75,10 @@ use self::consts::{MAX_ENTRIES, MAX_PLAYERS};
 use self::data::StrategicData;
 use self::duels::DuelCache;
 use self::game::{Context, End, Game, GameConfig};
-use self::players::{HeroPolicy, POLICIES, VillainPolicy};
+use self::players::{BASES, HeroPolicy, POLICIES, VillainPolicy};
 use barsoom_engine::accumulate::MAX_METRICS;
 use barsoom_engine::scenario::ScenarioError;
+use barsoom_engine::search::SearchSpec;
 use barsoom_engine::{Dice, MetricSpec, Model, OutputSpec, Trace, TrialResult};
 
 /// Default Strategic Turns before a game is scored unfinished.
@@ -282,6 +284,7 @@ fn build_config(
     }
     let mut heroes = [None; MAX_PLAYERS];
     let mut policies = [(HeroPolicy::Sensible, VillainPolicy::Sensible); MAX_PLAYERS];
+    let mut playouts = [None; MAX_PLAYERS];
     let hero_ids: Vec<&str> = data
         .heroes
         .iter()
@@ -308,12 +311,21 @@ fn build_config(
         }
         let hp = match pl.policy.as_deref() {
             None => HeroPolicy::Sensible,
-            Some(t) => HeroPolicy::parse(t).ok_or_else(|| {
-                err(
-                    format!("players[{i}].policy"),
-                    format!("expected {POLICIES}, found {t:?}"),
-                )
-            })?,
+            Some(t) => match SearchSpec::parse(t, HeroPolicy::Sensible, BASES, HeroPolicy::parse) {
+                Some(spec) => {
+                    let spec = spec.map_err(|e| err(format!("players[{i}].policy"), e.to_string()))?;
+                    playouts[i] = Some(spec.playouts);
+                    spec.base
+                }
+                None => HeroPolicy::parse(t).ok_or_else(|| {
+                    err(
+                        format!("players[{i}].policy"),
+                        format!(
+                            "expected {POLICIES} or a search player (search, search:PLAYOUTS or search:PLAYOUTS:BASE), found {t:?}"
+                        ),
+                    )
+                })?,
+            },
         };
         let vp = match pl.villain_policy.as_deref() {
             None => VillainPolicy::Sensible,
@@ -381,6 +393,7 @@ fn build_config(
         players: n as u8,
         heroes,
         policies,
+        playouts,
         john_carter_villain,
         tor_dur_bar: file.tor_dur_bar,
         turn_limit,

@@ -43,8 +43,11 @@ use super::tables::{ITEM_FLIER, ITEM_THOATS, ITEM_WEAPONS, Outcome, Who};
 use crate::jc::duel::roster::Class;
 use crate::jc::map::{FLIER, UNREACHABLE, WALK};
 
-/// The policy names a scenario may use.
+/// The policy names a scenario may use (a hero's policy may also be a
+/// search player, `search:N[:BASE]`).
 pub const POLICIES: &str = "\"sensible\" or \"random\"";
+/// The base policies a search player names.
+pub const BASES: &str = "sensible, random";
 
 /// How a player plays his hero.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -168,14 +171,22 @@ fn nearest_home(ctx: &Context, g: &Game, p: usize) -> Option<u8> {
         .map(|(_, c)| c)
 }
 
+/// Expected Strategic Turns hero `p` needs to reach where he wants to be
+/// ([`target`]), if he wants to be somewhere.
+pub(crate) fn turns_to_goal(ctx: &Context, g: &Game, p: usize) -> Option<f64> {
+    let goal = target(ctx, g, p)?;
+    let h = &g.heroes[p];
+    Some(match h.place {
+        Place::City(c) => cost_from(ctx, h.conveyance, c, goal),
+        Place::Transit(t) => {
+            turns(ctx, h.conveyance, t.left) + cost_from(ctx, h.conveyance, t.to, goal)
+        }
+    })
+}
+
 /// Expected Strategic Turns to cover `haads` with conveyance `c`.
 fn turns(ctx: &Context, c: u8, haads: u16) -> f64 {
     f64::from(haads) / ctx.data.mean_haads[super::data::conveyance_index(c)]
-}
-
-/// Hero `p`'s movement choice.
-pub(crate) fn choose_move<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R) -> Move {
-    choose_move_avoiding(ctx, g, p, NONE, r)
 }
 
 /// Hero `p`'s movement choice, never back to `avoid` [9.43].
@@ -557,17 +568,24 @@ pub(crate) fn city_move<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R)
 /// do so with the captive in hand while the villain's whereabouts in the
 /// city are unknown (to bring her home [20.52]).
 pub(crate) fn leave_city<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R) -> bool {
-    let h = &g.heroes[p];
-    let carries = g.captive_of(ctx, p).is_some_and(|k| h.has(k));
-    if !carries || h.love_at != 0 {
+    if !may_leave_city(ctx, g, p) {
         return false;
     }
+    let h = &g.heroes[p];
     match hero_policy(g, p) {
         HeroPolicy::Random => r.pick(4) == 0,
         // With his love barred [13.44] the captive has nowhere to go: he
         // stays after the villain.
         HeroPolicy::Sensible => !h.love_barred && h.city.knows[VILLAIN_QUARRY] < 2,
     }
+}
+
+/// Whether hero `p` may leave the city game with the rescued captive
+/// [15.26]: he holds her and his love is still to come.
+pub(crate) fn may_leave_city(ctx: &Context, g: &Game, p: usize) -> bool {
+    let h = &g.heroes[p];
+    let carries = g.captive_of(ctx, p).is_some_and(|k| h.has(k));
+    carries && h.love_at == 0
 }
 
 /// Whether hero `p` challenges his villain after winning an arena duel

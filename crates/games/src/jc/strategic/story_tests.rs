@@ -21,7 +21,7 @@ use barsoom_engine::{Dice, NoTrace};
 const REPO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 use crate::jc::map::FLIER;
 
-pub(super) fn model(name: &str) -> JcStrategic {
+pub(crate) fn model(name: &str) -> JcStrategic {
     match JcStrategic::load(&Path::new(REPO).join(format!("scenarios/jc/strategic/{name}.toml"))) {
         Ok((m, _)) => m,
         Err(e) => panic!("{e}"),
@@ -32,13 +32,13 @@ pub(super) fn k(m: &JcStrategic, id: &str) -> u8 {
     m.data().roster.find(id).unwrap_or_else(|| panic!("{id}")) as u8
 }
 
-pub(super) fn city(m: &JcStrategic, id: &str) -> u8 {
+pub(crate) fn city(m: &JcStrategic, id: &str) -> u8 {
     m.data().map.city(id).unwrap_or_else(|| panic!("{id}")) as u8
 }
 
 /// A game set up with real dice, then emptied of cards: no hands, an empty
 /// deck (so a Random Events Phase draws nothing unless a test stacks it).
-pub(super) fn game(m: &JcStrategic) -> Game {
+pub(crate) fn game(m: &JcStrategic) -> Game {
     let ctx = m.context();
     let mut g = Game::new(&ctx, &mut Dice::for_trial(1, 0), &mut NoTrace);
     g.story.piles = EventPiles::stacked(&[]);
@@ -46,7 +46,7 @@ pub(super) fn game(m: &JcStrategic) -> Game {
     g
 }
 
-fn hand(cards: &[u8]) -> Hand {
+pub(crate) fn hand(cards: &[u8]) -> Hand {
     let mut h = Hand::default();
     for &c in cards {
         h.add(c);
@@ -787,6 +787,32 @@ fn tor_dur_bar_moves_secretly_and_ends_his_quest_only_at_home() {
     // Anyone else passes where his race does [15.31].
     assert!(!g.must_move_secretly(&ctx, 0, false));
     assert!(g.must_move_secretly(&ctx, 0, true));
+}
+
+#[test]
+fn tor_dur_bar_with_his_villains_slain_heads_home() {
+    // [19.53] With his villain and henchmen slain in Zodanga, the sensible
+    // Tor-dur-bar sets off for the nearest of Helium and Morbus, where his
+    // glory will count (he used to stay put: 5% of six-hero games never
+    // ended).
+    let m = model("six-heroes");
+    let ctx: Context = m.context();
+    let mut g = game(&m);
+    let p = 5;
+    g.heroes[p].place = Place::City(city(&m, "zodanga"));
+    g.parties[p].villains_len = 0;
+    g.parties[p].henchmen_len = 0;
+    g.parties[p].captive = super::consts::NONE;
+    let goal = super::players::target(&ctx, &g, p);
+    assert!(
+        goal == Some(city(&m, "greater-helium")) || goal == Some(city(&m, "lesser-helium")),
+        "{goal:?}"
+    );
+    // Once home with glory, he wants nothing more.
+    g.heroes[p].place = Place::City(city(&m, "greater-helium"));
+    g.check_glory(&ctx, p, &mut NoTrace);
+    assert_ne!(g.heroes[p].glory_at, 0);
+    assert_eq!(super::players::target(&ctx, &g, p), None);
 }
 
 #[test]

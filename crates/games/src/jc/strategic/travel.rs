@@ -13,7 +13,7 @@
 use super::consts::NONE;
 use super::dice::Roller;
 use super::game::{Context, Game, Place, Transit};
-use super::players::{self, Move};
+use super::players::Move;
 use crate::jc::map::{FLIER, Route, THOAT, WALK};
 use barsoom_engine::Trace;
 
@@ -53,7 +53,7 @@ impl Game {
         }
         let choice = match self.movement_begins(ctx, p, trace) {
             Some(choice) => choice,
-            None => players::choose_move(ctx, self, p, r),
+            None => self.decide_move(ctx, p, NONE, r),
         };
         self.apply_move(ctx, p, choice, NONE, r, trace);
         self.movement_ends(ctx, p, r, trace);
@@ -222,7 +222,7 @@ impl Game {
             let came_from = self.heroes[p].trip.from;
             let choice = match self.heroes[p].place {
                 Place::Transit(_) => Move::Onward,
-                Place::City(_) => players::choose_move_avoiding(ctx, self, p, came_from, r),
+                Place::City(_) => self.decide_move(ctx, p, came_from, r),
             };
             if choice == Move::Stay {
                 break;

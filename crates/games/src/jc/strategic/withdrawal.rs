@@ -117,7 +117,7 @@ impl Game {
         r: &mut R,
         trace: &mut T,
     ) -> Flow {
-        let flees = self.villain_can_flee(p) && super::players::flee(self, p, r);
+        let flees = self.villain_can_flee(p) && self.decide_flight(ctx, p, r);
         if self.parties[p].at_final {
             // [10.41] he cannot leave his final destination.
             self.final_destination_flight(ctx, p, r, trace);

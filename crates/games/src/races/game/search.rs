@@ -55,7 +55,7 @@ impl Game<'_> {
         if self.branching.is_live() {
             tests::LIVE.set(Some(self.fingerprint()));
         }
-        search::decide(self, usize::from(p), kind, choices, base, r)
+        search::decide(self, (), usize::from(p), kind, choices, base, r)
     }
 }
 
@@ -108,6 +108,8 @@ impl Clone for Game<'_> {
 }
 
 impl Searchable for Game<'_> {
+    type Env<'e> = ();
+
     fn branching(&mut self) -> &mut barsoom_engine::search::Branching {
         &mut self.branching
     }
@@ -124,12 +126,12 @@ impl Searchable for Game<'_> {
     }
 
     /// Nothing is hidden (see the module doc).
-    fn determinize<R: Roll>(&mut self, _seat: usize, _r: &mut R) {
+    fn determinize<R: Roll>(&mut self, _env: (), _seat: usize, _r: &mut R) {
         #[cfg(test)]
         tests::reached(self.fingerprint());
     }
 
-    fn play_on(&mut self, dice: &mut Dice) {
+    fn play_on(&mut self, _env: (), dice: &mut Dice) {
         let last = self
             .turn
             .saturating_add(HORIZON_TURNS)
@@ -141,7 +143,7 @@ impl Searchable for Game<'_> {
     /// (the horizon or the turn limit) the seat's share of the warbands
     /// and key locations on the map, a key location counting
     /// [`KEY_WEIGHT`] warbands.
-    fn reward(&self, seat: usize) -> f64 {
+    fn reward(&self, _env: (), seat: usize) -> f64 {
         let n = self.m.seats.len();
         match self.ending {
             Some(Ending::Won { seat: w, .. }) => f64::from(u8::from(usize::from(w) == seat)),

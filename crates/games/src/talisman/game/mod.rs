@@ -362,6 +362,7 @@ impl<'a> Game<'a> {
         let choices = if fixed { 1 } else { usize::from(p.hand_len) };
         let choice = search::decide(
             self,
+            (),
             seat,
             "character",
             choices,

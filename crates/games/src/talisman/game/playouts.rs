@@ -22,6 +22,8 @@ const TEMPERATURE: f64 = 4.0;
 const BETWEEN_CHARACTERS: f64 = 7.0;
 
 impl Searchable for Game<'_> {
+    type Env<'e> = ();
+
     fn branching(&mut self) -> &mut Branching {
         &mut self.branching
     }
@@ -44,7 +46,7 @@ impl Searchable for Game<'_> {
     /// until someone has reached it. Discards, cards on the board,
     /// objects, gold and the curse deck (every draw a uniform pick) are
     /// open.
-    fn determinize<R: Roll>(&mut self, seat: usize, r: &mut R) {
+    fn determinize<R: Roll>(&mut self, _env: (), seat: usize, r: &mut R) {
         shuffle(&mut self.deck[..self.deck_len], r);
         let n = self.seats();
         let mut pool = [0u8; MAX_SPELLS];
@@ -79,7 +81,7 @@ impl Searchable for Game<'_> {
         }
     }
 
-    fn play_on(&mut self, dice: &mut Dice) {
+    fn play_on(&mut self, _env: (), dice: &mut Dice) {
         let turns = match self.config.search_horizon {
             0 => u64::MAX,
             rounds => u64::from(rounds) * self.seats() as u64,
@@ -91,7 +93,7 @@ impl Searchable for Game<'_> {
     /// softmax over the seats still in the game of their standing:
     /// Strength plus Craft, two per life, six for a Talisman, four per
     /// region inward, and twelve on the Crown.
-    fn reward(&self, seat: usize) -> f64 {
+    fn reward(&self, _env: (), seat: usize) -> f64 {
         match self.end {
             Some(End::Won { seat: winner, .. }) => f64::from(u8::from(winner == seat)),
             Some(End::NoSurvivor) => 0.0,

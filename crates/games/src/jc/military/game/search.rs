@@ -67,6 +67,7 @@ impl Game<'_> {
         let mut base = None;
         let k = search::decide(
             self,
+            (),
             p,
             "move",
             n,
@@ -104,7 +105,7 @@ impl Game<'_> {
             Some(_) => 0,
             None => usize::from(players::attack(&ctx, g, p, city, target, r)),
         };
-        let k = search::decide(self, p, "attack", 2, base, dice);
+        let k = search::decide(self, (), p, "attack", 2, base, dice);
         match lead {
             Some(attacks) => (k == 0) == attacks,
             None => k == 1,
@@ -120,7 +121,7 @@ impl Game<'_> {
         for p in 0..2 {
             let mode = if self.searches(p) {
                 let base = |_: &mut Game, r: &mut Dice| players::diplomacy_mode(&ctx, p, r);
-                search::decide(self, p, "diplomacy mode", n, base, dice)
+                search::decide(self, (), p, "diplomacy mode", n, base, dice)
             } else {
                 players::diplomacy_mode(&ctx, p, dice)
             };
@@ -164,6 +165,8 @@ fn same_flight(a: MoveOrder, b: MoveOrder) -> bool {
 }
 
 impl<'a> Searchable for Game<'a> {
+    type Env<'e> = ();
+
     fn branching(&mut self) -> &mut Branching {
         &mut self.branching
     }
@@ -186,7 +189,7 @@ impl<'a> Searchable for Game<'a> {
     /// to stacks drawn uniformly) and which of his stacks of the right
     /// nation each enemy commander rides with [22.23]; and the enemy's
     /// diplomacy mode if he has chosen it in the in-fighting under way.
-    fn determinize<R: Roll>(&mut self, seat: usize, r: &mut R) {
+    fn determinize<R: Roll>(&mut self, _env: (), seat: usize, r: &mut R) {
         let ctx = self.ctx;
         let enemy = 1 - seat;
         if self.mode_chosen[enemy] {
@@ -240,7 +243,7 @@ impl<'a> Searchable for Game<'a> {
         }
     }
 
-    fn play_on(&mut self, dice: &mut Dice) {
+    fn play_on(&mut self, _env: (), dice: &mut Dice) {
         let last = self.turn.saturating_add(HORIZON - 1);
         while !self.over && self.turn <= last {
             self.game_turn(dice, &mut NoTrace);
@@ -250,7 +253,7 @@ impl<'a> Searchable for Game<'a> {
     /// Candidates are compared on the same storms, cards and battles.
     const COMMON_RANDOM_NUMBERS: bool = true;
 
-    fn reward(&self, seat: usize) -> f64 {
+    fn reward(&self, _env: (), seat: usize) -> f64 {
         match self.winner {
             Some(w) => f64::from(u8::from(w == seat)),
             None => self.evaluation(seat),

@@ -25,12 +25,14 @@ impl Battle<'_> {
     pub(super) fn choose_tactic(&mut self, side: usize, dice: &mut Dice) {
         let base = self.m.sides[side].tactic;
         let usual = TACTICS.iter().position(|&t| t == base).unwrap_or(0);
-        let k = search::decide(self, side, "tactic", TACTICS.len(), |_, _| usual, dice);
+        let k = search::decide(self, (), side, "tactic", TACTICS.len(), |_, _| usual, dice);
         self.tactic[side] = TACTICS[k];
     }
 }
 
 impl Searchable for Battle<'_> {
+    type Env<'e> = ();
+
     fn branching(&mut self) -> &mut Branching {
         &mut self.branching
     }
@@ -43,13 +45,13 @@ impl Searchable for Battle<'_> {
         self.m.sides[seat].search
     }
 
-    fn determinize<R: Roll>(&mut self, _seat: usize, _r: &mut R) {}
+    fn determinize<R: Roll>(&mut self, _env: (), _seat: usize, _r: &mut R) {}
 
-    fn play_on(&mut self, dice: &mut Dice) {
+    fn play_on(&mut self, _env: (), dice: &mut Dice) {
         self.play_turns(u32::MAX, dice, &mut NoTrace);
     }
 
-    fn reward(&self, seat: usize) -> f64 {
+    fn reward(&self, _env: (), seat: usize) -> f64 {
         match self.outcome {
             0 | 1 => f64::from(u8::from(usize::from(self.outcome) == seat)),
             _ => 0.5,

@@ -1,0 +1,456 @@
+//! `jc.strategic` on the shared search player ([`barsoom_engine::search`]):
+//! the decisions a search player searches, what it may not see, how far a
+//! playout looks and how a position is scored there.
+//!
+//! **Decisions searched.** A player's hero's movement (stay, each open line
+//! on his conveyance or on foot, onward or back in transit [9.1, 9.13]),
+//! what he seeks in a city [14.0], whether he leaves a villain's city with
+//! the captive [15.26], takes Tjanath's pit [9.56] or challenges his
+//! villain after an arena win [17.33]; and, as the villain of another
+//! player's hero, whether that villain flees when he may [10.22, 15.22].
+//! Everything else (city movement, where the quarries hide, the romance and
+//! special-character choices) is played by the search player's base policy.
+//!
+//! **Hidden from a player** and re-sampled before each playout: the order
+//! of the movement and acquisition decks, the Random Event deck, the
+//! face-down pile and the other players' hands (pooled and dealt again in
+//! the same numbers) [9.0, 14.0, 18.11, 18.13], and where each villain's
+//! group and captive hide in a city [16.11] (except the quarries the
+//! player himself hid, as the villain): each quarry's unknown parts (area,
+//! house, room) are drawn again among the places a villain may use, given
+//! what the hunting hero has learnt [16.23-16.25] and the houses he has
+//! found empty [16.42].
+
+use barsoom_engine::search::{self, Branching, SearchSlot, Searchable};
+use barsoom_engine::{Dice, NoTrace, Roll};
+
+use super::consts::MAX_PLAYERS;
+use super::dice::Roller;
+use super::game::{Context, Game, Place};
+use super::players::{self, Move};
+use super::tables::{ITEM_FLIER, ITEM_THOATS, ITEM_WEAPONS};
+use crate::jc::map::{FLIER, WALK};
+
+/// Strategic Turns a playout plays before the evaluation scores it.
+pub const HORIZON_TURNS: u32 = 6;
+/// Standing per condition of victory fulfilled [20.51-20.53].
+const PER_CONDITION: f64 = 8.0;
+/// Standing for carrying the rescued captive while love is still to come.
+const CARRYING_CAPTIVE: f64 = 4.0;
+/// Standing lost per villain who fights, and per henchman, still alive.
+const PER_VILLAIN: f64 = 1.5;
+const PER_HENCHMAN: f64 = 0.5;
+/// Standing for being in play.
+const IN_PLAY: f64 = 3.0;
+/// Standing lost per Strategic Turn a hero still needs to reach his goal,
+/// counted up to [`FAR`] turns (a hero out of play counts as that far).
+const PER_TURN_AWAY: f64 = 0.5;
+const FAR: f64 = 40.0;
+/// Standing per level of what a hero knows of his quarry's hiding place
+/// in his villain's city (area, house, room) [16.23-16.25].
+const PER_CLUE: f64 = 0.5;
+/// Points of standing by which a lead multiplies the odds of the reward by
+/// e: wide enough that a player far behind still sees each step of
+/// progress (a narrower scale flattened every choice of a player two
+/// conditions down to the same reward, and he wandered).
+const TEMPERATURE: f64 = 8.0;
+/// The most movement choices a hero has at once (stay, and each line out
+/// of a city on his conveyance and on foot).
+const MAX_MOVES: usize = 64;
+
+impl Game {
+    /// Whether any player searches (else the decisions are the policies'
+    /// own calls, exactly as without a search player).
+    fn searching(&self) -> bool {
+        self.playouts[..usize::from(self.players)]
+            .iter()
+            .any(Option::is_some)
+    }
+
+    /// Hero `p`'s movement [9.1]: his policy's, or a search player's choice
+    /// among every legal move; never back to `avoid` [9.43].
+    pub(crate) fn decide_move<R: Roller>(
+        &mut self,
+        ctx: &Context,
+        p: usize,
+        avoid: u8,
+        r: &mut R,
+    ) -> Move {
+        if !self.searching() {
+            return players::choose_move_avoiding(ctx, self, p, avoid, r);
+        }
+        let mut moves = [Move::Stay; MAX_MOVES];
+        let mut n = self.legal_moves(ctx, p, avoid, &mut moves);
+        let mut base_move = Move::Stay;
+        let k = search::decide(
+            self,
+            *ctx,
+            p,
+            "move",
+            n,
+            |g, r| {
+                base_move = players::choose_move_avoiding(ctx, g, p, avoid, r);
+                moves[..n].iter().position(|&m| m == base_move).unwrap_or(n)
+            },
+            r,
+        );
+        if k >= n && n < MAX_MOVES {
+            // The policy's move is not among those listed (a line it will
+            // find closed): it stands as its own choice.
+            moves[n] = base_move;
+            n += 1;
+        }
+        moves[k.min(n - 1)]
+    }
+
+    /// Every move hero `p` may make now, into `out`: stay and each open
+    /// line (on foot too when mounted) from a city; onward, or back unless
+    /// to `avoid`, in transit.
+    fn legal_moves(
+        &self,
+        ctx: &Context,
+        p: usize,
+        avoid: u8,
+        out: &mut [Move; MAX_MOVES],
+    ) -> usize {
+        let h = &self.heroes[p];
+        let map = &ctx.data.map;
+        match h.place {
+            Place::Transit(t) => {
+                out[0] = Move::Onward;
+                if t.from == avoid {
+                    return 1;
+                }
+                out[1] = Move::Back;
+                2
+            }
+            Place::City(c) => {
+                out[0] = Move::Stay;
+                let mut n = 1;
+                let (a, b) = map.from_range[usize::from(c)];
+                let on_foot = [(h.conveyance, false), (WALK, h.conveyance != WALK)];
+                for (conveyance, dismount) in on_foot {
+                    if conveyance == WALK && h.conveyance == WALK && dismount {
+                        continue;
+                    }
+                    for route in a..b {
+                        let rt = &map.routes[usize::from(route)];
+                        if rt.to == avoid || !self.route_open(ctx, rt, conveyance) || n == MAX_MOVES
+                        {
+                            continue;
+                        }
+                        if dismount && self.route_open(ctx, rt, h.conveyance) {
+                            // The same line on his mount is listed.
+                            continue;
+                        }
+                        out[n] = Move::Go { route, dismount };
+                        n += 1;
+                    }
+                }
+                n
+            }
+        }
+    }
+
+    /// What hero `p` seeks in his city [14.0, 14.22], as item bits: his
+    /// policy's, or a search player's choice among nothing and each item
+    /// he lacks that the city has.
+    pub(crate) fn decide_item<R: Roller>(&mut self, ctx: &Context, p: usize, r: &mut R) -> u8 {
+        if !self.searching() {
+            return players::seek_item(ctx, self, p, r);
+        }
+        let h = &self.heroes[p];
+        let here = h
+            .city()
+            .map_or(0, |c| ctx.data.places[usize::from(c)].items);
+        let mut items = [0u8; 4];
+        let mut n = 1;
+        let mut offer = |wanted: u8| {
+            items[n] = wanted;
+            n += 1;
+        };
+        if !h.armed && here & ITEM_WEAPONS != 0 {
+            offer(
+                ITEM_WEAPONS
+                    | (here & ITEM_THOATS & if h.conveyance == WALK { ITEM_THOATS } else { 0 }),
+            );
+        }
+        if h.conveyance != FLIER && here & ITEM_FLIER != 0 {
+            offer(ITEM_FLIER);
+        }
+        if h.conveyance == WALK && here & ITEM_THOATS != 0 {
+            offer(ITEM_THOATS);
+        }
+        let k = search::decide(
+            self,
+            *ctx,
+            p,
+            "acquisition",
+            n,
+            |g, r| {
+                let wanted = players::seek_item(ctx, g, p, r);
+                items[..n].iter().position(|&i| i == wanted).unwrap_or(0)
+            },
+            r,
+        );
+        items[k.min(n - 1)]
+    }
+
+    /// A yes-or-no decision of player `seat` (`kind` names it in the
+    /// trace): `policy`'s answer, or a search player's.
+    pub(crate) fn decide_whether<R: Roller>(
+        &mut self,
+        ctx: &Context,
+        seat: usize,
+        kind: &'static str,
+        policy: impl FnOnce(&Game, &mut R) -> bool,
+        r: &mut R,
+    ) -> bool {
+        if !self.searching() {
+            return policy(self, r);
+        }
+        search::decide(
+            self,
+            *ctx,
+            seat,
+            kind,
+            2,
+            |g, r| usize::from(policy(g, r)),
+            r,
+        ) == 1
+    }
+
+    /// Whether hero `p`'s villain flees when he may [10.22, 15.22, 17.33]:
+    /// his controlling player's decision.
+    pub(crate) fn decide_flight<R: Roller>(&mut self, ctx: &Context, p: usize, r: &mut R) -> bool {
+        let controller = usize::from(self.parties[p].controller);
+        self.decide_whether(ctx, controller, "flee", |g, r| players::flee(g, p, r), r)
+    }
+
+    /// Hero `p`'s standing for the evaluation at a playout's horizon.
+    fn standing(&self, ctx: &Context, p: usize) -> f64 {
+        let h = &self.heroes[p];
+        let (conditions, _) = self.conditions(p);
+        let mut standing = PER_CONDITION * f64::from(conditions);
+        if h.glory_at == 0 {
+            let party = &self.parties[p];
+            let fighting = party
+                .villains()
+                .iter()
+                .filter(|&&k| ctx.data.roster.characters[usize::from(k)].fights())
+                .count();
+            standing -=
+                PER_VILLAIN * fighting as f64 + PER_HENCHMAN * f64::from(party.henchmen_len);
+        }
+        if !h.in_play() {
+            // Out of play, he will get no nearer: as far as can be.
+            return standing - PER_TURN_AWAY * FAR;
+        }
+        standing += IN_PLAY;
+        let carries = self.captive_of(ctx, p).is_some_and(|k| h.has(k));
+        if carries && h.love_at == 0 && !h.love_barred {
+            standing += CARRYING_CAPTIVE;
+        }
+        if let Some(away) = players::turns_to_goal(ctx, self, p) {
+            standing -= PER_TURN_AWAY * away.min(FAR);
+        }
+        if h.city.active
+            && let Some(q) = players::quarry(self, p)
+        {
+            standing += PER_CLUE * f64::from(h.city.knows[q]);
+        }
+        standing
+    }
+
+    /// Re-draws where each villain's group and captive hide [16.11] that
+    /// `seat` did not hide himself, keeping what the hunting hero knows.
+    fn rehide<R: Roll>(&mut self, ctx: &Context, seat: usize, r: &mut R) {
+        let map = &ctx.data.city_map;
+        for q in 0..usize::from(self.players) {
+            let party = self.parties[q];
+            if !party.hidden || usize::from(party.controller) == seat {
+                continue;
+            }
+            let hunter = &self.heroes[q];
+            let hunting = hunter.city.active && hunter.city() == Some(party.city);
+            let mut spots = party.spots;
+            for quarry in 0..2 {
+                let knows = if hunting {
+                    hunter.city.knows[quarry]
+                } else {
+                    0
+                };
+                let empty = if hunting {
+                    hunter.city.empty[quarry]
+                } else {
+                    0
+                };
+                let other = spots[1 - quarry];
+                let mut spot = spots[quarry];
+                if knows == 0 {
+                    let areas = (0..map.areas.len() as u8).filter(|&a| {
+                        a != map.prison
+                            && map.areas[usize::from(a)].houses > 0
+                            && (quarry != super::consts::VILLAIN_QUARRY || a != map.deserted)
+                    });
+                    let count = areas.clone().count();
+                    if count == 0 {
+                        continue;
+                    }
+                    let pick = r.pick(count);
+                    spot.area = areas.clone().nth(pick).unwrap_or(spot.area);
+                }
+                let area = &map.areas[usize::from(spot.area)];
+                if knows <= 1 {
+                    let free = |house: u8| {
+                        empty & (1u128 << (u32::from(spot.area) * 8 + u32::from(house))) == 0
+                            && !(other.area == spot.area && other.house == house)
+                    };
+                    let count = (0..area.houses).filter(|&h| free(h)).count();
+                    if count > 0 {
+                        let pick = r.pick(count);
+                        spot.house = (0..area.houses).filter(|&h| free(h)).nth(pick).unwrap_or(0);
+                    }
+                }
+                if knows <= 2 && area.rooms > 0 {
+                    spot.room = r.pick(usize::from(area.rooms)) as u8;
+                }
+                spots[quarry] = spot;
+            }
+            self.parties[q].spots = spots;
+        }
+    }
+}
+
+impl Searchable for Game {
+    type Env<'e> = Context<'e>;
+
+    /// Candidates are compared on the same playout streams: a move that
+    /// changes little then ties instead of winning by luck.
+    const COMMON_RANDOM_NUMBERS: bool = true;
+
+    /// A journey turned back or a city left on a lucky run of playouts
+    /// costs Strategic Turns: the search departs from its base only on two
+    /// standard errors (one let a search:20 Carthoris wander back and forth
+    /// until 20% of games were unfinished at 200 turns).
+    const SWITCH_Z: f64 = 2.0;
+
+    fn branching(&mut self) -> &mut Branching {
+        &mut self.branching
+    }
+
+    fn searcher(&mut self) -> &mut SearchSlot<Self> {
+        &mut self.search
+    }
+
+    fn playouts(&self, seat: usize) -> Option<u32> {
+        self.playouts.get(seat).copied().flatten()
+    }
+
+    /// See the module documentation: the decks, the other hands and the
+    /// quarries' hiding places.
+    fn determinize<R: Roll>(&mut self, ctx: Context<'_>, seat: usize, r: &mut R) {
+        let mut below = |n: u32| r.pick(n as usize) as u32;
+        self.movement.shuffle_rest(&mut below);
+        self.acquisition.shuffle_rest(&mut below);
+        let players = usize::from(self.players).min(MAX_PLAYERS);
+        let story = &mut self.story;
+        story
+            .piles
+            .redeal_unseen(&mut story.hands[..players], seat, &mut below);
+        self.rehide(&ctx, seat, r);
+    }
+
+    fn play_on(&mut self, ctx: Context<'_>, dice: &mut Dice) {
+        let count = HORIZON_TURNS * u32::from(self.players);
+        self.play_player_turns(&ctx, count, dice, &mut NoTrace);
+    }
+
+    /// 1 for the champion of a finished game [20.54], 0 for the others; at
+    /// the horizon (or an unfinished game's turn limit) the mean of a
+    /// logistic of the player's lead in standing over the best of the others
+    /// and one of his own standing (so a player far behind still plays his
+    /// quest out), his standing being eight per condition
+    /// fulfilled, three for being in play, four for carrying the rescued
+    /// captive while love is to come, half a point per clue to his quarry's
+    /// hiding place, less half a point per Strategic Turn he still needs to
+    /// reach his goal (up to forty, and forty for a hero out of play),
+    /// one and a half per villain and one half per henchman still alive
+    /// before glory.
+    fn reward(&self, ctx: Context<'_>, seat: usize) -> f64 {
+        if let Some(end) = self.end
+            && end.finished
+        {
+            return f64::from(u8::from(end.champion == Some(seat as u8)));
+        }
+        let own = self.standing(&ctx, seat);
+        let best_other = (0..usize::from(self.players))
+            .filter(|&p| p != seat)
+            .map(|p| self.standing(&ctx, p))
+            .fold(f64::NEG_INFINITY, f64::max);
+        let lead = if best_other.is_finite() {
+            own - best_other
+        } else {
+            own
+        };
+        let logistic = |x: f64| 1.0 / (1.0 + (-x / TEMPERATURE).exp());
+        0.5 * (logistic(lead) + logistic(own))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jc::event_deck::EventPiles;
+    use crate::jc::strategic::consts::{CAPTIVE_QUARRY, VILLAIN_QUARRY};
+    use crate::jc::strategic::story_tests::{city, game, hand, model};
+
+    #[test]
+    fn a_determinisation_keeps_what_the_player_sees_and_deals_the_rest_again() {
+        // Player 1 (seat 0) holds cards 1 and 2 and knows the house where
+        // his villain's group hides in Zodanga, nothing of the captive's;
+        // player 2 holds 3, 4 and 5; the deck is 6 to 10.
+        let m = model("two-heroes");
+        let ctx = m.context();
+        let mut g = game(&m);
+        let zodanga = city(&m, "zodanga");
+        g.story.hands[0] = hand(&[1, 2]);
+        g.story.hands[1] = hand(&[3, 4, 5]);
+        g.story.piles = EventPiles::stacked(&[6, 7, 8, 9, 10]);
+        g.heroes[0].place = Place::City(zodanga);
+        g.heroes[0].city.active = true;
+        g.heroes[0].city.knows = [0; 2];
+        g.heroes[0].city.knows[VILLAIN_QUARRY] = 2;
+        g.parties[0].city = zodanga;
+        g.parties[0].hidden = true;
+        let own_hiding = g.parties[1];
+        let (mut captive_moved, mut hands_changed) = (false, false);
+        for seed in 0..20 {
+            let mut d = g.clone();
+            d.determinize(ctx, 0, &mut Dice::for_trial(7, seed));
+            assert_eq!(d.story.hands[0].cards(), &[1, 2]);
+            assert_eq!(d.story.hands[1].len(), 3);
+            assert_eq!(
+                d.story.piles.in_piles() | bits(d.story.hands[1].cards()),
+                bits(&[3, 4, 5, 6, 7, 8, 9, 10])
+            );
+            hands_changed |= d.story.hands[1].cards() != [3, 4, 5];
+            let (before, after) = (g.parties[0].spots, d.parties[0].spots);
+            assert_eq!(
+                (after[VILLAIN_QUARRY].area, after[VILLAIN_QUARRY].house),
+                (before[VILLAIN_QUARRY].area, before[VILLAIN_QUARRY].house),
+                "what the hero knows stays"
+            );
+            captive_moved |= after[CAPTIVE_QUARRY] != before[CAPTIVE_QUARRY];
+            assert_eq!(
+                d.parties[1].spots, own_hiding.spots,
+                "his own hiding places stay"
+            );
+        }
+        assert!(hands_changed && captive_moved);
+    }
+
+    fn bits(cards: &[u8]) -> u128 {
+        cards.iter().fold(0, |set, &c| set | 1u128 << (c - 1))
+    }
+}
