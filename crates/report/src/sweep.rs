@@ -286,34 +286,33 @@ fn shown_series(results: &[SettingResult], xs: &[f64], shown: &[Measure]) -> Vec
     shown
         .iter()
         .filter_map(|&measure| {
-            let (name, points) = match measure {
-                Measure::Rate(k) => (
-                    first.summary.outcomes.get(k)?.label.clone(),
-                    results
-                        .iter()
-                        .zip(xs)
-                        .map(|(r, &x)| {
-                            let o = r.summary.outcomes.get(k)?;
-                            Some((x, o.rate, Some((o.ci95[0], o.ci95[1]))))
-                        })
-                        .collect::<Option<Vec<_>>>()?,
-                ),
-                Measure::Mean(k) => (
-                    first.summary.metrics.get(k)?.description.clone(),
-                    results
-                        .iter()
-                        .zip(xs)
-                        .map(|(r, &x)| {
-                            let m = r.summary.metrics.get(k)?;
-                            let rate = m.rate?;
-                            Some((x, m.mean, Some((rate.ci95[0], rate.ci95[1]))))
-                        })
-                        .collect::<Option<Vec<_>>>()?,
-                ),
+            let name = match measure {
+                Measure::Rate(k) => first.summary.outcomes.get(k)?.label.clone(),
+                Measure::Mean(k) => first.summary.metrics.get(k)?.description.clone(),
             };
+            let points = results
+                .iter()
+                .zip(xs)
+                .map(|(r, &x)| {
+                    let (rate, [lo, hi]) = rate_of(&r.summary, measure)?;
+                    Some((x, rate, Some((lo, hi))))
+                })
+                .collect::<Option<Vec<_>>>()?;
             Some(LineSeries { name, points })
         })
         .collect()
+}
+
+/// The rate of `measure` in `summary` with its Wilson interval: an
+/// outcome's, or an indicator metric's; `None` for any other metric.
+fn rate_of(summary: &Summary, measure: Measure) -> Option<(f64, [f64; 2])> {
+    match measure {
+        Measure::Rate(k) => summary.outcomes.get(k).map(|o| (o.rate, o.ci95)),
+        Measure::Mean(k) => {
+            let m = summary.metrics.get(k)?;
+            m.rate.map(|rate| (m.mean, rate.ci95))
+        }
+    }
 }
 
 /// A varied value as an axis name: a list whose entries are all equal

@@ -363,14 +363,7 @@ fn every_chart_kind_keeps_its_series_in_the_plot_and_labels_its_ticks() {
     let paths = vec!["hand".to_string()];
     write_sweep_charts(&paths, &results, &[], d, "A sweep", "many outcomes").expect("sweep");
     let sweep = check_chart(&d.join("sweep.svg"));
-    let legend: Frame = sweep
-        .iter()
-        .find(|e| e.tag == "rect" && e.stroke() == hex(BOX_COLOR))
-        .map(|e| {
-            let p = e.points();
-            (p[0].0, p[0].1, p[1].0, p[1].1)
-        })
-        .expect("a legend box");
+    let legend = legend_frame(&sweep);
     let swatches: Vec<&str> = sweep
         .iter()
         .filter(|e| e.tag == "polyline" && e.attr("stroke-width") == Some("3"))
@@ -518,16 +511,21 @@ fn every_chart_kind_keeps_its_series_in_the_plot_and_labels_its_ticks() {
     check_chart(&d.join("compare.svg"));
 }
 
-/// The legend entries of a line chart: the texts inside its legend box.
-fn legend_texts(elements: &[Element]) -> Vec<String> {
-    let legend: Frame = elements
+/// The frame of a line chart's legend box.
+fn legend_frame(elements: &[Element]) -> Frame {
+    elements
         .iter()
         .find(|e| e.tag == "rect" && e.stroke() == hex(BOX_COLOR))
         .map(|e| {
             let p = e.points();
             (p[0].0, p[0].1, p[1].0, p[1].1)
         })
-        .expect("a legend box");
+        .expect("a legend box")
+}
+
+/// The legend entries of a line chart: the texts inside its legend box.
+fn legend_texts(elements: &[Element]) -> Vec<String> {
+    let legend = legend_frame(elements);
     elements
         .iter()
         .filter(|e| e.tag == "text" && inside(legend, (e.num("x"), e.num("y")), 0.0))
