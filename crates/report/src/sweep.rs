@@ -276,9 +276,11 @@ fn outcome_series(results: &[SettingResult], xs: &[f64]) -> Vec<LineSeries> {
 }
 
 /// The series of the measures `shown` (`--show`), in its order: each
-/// outcome's rate, and each indicator metric's (one that is 0 or 1 in
-/// every trial, e.g. "1 if seat 1 won") as a rate, both with their Wilson
-/// intervals. Other metrics are not rates and are left off the chart.
+/// outcome's rate under its label, and each indicator metric's (one that
+/// is 0 or 1 in every trial, e.g. `seat1_won`) as a rate under its name
+/// (as `--show` and the table name it; descriptions are too long for a
+/// legend), both with their Wilson intervals. Other metrics are not rates
+/// and are left off the chart.
 fn shown_series(results: &[SettingResult], xs: &[f64], shown: &[Measure]) -> Vec<LineSeries> {
     let Some(first) = results.first() else {
         return Vec::new();
@@ -288,7 +290,7 @@ fn shown_series(results: &[SettingResult], xs: &[f64], shown: &[Measure]) -> Vec
         .filter_map(|&measure| {
             let name = match measure {
                 Measure::Rate(k) => first.summary.outcomes.get(k)?.label.clone(),
-                Measure::Mean(k) => first.summary.metrics.get(k)?.description.clone(),
+                Measure::Mean(k) => first.summary.metrics.get(k)?.name.clone(),
             };
             let points = results
                 .iter()

@@ -584,7 +584,7 @@ fn a_sweep_chart_draws_what_show_picks_and_names_a_list_of_equal_players_shortly
         [
             "Elf wins",
             "Ghoul wins",
-            "1 if seat 1 won",
+            "seat1_won",
             "band: 95% Wilson interval"
         ],
         "the legend names what --show picked, the indicator metric as a rate, and no other metric"
