@@ -174,7 +174,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         let (shown, note) = if show.is_empty() {
             default_shown(&summaries)
         } else {
-            (show, None)
+            (show.clone(), None)
         };
         let spec = base.model.spec();
         let headers: Vec<String> = paths
@@ -214,8 +214,15 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         crate::report::summary::group_thousands(args.trials)
     );
     written.extend(
-        write_sweep_charts(&paths, &results, &out_dir, chart_title(&base), &subtitle)
-            .map_err(|e| anyhow!("drawing sweep charts in {}: {e}", out_dir.display()))?,
+        write_sweep_charts(
+            &paths,
+            &results,
+            &show,
+            &out_dir,
+            chart_title(&base),
+            &subtitle,
+        )
+        .map_err(|e| anyhow!("drawing sweep charts in {}: {e}", out_dir.display()))?,
     );
     let info = serde_json::json!({
         "kind": "sweep",

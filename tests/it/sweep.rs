@@ -191,6 +191,22 @@ fn the_sweep_prints_an_aligned_table_of_the_outcomes_shown() {
     let csv = read_csv(&d.join("s/sweep.csv"));
     let rate: f64 = csv[2][2].parse().expect("rate");
     assert!(rows[1].contains(&format!("{rate:.4} [")), "{stdout}");
+    // The chart draws what --show names: the outcome, not the other one,
+    // and not the metric (rounds are not a rate).
+    let svg = std::fs::read_to_string(d.join("s/sweep.svg")).expect("sweep chart");
+    let texts: Vec<&str> = svg.lines().map(str::trim).collect();
+    assert!(
+        texts.contains(&"First padwar wins"),
+        "the shown outcome is drawn"
+    );
+    assert!(
+        !texts.contains(&"Second padwar wins"),
+        "an outcome not shown is not"
+    );
+    assert!(
+        !texts.iter().any(|t| t.contains("rounds")),
+        "a metric that is not a rate is not"
+    );
 }
 
 #[test]

@@ -13,6 +13,7 @@ use super::charts::{
 };
 use super::summary::Summary;
 use crate::analysis::sweep::{value_number, value_text};
+use crate::analysis::tune::Measure;
 use barsoom_engine::math::stats::wilson_interval;
 
 /// Heatmaps drawn at most (one per outcome).
@@ -274,14 +275,72 @@ fn outcome_series(results: &[SettingResult], xs: &[f64]) -> Vec<LineSeries> {
     series
 }
 
+/// The series of the measures `shown` (`--show`), in its order: each
+/// outcome's rate under its label, and each indicator metric's (one that
+/// is 0 or 1 in every trial, e.g. `seat1_won`) as a rate under its name
+/// (as `--show` and the table name it; descriptions are too long for a
+/// legend), both with their Wilson intervals. Other metrics are not rates
+/// and are left off the chart.
+fn shown_series(results: &[SettingResult], xs: &[f64], shown: &[Measure]) -> Vec<LineSeries> {
+    let Some(first) = results.first() else {
+        return Vec::new();
+    };
+    shown
+        .iter()
+        .filter_map(|&measure| {
+            let name = match measure {
+                Measure::Rate(k) => first.summary.outcomes.get(k)?.label.clone(),
+                Measure::Mean(k) => first.summary.metrics.get(k)?.name.clone(),
+            };
+            let points = results
+                .iter()
+                .zip(xs)
+                .map(|(r, &x)| {
+                    let (rate, [lo, hi]) = rate_of(&r.summary, measure)?;
+                    Some((x, rate, Some((lo, hi))))
+                })
+                .collect::<Option<Vec<_>>>()?;
+            Some(LineSeries { name, points })
+        })
+        .collect()
+}
+
+/// The rate of `measure` in `summary` with its Wilson interval: an
+/// outcome's, or an indicator metric's; `None` for any other metric.
+fn rate_of(summary: &Summary, measure: Measure) -> Option<(f64, [f64; 2])> {
+    match measure {
+        Measure::Rate(k) => summary.outcomes.get(k).map(|o| (o.rate, o.ci95)),
+        Measure::Mean(k) => {
+            let m = summary.metrics.get(k)?;
+            m.rate.map(|rate| (m.mean, rate.ci95))
+        }
+    }
+}
+
+/// A varied value as an axis name: a list whose entries are all equal
+/// (e.g. every seat's player) as `4 × search:50`, anything else as
+/// [`value_text`].
+fn axis_name(value: &Value) -> String {
+    match value {
+        Value::Array(items) if items.len() > 1 && items.iter().all(|v| *v == items[0]) => {
+            format!("{} × {}", items.len(), value_text(&items[0]))
+        }
+        other => value_text(other),
+    }
+}
+
 /// Draws the sweep's charts into `dir`: `sweep.png/.svg` (rates against
 /// the varied value, with interval bands) for one `--vary`, one
 /// `sweep-heatmap-<k>.png/.svg` per outcome for two; none for more.
+/// `shown` (`--show`) picks what they draw: its outcomes and indicator
+/// metrics (for heatmaps, its outcomes); when it picks none of those, the
+/// line chart draws every outcome and the heatmaps the first outcomes.
 /// `title` and `subtitle` say what was swept (the scenario's description,
 /// the trials).
 pub fn write_sweep_charts(
     paths: &[String],
     results: &[SettingResult],
+    shown: &[Measure],
     dir: &Path,
     title: &str,
     subtitle: &str,
@@ -297,8 +356,14 @@ pub fn write_sweep_charts(
                 Some(xs) => (xs, Vec::new()),
                 None => (
                     (1..=results.len()).map(|i| i as f64).collect(),
-                    results.iter().map(|r| value_text(&r.values[0])).collect(),
+                    results.iter().map(|r| axis_name(&r.values[0])).collect(),
                 ),
+            };
+            let picked = shown_series(results, &xs, shown);
+            let series = if picked.is_empty() {
+                outcome_series(results, &xs)
+            } else {
+                picked
             };
             let chart = LineChart {
                 title: title.to_string(),
@@ -307,7 +372,7 @@ pub fn write_sweep_charts(
                 y_label: "rate".into(),
                 band: "95% Wilson interval".into(),
                 x_names,
-                series: outcome_series(results, &xs),
+                series,
                 y_axis: YAxis::Rate,
                 marks: Vec::new(),
             };
@@ -325,7 +390,20 @@ pub fn write_sweep_charts(
             };
             let (xs, ys) = (distinct(0), distinct(1));
             let mut written = Vec::new();
-            for (i, outcome) in first.summary.outcomes.iter().enumerate().take(MAX_HEATMAPS) {
+            let shown_outcomes: Vec<usize> = shown
+                .iter()
+                .filter_map(|m| match *m {
+                    Measure::Rate(k) if k < first.summary.outcomes.len() => Some(k),
+                    _ => None,
+                })
+                .collect();
+            let drawn: Vec<usize> = if shown_outcomes.is_empty() {
+                (0..first.summary.outcomes.len()).collect()
+            } else {
+                shown_outcomes
+            };
+            for &i in drawn.iter().take(MAX_HEATMAPS) {
+                let outcome = &first.summary.outcomes[i];
                 let mut cells = vec![vec![f64::NAN; xs.len()]; ys.len()];
                 for r in results {
                     let x = xs.iter().position(|v| **v == r.values[0]);
@@ -340,8 +418,8 @@ pub fn write_sweep_charts(
                     value_label: format!("rate of {}", outcome.label),
                     x_label: paths[0].clone(),
                     y_label: paths[1].clone(),
-                    x_ticks: xs.iter().map(|v| value_text(v)).collect(),
-                    y_ticks: ys.iter().map(|v| value_text(v)).collect(),
+                    x_ticks: xs.iter().map(|v| axis_name(v)).collect(),
+                    y_ticks: ys.iter().map(|v| axis_name(v)).collect(),
                     cells,
                 };
                 written.extend(write_heatmap(&heatmap, dir, &format!("sweep-heatmap-{i}"))?);

@@ -8,6 +8,7 @@ use std::path::Path;
 use toml::Value;
 
 use super::*;
+use crate::analysis::tune::Measure;
 use crate::summary::{MetricRow, OutcomeRow};
 use crate::sweep::{SettingResult, write_sweep_charts};
 use barsoom_engine::{TrendLine, TrendSpec};
@@ -360,16 +361,9 @@ fn every_chart_kind_keeps_its_series_in_the_plot_and_labels_its_ticks() {
         })
         .collect();
     let paths = vec!["hand".to_string()];
-    write_sweep_charts(&paths, &results, d, "A sweep", "many outcomes").expect("sweep");
+    write_sweep_charts(&paths, &results, &[], d, "A sweep", "many outcomes").expect("sweep");
     let sweep = check_chart(&d.join("sweep.svg"));
-    let legend: Frame = sweep
-        .iter()
-        .find(|e| e.tag == "rect" && e.stroke() == hex(BOX_COLOR))
-        .map(|e| {
-            let p = e.points();
-            (p[0].0, p[0].1, p[1].0, p[1].1)
-        })
-        .expect("a legend box");
+    let legend = legend_frame(&sweep);
     let swatches: Vec<&str> = sweep
         .iter()
         .filter(|e| e.tag == "polyline" && e.attr("stroke-width") == Some("3"))
@@ -412,7 +406,7 @@ fn every_chart_kind_keeps_its_series_in_the_plot_and_labels_its_ticks() {
         })
         .collect();
     let paths = vec!["a".to_string(), "b".to_string()];
-    write_sweep_charts(&paths, &grid, d, "A grid", "two parameters").expect("heatmaps");
+    write_sweep_charts(&paths, &grid, &[], d, "A grid", "two parameters").expect("heatmaps");
     let heat = check_chart(&d.join("sweep-heatmap-0.svg"));
     assert!(
         heat.iter().any(|e| e.text == "100%"),
@@ -515,6 +509,100 @@ fn every_chart_kind_keeps_its_series_in_the_plot_and_labels_its_ticks() {
     };
     write_difference_chart(&chart, d, "compare").expect("compare");
     check_chart(&d.join("compare.svg"));
+}
+
+/// The frame of a line chart's legend box.
+fn legend_frame(elements: &[Element]) -> Frame {
+    elements
+        .iter()
+        .find(|e| e.tag == "rect" && e.stroke() == hex(BOX_COLOR))
+        .map(|e| {
+            let p = e.points();
+            (p[0].0, p[0].1, p[1].0, p[1].1)
+        })
+        .expect("a legend box")
+}
+
+/// The legend entries of a line chart: the texts inside its legend box.
+fn legend_texts(elements: &[Element]) -> Vec<String> {
+    let legend = legend_frame(elements);
+    elements
+        .iter()
+        .filter(|e| e.tag == "text" && inside(legend, (e.num("x"), e.num("y")), 0.0))
+        .map(|e| e.text.clone())
+        .collect()
+}
+
+#[test]
+fn a_sweep_chart_draws_what_show_picks_and_names_a_list_of_equal_players_shortly() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path();
+    let base = many_series_summary();
+    // Two outcomes, an indicator metric (0 or 1 in every trial) and a
+    // metric that is not a rate, against every seat's player.
+    let results: Vec<SettingResult> = ["sensible", "search:50"]
+        .iter()
+        .enumerate()
+        .map(|(k, player)| {
+            let seat_won = 200 + 100 * k as u64;
+            let (lo, hi) = barsoom_engine::math::stats::wilson_interval(seat_won, 1000);
+            let indicator = MetricRow {
+                description: "1 if seat 1 won".into(),
+                mean: seat_won as f64 / 1000.0,
+                se: 0.013,
+                min: Some(0),
+                median: Some(0),
+                max: Some(1),
+                rate: Some(crate::summary::IndicatorRate {
+                    count: seat_won,
+                    ci95: [lo, hi],
+                }),
+                ..metric("seat1_won", 0.0, 0.0)
+            };
+            SettingResult {
+                values: vec![Value::Array(vec![Value::String((*player).into()); 4])],
+                summary: Summary {
+                    outcomes: sixteen_outcomes(1000, k as u64),
+                    metrics: vec![metric("rounds", 80.0, 0.5), indicator],
+                    ..base.clone()
+                },
+            }
+        })
+        .collect();
+    let paths = vec!["players".to_string()];
+    let shown = [
+        Measure::Rate(5),
+        Measure::Rate(13),
+        Measure::Mean(1),
+        Measure::Mean(0),
+    ];
+    write_sweep_charts(&paths, &results, &shown, d, "A sweep", "shown").expect("sweep");
+    let sweep = check_chart(&d.join("sweep.svg"));
+    let legend = legend_texts(&sweep);
+    assert_eq!(
+        legend,
+        [
+            "Elf wins",
+            "Ghoul wins",
+            "seat1_won",
+            "band: 95% Wilson interval"
+        ],
+        "the legend names what --show picked, the indicator metric as a rate, and no other metric"
+    );
+    for name in ["4 × sensible", "4 × search:50"] {
+        assert!(
+            sweep.iter().any(|e| e.tag == "text" && e.text == name),
+            "the tick {name:?} names a list of equal players"
+        );
+    }
+
+    // Without --show, every outcome (here the top eleven and "other").
+    write_sweep_charts(&paths, &results, &[], d, "A sweep", "all").expect("sweep");
+    let all = legend_texts(&check_chart(&d.join("sweep.svg")));
+    assert!(
+        all.iter().any(|t| t == "other 5 outcomes (summed)"),
+        "{all:?}"
+    );
 }
 
 #[test]
