@@ -139,11 +139,13 @@ fn aerial_data_overrides_change_the_battle() {
         serde_json::from_slice::<serde_json::Value>(&o.stdout).expect("JSON")
     };
     // The battle cruiser's heavy guns (air-guns.toml) reduced to 1 damage
-    // point a hit can no longer sink two cruisers within 40 turns.
+    // point a hit can no longer sink two cruisers within 40 turns: she wins
+    // only a few battles, by killing their crews or leaving them unable to
+    // harm her (they break off).
     let plain = run(&[]);
     let weak = run(&["--set", "guns.heavy.damage=1"]);
     assert!(first_rate(&plain) > 0.8);
-    assert_eq!(first_rate(&weak), 0.0);
+    assert!(first_rate(&weak) < 0.05, "{}", first_rate(&weak));
     let o = barsoom(
         &["run", &scenario, "-n", "10", "--set", "guns.heavy.damag=1"],
         dir.path(),

@@ -68,7 +68,7 @@ pub(crate) fn morale_factor(
             total += m.personality_dead;
         }
     }
-    if ship.party_start > 0 && 2 * ship.total_figures() <= u32::from(ship.party_start) {
+    if ship.party_start > 0 && 2 * ship.party_lost >= ship.party_start {
         total += m.half_casualties;
     }
     if ship.disorganized {
@@ -89,7 +89,8 @@ pub(crate) fn odds_band(data: &AirData, stronger: u64, weaker: u64) -> usize {
 
 /// Casualties a party inflicts in one round, in sixtieths of a figure, from
 /// the Melee Table: its ordinary figures at their row's rate, its
-/// personality at his, plus the bonus against a disorganised enemy.
+/// personality at his, plus the bonus against a disorganised enemy. The
+/// party is every figure aboard but the gunners serving guns.
 pub(crate) fn casualties_inflicted(
     data: &AirData,
     party: &Party,
@@ -98,12 +99,12 @@ pub(crate) fn casualties_inflicted(
     enemy_disorganized: bool,
 ) -> u32 {
     let personality = u32::from(ship.figures[Figure::Personality as usize]);
-    let ordinary = ship.total_figures() - personality;
+    let ordinary = ship.party_figures() - personality;
     let mut units = ordinary * data.melee_rate[party.row][enemy.column];
     if let Some(row) = party.personality_row {
         units += personality * data.melee_rate[row][enemy.column];
     }
-    if enemy_disorganized && ship.total_figures() > 0 {
+    if enemy_disorganized && ship.party_figures() > 0 {
         units += data.disorganized_bonus * CASUALTY_UNITS;
     }
     units
@@ -212,6 +213,7 @@ mod tests {
         };
         let mut s = party_ship([4, 0, 0, 0, 0, 0]);
         s.party_start = 8;
+        s.party_lost = 4;
         s.disorganized = true;
         // 9 -2 commander dead -4 personality dead -1 half casualties -1 disorganised = 1.
         assert_eq!(morale_factor(&d, &p, &s, false), 1);

@@ -60,20 +60,30 @@ pub struct ShipState {
     pub pitch: i32,
     /// Midships ray tanks destroyed.
     pub midships_tanks: u8,
-    /// The ship it is grappled to, or [`NONE`].
-    pub partner: u8,
-    /// Grapples holding it to its partner.
+    /// The ships it is grappled with, one bit per ship index: a boarder
+    /// holds the one ship it boards, the ship boarded every ship whose
+    /// grapples hold it [Grappling: more than one flier may grapple the
+    /// same opponent].
+    pub links: u16,
+    /// Grapples holding a boarder to the ship it boards.
     pub grapples: u16,
-    /// Turn the grapple was made.
+    /// Turn a boarder's grapple was made.
     pub grappled_turn: u16,
     /// Boarding melee has begun (grapples can no longer be cut).
     pub boarding: bool,
     /// It made the grapple (the attacking side of the boarding).
     pub boarder: bool,
-    /// Casualties inflicted in boarding melee, in sixtieths (fractions kept).
+    /// Casualties its party inflicted in boarding melee, in sixtieths
+    /// (fractions kept).
     pub inflicted: u32,
-    /// Figures aboard when boarding melee began.
+    /// On a boarder: casualties the defenders inflicted on its party, in
+    /// sixtieths (fractions kept).
+    pub suffered: u32,
+    /// Figures that have joined its boarding party (gunners leaving the
+    /// guns join it later).
     pub party_start: u16,
+    /// Figures its boarding party has lost in the melee.
+    pub party_lost: u16,
     /// Disorganised for the next round of boarding melee.
     pub disorganized: bool,
     /// Gunner figures serving guns this turn.
@@ -110,13 +120,15 @@ impl ShipState {
             propellers_out: 0,
             pitch: 0,
             midships_tanks: 0,
-            partner: NONE,
+            links: 0,
             grapples: 0,
             grappled_turn: 0,
             boarding: false,
             boarder: false,
             inflicted: 0,
+            suffered: 0,
             party_start: 0,
+            party_lost: 0,
             disorganized: false,
             gunners_busy: 0,
             target: NONE,
@@ -127,6 +139,50 @@ impl ShipState {
     #[inline]
     pub fn active(&self) -> bool {
         self.status == Status::Active
+    }
+
+    /// Grappled with at least one other ship.
+    #[inline]
+    pub fn grappled(&self) -> bool {
+        self.links != 0
+    }
+
+    /// Grappled with ship `j`.
+    #[inline]
+    pub fn linked(&self, j: usize) -> bool {
+        j < 16 && self.links & (1 << j) != 0
+    }
+
+    /// The ship a boarder boards (its one link), or [`NONE`].
+    #[inline]
+    pub fn boarding_target(&self) -> u8 {
+        if self.boarder && self.links != 0 {
+            self.links.trailing_zeros() as u8
+        } else {
+            NONE
+        }
+    }
+
+    /// Figures other than officers and personalities aboard: hands to drop
+    /// keel bombs (our reading).
+    #[inline]
+    pub fn hands(&self) -> bool {
+        [
+            Figure::Gunners,
+            Figure::Crew,
+            Figure::Marines,
+            Figure::Troops,
+        ]
+        .iter()
+        .any(|&k| self.figures[k as usize] > 0)
+    }
+
+    /// Figures free for a boarding party: all aboard but the gunners
+    /// serving guns this turn [Boarding: figures not otherwise engaged].
+    #[inline]
+    pub fn party_figures(&self) -> u32 {
+        let gunners = self.figures[Figure::Gunners as usize];
+        self.total_figures() - u32::from(self.gunners_busy.min(gunners))
     }
 
     /// Living figures of every kind.
@@ -242,6 +298,18 @@ pub(crate) fn take_damage(
     Some(step)
 }
 
+/// The ship indices in a bit set of ships (a ship's `links`), lowest first.
+#[inline]
+pub(crate) fn ships_in(mut set: u16) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let j = set.trailing_zeros() as usize;
+            set &= set - 1;
+            j
+        })
+    })
+}
+
 /// Kills one figure, taking the first kind in `order` that has one left.
 pub(crate) fn kill_figure(ship: &mut ShipState, order: &[Figure]) -> Option<Figure> {
     let kind = order
@@ -253,6 +321,18 @@ pub(crate) fn kill_figure(ship: &mut ShipState, order: &[Figure]) -> Option<Figu
         ship.status = Status::Abandoned;
     }
     Some(kind)
+}
+
+/// Kills one figure of the ship's boarding party: the first kind in
+/// `order` with a figure not serving a gun.
+pub(crate) fn kill_party_figure(ship: &mut ShipState, order: &[Figure]) -> Option<Figure> {
+    let gunners = Figure::Gunners as usize;
+    let busy = ship.gunners_busy.min(ship.figures[gunners]);
+    let kind = order.iter().copied().find(|k| {
+        let reserved = if *k as usize == gunners { busy } else { 0 };
+        ship.figures[*k as usize] > reserved
+    })?;
+    kill_figure(ship, &[kind])
 }
 
 /// What a critical hit's effect did, for traces and tallies.

@@ -7,8 +7,9 @@
 //!   the target's (worked out once per pair of classes from the fire and
 //!   hit-location tables) without overrunning it, then turn to present the
 //!   broadside; match the target's altitude; cut any grapple.
-//! - `boarders`: as Black Pirates do, make for the nearest enemy not already
-//!   grappled, come alongside at its altitude and grapple; never cut.
+//! - `boarders`: as Black Pirates do, make for the nearest enemy not itself
+//!   boarding (one a friend already holds included [Grappling]), come
+//!   alongside at its altitude and grapple; never cut.
 //! - `bombers`: make for the point over where the target will be, one
 //!   altitude block above it, and drop keel bombs; cut any grapple.
 //! - `rammers`: steer for the target at its altitude and run on at full
@@ -29,7 +30,8 @@ use barsoom_engine::Dice;
 
 use super::battle::{WomAir, preferred_target};
 use super::damage::{NONE, ShipState, ceiling, max_speed, max_turn};
-use super::geometry::{Point, along, heading_of, isqrt, step, steps_between, turned};
+use super::geometry::{Point, along, can_lay, heading_of, isqrt, step, steps_between, turned};
+use super::ships::Figure;
 
 /// A side's policy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,7 +119,7 @@ const RANGE_TOLERANCE: i32 = 10;
 /// full speed (as every policy but `random` does while free).
 fn predicted(m: &WomAir, s: &[ShipState], j: usize) -> Point {
     let ship = &s[j];
-    if ship.partner != NONE {
+    if ship.grappled() {
         return ship.pos;
     }
     let class = &m.data.classes[m.ships[j].class];
@@ -141,14 +143,21 @@ pub fn orders(
 ) -> Orders {
     let setup = &m.ships[i];
     let side = &m.sides[setup.side];
+    let me = &s[i];
+    // A ship with no gun left to serve keeps up the fight with its keel
+    // bombs while it has them, as a sensible captain would.
+    let cannot_fire = me.figures[Figure::Gunners as usize] == 0 || me.guns.iter().all(|&g| g == 0);
     let mut o = match tactic {
+        Tactic::LineOfBattle if cannot_fire && me.bombs > 0 && me.hands() => {
+            bombers(m, s, i, turn, focus)
+        }
         Tactic::LineOfBattle | Tactic::Circle => line_of_battle(m, s, i, turn, focus),
         Tactic::Rammers => rammers(m, s, i, turn, focus),
         Tactic::Boarders => boarders(m, s, i, turn, focus),
         Tactic::Bombers => bombers(m, s, i, turn, focus),
         Tactic::Random => random(m, s, i, dice),
     };
-    if side.evasive && s[i].partner == NONE {
+    if side.evasive && !s[i].grappled() {
         o.evasive = true;
         let face = o.face.unwrap_or(s[i].heading);
         if face == s[i].heading {
@@ -162,7 +171,7 @@ fn line_of_battle(m: &WomAir, s: &[ShipState], i: usize, turn: u32, focus: u8) -
     let me = &s[i];
     let class = m.ships[i].class;
     let mut speed = max_speed(me, &m.data.classes[class], &m.data);
-    if me.partner != NONE {
+    if me.grappled() {
         return Orders {
             speed: 0,
             ..Orders::ahead(0)
@@ -196,6 +205,23 @@ fn line_of_battle(m: &WomAir, s: &[ShipState], i: usize, turn: u32, focus: u8) -
         }
     };
     let gun = &m.data.guns[m.data.classes[class].gun];
+    // Too close above or below the target for the guns to elevate or
+    // depress onto it: open the range at full speed (while matching its
+    // altitude) rather than keep station where no gun bears.
+    let laid = can_lay(
+        me.alt,
+        target.alt,
+        to_target.norm2(),
+        gun.tan_elevation,
+        gun.tan_depression,
+    );
+    if !laid {
+        return Orders {
+            climb: climb_toward(m, me, class, target.alt),
+            face: Some(oblique(8)),
+            ..Orders::ahead(speed)
+        };
+    }
     let face = if distance > want + RANGE_TOLERANCE {
         speed = closing_speed;
         if distance <= gun.medium + 30 {
@@ -237,7 +263,7 @@ const MIN_MOVE: i32 = 10;
 fn boarders(m: &WomAir, s: &[ShipState], i: usize, turn: u32, focus: u8) -> Orders {
     let me = &s[i];
     let class = m.ships[i].class;
-    if me.partner != NONE {
+    if me.grappled() {
         return Orders {
             cut: false,
             ..Orders::ahead(0)
@@ -247,7 +273,7 @@ fn boarders(m: &WomAir, s: &[ShipState], i: usize, turn: u32, focus: u8) -> Orde
     let mut best = usize::from(NONE);
     let mut best_d = i64::MAX;
     for (j, other) in s.iter().enumerate() {
-        if m.ships[j].side != side && other.active() && other.partner == NONE {
+        if m.ships[j].side != side && other.active() && !other.boarder {
             let d = other.pos.minus(me.pos).norm2();
             if d < best_d {
                 best_d = d;
@@ -284,7 +310,7 @@ fn bombers(m: &WomAir, s: &[ShipState], i: usize, turn: u32, focus: u8) -> Order
     let c = &m.data.classes[class];
     let step_alt = m.data.movement.altitude_step;
     let top = ceiling(me, c, &m.data);
-    if me.partner != NONE || me.bombs == 0 {
+    if me.grappled() || me.bombs == 0 {
         return line_of_battle(m, s, i, turn, focus);
     }
     let t = preferred_target(m, s, i, |j| s[j].alt + step_alt <= top);
@@ -304,7 +330,7 @@ fn bombers(m: &WomAir, s: &[ShipState], i: usize, turn: u32, focus: u8) -> Order
 fn rammers(m: &WomAir, s: &[ShipState], i: usize, turn: u32, focus: u8) -> Orders {
     let me = &s[i];
     let class = m.ships[i].class;
-    if me.partner != NONE {
+    if me.grappled() {
         return line_of_battle(m, s, i, turn, focus);
     }
     let t = preferred_target(m, s, i, |_| true);

@@ -5,15 +5,15 @@
 use crate::wom::air::boarding::{
     casualties_inflicted, grapple_attempts, grapple_cut, grapple_holds, morale_factor, odds_band,
 };
-use crate::wom::air::damage::{NONE, ShipState, Status, kill_figure};
+use crate::wom::air::damage::{NONE, ShipState, Status, kill_party_figure, ships_in};
 use crate::wom::air::fire::{bomb_score, critical, location};
 use crate::wom::air::geometry::{
     Point, facing_presented, heading_of, segment_distance2, step, turned,
 };
 use crate::wom::air::ships::{CASUALTY_UNITS, Location, TargetFacing};
-use barsoom_engine::{Dice, Trace};
+use barsoom_engine::{Roll, Trace};
 
-use super::{Battle, roll_2d6};
+use super::{Battle, MAX_SHIPS, roll_2d6};
 
 impl<'m> Battle<'m> {
     /// Ships that came together during the move of `side` (both sides when
@@ -21,10 +21,10 @@ impl<'m> Battle<'m> {
     /// in straight lines over the move, their closest approach at the same
     /// altitude was within the collision distance, at a relative speed of
     /// 1" or more [Ramming and Collision].
-    pub(super) fn collisions<T: Trace>(
+    pub(super) fn collisions<R: Roll, T: Trace>(
         &mut self,
         side: Option<usize>,
-        dice: &mut Dice,
+        dice: &mut R,
         trace: &mut T,
     ) {
         let data = &self.m.data;
@@ -61,7 +61,7 @@ impl<'m> Battle<'m> {
                     }
                     let (sx, sy) = (self.s[x], self.s[y]);
                     let facing = facing_presented(sx.pos, sx.heading, sx.alt, sy.pos, sy.alt);
-                    let effect = critical(data, facing, dice.d6());
+                    let effect = critical(data, facing, dice.die(6));
                     if matches!(effect, super::super::ships::CriticalEffect::Damage(_)) {
                         if T::ENABLED {
                             let nx = self.name(x).to_string();
@@ -79,14 +79,19 @@ impl<'m> Battle<'m> {
 
     /// The relative speed (tenths of an inch) at which ships `i` and `j`
     /// came together during the move of `side` (both sides when `None`),
-    /// if they did: both active and not grappled together, one of them
+    /// if they did: both active and not grappled into one unit, one of them
     /// moving, at the same altitude, their closest approach within the
     /// collision distance at 1" or more [Ramming and Collision].
     pub(super) fn closing(&self, i: usize, j: usize, side: Option<usize>) -> Option<i32> {
         let mv = &self.m.data.movement;
         let moving = |k: usize| side.is_none_or(|x| x == self.m.ships[k].side);
         let (a, b) = (self.s[i], self.s[j]);
-        if !a.active() || !b.active() || a.partner == j as u8 || !(moving(i) || moving(j)) {
+        if !a.active()
+            || !b.active()
+            || a.linked(j)
+            || a.links & b.links != 0
+            || !(moving(i) || moving(j))
+        {
             return None;
         }
         if (a.alt - b.alt).abs() >= mv.altitude_step {
@@ -104,10 +109,10 @@ impl<'m> Battle<'m> {
         (relative >= mv.collision_min_speed).then_some(relative)
     }
 
-    pub(super) fn bombing<T: Trace>(
+    pub(super) fn bombing<R: Roll, T: Trace>(
         &mut self,
         side: Option<usize>,
-        dice: &mut Dice,
+        dice: &mut R,
         trace: &mut T,
     ) {
         let data = &self.m.data;
@@ -118,7 +123,8 @@ impl<'m> Battle<'m> {
             if side.is_some_and(|s| s != self.side(i))
                 || !me.active()
                 || me.bombs == 0
-                || me.partner != NONE
+                || !me.hands()
+                || me.grappled()
                 || me.pos == me.from
             {
                 continue;
@@ -161,7 +167,7 @@ impl<'m> Battle<'m> {
             for _ in 0..hits {
                 let mut halves = 2;
                 if self.bomb_criticals_roll(dice) {
-                    let effect = critical(data, TargetFacing::HullTop, dice.d6());
+                    let effect = critical(data, TargetFacing::HullTop, dice.die(6));
                     halves = self.critical_effect(target, effect, trace).damage_halves;
                 }
                 self.add_damage(target, data.bombing.damage * halves / 2, trace);
@@ -169,34 +175,75 @@ impl<'m> Battle<'m> {
         }
     }
 
-    fn bomb_criticals_roll(&self, dice: &mut Dice) -> bool {
+    fn bomb_criticals_roll<R: Roll>(&self, dice: &mut R) -> bool {
         self.m.bomb_criticals
             && location(&self.m.data, TargetFacing::HullTop, roll_2d6(dice))
                 == Some(Location::Critical)
     }
 
-    fn release(&mut self, i: usize) {
-        let p = self.s[i].partner;
-        for k in [i, usize::from(p)] {
-            if k < self.n {
-                let st = &mut self.s[k];
-                st.partner = NONE;
-                st.grapples = 0;
-                st.boarding = false;
-                st.boarder = false;
-                st.disorganized = false;
-                st.inflicted = 0;
-                st.party_start = 0;
+    /// Parts boarder `b` from the ship it boards; that ship's boarding
+    /// state goes with its last grapple.
+    pub(super) fn unlink(&mut self, b: usize) {
+        let d = usize::from(self.s[b].boarding_target());
+        let st = &mut self.s[b];
+        st.links = 0;
+        st.grapples = 0;
+        st.boarder = false;
+        Self::end_melee(st);
+        if d < self.n {
+            let t = &mut self.s[d];
+            t.links &= !(1 << b);
+            if t.links == 0 {
+                Self::end_melee(t);
             }
         }
     }
 
-    pub(super) fn grappling<T: Trace>(&mut self, dice: &mut Dice, trace: &mut T) {
+    fn end_melee(st: &mut ShipState) {
+        st.boarding = false;
+        st.disorganized = false;
+        st.inflicted = 0;
+        st.suffered = 0;
+        st.party_start = 0;
+        st.party_lost = 0;
+    }
+
+    /// Parts every grapple holding ship `i`.
+    fn release(&mut self, i: usize) {
+        if self.s[i].boarder {
+            self.unlink(i);
+        } else {
+            for b in ships_in(self.s[i].links) {
+                self.unlink(b);
+            }
+        }
+    }
+
+    /// Grapples ship `c` can try to cut on the link of boarder `b`: a
+    /// boarder all of its own, a ship held by several boarders its share
+    /// of them on each link not yet boarding.
+    fn cut_attempts(&self, c: usize, b: usize) -> u32 {
+        let total = grapple_attempts(&self.s[c]);
+        if c == b {
+            return total;
+        }
+        let cuttable = ships_in(self.s[c].links).filter(|&k| !self.s[k].boarding);
+        let (mut count, mut rank) = (0, 0);
+        for k in cuttable {
+            if k < b {
+                rank += 1;
+            }
+            count += 1;
+        }
+        let count = count.max(1);
+        total * (rank + 1) / count - total * rank / count
+    }
+
+    pub(super) fn grappling<R: Roll, T: Trace>(&mut self, dice: &mut R, trace: &mut T) {
         let data = &self.m.data;
         let mv = &data.movement;
         for i in 0..self.n {
-            let p = self.s[i].partner;
-            if p != NONE && (!self.s[i].active() || !self.s[usize::from(p)].active()) {
+            if self.s[i].grappled() && !self.s[i].active() {
                 self.release(i);
             }
         }
@@ -204,14 +251,18 @@ impl<'m> Battle<'m> {
             let t = usize::from(self.orders[i].grapple);
             if t >= self.n
                 || !self.s[i].active()
-                || self.s[i].partner != NONE
+                || self.s[i].grappled()
                 || self.side(t) == self.side(i)
             {
                 continue;
             }
+            // A ship already held by other grapples may be grappled again
+            // [Grappling: no limit to the combinations]; one that is itself
+            // boarding is not (our reading: each grappled group is one ship
+            // boarded by one or more).
             let (a, b) = (self.s[i], self.s[t]);
             if !b.active()
-                || b.partner != NONE
+                || b.boarder
                 || (a.alt - b.alt).abs() >= mv.altitude_step
                 || a.pos.minus(b.pos).norm2() > i64::from(mv.grapple_distance).pow(2)
             {
@@ -219,7 +270,7 @@ impl<'m> Battle<'m> {
             }
             let attempts = grapple_attempts(&a);
             let holds = (0..attempts)
-                .filter(|_| grapple_holds(data, dice.d6()))
+                .filter(|_| grapple_holds(data, dice.die(6)))
                 .count() as u16;
             if T::ENABLED {
                 let (na, nb) = (self.name(i).to_string(), self.name(t).to_string());
@@ -231,64 +282,89 @@ impl<'m> Battle<'m> {
                 });
             }
             if holds > 0 {
-                let turn = self.turn as u16;
-                self.s[i].partner = t as u8;
-                self.s[t].partner = i as u8;
-                for (k, boarder) in [(i, true), (t, false)] {
-                    self.s[k].grapples = holds;
-                    self.s[k].grappled_turn = turn;
-                    self.s[k].boarder = boarder;
+                let st = &mut self.s[i];
+                st.links = 1 << t;
+                st.boarder = true;
+                st.grapples = holds;
+                st.grappled_turn = self.turn as u16;
+                self.s[t].links |= 1 << i;
+            }
+        }
+        // Each link once, at its lower index.
+        for i in 0..self.n {
+            for j in ships_in(self.s[i].links) {
+                if j > i && self.s[i].linked(j) {
+                    let (b, d) = if self.s[i].boarder { (i, j) } else { (j, i) };
+                    self.cut_link(b, d, dice, trace);
                 }
             }
         }
-        for i in 0..self.n {
-            let p = usize::from(self.s[i].partner);
-            if p >= self.n || i > p || self.s[i].boarding {
-                continue;
-            }
-            let (cut_i, cut_p) = (self.orders[i].cut, self.orders[p].cut);
-            let mut parted = cut_i && cut_p;
-            if !parted {
-                for c in [i, p] {
-                    if !self.orders[c].cut {
-                        continue;
-                    }
-                    let attempts = grapple_attempts(&self.s[c]);
-                    let cuts = (0..attempts)
-                        .filter(|_| grapple_cut(data, dice.d6()))
-                        .count() as u16;
-                    let left = self.s[i].grapples.saturating_sub(cuts);
-                    self.s[i].grapples = left;
-                    self.s[p].grapples = left;
-                    parted = left == 0;
-                    if T::ENABLED {
-                        let nc = self.name(c).to_string();
-                        trace.event("WoM air Grappling", || format!("{nc} tries {attempts} cuts (on a 1): {cuts} cut, {left} grapples hold"));
-                    }
+    }
+
+    /// Cutting the grapples of boarder `b` on ship `d`, unless boarding has
+    /// begun: both sides cutting part them at once; else each side cutting
+    /// cuts one grapple per attempt on a 1; parted ships are set 1" apart
+    /// [Grappling].
+    fn cut_link<R: Roll, T: Trace>(&mut self, b: usize, d: usize, dice: &mut R, trace: &mut T) {
+        if self.s[b].boarding {
+            return;
+        }
+        let data = &self.m.data;
+        let mv = &data.movement;
+        let (lo, hi) = (b.min(d), b.max(d));
+        let mut parted = self.orders[lo].cut && self.orders[hi].cut;
+        if !parted {
+            for c in [lo, hi] {
+                if !self.orders[c].cut {
+                    continue;
                 }
-            } else if T::ENABLED {
-                let (ni, np) = (self.name(i).to_string(), self.name(p).to_string());
-                trace.event("WoM air Grappling", || {
-                    format!("{ni} and {np} both cut: the grapples are gone")
-                });
-            }
-            if parted {
-                let (mover, other) = if self.orders[p].cut { (p, i) } else { (i, p) };
-                let away = self.s[mover].pos.minus(self.s[other].pos);
-                let dir = if away == Point::default() {
-                    turned(self.s[mover].heading, 6)
-                } else {
-                    heading_of(away)
-                };
-                self.s[mover].pos = step(self.s[other].pos, dir, mv.parted_distance);
-                self.release(i);
+                let attempts = self.cut_attempts(c, b);
+                let cuts = (0..attempts)
+                    .filter(|_| grapple_cut(data, dice.die(6)))
+                    .count() as u16;
+                let left = self.s[b].grapples.saturating_sub(cuts);
+                self.s[b].grapples = left;
+                parted = left == 0;
                 if T::ENABLED {
-                    let nm = self.name(mover).to_string();
+                    let nc = self.name(c).to_string();
                     trace.event("WoM air Grappling", || {
-                        format!("grapples parted: {nm} moves 1\" apart")
+                        format!(
+                            "{nc} tries {attempts} cuts (on a 1): {cuts} cut, {left} grapples hold"
+                        )
                     });
                 }
             }
+        } else if T::ENABLED {
+            let (nl, nh) = (self.name(lo).to_string(), self.name(hi).to_string());
+            trace.event("WoM air Grappling", || {
+                format!("{nl} and {nh} both cut: the grapples are gone")
+            });
+        }
+        if !parted {
+            return;
+        }
+        let (mut mover, mut other) = if self.orders[hi].cut {
+            (hi, lo)
+        } else {
+            (lo, hi)
+        };
+        if mover == d && self.s[d].links != 1 << b {
+            // Still held by other grapples: the boarder is the one set apart.
+            (mover, other) = (b, d);
+        }
+        let away = self.s[mover].pos.minus(self.s[other].pos);
+        let dir = if away == Point::default() {
+            turned(self.s[mover].heading, 6)
+        } else {
+            heading_of(away)
+        };
+        self.s[mover].pos = step(self.s[other].pos, dir, mv.parted_distance);
+        self.unlink(b);
+        if T::ENABLED {
+            let nm = self.name(mover).to_string();
+            trace.event("WoM air Grappling", || {
+                format!("grapples parted: {nm} moves 1\" apart")
+            });
         }
     }
 
@@ -304,99 +380,163 @@ impl<'m> Battle<'m> {
         }
     }
 
-    pub(super) fn boarding<T: Trace>(&mut self, dice: &mut Dice, trace: &mut T) {
+    /// A round of boarding melee on every grappled ship whose boarders
+    /// grappled her before this turn [Boarding].
+    pub(super) fn boarding<R: Roll, T: Trace>(&mut self, dice: &mut R, trace: &mut T) {
+        for d in 0..self.n {
+            let st = self.s[d];
+            if st.boarder || !st.grappled() || !st.active() {
+                continue;
+            }
+            let ready = ships_in(st.links)
+                .filter(|&b| u32::from(self.s[b].grappled_turn) < self.turn)
+                .fold(0u16, |set, b| set | 1 << b);
+            if ready != 0 {
+                self.melee_round(d, ready, dice, trace);
+            }
+        }
+    }
+
+    /// One round of boarding melee: the parties of the boarders in
+    /// `attackers` (every figure aboard but the gunners serving guns)
+    /// against the party of ship `d`. With several boarders their forces
+    /// add up against hers, each inflicts its own casualties, and hers are
+    /// shared among them by party size (our reading) [Boarding; Boarding
+    /// Melee Table].
+    fn melee_round<R: Roll, T: Trace>(
+        &mut self,
+        d: usize,
+        mut attackers: u16,
+        dice: &mut R,
+        trace: &mut T,
+    ) {
         let data = &self.m.data;
-        for a in 0..self.n {
-            let d = usize::from(self.s[a].partner);
-            if d >= self.n || !self.s[a].boarder || u32::from(self.s[a].grappled_turn) >= self.turn
-            {
-                continue;
+        for k in ships_in(attackers | 1 << d) {
+            let st = &mut self.s[k];
+            if !st.boarding {
+                Self::end_melee(st);
+                st.boarding = true;
             }
-            if !self.s[a].boarding {
-                for k in [a, d] {
-                    self.s[k].boarding = true;
-                    self.s[k].party_start = self.s[k].total_figures() as u16;
-                    self.s[k].inflicted = 0;
+            // Figures who join later (gunners leaving the guns) count
+            // toward the 50% casualties as much as the first party.
+            let joined = st.party_figures() as u16 + st.party_lost;
+            st.party_start = st.party_start.max(joined);
+        }
+        let pd = self.m.ships[d].party;
+        let md = morale_factor(data, &pd, &self.s[d], false);
+        let fd = u64::from(self.s[d].party_figures()) * md.max(0) as u64;
+        let mut fa = 0u64;
+        for b in ships_in(attackers) {
+            let pb = self.m.ships[b].party;
+            let mb = morale_factor(data, &pb, &self.s[b], true);
+            let force = u64::from(self.s[b].party_figures()) * mb.max(0) as u64;
+            if T::ENABLED {
+                let (nb, nd) = (self.name(b).to_string(), self.name(d).to_string());
+                let (xb, xd) = (self.s[b].party_figures(), self.s[d].party_figures());
+                trace.event("WoM air Boarding", || format!("{nb} boards {nd}: {xb} figures x morale {mb} = {force} against {xd} x {md} = {fd}"));
+            }
+            if mb <= data.morale.surrender_at {
+                self.capture(b, trace);
+                attackers &= !(1 << b);
+            } else {
+                fa += force;
+            }
+        }
+        if attackers == 0 {
+            return;
+        }
+        if md <= data.morale.surrender_at {
+            self.capture(d, trace);
+            return;
+        }
+        let boarders_stronger = fa >= fd;
+        let band = data.odds[odds_band(data, fa.max(fd), fa.min(fd))];
+        // Casualties are simultaneous: all are worked out before any falls.
+        let party_a: u32 = ships_in(attackers).map(|b| self.s[b].party_figures()).sum();
+        let mut kills_on_d = 0;
+        let mut kills_on = [0u32; MAX_SHIPS];
+        for b in ships_in(attackers) {
+            let pb = self.m.ships[b].party;
+            let units = casualties_inflicted(data, &pb, &self.s[b], &pd, self.s[d].disorganized);
+            let total = self.s[b].inflicted + units;
+            kills_on_d += total / CASUALTY_UNITS;
+            self.s[b].inflicted = total % CASUALTY_UNITS;
+            let against = casualties_inflicted(data, &pd, &self.s[d], &pb, self.s[b].disorganized);
+            let share = (u64::from(against) * u64::from(self.s[b].party_figures())
+                / u64::from(party_a.max(1))) as u32;
+            let total = self.s[b].suffered + share;
+            kills_on[b] = total / CASUALTY_UNITS;
+            self.s[b].suffered = total % CASUALTY_UNITS;
+        }
+        kills_on[d] = kills_on_d;
+        for victim in ships_in(attackers | 1 << d) {
+            for _ in 0..kills_on[victim] {
+                if kill_party_figure(&mut self.s[victim], &data.casualty_order).is_some() {
+                    self.crew_lost[self.side(victim)] += 1;
+                    self.s[victim].party_lost += 1;
                 }
             }
-            let (pa, pd) = (self.m.ships[a].party, self.m.ships[d].party);
-            let ma = morale_factor(data, &pa, &self.s[a], true);
-            let md = morale_factor(data, &pd, &self.s[d], false);
-            let fa = u64::from(self.s[a].total_figures()) * ma.max(0) as u64;
-            let fd = u64::from(self.s[d].total_figures()) * md.max(0) as u64;
-            if T::ENABLED {
-                let (na, nd) = (self.name(a).to_string(), self.name(d).to_string());
-                let (xa, xd) = (self.s[a].total_figures(), self.s[d].total_figures());
-                trace.event("WoM air Boarding", || format!("{na} boards {nd}: {xa} figures x morale {ma} = {fa} against {xd} x {md} = {fd}"));
-            }
-            if ma <= data.morale.surrender_at {
-                self.capture(a, trace);
-                continue;
-            }
-            if md <= data.morale.surrender_at {
-                self.capture(d, trace);
-                continue;
-            }
-            let (strong, weak) = if fa >= fd { (a, d) } else { (d, a) };
-            let band_index = odds_band(data, fa.max(fd), fa.min(fd));
-            let band = data.odds[band_index];
-            let ua = casualties_inflicted(data, &pa, &self.s[a], &pd, self.s[d].disorganized);
-            let ud = casualties_inflicted(data, &pd, &self.s[d], &pa, self.s[a].disorganized);
-            let mut kills = [0u32; 2];
-            for (k, (x, units)) in [(a, ua), (d, ud)].into_iter().enumerate() {
-                let total = self.s[x].inflicted + units;
-                kills[k] = total / CASUALTY_UNITS;
-                self.s[x].inflicted = total % CASUALTY_UNITS;
-            }
-            for (victim, count) in [(d, kills[0]), (a, kills[1])] {
-                for _ in 0..count {
-                    if kill_figure(&mut self.s[victim], &data.casualty_order).is_some() {
-                        self.crew_lost[self.side(victim)] += 1;
+        }
+        for k in ships_in(attackers | 1 << d) {
+            self.s[k].disorganized = false;
+        }
+        let chance = u32::from(band.disorganize_in_6);
+        let disorganized = chance >= 6 || (chance > 0 && dice.die(6) <= chance);
+        let weaker = if boarders_stronger { 1 << d } else { attackers };
+        for k in ships_in(weaker) {
+            self.s[k].disorganized = disorganized;
+        }
+        if T::ENABLED {
+            let names = |set: u16| {
+                ships_in(set)
+                    .map(|k| self.name(k).to_string())
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            };
+            let (na, nd) = (names(attackers), names(1 << d));
+            let (ns, nw) = if boarders_stronger {
+                (na.clone(), nd.clone())
+            } else {
+                (nd.clone(), na.clone())
+            };
+            let lost_a: u32 = ships_in(attackers).map(|b| kills_on[b]).sum();
+            let [o1, o2] = band.odds;
+            trace.event("WoM air Boarding Melee Table", || {
+                format!(
+                    "odds {o1}-{o2} for {ns}: {na} kill {kills_on_d}, {nd} kills {lost_a}{}{}",
+                    if disorganized {
+                        format!("; {nw} disorganized")
+                    } else {
+                        String::new()
+                    },
+                    if band.aboard {
+                        format!("; {ns} aboard {nw}'s flier")
+                    } else {
+                        String::new()
                     }
-                }
-            }
-            self.s[a].disorganized = false;
-            self.s[d].disorganized = false;
-            let chance = u32::from(band.disorganize_in_6);
-            let disorganized = chance >= 6 || (chance > 0 && dice.d6() <= chance);
-            self.s[weak].disorganized = disorganized;
-            if T::ENABLED {
-                let (na, nd, nw, ns) = (
-                    self.name(a).to_string(),
-                    self.name(d).to_string(),
-                    self.name(weak).to_string(),
-                    self.name(strong).to_string(),
-                );
-                let [o1, o2] = band.odds;
-                trace.event("WoM air Boarding Melee Table", || {
-                    format!(
-                        "odds {o1}-{o2} for {ns}: {na}'s party kills {}, {nd}'s kills {}{}{}",
-                        kills[0],
-                        kills[1],
-                        if disorganized {
-                            format!("; {nw} is disorganized")
-                        } else {
-                            String::new()
-                        },
-                        if band.aboard {
-                            format!("; {ns} is aboard {nw}'s flier")
-                        } else {
-                            String::new()
-                        }
-                    )
-                });
-            }
-            let (left_a, left_d) = (self.s[a].total_figures(), self.s[d].total_figures());
-            if left_a == 0 && left_d == 0 {
-                self.release(a);
-                self.s[a].status = Status::Abandoned;
-                self.s[d].status = Status::Abandoned;
-            } else if left_a == 0 {
-                self.capture(a, trace);
-            } else if left_d == 0 {
+                )
+            });
+        }
+        let left_d = self.s[d].party_figures();
+        let wiped = ships_in(attackers)
+            .filter(|&b| self.s[b].party_figures() == 0)
+            .fold(0u16, |set, b| set | 1 << b);
+        if left_d == 0 {
+            // Her party is gone: she is taken, unless every boarding party
+            // fell with hers (a ship with nobody left aboard is abandoned).
+            if wiped == attackers {
+                self.release(d);
+            } else {
                 self.capture(d, trace);
-            } else if band.surrender {
-                self.capture(weak, trace);
+            }
+        } else if wiped != 0 {
+            // A boarding party wiped out has lost its own ship, as at 4-1.
+            for b in ships_in(wiped) {
+                self.capture(b, trace);
+            }
+        } else if band.surrender {
+            for k in ships_in(weaker) {
+                self.capture(k, trace);
             }
         }
     }

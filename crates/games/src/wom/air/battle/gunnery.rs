@@ -2,14 +2,14 @@
 //! criticals and the loss of crew and ships [Fire].
 
 use crate::wom::air::damage::{
-    CriticalOutcome, NONE, ShipState, apply_critical, kill_figure, take_damage,
+    CriticalOutcome, NONE, ShipState, apply_critical, kill_figure, ships_in, take_damage,
 };
 use crate::wom::air::fire::{critical, location, range_band_squared, to_hit_score};
 use crate::wom::air::geometry::{arc_of, can_lay, facing_presented, isqrt};
 use crate::wom::air::ships::{
     ARC_BOW, ARC_PORT, ARC_STARBOARD, ARC_STERN, Figure, Location, SMALL, TargetFacing, facing_name,
 };
-use barsoom_engine::{Dice, Trace};
+use barsoom_engine::{Roll, Trace};
 
 use super::{Battle, MAX_SHIPS, preferred_target, roll_2d6};
 
@@ -87,7 +87,8 @@ impl<'m> Battle<'m> {
     }
 
     /// For each ship, the arc bit of ship `i` it lies in if `i`'s guns can
-    /// be laid on it (active enemy within elevation and depression), else 0.
+    /// be laid on it (active enemy not grappled with `i`, within elevation
+    /// and depression), else 0.
     fn arcs_to(&self, before: &[ShipState; MAX_SHIPS], i: usize) -> [u8; MAX_SHIPS] {
         let data = &self.m.data;
         let gun = &data.guns[data.classes[self.m.ships[i].class].gun];
@@ -97,6 +98,7 @@ impl<'m> Battle<'m> {
             let b = &before[j];
             if self.side(j) != self.side(i)
                 && b.active()
+                && !a.linked(j)
                 && can_lay(
                     a.alt,
                     b.alt,
@@ -111,7 +113,12 @@ impl<'m> Battle<'m> {
         arcs
     }
 
-    pub(super) fn fire<T: Trace>(&mut self, side: Option<usize>, dice: &mut Dice, trace: &mut T) {
+    pub(super) fn fire<R: Roll, T: Trace>(
+        &mut self,
+        side: Option<usize>,
+        dice: &mut R,
+        trace: &mut T,
+    ) {
         let before = self.s;
         for i in 0..self.n {
             let me = &before[i];
@@ -119,9 +126,13 @@ impl<'m> Battle<'m> {
                 continue;
             }
             self.s[i].gunners_busy = 0;
-            if me.partner != NONE {
-                continue;
-            }
+            // A grappled ship's gunners who are not boarding keep firing
+            // the unengaged guns [Boarding, the booklet's example]: not
+            // at the ships grappled with her, nor from the rail they lie
+            // alongside (guns there are engaged; swivels turn away).
+            let engaged = ships_in(me.links).fold(0, |arcs, j| {
+                arcs | arc_of(me.pos, me.heading, before[j].pos)
+            });
             let m = self.m;
             let class = &m.data.classes[m.ships[i].class];
             let gunners = u32::from(me.figures[Figure::Gunners as usize]);
@@ -132,10 +143,11 @@ impl<'m> Battle<'m> {
             let primary = if m.sides[self.side(i)].concentrate
                 && focus != NONE
                 && before[usize::from(focus)].active()
+                && !me.linked(usize::from(focus))
             {
                 usize::from(focus)
             } else {
-                preferred_target(m, &before[..self.n], i, |_| true)
+                preferred_target(m, &before[..self.n], i, |j| !me.linked(j))
             };
             self.s[i].target = primary as u8;
             let mut fired = 0;
@@ -145,7 +157,7 @@ impl<'m> Battle<'m> {
                 if guns == 0 || capacity == 0 {
                     continue;
                 }
-                let bearing = class.mounts[mount].arcs;
+                let bearing = class.mounts[mount].arcs & !engaged;
                 let target = if primary != usize::from(NONE) && arcs[primary] & bearing != 0 {
                     primary
                 } else {
@@ -165,12 +177,12 @@ impl<'m> Battle<'m> {
         }
     }
 
-    fn shot<T: Trace>(
+    fn shot<R: Roll, T: Trace>(
         &mut self,
         before: &[ShipState; MAX_SHIPS],
         i: usize,
         j: usize,
-        dice: &mut Dice,
+        dice: &mut R,
         trace: &mut T,
     ) {
         let m = self.m;
@@ -266,7 +278,7 @@ impl<'m> Battle<'m> {
             }
             Some(Location::Hull) => self.add_damage(j, gun.damage, trace),
             Some(Location::Critical) => {
-                let d6 = dice.d6();
+                let d6 = dice.die(6);
                 let effect = critical(data, facing, d6);
                 let out = self.critical_effect(j, effect, trace);
                 self.add_damage(j, gun.damage * out.damage_halves / 2, trace);

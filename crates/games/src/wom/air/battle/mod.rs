@@ -7,6 +7,9 @@
 //! [Ramming and Collision]; bombers that passed over an enemy drop keel
 //! bombs [Bombing Fliers]; guns fire [Fire]; grapples are thrown and cut
 //! [Grappling]; grappled ships fight a round of boarding melee [Boarding].
+//! The battle ends when a side is out of action, or (our reading, the
+//! rules having no disengagement) when a side can no longer harm the enemy:
+//! it breaks off and the other holds the field, or both break off drawn.
 //! With `sequence = "simultaneous"` both sides move and then all fire at
 //! once (damage from the fire phase applies after every gun has fired);
 //! with `"move-counter-move"` the sides alternate, each firing right after
@@ -23,15 +26,16 @@
 //! - `contact`: collisions, keel bombs, grapples and boarding
 //!   [Ramming and Collision], [Bombing Fliers], [Grappling], [Boarding].
 
-use barsoom_engine::{Dice, Model, OutputSpec, Trace, TrialResult};
+use barsoom_engine::{Dice, Model, OutputSpec, Roll, Trace, TrialResult};
 
 use super::boarding::Party;
-use super::damage::{NONE, ShipState, Status, damage_step};
+use super::boarding::grapple_attempts;
+use super::damage::{NONE, ShipState, Status, ceiling, damage_step, max_speed};
 use super::geometry::Point;
-use super::ships::{AirData, FIGURE_KINDS};
+use super::ships::{AirData, FIGURE_KINDS, Figure};
 use super::tactics::{Orders, Tactic};
 use barsoom_engine::search::{self, Branching, SearchSlot};
-use scenario::{M_CAPTURED, M_CREW, M_DAMAGE, M_LOST, M_TURNS};
+use scenario::{M_BROKEN_OFF, M_CAPTURED, M_CREW, M_DAMAGE, M_LOST, M_TURNS};
 
 mod contact;
 mod gunnery;
@@ -133,14 +137,27 @@ struct Battle<'m> {
     in_circle: [bool; MAX_SHIPS],
     /// Each side's tactic this turn (its scenario tactic unless it searches).
     tactic: [Tactic; 2],
-    /// 0 or 1 the side that won, 2 both out of action, 3 undecided.
+    /// 0 or 1 the side that won, 2 both out of action, 3 drawn (neither
+    /// can harm the other), 4 undecided.
     outcome: u16,
+    /// The battle ended because a side could no longer harm the enemy.
+    broken_off: bool,
     branching: Branching,
     searcher: SearchSlot<Battle<'m>>,
 }
 
-fn roll_2d6(dice: &mut Dice) -> u32 {
-    dice.d6() + dice.d6()
+/// The outcome when only side A (`a`) or only side B (`b`) still stands:
+/// that side wins; `neither` when neither does.
+fn verdict(a: bool, b: bool, neither: u16) -> u16 {
+    match (a, b) {
+        (true, false) => 0,
+        (false, true) => 1,
+        _ => neither,
+    }
+}
+
+fn roll_2d6<R: Roll>(dice: &mut R) -> u32 {
+    dice.die(6) + dice.die(6)
 }
 
 impl<'m> Battle<'m> {
@@ -171,7 +188,8 @@ impl<'m> Battle<'m> {
             circle: [None; 2],
             in_circle: [false; MAX_SHIPS],
             tactic: [m.sides[0].tactic, m.sides[1].tactic],
-            outcome: 3,
+            outcome: 4,
+            broken_off: false,
             branching: Branching::default(),
             searcher: SearchSlot::default(),
         }
@@ -187,6 +205,44 @@ impl<'m> Battle<'m> {
 
     fn side_alive(&self, side: usize) -> bool {
         (0..self.n).any(|i| self.side(i) == side && self.s[i].active())
+    }
+
+    /// Whether some ship of `side` can still harm an enemy ship by the
+    /// means the rules give (our reading for breaking off; the rules have
+    /// no disengagement): gunners with a gun that can damage the enemy's
+    /// hull or kill the figures a crew hit can reach; keel bombs, with
+    /// power, hands to drop them and room above the enemy; boarding, with
+    /// power to come alongside (or already alongside) and figures to throw
+    /// grapples or fight. Ramming is not counted: a ram hurts the rammer
+    /// as much as the rammed.
+    fn side_can_harm(&self, side: usize) -> bool {
+        let data = &self.m.data;
+        let step = data.movement.altitude_step;
+        (0..self.n).any(|i| {
+            let me = &self.s[i];
+            if self.side(i) != side || !me.active() {
+                return false;
+            }
+            let class = &data.classes[self.m.ships[i].class];
+            let fig = |st: &ShipState, k: Figure| st.figures[k as usize] > 0;
+            let guns = fig(me, Figure::Gunners) && me.guns.iter().any(|&g| g > 0);
+            let power = max_speed(me, class, data) > 0;
+            let bombs = power && me.hands() && me.bombs > 0;
+            let grapples = power && grapple_attempts(me) > 0;
+            (0..self.n).any(|j| {
+                let them = &self.s[j];
+                if self.side(j) == side || !them.active() {
+                    return false;
+                }
+                let their_class = &data.classes[self.m.ships[j].class];
+                (guns
+                    && (their_class.damaged_by[class.gun]
+                        || data.crew_hit_order.iter().any(|&k| fig(them, k))))
+                    || (bombs && them.alt + step <= ceiling(me, class, data))
+                    || (grapples && !them.boarder)
+                    || (me.linked(j) && me.party_figures() > 0)
+            })
+        })
     }
 
     fn end_of_turn(&mut self) {
@@ -248,11 +304,23 @@ impl<'m> Battle<'m> {
             }
             let (a, b) = (self.side_alive(0), self.side_alive(1));
             if !a || !b {
-                self.outcome = match (a, b) {
-                    (true, false) => 0,
-                    (false, true) => 1,
-                    _ => 2,
-                };
+                self.outcome = verdict(a, b, 2);
+                break;
+            }
+            let (a, b) = (self.side_can_harm(0), self.side_can_harm(1));
+            if !a || !b {
+                self.outcome = verdict(a, b, 3);
+                self.broken_off = true;
+                if T::ENABLED {
+                    let labels = [&self.m.sides[0].label, &self.m.sides[1].label];
+                    trace.event("WoM air Movement", || match (a, b) {
+                        (false, false) => "neither side can harm the other any more: both break off, drawn".to_string(),
+                        _ => {
+                            let (holds, beaten) = if a { (labels[0], labels[1]) } else { (labels[1], labels[0]) };
+                            format!("{beaten} can no longer harm the enemy and breaks off: {holds} holds the field")
+                        }
+                    });
+                }
                 break;
             }
         }
@@ -290,6 +358,7 @@ impl<'m> Battle<'m> {
             }
         }
         r.metrics[M_CAPTURED] = self.captured;
+        r.metrics[M_BROKEN_OFF] = u32::from(self.broken_off);
         r.metrics[M_DAMAGE] = self.damage_to[0];
         r.metrics[M_DAMAGE + 1] = self.damage_to[1];
         r.metrics[M_CREW] = self.crew_lost[0];
@@ -430,8 +499,8 @@ mod tests {
         b.turn = 2;
         b.s[0].figures = [5, 3, 5, 0, 1, 0];
         b.s[1].figures = [6, 2, 3, 0, 1, 1];
-        b.s[0].partner = 1;
-        b.s[1].partner = 0;
+        b.s[0].links = 1 << 1;
+        b.s[1].links = 1 << 0;
         b.s[0].boarder = true;
         b.s[0].grappled_turn = 1;
         b.s[1].grappled_turn = 1;
@@ -442,7 +511,7 @@ mod tests {
         assert_eq!(b.s[0].total_figures(), 8);
         assert_eq!(b.s[1].total_figures(), 9);
         // Fractions are kept: 0.2 and 0.6 of a casualty, in sixtieths.
-        assert_eq!((b.s[0].inflicted, b.s[1].inflicted), (12, 36));
+        assert_eq!((b.s[0].inflicted, b.s[0].suffered), (12, 36));
         // Casualties come off marines first, then crew: the Heliumites lose
         // their 3 marines and 1 crew; John Carter is untouched.
         assert_eq!(b.s[1].figures, [6, 1, 0, 0, 1, 1]);
@@ -460,15 +529,150 @@ mod tests {
             .party
             .personality_row
             .expect("John Carter aboard");
-        b.s[0].partner = 1;
-        b.s[1].partner = 0;
+        b.s[0].links = 1 << 1;
+        b.s[1].links = 1 << 0;
         b.s[0].boarder = true;
         let mut dice = Dice::for_trial(1, 2);
         b.boarding(&mut dice, &mut NoTrace);
         // 25 x 12 = 300 against 4 x (10 + 1 - 4 personality dead) = 28: 4-1.
         assert_eq!(b.s[1].status, Status::Captured);
         assert_eq!(b.captured, 1);
-        assert_eq!(b.s[0].partner, NONE);
+        assert!(!b.s[0].grappled());
+    }
+
+    /// The six-against-six boarders' battle cut down to the ships a test
+    /// names (the others destroyed), all at 1" altitude and heading 0.
+    fn boarding_party(at: &[(usize, i32, i32)]) -> Battle<'static> {
+        let m = Box::leak(Box::new(bundled("six-against-six-black-pirate-boarders")));
+        let mut b = Battle::new(m);
+        for k in 0..b.n {
+            b.s[k].status = Status::Destroyed;
+        }
+        for &(k, x, y) in at {
+            let st = &mut b.s[k];
+            st.status = Status::Active;
+            st.pos = Point::new(x, y);
+            st.from = st.pos;
+            (st.alt, st.from_alt, st.heading) = (10, 10, 0);
+        }
+        b
+    }
+
+    /// Boarder `a` grappled to ship `d` on turn 1, boarding from turn 2.
+    fn grappled(b: &mut Battle, a: usize, d: usize) {
+        b.turn = 2;
+        let st = &mut b.s[a];
+        (st.links, st.boarder, st.grapples, st.grappled_turn) = (1 << d, true, 3, 1);
+        b.s[d].links |= 1 << a;
+    }
+
+    #[test]
+    fn gunners_not_boarding_keep_firing_the_unengaged_guns() {
+        use barsoom_engine::{ScriptedDice, TraceLog};
+        // [Boarding]'s example: gunners stay at the unengaged guns while the
+        // rest board. The First Born battleship (6) lies grappled to the
+        // Heliumite battle cruiser (0) 0.3" off its port side; a Heliumite
+        // cruiser (2) stands 5" off its starboard beam, a light cruiser (4)
+        // 8" off its port beam beyond the battle cruiser.
+        let mut b = boarding_party(&[(6, 0, 0), (0, 0, 3), (2, 0, -50), (4, 0, 80)]);
+        grappled(&mut b, 6, 0);
+        // The starboard battery (5), the bow and stern swivels that turn to
+        // starboard (2) fire at the cruiser; the port battery is engaged
+        // alongside the battle cruiser and the port swivels cannot bear on
+        // the light cruiser without it: 7 shots, all missing on 1+1.
+        let mut dice = ScriptedDice::new(&[1; 14]);
+        let mut log = TraceLog::default();
+        b.fire(Some(1), &mut dice, &mut log);
+        let fired = shots(&log);
+        assert_eq!(fired.len(), 7, "{fired:?}");
+        assert!(
+            fired.iter().all(|t| t.contains("at Helium cruiser")),
+            "{fired:?}"
+        );
+        // 7 of 14 guns take 7 of the 14 gunners: 25 - 7 = 18 board.
+        assert_eq!(b.s[6].gunners_busy, 7);
+        assert_eq!(b.s[6].party_figures(), 18);
+        // 18 x (10 + 1 attacking + 1 commander) = 216 against the battle
+        // cruiser's 15 x (10 + 1) = 165: 1-1, no disorganisation roll. The
+        // First Born kill 18 x 3/10 = 5.4, the Heliumites 15 x 3/10 = 4.5.
+        b.boarding(&mut dice, &mut log);
+        assert!(dice.all_used());
+        assert_eq!(b.s[0].figures, [8, 1, 0, 0, 1, 0]);
+        // The four First Born lost are marines of the party: the gunners
+        // at the guns are untouched.
+        assert_eq!(b.s[6].figures, [14, 5, 1, 0, 1, 0]);
+        assert_eq!((b.s[6].inflicted, b.s[6].suffered), (24, 30));
+        assert_eq!((b.s[6].party_start, b.s[6].party_lost), (18, 4));
+    }
+
+    #[test]
+    fn a_ship_grappled_by_two_enemies_is_boarded_from_both() {
+        use barsoom_engine::{ScriptedDice, TraceLog};
+        // [Grappling]: more than one flier may grapple the same opponent.
+        // The battleship (6) already holds the battle cruiser (0); the First
+        // Born cruiser (8) alongside her other rail throws 1 + 6 = 7
+        // grapples (crew above the first, idle gunners): two hold.
+        let mut b = boarding_party(&[(6, 0, 0), (0, 0, 3), (8, 0, 6)]);
+        grappled(&mut b, 6, 0);
+        b.orders[8].grapple = 0;
+        let mut dice = ScriptedDice::new(&[1, 4, 4, 4, 4, 4, 2]);
+        let mut log = TraceLog::default();
+        b.turn = 1;
+        b.grappling(&mut dice, &mut log);
+        assert!(dice.all_used());
+        assert_eq!(b.s[0].links, 1 << 6 | 1 << 8);
+        assert_eq!((b.s[8].boarding_target(), b.s[8].grapples), (0, 2));
+        // Next turn both board: 25 x 12 + 10 x 12 = 420 against 15 x 11 =
+        // 165 is 2-1 (3 in 6 to disorganise the battle cruiser: a 2 does).
+        // The battleship kills 25 x 3/10 = 7.5, the cruiser 3; the
+        // Heliumites' 4.5 are shared 25 : 10, 3.2 and 1.3.
+        b.s[8].grappled_turn = 1;
+        b.turn = 2;
+        let mut dice = ScriptedDice::new(&[2]);
+        b.boarding(&mut dice, &mut log);
+        assert!(dice.all_used());
+        assert_eq!(b.s[0].figures, [4, 0, 0, 0, 1, 0]);
+        assert!(b.s[0].disorganized);
+        assert_eq!(b.s[6].figures, [14, 5, 2, 0, 1, 0]);
+        assert_eq!(b.s[8].figures, [6, 2, 0, 0, 1, 0]);
+        assert_eq!((b.s[6].suffered, b.s[8].suffered), (12, 17));
+        // The cruiser's grapples parting leave the battle cruiser held by
+        // the battleship, her melee going on.
+        b.unlink(8);
+        assert_eq!(b.s[0].links, 1 << 6);
+        assert!(b.s[0].boarding && !b.s[8].grappled());
+    }
+
+    #[test]
+    fn a_battle_neither_side_can_win_is_broken_off_drawn() {
+        // Planted stalemate: the Heliumite battle cruiser has only her
+        // officer left (no gunners to fire, no hands for keel bombs, no
+        // crew to grapple); both Zodangan cruisers are at 90% damage,
+        // powerless and adrift (no bombing or boarding), and their medium
+        // guns cannot hurt her hull nor reach an officer with a crew hit.
+        let m = bundled("helium-battle-cruiser-vs-two-zodangan-cruisers");
+        let mut b = Battle::new(&m);
+        b.s[0].figures = [0, 0, 0, 0, 1, 0];
+        for k in [1, 2] {
+            b.add_damage(k, 720, &mut NoTrace);
+            assert!(b.s[k].active() && b.s[k].figures[Figure::Gunners as usize] > 0);
+        }
+        assert!(!b.side_can_harm(0) && !b.side_can_harm(1));
+        b.play_turns(u32::MAX, &mut Dice::for_trial(1, 0), &mut NoTrace);
+        assert_eq!((b.turn, b.outcome, b.broken_off), (1, 3, true));
+        // With two marines aboard her instead, the cruisers' crew hits can
+        // still kill them while she can do nothing (no gunners, no bombs
+        // left): she breaks off and Zodanga holds the field.
+        let mut b = Battle::new(&m);
+        b.s[0].figures = [0, 0, 2, 0, 1, 0];
+        b.s[0].bombs = 0;
+        assert!(!b.side_can_harm(0) && b.side_can_harm(1));
+        // With her bombs she could still keel-bomb them.
+        b.s[0].bombs = 1;
+        assert!(b.side_can_harm(0));
+        b.s[0].bombs = 0;
+        b.play_turns(u32::MAX, &mut Dice::for_trial(1, 0), &mut NoTrace);
+        assert_eq!((b.turn, b.outcome), (1, 1));
     }
 
     fn shots(log: &barsoom_engine::TraceLog) -> Vec<String> {

@@ -72,7 +72,7 @@ impl<'m> Battle<'m> {
             let class = &data.classes[self.m.ships[i].class];
             if self.side(i) == side
                 && st.active()
-                && st.partner == NONE
+                && !st.grappled()
                 && !st.steering_out
                 && max_speed(st, class, data) > 0
             {
@@ -272,7 +272,7 @@ impl<'m> Battle<'m> {
         st.from_alt = st.alt;
         st.turned = false;
         st.evasive = false;
-        if !st.active() || st.partner != NONE {
+        if !st.active() || st.grappled() {
             return;
         }
         let top = ceiling(st, class, data);

@@ -11,7 +11,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::wom::air::boarding::Party;
-use crate::wom::air::damage::{NONE, ShipState};
+use crate::wom::air::damage::ShipState;
 use crate::wom::air::geometry::{HEADING_STEP_DEGREES, Point, signed_tenths, tenths};
 use crate::wom::air::ships::{
     ARC_BOW, ARC_PORT, ARC_STARBOARD, ARC_STERN, AirData, Figure, MAX_MOUNTS, facing_name,
@@ -87,8 +87,9 @@ pub(super) const M_LOST: usize = 1;
 pub(super) const M_CAPTURED: usize = 3;
 pub(super) const M_DAMAGE: usize = 4;
 pub(super) const M_CREW: usize = 6;
+pub(super) const M_BROKEN_OFF: usize = 8;
 /// First per-class slot: three metrics (destroyed, captured, crippled) per group.
-const M_CLASS: usize = 8;
+const M_CLASS: usize = 9;
 /// Class groups that fit beside the fixed metrics.
 const MAX_CLASS_GROUPS: usize = (MAX_METRICS - M_CLASS) / 3;
 
@@ -360,13 +361,8 @@ impl WomAir {
                 if si != 0 || target >= file.sides[1].ships.len() || ship.grapples == 0 {
                     return Err(err(field, "expected a ship of side A naming a ship of side B by its index there, with grapples >= 1".into()));
                 }
+                // Several ships of side A may name one ship of side B.
                 let (a, b) = (k, other_first + target);
-                if ships[a].start.partner != NONE || ships[b].start.partner != NONE {
-                    return Err(err(
-                        field,
-                        "expected each ship grappled to one other at most".into(),
-                    ));
-                }
                 let same_place = ships[a].start.alt == ships[b].start.alt
                     && ships[a].start.pos.minus(ships[b].start.pos).norm2()
                         <= i64::from(data.movement.grapple_distance).pow(2);
@@ -377,12 +373,10 @@ impl WomAir {
                             .into(),
                     ));
                 }
-                ships[a].start.partner = b as u8;
-                ships[b].start.partner = a as u8;
+                ships[a].start.links = 1 << b;
+                ships[b].start.links |= 1 << a;
                 ships[a].start.boarder = true;
-                for x in [a, b] {
-                    ships[x].start.grapples = ship.grapples;
-                }
+                ships[a].start.grapples = ship.grapples;
             }
         }
         let [a, b]: [SideSetup; 2] = match sides.try_into() {
@@ -399,6 +393,7 @@ impl WomAir {
                 format!("{} wins", sides[0].label),
                 format!("{} wins", sides[1].label),
                 "both sides out of action".into(),
+                "drawn: neither side can harm the other".into(),
                 format!("undecided after {max_turns} turns"),
             ],
             metrics: vec![
@@ -428,6 +423,10 @@ impl WomAir {
                 ),
                 MetricSpec::new("crew_lost_a", format!("figures lost by {}", sides[0].label)),
                 MetricSpec::new("crew_lost_b", format!("figures lost by {}", sides[1].label)),
+                MetricSpec::new(
+                    "broken_off",
+                    "battles ended because a side could no longer harm the enemy (it breaks off: the side that still can holds the field and wins; neither: drawn)",
+                ),
             ],
             length_metric: Some(M_TURNS),
             trends: Vec::new(),
