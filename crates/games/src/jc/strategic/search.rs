@@ -2,8 +2,10 @@
 //! the decisions a search player searches, what it may not see, how far a
 //! playout looks and how a position is scored there.
 //!
-//! **Decisions searched.** A player's hero's movement (stay, each open line
-//! on his conveyance or on foot, onward or back in transit [9.1, 9.13]),
+//! **Decisions searched.** A player's hero's movement out of a city (stay,
+//! or each open line on his conveyance or on foot [9.1]; in transit,
+//! onward or back [9.13] is the base policy's call: searched, it turned
+//! journeys back and forth until 18% of games were unfinished),
 //! what he seeks in a city [14.0], whether he leaves a villain's city with
 //! the captive [15.26], takes Tjanath's pit [9.56] or challenges his
 //! villain after an arena win [17.33]; and, as the villain of another
@@ -44,8 +46,8 @@ const PER_HENCHMAN: f64 = 0.5;
 const IN_PLAY: f64 = 3.0;
 /// Standing lost per Strategic Turn a hero still needs to reach his goal,
 /// counted up to [`FAR`] turns (a hero out of play counts as that far).
-const PER_TURN_AWAY: f64 = 0.5;
-const FAR: f64 = 40.0;
+const PER_TURN_AWAY: f64 = 1.0;
+const FAR: f64 = 20.0;
 /// Standing per level of what a hero knows of his quarry's hiding place
 /// in his villain's city (area, house, room) [16.23-16.25].
 const PER_CLUE: f64 = 0.5;
@@ -67,8 +69,9 @@ impl Game {
             .any(Option::is_some)
     }
 
-    /// Hero `p`'s movement [9.1]: his policy's, or a search player's choice
-    /// among every legal move; never back to `avoid` [9.43].
+    /// Hero `p`'s movement [9.1]: his policy's, or out of a city a search
+    /// player's choice among every legal move; never back to `avoid`
+    /// [9.43].
     pub(crate) fn decide_move<R: Roller>(
         &mut self,
         ctx: &Context,
@@ -76,11 +79,14 @@ impl Game {
         avoid: u8,
         r: &mut R,
     ) -> Move {
+        let Place::City(here) = self.heroes[p].place else {
+            return players::choose_move_avoiding(ctx, self, p, avoid, r);
+        };
         if !self.searching() {
             return players::choose_move_avoiding(ctx, self, p, avoid, r);
         }
         let mut moves = [Move::Stay; MAX_MOVES];
-        let mut n = self.legal_moves(ctx, p, avoid, &mut moves);
+        let mut n = self.moves_from(ctx, p, here, avoid, &mut moves);
         let mut base_move = Move::Stay;
         let k = search::decide(
             self,
@@ -103,53 +109,38 @@ impl Game {
         moves[k.min(n - 1)]
     }
 
-    /// Every move hero `p` may make now, into `out`: stay and each open
-    /// line (on foot too when mounted) from a city; onward, or back unless
-    /// to `avoid`, in transit.
-    fn legal_moves(
+    /// Every move hero `p` may make from city `here`, into `out`: stay, and
+    /// each open line, on his conveyance and (when mounted) on foot, but
+    /// none to `avoid`.
+    fn moves_from(
         &self,
         ctx: &Context,
         p: usize,
+        here: u8,
         avoid: u8,
         out: &mut [Move; MAX_MOVES],
     ) -> usize {
         let h = &self.heroes[p];
         let map = &ctx.data.map;
-        match h.place {
-            Place::Transit(t) => {
-                out[0] = Move::Onward;
-                if t.from == avoid {
-                    return 1;
+        out[0] = Move::Stay;
+        let mut n = 1;
+        let (a, b) = map.from_range[usize::from(here)];
+        let mounted = h.conveyance != WALK;
+        let ways = [(h.conveyance, false), (WALK, true)];
+        for (conveyance, dismount) in ways.into_iter().take(1 + usize::from(mounted)) {
+            for route in a..b {
+                let rt = &map.routes[usize::from(route)];
+                let open = self.route_open(ctx, rt, conveyance);
+                // A line open to his mount is listed once, mounted.
+                let listed = dismount && self.route_open(ctx, rt, h.conveyance);
+                if rt.to == avoid || !open || listed || n == MAX_MOVES {
+                    continue;
                 }
-                out[1] = Move::Back;
-                2
-            }
-            Place::City(c) => {
-                out[0] = Move::Stay;
-                let mut n = 1;
-                let (a, b) = map.from_range[usize::from(c)];
-                let on_foot = [(h.conveyance, false), (WALK, h.conveyance != WALK)];
-                for (conveyance, dismount) in on_foot {
-                    if conveyance == WALK && h.conveyance == WALK && dismount {
-                        continue;
-                    }
-                    for route in a..b {
-                        let rt = &map.routes[usize::from(route)];
-                        if rt.to == avoid || !self.route_open(ctx, rt, conveyance) || n == MAX_MOVES
-                        {
-                            continue;
-                        }
-                        if dismount && self.route_open(ctx, rt, h.conveyance) {
-                            // The same line on his mount is listed.
-                            continue;
-                        }
-                        out[n] = Move::Go { route, dismount };
-                        n += 1;
-                    }
-                }
-                n
+                out[n] = Move::Go { route, dismount };
+                n += 1;
             }
         }
+        n
     }
 
     /// What hero `p` seeks in his city [14.0, 14.22], as item bits: his
@@ -373,8 +364,8 @@ impl Searchable for Game {
     /// quest out), his standing being eight per condition
     /// fulfilled, three for being in play, four for carrying the rescued
     /// captive while love is to come, half a point per clue to his quarry's
-    /// hiding place, less half a point per Strategic Turn he still needs to
-    /// reach his goal (up to forty, and forty for a hero out of play),
+    /// hiding place, less a point per Strategic Turn he still needs to
+    /// reach his goal (up to twenty, and twenty for a hero out of play),
     /// one and a half per villain and one half per henchman still alive
     /// before glory.
     fn reward(&self, ctx: Context<'_>, seat: usize) -> f64 {
