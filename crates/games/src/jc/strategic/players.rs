@@ -344,20 +344,8 @@ fn sensible_move(ctx: &Context, g: &Game, p: usize, goal: u8, avoid: u8) -> Move
 /// What hero `p` tries to acquire in his city, as item bits (0: nothing)
 /// [14.0, 14.22].
 pub(crate) fn seek_item<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R) -> u8 {
-    let h = &g.heroes[p];
-    let Some(c) = h.city() else {
-        return 0;
-    };
-    let here = ctx.data.places[usize::from(c)].items;
-    let mut wanted = 0;
-    if !h.armed && here & ITEM_WEAPONS != 0 {
-        wanted = ITEM_WEAPONS
-            | (here & ITEM_THOATS & if h.conveyance == WALK { ITEM_THOATS } else { 0 });
-    } else if h.conveyance != FLIER && here & ITEM_FLIER != 0 {
-        wanted = ITEM_FLIER;
-    } else if h.conveyance == WALK && here & ITEM_THOATS != 0 {
-        wanted = ITEM_THOATS;
-    }
+    let (lacked, _) = items_lacked(ctx, g, p);
+    let wanted = lacked[0];
     match hero_policy(g, p) {
         HeroPolicy::Random => {
             if wanted != 0 && r.pick(2) == 0 {
@@ -578,6 +566,33 @@ pub(crate) fn leave_city<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R
         // stays after the villain.
         HeroPolicy::Sensible => !h.love_barred && h.city.knows[VILLAIN_QUARRY] < 2,
     }
+}
+
+/// What hero `p` lacks that his city has, as item bits, most needed first
+/// (0 where the list ends): weapons (with thoats when walking), a flier,
+/// thoats when walking [14.0, 14.22]; and how many.
+pub(crate) fn items_lacked(ctx: &Context, g: &Game, p: usize) -> ([u8; 3], usize) {
+    let h = &g.heroes[p];
+    let here = h
+        .city()
+        .map_or(0, |c| ctx.data.places[usize::from(c)].items);
+    let mut lacked = [0u8; 3];
+    let mut n = 0;
+    let mut add = |items: u8| {
+        lacked[n] = items;
+        n += 1;
+    };
+    if !h.armed && here & ITEM_WEAPONS != 0 {
+        add(ITEM_WEAPONS
+            | (here & ITEM_THOATS & if h.conveyance == WALK { ITEM_THOATS } else { 0 }));
+    }
+    if h.conveyance != FLIER && here & ITEM_FLIER != 0 {
+        add(ITEM_FLIER);
+    }
+    if h.conveyance == WALK && here & ITEM_THOATS != 0 {
+        add(ITEM_THOATS);
+    }
+    (lacked, n)
 }
 
 /// Whether hero `p` may leave the city game with the rescued captive

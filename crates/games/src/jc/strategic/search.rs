@@ -30,8 +30,7 @@ use super::consts::MAX_PLAYERS;
 use super::dice::Roller;
 use super::game::{Context, Game, Place};
 use super::players::{self, Move};
-use super::tables::{ITEM_FLIER, ITEM_THOATS, ITEM_WEAPONS};
-use crate::jc::map::{FLIER, WALK};
+use crate::jc::map::WALK;
 
 /// Strategic Turns a playout plays before the evaluation scores it.
 pub const HORIZON_TURNS: u32 = 6;
@@ -79,12 +78,9 @@ impl Game {
         avoid: u8,
         r: &mut R,
     ) -> Move {
-        let Place::City(here) = self.heroes[p].place else {
+        let (Place::City(here), true) = (self.heroes[p].place, self.searching()) else {
             return players::choose_move_avoiding(ctx, self, p, avoid, r);
         };
-        if !self.searching() {
-            return players::choose_move_avoiding(ctx, self, p, avoid, r);
-        }
         let mut moves = [Move::Stay; MAX_MOVES];
         let mut n = self.moves_from(ctx, p, here, avoid, &mut moves);
         let mut base_move = Move::Stay;
@@ -150,28 +146,11 @@ impl Game {
         if !self.searching() {
             return players::seek_item(ctx, self, p, r);
         }
-        let h = &self.heroes[p];
-        let here = h
-            .city()
-            .map_or(0, |c| ctx.data.places[usize::from(c)].items);
+        // Nothing, or any item he lacks that the city has.
+        let (lacked, len) = players::items_lacked(ctx, self, p);
         let mut items = [0u8; 4];
-        let mut n = 1;
-        let mut offer = |wanted: u8| {
-            items[n] = wanted;
-            n += 1;
-        };
-        if !h.armed && here & ITEM_WEAPONS != 0 {
-            offer(
-                ITEM_WEAPONS
-                    | (here & ITEM_THOATS & if h.conveyance == WALK { ITEM_THOATS } else { 0 }),
-            );
-        }
-        if h.conveyance != FLIER && here & ITEM_FLIER != 0 {
-            offer(ITEM_FLIER);
-        }
-        if h.conveyance == WALK && here & ITEM_THOATS != 0 {
-            offer(ITEM_THOATS);
-        }
+        items[1..].copy_from_slice(&lacked);
+        let n = 1 + len;
         let k = search::decide(
             self,
             *ctx,
