@@ -24,6 +24,10 @@ pub trait ScenarioModel: DynModel + Sized + 'static {
     const ID: &'static str;
     /// What it simulates (one line, shown by `barsoom list`).
     const DESCRIPTION: &'static str;
+    /// The scenario file's type, as [`Self::load_with`] reads it: its
+    /// derived JSON Schema is `barsoom schema`'s and the field reference's
+    /// source (`docs/scenarios/`), so neither can drift from the parser.
+    type File: schemars::JsonSchema;
 
     /// Reads and checks a scenario of this model through `loader` (which
     /// applies its overrides and records the files read): the built model
@@ -61,6 +65,8 @@ pub struct ModelEntry {
     pub load: fn(&Path, &mut Loader) -> Result<Loaded, ScenarioError>,
     /// Its breakdown, for the models that have one.
     pub breakdown: Option<BreakdownFn>,
+    /// The JSON Schema of its scenario file ([`ScenarioModel::File`]).
+    pub schema: fn() -> schemars::Schema,
 }
 
 impl ModelEntry {
@@ -71,6 +77,7 @@ impl ModelEntry {
             description: M::DESCRIPTION,
             load: load_boxed::<M>,
             breakdown: None,
+            schema: schema_of::<M>,
         }
     }
 
@@ -92,6 +99,17 @@ fn load_and_break_down<M: BreakdownModel>(
 ) -> Result<Breakdown, ScenarioError> {
     let (model, _) = M::load_with(path, loader)?;
     Ok(model.breakdown(seed, trials))
+}
+
+/// The JSON Schema (draft 07, which editors' TOML validators read) of
+/// `M`'s scenario file, titled with its model id and described by what it
+/// simulates.
+fn schema_of<M: ScenarioModel>() -> schemars::Schema {
+    let generator = schemars::generate::SchemaSettings::draft07().into_generator();
+    let mut schema = generator.into_root_schema_for::<M::File>();
+    schema.insert("title".into(), M::ID.into());
+    schema.insert("description".into(), M::DESCRIPTION.into());
+    schema
 }
 
 /// [`ScenarioModel::load_with`], boxed for [`ModelEntry::load`].

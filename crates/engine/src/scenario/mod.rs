@@ -376,7 +376,7 @@ fn key_line_span(text: &str, key: &str) -> Option<std::ops::Range<usize>> {
 /// The header every scenario file starts with, flattened into each model's
 /// file type (`#[serde(flatten)] scenario: Scenario`): which model runs it,
 /// what it is, and where its data files are.
-#[derive(Debug, Clone, serde::Deserialize)]
+#[derive(Debug, Clone, serde::Deserialize, schemars::JsonSchema)]
 pub struct Scenario {
     /// Model identifier, e.g. `wom.duel`.
     pub model: String,

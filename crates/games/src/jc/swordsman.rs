@@ -648,22 +648,28 @@ fn pick_weighted(weights: &[u32; MANEUVERS], used: u16, dice: &mut Dice) -> usiz
 
 // ---------------------------------------------------------------- model
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct BoutFile {
+pub struct BoutFile {
     #[serde(flatten)]
     scenario: Scenario,
+    /// Rounds before a bout still going is undecided, 1 to 1,000,000.
     max_rounds: Option<i64>,
+    /// Exactly two sides; the first is the First Player.
     sides: Vec<SideFile>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct SideFile {
+    /// The side's name in the outcomes.
     label: String,
+    /// `warlord`, `grand-master` or `master-at-arms`.
     rank: String,
+    /// A hero other than John Carter (one more level).
     #[serde(default)]
     hero: bool,
+    /// `random` (default), `exploiter` or `minimax`.
     policy: Option<String>,
 }
 
@@ -682,13 +688,14 @@ impl JcSwordsman {
 }
 
 impl ScenarioModel for JcSwordsman {
+    type File = BoutFile;
     const ID: &'static str = "jc.swordsman";
     const DESCRIPTION: &'static str = "John Carter, Warlord of Mars master swordsman duels: maneuver cards committed ahead by rank on the maneuver matrix, advantages and hits, random, exploiter or minimax play";
 
     /// Loads a `jc.swordsman` scenario and `swordsman.toml` from its data
     /// folder.
     fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: BoutFile = loader.read_scenario(path, Self::ID)?;
+        let file: Self::File = loader.read_scenario(path, Self::ID)?;
         let dir = file.scenario.data_dir(path)?;
         let tables = SwordsmanTables::load_with(&dir.join("swordsman.toml"), loader)?;
         let err = |field: String, message: String| ScenarioError::new(path, field, message);

@@ -119,9 +119,9 @@ pub fn play_game<T: Trace>(
     record
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct GameFile {
+pub struct GameFile {
     #[serde(flatten)]
     scenario: Scenario,
     /// Seat A, then seat B: `random`, `greedy`, `alphabeta[:NODES]`,
@@ -131,10 +131,13 @@ struct GameFile {
     first: Option<String>,
     /// A start position in the notation (its side to move moves first).
     position: Option<String>,
+    /// Plies before the game is scored unfinished, 1 to 1,000,000.
     max_plies: Option<u64>,
     /// Piece values file, relative to the scenario (default: the bundled
     /// `scenarios/jetan/data/pieces.toml`).
     data: Option<String>,
+    /// Rule flags, each defaulting to its book value (`barsoom jetan --help`
+    /// and docs/models/jetan.game.md list them), e.g. `steps = "up-to"`.
     #[serde(default)]
     rules: std::collections::BTreeMap<String, String>,
 }
@@ -241,13 +244,14 @@ impl JetanGame {
 }
 
 impl ScenarioModel for JetanGame {
+    type File = GameFile;
     const ID: &'static str = "jetan.game";
     const DESCRIPTION: &'static str = "Jetan, the Martian chess: a match between two players (random, greedy, alphabeta, mcts) under the book rules or any rule flags";
 
     /// Loads and checks a `jetan.game` scenario; returns the model and the
     /// scenario's description.
     fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: GameFile = loader.read_scenario(path, Self::ID)?;
+        let file: Self::File = loader.read_scenario(path, Self::ID)?;
         file.scenario.no_data(path)?;
         let err = |field: &str, message: String| ScenarioError::new(path, field, message);
         if file.players.len() != 2 {

@@ -356,23 +356,31 @@ pub(crate) const OUT_DEFENDER: u16 = 1;
 /// Outcome: both destroyed.
 pub(crate) const OUT_BOTH: u16 = 2;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct BattleFile {
+pub struct BattleFile {
     #[serde(flatten)]
     scenario: Scenario,
+    /// The attacking side.
     attacker: SideFile,
+    /// The defending side.
     defender: SideFile,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct SideFile {
+    /// A race (`green`, `red`, `white`, `blue`, `yellow`, `black`) or a variant
+    /// id from the data folder's warbands.
     warband: String,
+    /// The hex's terrain, a terrain id of the data folder (not impassable).
     terrain: Option<String>,
+    /// The ruins' attribute (required when `terrain = "ruins"`), e.g. `armor`.
     ruins_attribute: Option<String>,
+    /// Settlements its owner occupies (all-units bonuses).
     #[serde(default)]
     settlements: Vec<String>,
+    /// Each leader's special attribute, e.g. `surprise`, `armor`.
     #[serde(default)]
     leaders: Vec<String>,
 }
@@ -471,12 +479,13 @@ impl RacesBattle {
 }
 
 impl ScenarioModel for RacesBattle {
+    type File = BattleFile;
     const ID: &'static str = "races.battle";
     const DESCRIPTION: &'static str = "Six races of Mars: one battle between two warbands with terrain, settlement and leader bonuses, solved exactly";
 
     /// Loads a `races.battle` scenario; returns the model and description.
     fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: BattleFile = loader.read_scenario(path, Self::ID)?;
+        let file: Self::File = loader.read_scenario(path, Self::ID)?;
         let data_dir = file.scenario.data_dir(path)?;
         let data = RacesData::load_with(&data_dir, loader)?;
         let attacker = battle_side(path, "attacker", &file.attacker, &data)?;

@@ -109,13 +109,16 @@ pub struct TalismanCombat {
     spec: OutputSpec,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct CombatFile {
+pub struct CombatFile {
     #[serde(flatten)]
     scenario: Scenario,
+    /// The character's total (Strength, or Craft for psychic combat), 0 to 40.
     character_strength: i32,
+    /// The creature's, 0 to 40.
     creature_strength: i32,
+    /// The character rolls two dice and keeps the higher.
     #[serde(default)]
     best_of_two: bool,
 }
@@ -152,12 +155,13 @@ impl TalismanCombat {
 }
 
 impl ScenarioModel for TalismanCombat {
+    type File = CombatFile;
     const ID: &'static str = "talisman.combat";
     const DESCRIPTION: &'static str = "Talisman combat: one round of d6 + Strength against d6 + Strength (or Craft), solved exactly";
 
     /// Loads a `talisman.combat` scenario.
     fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: CombatFile = loader.read_scenario(path, Self::ID)?;
+        let file: Self::File = loader.read_scenario(path, Self::ID)?;
         file.scenario.no_data(path)?;
         for (field, value) in [
             ("character_strength", file.character_strength),

@@ -7,7 +7,7 @@ use barsoom_engine::search::{self, SearchSpec, SpecError};
 use serde::Deserialize;
 
 /// The sensible player's knobs (scenario `[sensible]` table).
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct SensibleKnobs {
     /// Total Strength + Craft at which it climbs to the middle region.

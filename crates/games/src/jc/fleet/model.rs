@@ -207,13 +207,14 @@ impl JcFleet {
 }
 
 impl ScenarioModel for JcFleet {
+    type File = FleetFile;
     const ID: &'static str = "jc.fleet";
     const DESCRIPTION: &'static str = "John Carter, Warlord of Mars fleet combat: maneuvers, leadership, intrinsic defense, Reverses and influenced neutrals";
 
     /// Loads a `jc.fleet` scenario and the data it names (default folder:
     /// `../data` beside the scenario's folder).
     fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: FleetFile = loader.read_scenario(path, Self::ID)?;
+        let file: Self::File = loader.read_scenario(path, Self::ID)?;
         let data_dir = file.scenario.data_dir(path)?;
         let data = JcData::load_with(&data_dir, loader)?;
         let model = Self::build(path, &file, &data)?;

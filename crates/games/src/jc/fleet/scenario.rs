@@ -14,46 +14,67 @@ use barsoom_engine::scenario::id_list;
 
 // ---------------------------------------------------------------- scenario
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub(super) struct FleetFile {
+pub struct FleetFile {
     #[serde(flatten)]
     pub(super) scenario: Scenario,
+    /// A capital id from the data folder's map (intrinsic defense [23.4]).
     pub(super) capital: Option<String>,
+    /// The label of the side that held the city.
     pub(super) holder: Option<String>,
+    /// The label of the attacker on a tie (default: the first side).
     pub(super) phasing: Option<String>,
+    /// Rounds before a battle still going is undecided.
     pub(super) max_rounds: Option<i64>,
+    /// Exactly two sides.
     pub(super) sides: Vec<SideFile>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct SideFile {
+    /// Default: the nation's name (two equal labels get " (A)" and " (B)").
     pub(super) label: Option<String>,
+    /// A nation id from the data folder's `nations.toml`.
     pub(super) nation: String,
+    /// Home strength points, 1 to 99 (with the neutral's).
     pub(super) strength: i64,
+    /// Commander ids of the side's own nation [22.23], each once.
     #[serde(default)]
     pub(super) commanders: Vec<String>,
+    /// A neutral fleet fighting with this side.
     pub(super) neutral: Option<NeutralFile>,
+    /// How the side fights.
     #[serde(default)]
     pub(super) policy: PolicyFile,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct NeutralFile {
+    /// A nation id from the data folder's `nations.toml`.
     pub(super) nation: String,
+    /// Strength points.
     pub(super) strength: i64,
+    /// Commander ids of that nation.
     #[serde(default)]
     pub(super) commanders: Vec<String>,
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, schemars::JsonSchema, Default)]
 #[serde(deny_unknown_fields, default)]
 pub(super) struct PolicyFile {
+    /// `uniform` (default), `minimax`, or a maneuver id of the data folder's
+    /// fleet tables (always that one).
     maneuver: Option<String>,
+    /// Propose a break-off once the enemy has this ratio of its strength, 1 to
+    /// 10 [23.22].
     break_off_behind: Option<f64>,
+    /// Agree when the enemy proposes a break-off.
     accept_break_off: bool,
+    /// Which fleet takes losses first: `home-first` (default) or
+    /// `neutral-first`.
     losses: Option<String>,
 }
 

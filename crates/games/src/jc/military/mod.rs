@@ -50,25 +50,40 @@ pub(crate) const DEFAULT_TURN_LIMIT: u16 = 500;
 /// Default rollouts per decision of the lookahead policy.
 pub(crate) const DEFAULT_ROLLOUTS: u16 = 16;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct ScenarioFile {
+pub struct ScenarioFile {
     #[serde(flatten)]
     scenario: Scenario,
+    /// Game-Turns before the game is scored unfinished, 1 to 1,000 (default
+    /// 500).
     turn_limit: Option<i64>,
+    /// Who moves first: `helium` (default [25.0]), `alliance`, or `alternate`
+    /// (Helium on even trials).
     first: Option<String>,
+    /// Both policies see every face-down unit [22.26].
     #[serde(default)]
     reveal: bool,
+    /// Fleet-combat rollouts per decision of the lookahead policy, 1 to 1,000
+    /// (default 16).
     rollouts: Option<i64>,
+    /// The two players, keyed `helium` and `alliance`.
     sides: BTreeMap<String, SideFile>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct SideFile {
+    /// `random`, `greedy`, `lookahead`, or `search[:N[:BASE]]` (N playouts,
+    /// default 100; BASE `greedy` or `random`).
     policy: String,
+    /// Strength points per own capital (capital ids from the data folder's
+    /// `capitals.toml`): 7 for Helium [25.11], 10 for the alliance [25.12].
     setup: BTreeMap<String, i64>,
+    /// Propose a break-off once the enemy has this ratio of its strength, 1 to
+    /// 10 [23.22].
     break_off_behind: Option<f64>,
+    /// Agree when the enemy proposes a break-off.
     #[serde(default)]
     accept_break_off: bool,
 }
@@ -132,13 +147,14 @@ impl JcMilitary {
 }
 
 impl ScenarioModel for JcMilitary {
+    type File = ScenarioFile;
     const ID: &'static str = "jc.military";
     const DESCRIPTION: &'static str = "John Carter, Warlord of Mars Military Game in full: Helium against the Dusar/Jahar alliance on the map of Barsoom, with movement cards, fleet combat, reinforcements, storms, neutrals and diplomacy";
 
     /// Loads a `jc.military` scenario and the data it names (default
     /// folder: `../data` beside the scenario's folder).
     fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: ScenarioFile = loader.read_scenario(path, Self::ID)?;
+        let file: Self::File = loader.read_scenario(path, Self::ID)?;
         let dir = file.scenario.data_dir(path)?;
         let rules = MilitaryRules::load_with(&dir, loader)?;
         battles::check(&rules.data).map_err(|e| {

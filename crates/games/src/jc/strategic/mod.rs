@@ -96,23 +96,34 @@ pub(crate) const HERO_METRICS: [&str; 6] = [
     "imprisonments",
 ];
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct ScenarioFile {
+pub struct ScenarioFile {
     #[serde(flatten)]
     scenario: Scenario,
+    /// Strategic Turns before the game is scored unfinished, 1 to 10,000
+    /// (default 200).
     turn_limit: Option<i64>,
+    /// Vor Daj starts as Tor-dur-bar [19.53].
     #[serde(default)]
     tor_dur_bar: bool,
+    /// The agreed roll (1-10) on John Carter's villain table [20.22]; left out:
+    /// rolled.
     john_carter_villain: Option<i64>,
+    /// One to six players, in seat order [20.14].
     players: Vec<PlayerFile>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct PlayerFile {
+    /// `john-carter`, `carthoris`, `gahan`, `vad-varo`, `tan-hadron` or
+    /// `vor-daj` [20.11], each once; left out: dealt at random [20.12].
     hero: Option<String>,
+    /// The hero's policy: `sensible` (default), `random`, or `search:N[:BASE]`.
     policy: Option<String>,
+    /// The policy of the villain this player runs [10.0]: `sensible` (default)
+    /// or `random`.
     villain_policy: Option<String>,
 }
 
@@ -205,13 +216,14 @@ impl JcStrategic {
 }
 
 impl ScenarioModel for JcStrategic {
+    type File = ScenarioFile;
     const ID: &'static str = "jc.strategic";
     const DESCRIPTION: &'static str = "John Carter, Warlord of Mars Strategic Game in full: 1 to 6 heroes pursue their villains across Barsoom with movement cards, outdoor and city encounters fought as duels, acquisition, the city game of discovery, information, imprisonment and arena duels, to glory and love";
 
     /// Loads a `jc.strategic` scenario and the data it names (default
     /// folder: `../data` beside the scenario's folder).
     fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: ScenarioFile = loader.read_scenario(path, Self::ID)?;
+        let file: Self::File = loader.read_scenario(path, Self::ID)?;
         let dir = file.scenario.data_dir(path)?;
         let data = StrategicData::load_with(&dir, loader)?;
         if data.entries.names.len() > MAX_ENTRIES {

@@ -24,29 +24,39 @@ use super::{
 };
 use barsoom_engine::search::SearchSpec;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct GameFile {
+pub struct GameFile {
     #[serde(flatten)]
     scenario: Scenario,
+    /// Turns before the game is scored unfinished, 1 to 10,000.
     max_turns: i64,
+    /// The map.
     map: MapFile,
+    /// How a game is won.
     victory: VictoryFile,
+    /// 2 to 4 players.
     players: Vec<PlayerFile>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct MapFile {
+    /// Hexes across, up to 24.
     width: i64,
+    /// Hexes down, up to 24.
     height: i64,
+    /// A fixed map, one row per string: `.` barren, `#` impassable, else
+    /// terrain ids (`city:red`, `ruins:armor`); left out: a random map.
     rows: Option<Vec<String>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct VictoryFile {
+    /// Key locations to hold (0: annihilation only).
     hold: i64,
+    /// Turns they must be held.
     hold_turns: i64,
     /// The holder must hold more key locations than any other player.
     most: Option<bool>,
@@ -58,7 +68,7 @@ struct VictoryFile {
 }
 
 /// A string or a list of strings.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 enum OneOrMany {
     One(String),
@@ -69,33 +79,45 @@ enum OneOrMany {
 /// terrain (the default reading).
 const SETTLEMENTS: &str = "settlements";
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct PlayerFile {
+    /// The player's name in the outcomes.
     label: Option<String>,
+    /// `greedy`, `random`, or `search[:N[:BASE]]`.
     player: String,
+    /// Greedy: least chance to win for an attack (default 0.5).
     threshold: Option<f64>,
+    /// The start zone: `east`, `west`, `north`, `south`, `north-west`, ...
     zone: Option<String>,
+    /// Leaders placed at random.
     #[serde(default)]
     leaders: i64,
+    /// Warbands placed at random in the zone.
     #[serde(default)]
     warbands: Vec<WarbandsFile>,
+    /// Fixed map only: stacks placed by hand.
     #[serde(default)]
     stacks: Vec<StackFile>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct WarbandsFile {
+    /// A race or a variant id from the data folder's warbands.
     kind: String,
+    /// How many.
     count: i64,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct StackFile {
+    /// The hex, `[column, row]`.
     at: [i64; 2],
+    /// Race or variant ids.
     warbands: Vec<String>,
+    /// Leaders' special attributes (or `random`).
     #[serde(default)]
     leaders: Vec<String>,
 }
@@ -443,12 +465,13 @@ impl RacesGame {
 }
 
 impl ScenarioModel for RacesGame {
+    type File = GameFile;
     const ID: &'static str = "races.game";
     const DESCRIPTION: &'static str = "Six races of Mars hex wargame for 2 to 4 players: rolled or fixed map, initiative, recruiting, command points, stacks, leaders, battles, key locations";
 
     /// Loads a `races.game` scenario; returns the model and description.
     fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: GameFile = loader.read_scenario(path, Self::ID)?;
+        let file: Self::File = loader.read_scenario(path, Self::ID)?;
         let data_dir = file.scenario.data_dir(path)?;
         let data = RacesData::load_with(&data_dir, loader)?;
         let model = Self::build(path, &file, &data)?;

@@ -26,22 +26,31 @@ pub struct TalismanGame {
     spec: OutputSpec,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct GameFile {
+pub struct GameFile {
     #[serde(flatten)]
     scenario: Scenario,
+    /// 2 to 6 seats: `sensible`, `random`, or `search[:N[:BASE]]`.
     players: Vec<String>,
+    /// Per seat, a character name from the data folder's characters or
+    /// `random`.
     #[serde(default)]
     first_characters: Vec<String>,
+    /// Characters dealt to each player, 1 to 4.
     #[serde(default = "default_hand")]
     hand: usize,
+    /// Rounds before the game is scored unfinished, 1 to 100,000.
     #[serde(default = "default_rounds")]
     max_rounds: u32,
+    /// A subset of the endings in the data folder's `endings.toml` (default:
+    /// all).
     #[serde(default)]
     endings: Vec<String>,
+    /// The sensible player's knobs.
     #[serde(default)]
     sensible: SensibleKnobs,
+    /// Rounds a search playout looks ahead (0: to the end).
     #[serde(default = "default_search_horizon")]
     search_horizon: u32,
 }
@@ -219,12 +228,13 @@ impl TalismanGame {
 }
 
 impl ScenarioModel for TalismanGame {
+    type File = GameFile;
     const ID: &'static str = "talisman.game";
     const DESCRIPTION: &'static str = "Talisman under the advanced tournament rules: complete 2-6 player games from the deal to a winner at the Crown of Command";
 
     /// Loads a `talisman.game` scenario and its data.
     fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: GameFile = loader.read_scenario(path, Self::ID)?;
+        let file: Self::File = loader.read_scenario(path, Self::ID)?;
         let rules = Rules::load_with(&file.scenario.data_dir(path)?, loader)?;
         let config = Self::build(path, &file, &rules)?;
         let model = TalismanGame::new(rules, config);

@@ -18,50 +18,74 @@ use super::battle::{
 };
 use super::tables::{BattleTables, TROOP_NAMES, Troop, WEAPON_NAMES};
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct BattleFile {
+pub struct BattleFile {
     #[serde(flatten)]
     scenario: Scenario,
+    /// Inches between the battle lines, 1 to 500.
     distance: i64,
+    /// Turns before the battle is scored undecided (turn limit), 1 to 1,000.
     max_turns: Option<i64>,
+    /// Exactly two sides.
     sides: Vec<SideFile>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct SideFile {
+    /// The side's name in the outcomes.
     name: String,
+    /// 1 to 8 units.
     units: Vec<UnitFile>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct UnitFile {
+    /// The unit's name.
     name: String,
+    /// `human-infantry`, `green-infantry`, `human-cavalry` or `green-cavalry`.
     troop: String,
+    /// A morale class: a line of the data folder's `morale.toml` or one of its
+    /// names.
     class: String,
+    /// 1 to 2,000 (a figure is 50 troops).
     figures: i64,
+    /// Figures in the first rank (default: all).
     front: Option<i64>,
+    /// `formed` (default for human troops) or `skirmish` (green troops always).
     formation: Option<String>,
+    /// Human infantry only: carries shields.
     #[serde(default)]
     shield: bool,
+    /// `javelin`, `bow`, `pistol`, `rifle` or `none` (default).
     missile: Option<String>,
+    /// Cavalry only: carries lances.
     #[serde(default)]
     lance: bool,
+    /// The side's commander is with this unit.
     #[serde(default)]
     commander: bool,
+    /// A named personality leading the unit.
     personality: Option<PersonalityFile>,
+    /// The enemy unit's index it engages (default: its own index, or the last
+    /// enemy unit).
     target: Option<i64>,
+    /// `front`, `flank` or `rear`.
     attack: Option<String>,
+    /// `none`, `soft` or `hard`, while on its own line.
     cover: Option<String>,
+    /// `advance`, `hold`, or `fire` (needs a missile weapon).
     stance: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct PersonalityFile {
+    /// Who he is.
     name: String,
+    /// His level.
     level: i64,
 }
 
@@ -174,12 +198,13 @@ impl WomBattle {
 }
 
 impl ScenarioModel for WomBattle {
+    type File = BattleFile;
     const ID: &'static str = "wom.battle";
     const DESCRIPTION: &'static str = "Warriors of Mars mass battles at 1:50: units of infantry and cavalry with missile fire, charges, melee, morale, routs and leader losses";
 
     /// Loads a `wom.battle` scenario and the tables it names.
     fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: BattleFile = loader.read_scenario(path, Self::ID)?;
+        let file: Self::File = loader.read_scenario(path, Self::ID)?;
         let dir = file.scenario.data_dir(path)?;
         let tables = BattleTables::load_with(&dir, loader)?;
         let model = Self::build(path, &file, tables)?;

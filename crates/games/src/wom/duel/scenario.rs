@@ -21,53 +21,79 @@ use super::{
     WomDuel, attack_profile, initiative_profile, side_range,
 };
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct DuelFile {
+pub struct DuelFile {
     #[serde(flatten)]
     scenario: Scenario,
+    /// Rounds before a fight still going is scored undecided, 1 to 10,000,000
+    /// (default 100,000).
     max_rounds: Option<i64>,
+    /// Exactly two sides.
     sides: Vec<SideFile>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct SideFile {
+    /// The side's name in the outcomes (default: the first figure's name, xN
+    /// for several).
     label: Option<String>,
     /// This side has broken the Barsoomian Code of Battle: every man of
     /// the other side fights one level higher for the whole fight.
     #[serde(default)]
     breaks_code: bool,
+    /// The side's figures, 1 to 16.
     figures: Vec<FigureFile>,
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, schemars::JsonSchema, Default)]
 #[serde(deny_unknown_fields, default)]
 struct FigureFile {
+    /// A character id from the data folder's `roster.toml` (a man or an
+    /// animal).
     character: String,
+    /// Men only: level 1 to 13, instead of the roster's.
     level: Option<i64>,
+    /// Men only: a weapon id from the data folder's `weapons.toml` (default:
+    /// long sword).
     weapon: Option<String>,
+    /// An Okarian (yellow man).
     okarian: bool,
+    /// Fights with a weapon in the off hand.
     off_hand: bool,
+    /// Mounted.
     mounted: bool,
+    /// Charges in the first round.
     charging: bool,
+    /// Carries a lance (needs `mounted` and `charging`).
     lance: bool,
+    /// The lance is poisoned (needs `mounted` and `charging`).
     poisoned_lance: bool,
+    /// Animals only: wields a club.
     club: bool,
+    /// Animals only: cannot leap.
     cannot_leap: bool,
+    /// Strikes with surprise (one side only).
     surprise: bool,
+    /// Has moved this round.
     moved: bool,
+    /// Men only, one side only: fires a missile weapon before the melee.
     missile: Option<MissileFile>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct MissileFile {
+    /// A missile weapon id from the data folder's `weapons.toml`.
     weapon: String,
+    /// `short`, `medium` or `long`.
     #[serde(default = "medium")]
     range: String,
+    /// The target is moving.
     #[serde(default)]
     target_moving: bool,
+    /// The target's cover: `none`, `soft` or `hard`.
     #[serde(default = "no_cover")]
     cover: String,
 }
@@ -270,12 +296,13 @@ impl WomDuel {
 }
 
 impl ScenarioModel for WomDuel {
+    type File = DuelFile;
     const ID: &'static str = "wom.duel";
     const DESCRIPTION: &'static str = "Warriors of Mars individual combat: men and animals, one or several a side, with an optional missile volley";
 
     /// Loads a `wom.duel` scenario and the data it names.
     fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: DuelFile = loader.read_scenario(path, Self::ID)?;
+        let file: Self::File = loader.read_scenario(path, Self::ID)?;
         let data_dir = file.scenario.data_dir(path)?;
         let data = WomData::load_with(&data_dir, loader)?;
         let model = Self::build(path, &file, &data)?;

@@ -60,12 +60,15 @@ pub const METRIC_DECIDING_BLOW: usize = 7;
 /// Metric: kills of fighter 1 (index + fighter).
 pub const METRIC_KILLS: usize = 8;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub(super) struct DuelFile {
+pub struct DuelFile {
     #[serde(flatten)]
     scenario: Scenario,
+    /// A display of the data folder's `displays/`: `arena`, `street`, `flier`,
+    /// `house` or `palace`.
     display: String,
+    /// Turns before a duel still going is undecided, 1 to 100,000.
     pub(super) max_turns: Option<i64>,
     /// States that no conditions of surprise exist [6.0 general rule], so a
     /// house or palace duel starts discovered.
@@ -81,13 +84,16 @@ pub(super) struct DuelFile {
     /// The fliers are on the ground: no falls [14.25] (a flier display).
     #[serde(default)]
     pub(super) grounded: bool,
+    /// Exactly two sides; the first is the attacker (and owns the prisoners).
     pub(super) sides: Vec<SideFile>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct SideFile {
+    /// Default: the characters' names.
     pub(super) label: Option<String>,
+    /// `aggressive` (default), `patient` or `random`.
     pub(super) policy: Option<String>,
     /// The entrance (an exit area's name) the side sets up at [7.22-7.25].
     pub(super) entrance: Option<String>,
@@ -100,23 +106,29 @@ pub(super) struct SideFile {
     /// The attacking side is disguised [6.25, 18.2 cards 53-54].
     #[serde(default)]
     pub(super) disguise: bool,
+    /// Roster ids, or tables with an `id` and options.
     pub(super) characters: Vec<EntryFile>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub(super) enum EntryFile {
     Id(String),
     Full(FullEntry),
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct FullEntry {
+    /// A character id from the data folder's roster.
     pub(super) id: String,
+    /// That many copies, 1 to 16.
     pub(super) count: Option<i64>,
+    /// The counter's top-left box, `[column, row]`.
     pub(super) at: Option<[i64; 2]>,
+    /// `N`, `E`, `S` or `W` (default: towards the enemy).
     pub(super) facing: Option<String>,
+    /// Fights unarmed [7.36].
     #[serde(default)]
     pub(super) unarmed: bool,
     /// Held prisoner by the other side [7.7].
@@ -226,13 +238,14 @@ impl JcDuel {
 }
 
 impl ScenarioModel for JcDuel {
+    type File = DuelFile;
     const ID: &'static str = "jc.duel";
     const DESCRIPTION: &'static str = "John Carter, Warlord of Mars duels: counters with facing on the open/arena display, initiative by alertness, melee with modifiers, natural 10s and levels, under aggressive, patient or random policies";
 
     /// Loads a `jc.duel` scenario and the data it names (default folder:
     /// `../data` beside the scenario's folder).
     fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: DuelFile = loader.read_scenario(path, Self::ID)?;
+        let file: Self::File = loader.read_scenario(path, Self::ID)?;
         let dir = file.scenario.data_dir(path)?;
         let data = DuelData::load_with(&dir, loader)?;
         let display_dir = dir.join("displays");

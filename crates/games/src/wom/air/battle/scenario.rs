@@ -25,53 +25,79 @@ use barsoom_engine::{MetricSpec, OutputSpec};
 use super::targets::wanted_ranges;
 use super::{DEFAULT_MAX_TURNS, MAX_SHIPS, Sequence, ShipSetup, SideSetup, WomAir};
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct AirFile {
+pub struct AirFile {
     #[serde(flatten)]
     scenario: Scenario,
+    /// Turns before the battle is scored unfinished, 1 to 10,000 (default 40).
     max_turns: Option<i64>,
+    /// `simultaneous` (default) or `move-counter-move`.
     sequence: Option<String>,
+    /// Optional rule: keel bomb hits roll hull-top criticals.
     #[serde(default)]
     bomb_criticals: bool,
+    /// Exactly two sides.
     sides: Vec<SideFile>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct SideFile {
+    /// The side's name in the outcomes.
     label: Option<String>,
+    /// `line-of-battle`, `boarders`, `bombers`, `rammers`, `circle`, `random`,
+    /// or `search[:N[:BASE]]` (N playouts per decision, BASE one of the tactics
+    /// before).
     tactic: String,
+    /// All ships fire on one target.
     #[serde(default)]
     concentrate: bool,
+    /// Ships steer evasively: turn every turn (+1 to be hit).
     #[serde(default)]
     evasive: bool,
+    /// A morale class of the data folder's `morale.toml`, by name or alias
+    /// (default `regulars`).
     morale: Option<String>,
+    /// The melee table type of the crews (default `human-infantry`).
     melee: Option<String>,
+    /// The side's ships.
     ships: Vec<ShipFile>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct PersonalityFile {
+    /// Who he is.
     name: String,
+    /// His melee table type, e.g. `personality-13`.
     melee: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct ShipFile {
+    /// A ship class id from the data folder's `air-ships.toml`.
     class: String,
+    /// Default: the class and a number.
     name: Option<String>,
+    /// Position, inches (multiples of 0.1).
     x: f64,
+    /// Position, inches (multiples of 0.1).
     y: f64,
+    /// Inches, 0 to 3 in blocks of 1/2.
     #[serde(default)]
     altitude: f64,
+    /// Degrees, in steps of 15.
     #[serde(default)]
     heading: i64,
+    /// This ship's morale class, instead of the side's.
     morale: Option<String>,
+    /// A personality aboard (a named officer).
     personality: Option<PersonalityFile>,
+    /// Reduced armament: guns by facing (e.g. `starboard = 2`).
     guns: Option<std::collections::BTreeMap<String, u8>>,
+    /// Crew other than the class's: gunners, crew, marines, troops, officers.
     figures: Option<std::collections::BTreeMap<String, u16>>,
     /// Starts grappled to this ship of the other side (its index there),
     /// ready to board it.
@@ -475,12 +501,13 @@ impl WomAir {
 }
 
 impl ScenarioModel for WomAir {
+    type File = AirFile;
     const ID: &'static str = "wom.air";
     const DESCRIPTION: &'static str = "Warriors of Mars aerial warfare: fleets of fliers with gunfire, criticals, ramming, grappling, boarding and keel bombs";
 
     /// Loads a `wom.air` scenario and the data it names.
     fn load_with(path: &Path, loader: &mut Loader) -> Result<(Self, String), ScenarioError> {
-        let file: AirFile = loader.read_scenario(path, Self::ID)?;
+        let file: Self::File = loader.read_scenario(path, Self::ID)?;
         let dir = file.scenario.data_dir(path)?;
         let data = AirData::load_with(&dir, loader)?;
         let model = Self::build(path, &file, data)?;
