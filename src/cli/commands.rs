@@ -66,6 +66,7 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::Completions(args) => super::manual::completions(args),
         Command::Man => super::manual::man(),
         Command::New(args) => super::new::new(args),
+        Command::Schema(args) => super::schema::schema(args),
     }
 }
 

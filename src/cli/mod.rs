@@ -13,6 +13,7 @@ mod manual;
 mod new;
 mod races;
 mod report;
+mod schema;
 mod table;
 mod tune;
 
@@ -22,6 +23,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 pub use commands::{bundled_scenarios, execute};
+pub use schema::field_reference;
 
 /// Fast, headless Monte Carlo simulation and balance analysis for the
 /// tabletop wargames of Barsoom.
@@ -68,6 +70,9 @@ pub enum Command {
     Races(races::RacesArgs),
     /// Write a commented, valid starting scenario for a model.
     New(new::NewArgs),
+    /// Print a model's scenario format as JSON Schema (for editors), or
+    /// with --markdown its field reference.
+    Schema(schema::SchemaArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(manual::CompletionsArgs),
     /// Print the man page (roff): `barsoom man | man -l -`.

@@ -10,7 +10,7 @@ use anyhow::Result;
 use clap::Args;
 
 use super::commands::{InputError, scenarios_dir};
-use crate::games::{self, MODELS};
+use crate::games;
 
 /// Arguments of `barsoom new`.
 #[derive(Debug, Args)]
@@ -27,15 +27,7 @@ pub struct NewArgs {
 
 /// Writes the starting scenario.
 pub fn new(args: NewArgs) -> Result<()> {
-    let Some(entry) = MODELS.iter().find(|m| m.id == args.model) else {
-        let known: Vec<&str> = MODELS.iter().map(|m| m.id).collect();
-        return Err(InputError(format!(
-            "unknown model {:?}: expected one of {}",
-            args.model,
-            crate::scenario::id_list(known)
-        ))
-        .into());
-    };
+    let entry = super::schema::model_entry(&args.model)?;
     let dir = scenarios_dir();
     let references = games::bench_references(&dir)?;
     let Some(reference) = references.iter().find(|r| r.model == entry.id) else {
@@ -80,7 +72,8 @@ fn header(model: &str, description: &str, template: &Path, file: &Path) -> Strin
             "# Started from the bundled scenarios/{}; change it freely.",
             template.display()
         ),
-        format!("# Every field and its valid values: docs/models/{model}.md."),
+        format!("# Every field, its default and valid values: docs/scenarios/{model}.md"),
+        format!("# (or `barsoom schema {model} --markdown`); the model: docs/models/{model}.md."),
         format!("# Data files: the bundled scenarios/{rulebook}/data/ wherever this file lies;"),
         "# data = \"folder\" (relative to this file) reads your own copy instead.".into(),
         format!(

@@ -52,6 +52,7 @@ mod overrides;
 mod report;
 mod rule_coverage;
 mod scenario_location;
+mod schema;
 mod shards;
 mod sweep;
 mod tournament;
