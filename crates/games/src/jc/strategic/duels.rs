@@ -20,7 +20,6 @@ use super::data::StrategicData;
 use super::dice::Roller;
 use super::game::{Context, Game};
 use super::tables::{FLIER_DISPLAY, HOUSE, PALACE, Who};
-use super::tactics;
 use crate::jc::duel::model::{DEFAULT_MAX_TURNS, Entry, SetUpOptions, set_up};
 use crate::jc::duel::policy::Policy;
 use crate::jc::duel::roster::Class;
@@ -294,7 +293,7 @@ impl Game {
         // by the arena [17.31]).
         let break_off_card = if options.display != FLIER_DISPLAY && !options.armed {
             self.hero_card(ctx, p, |e| *e == Effect::BreakOff, r)
-                .filter(|_| tactics::hero_wants(self, p, true, r))
+                .filter(|_| self.hero_chooses(ctx, p, true, r))
         } else {
             None
         };

@@ -8,10 +8,14 @@
 //! journeys back and forth until 18% of games were unfinished),
 //! what he seeks in a city [14.0], whether he leaves a villain's city with
 //! the captive [15.26], takes Tjanath's pit [9.56] or challenges his
-//! villain after an arena win [17.33]; and, as the villain of another
-//! player's hero, whether that villain flees when he may [10.22, 15.22].
-//! Everything else (city movement, where the quarries hide, the romance and
-//! special-character choices) is played by the search player's base policy.
+//! villain after an arena win [17.33], and each optional play for his hero
+//! (a Random Event card at its moment [18.16], a special character's
+//! service [19.3, 19.4]); and, as the villain of another player's hero,
+//! whether that villain flees when he may [10.22, 15.22] and each optional
+//! villain play against that hero (treachery, the assassin, abduction and
+//! the other villain cards [18.2]). Everything else (city movement, where
+//! the quarries hide, which character a card falls on, the romance rolls)
+//! is played by the search player's base policy.
 //!
 //! **Hidden from a player** and re-sampled before each playout: the order
 //! of the movement and acquisition decks, the Random Event deck, the
@@ -30,6 +34,7 @@ use super::consts::MAX_PLAYERS;
 use super::dice::Roller;
 use super::game::{Context, Game, Place};
 use super::players::{self, Move};
+use super::tactics;
 use crate::jc::map::WALK;
 
 /// Strategic Turns a playout plays before the evaluation scores it.
@@ -50,6 +55,19 @@ const FAR: f64 = 20.0;
 /// Standing per level of what a hero knows of his quarry's hiding place
 /// in his villain's city (area, house, room) [16.23-16.25].
 const PER_CLUE: f64 = 0.5;
+/// How many terms the standing reads.
+pub(crate) const TERMS: usize = 7;
+/// The weight of each term of [`Game::standing_terms`].
+const STANDING_WEIGHTS: [f64; TERMS] = [
+    PER_CONDITION,
+    -PER_VILLAIN,
+    -PER_HENCHMAN,
+    IN_PLAY,
+    CARRYING_CAPTIVE,
+    -PER_TURN_AWAY,
+    PER_CLUE,
+];
+
 /// Points of standing by which a lead multiplies the odds of the reward by
 /// e: wide enough that a player far behind still sees each step of
 /// progress (a narrower scale flattened every choice of a player two
@@ -197,39 +215,89 @@ impl Game {
         self.decide_whether(ctx, controller, "flee", |g, r| players::flee(g, p, r), r)
     }
 
-    /// Hero `p`'s standing for the evaluation at a playout's horizon.
+    /// Whether hero `p`'s player makes an optional play for his hero (a
+    /// card, a companion's change): `sensible` is the sensible policy's
+    /// answer ([`tactics::hero_wants`]), a search player's is searched.
+    pub(crate) fn hero_chooses<R: Roller>(
+        &mut self,
+        ctx: &Context,
+        p: usize,
+        sensible: bool,
+        r: &mut R,
+    ) -> bool {
+        self.decide_whether(
+            ctx,
+            p,
+            "hero's play",
+            |g, r| tactics::hero_wants(g, p, sensible, r),
+            r,
+        )
+    }
+
+    /// Whether the player of hero `p`'s villain makes an optional villain
+    /// play against him ([`tactics::villain_wants`]), searched for a search
+    /// player.
+    pub(crate) fn villain_chooses<R: Roller>(
+        &mut self,
+        ctx: &Context,
+        p: usize,
+        sensible: bool,
+        r: &mut R,
+    ) -> bool {
+        let controller = usize::from(self.parties[p].controller);
+        self.decide_whether(
+            ctx,
+            controller,
+            "villain's play",
+            |g, r| tactics::villain_wants(g, p, sensible, r),
+            r,
+        )
+    }
+
+    /// Hero `p`'s standing for the evaluation at a playout's horizon: his
+    /// [`Game::standing_terms`] weighed by [`STANDING_WEIGHTS`].
     fn standing(&self, ctx: &Context, p: usize) -> f64 {
+        let terms = self.standing_terms(ctx, p);
+        terms
+            .iter()
+            .zip(&STANDING_WEIGHTS)
+            .map(|(t, w)| t * w)
+            .sum()
+    }
+
+    /// What the evaluation reads of hero `p`'s position: conditions of
+    /// victory fulfilled, villains who fight and henchmen still alive
+    /// before glory, in play, carrying the captive while love is to come,
+    /// Strategic Turns still needed to reach his goal (up to [`FAR`], and
+    /// that far out of play), and clues to his quarry's hiding place.
+    pub(crate) fn standing_terms(&self, ctx: &Context, p: usize) -> [f64; TERMS] {
         let h = &self.heroes[p];
         let (conditions, _) = self.conditions(p);
-        let mut standing = PER_CONDITION * f64::from(conditions);
+        let mut terms = [0.0; TERMS];
+        terms[0] = f64::from(conditions);
         if h.glory_at == 0 {
             let party = &self.parties[p];
-            let fighting = party
+            terms[1] = party
                 .villains()
                 .iter()
                 .filter(|&&k| ctx.data.roster.characters[usize::from(k)].fights())
-                .count();
-            standing -=
-                PER_VILLAIN * fighting as f64 + PER_HENCHMAN * f64::from(party.henchmen_len);
+                .count() as f64;
+            terms[2] = f64::from(party.henchmen_len);
         }
         if !h.in_play() {
-            // Out of play, he will get no nearer: as far as can be.
-            return standing - PER_TURN_AWAY * FAR;
+            terms[5] = FAR;
+            return terms;
         }
-        standing += IN_PLAY;
+        terms[3] = 1.0;
         let carries = self.captive_of(ctx, p).is_some_and(|k| h.has(k));
-        if carries && h.love_at == 0 && !h.love_barred {
-            standing += CARRYING_CAPTIVE;
-        }
-        if let Some(away) = players::turns_to_goal(ctx, self, p) {
-            standing -= PER_TURN_AWAY * away.min(FAR);
-        }
+        terms[4] = f64::from(u8::from(carries && h.love_at == 0 && !h.love_barred));
+        terms[5] = players::turns_to_goal(ctx, self, p).map_or(0.0, |away| away.min(FAR));
         if h.city.active
             && let Some(q) = players::quarry(self, p)
         {
-            standing += PER_CLUE * f64::from(h.city.knows[q]);
+            terms[6] = f64::from(h.city.knows[q]);
         }
-        standing
+        terms
     }
 
     /// Re-draws where each villain's group and captive hide [16.11] that

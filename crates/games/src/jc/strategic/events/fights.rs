@@ -75,16 +75,16 @@ impl Game {
         let dangerous = beasts || foes.total() >= 3;
         let card = if outdoor {
             self.hero_card(ctx, p, |e| *e == Effect::AvoidOutdoorEncounter, r)
-                .filter(|_| tactics::hero_wants(self, p, dangerous, r))
+                .filter(|_| self.hero_chooses(ctx, p, dangerous, r))
         } else if warriors {
             self.hero_card(ctx, p, |e| *e == Effect::AvoidCityGuard, r)
-                .filter(|_| tactics::hero_wants(self, p, false, r))
+                .filter(|_| self.hero_chooses(ctx, p, false, r))
         } else {
             None
         };
         let card = card.or_else(|| {
             self.hero_card(ctx, p, |e| matches!(e, Effect::EvadeAtCost { .. }), r)
-                .filter(|_| tactics::hero_wants(self, p, false, r))
+                .filter(|_| self.hero_chooses(ctx, p, false, r))
         });
         let Some((n, e)) = card else {
             return false;
@@ -144,7 +144,7 @@ impl Game {
         let mut played = None;
         for c in choices.into_iter().flatten() {
             let forced = defeat == Defeat::Beasts && matches!(c.1, Effect::MiraculousEscape { .. });
-            if forced || tactics::hero_wants(self, p, true, r) {
+            if forced || self.hero_chooses(ctx, p, true, r) {
                 played = Some((p, c));
                 break;
             }
@@ -203,7 +203,7 @@ impl Game {
         let mut help = self.ghek_help(ctx, p);
         if let Some((n, Effect::EscapeBonus { escape })) =
             self.hero_card(ctx, p, |e| matches!(e, Effect::EscapeBonus { .. }), r)
-            && tactics::hero_wants(self, p, true, r)
+            && self.hero_chooses(ctx, p, true, r)
         {
             self.play_card(ctx, p, p, n, trace);
             help = help.saturating_add(escape);
@@ -223,7 +223,7 @@ impl Game {
         let Some((n, _)) = self.hero_card(ctx, p, |e| *e == Effect::ArenaCompanion, r) else {
             return false;
         };
-        if !tactics::hero_wants(self, p, true, r) {
+        if !self.hero_chooses(ctx, p, true, r) {
             return false;
         }
         self.play_card(ctx, p, p, n, trace);
@@ -259,7 +259,7 @@ impl Game {
             && game::party_present(&self.parties[p])
             && self.has_female_personage(ctx, p)
             && let Some((n, _)) = self.villain_card(ctx, p, |e| *e == Effect::AbductPersonage, r)
-            && tactics::villain_wants(self, p, true, r)
+            && self.villain_chooses(ctx, p, true, r)
         {
             let s = &self.story.heroes[p];
             let females = self.heroes[p]
@@ -296,13 +296,13 @@ impl Game {
         if std::mem::take(&mut self.story.heroes[p].villain_duel) && !foes.is_empty() {
             let roster = &ctx.data.roster;
             if let Some((n, _)) = self.hero_card(ctx, p, |e| *e == Effect::Invisibility, r)
-                && tactics::hero_wants(self, p, true, r)
+                && self.hero_chooses(ctx, p, true, r)
             {
                 self.play_card(ctx, p, p, n, trace);
                 aid.hero_invisible = true;
             }
             if let Some((n, _)) = self.villain_card(ctx, p, |e| *e == Effect::Invisibility, r)
-                && tactics::villain_wants(self, p, true, r)
+                && self.villain_chooses(ctx, p, true, r)
             {
                 self.play_card(ctx, q, p, n, trace);
                 aid.foe_invisible = Some(

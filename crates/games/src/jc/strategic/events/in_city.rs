@@ -38,7 +38,7 @@ impl Game {
         if self.story.heroes[p].stealth == 0
             && let Some((n, Effect::Stealth { discovery })) =
                 self.hero_card(ctx, p, |e| matches!(e, Effect::Stealth { .. }), r)
-            && tactics::hero_wants(self, p, true, r)
+            && self.hero_chooses(ctx, p, true, r)
         {
             self.play_card(ctx, p, p, n, trace);
             self.story.heroes[p].stealth = discovery;
@@ -63,7 +63,7 @@ impl Game {
                 .iter_bits()
                 .filter(|&k| female(ctx, k))
                 .fold(0u128, |s, k| s | (1u128 << k));
-            if eligible != 0 && tactics::villain_wants(self, p, true, r) {
+            if eligible != 0 && self.villain_chooses(ctx, p, true, r) {
                 self.story.heroes[p].villain_city_try = true;
                 if let Some(k) = tactics::pick_character(sensible, eligible, |_| 0, r) {
                     let (lo, hi) = ctx.data.story.romance.villain_city_betrayal;
@@ -103,7 +103,7 @@ impl Game {
         // Flight (cards 35-36).
         if self.villain_can_flee(p)
             && let Some((n, _)) = self.villain_card(ctx, p, |e| *e == Effect::VillainFlees, r)
-            && tactics::villain_wants(self, p, true, r)
+            && self.villain_chooses(ctx, p, true, r)
         {
             self.play_card(ctx, q, p, n, trace);
             self.villain_flees(ctx, p, r, trace);
@@ -113,7 +113,7 @@ impl Game {
         if self.story.heroes[p].act == 0
             && self.parties[p].holds_captive()
             && let Some((n, _)) = self.villain_card(ctx, p, |e| *e == Effect::UnspeakableAct, r)
-            && tactics::villain_wants(self, p, true, r)
+            && self.villain_chooses(ctx, p, true, r)
         {
             self.play_card(ctx, q, p, n, trace);
             self.start_unspeakable_act(ctx, p, trace);
@@ -173,7 +173,7 @@ impl Game {
         }
         if let Some((n, Effect::SecretEntrance { area })) =
             self.hero_card(ctx, p, |e| matches!(e, Effect::SecretEntrance { .. }), r)
-            && tactics::hero_wants(self, p, true, r)
+            && self.hero_chooses(ctx, p, true, r)
         {
             self.play_card(ctx, p, p, n, trace);
             self.story.heroes[p].secret_ways |= 1u64 << self.parties[p].city;

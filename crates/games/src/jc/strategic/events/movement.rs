@@ -7,7 +7,6 @@ use crate::jc::strategic::consts::NONE;
 use crate::jc::strategic::dice::Roller;
 use crate::jc::strategic::game::{Context, Game, Place};
 use crate::jc::strategic::players;
-use crate::jc::strategic::tactics;
 use barsoom_engine::Trace;
 
 impl Game {
@@ -69,7 +68,7 @@ impl Game {
         }
         if let Some((n, Effect::ExtraMovement { cards })) =
             self.hero_card(ctx, p, |e| matches!(e, Effect::ExtraMovement { .. }), r)
-            && tactics::hero_wants(self, p, true, r)
+            && self.hero_chooses(ctx, p, true, r)
         {
             self.play_card(ctx, p, p, n, trace);
             self.extra_movement(ctx, p, cards, r, trace);
@@ -93,7 +92,7 @@ impl Game {
         let Some((n, _)) = self.villain_card(ctx, p, |e| *e == Effect::FlierCrash, r) else {
             return haads;
         };
-        if !tactics::villain_wants(self, p, true, r) {
+        if !self.villain_chooses(ctx, p, true, r) {
             return haads;
         }
         self.play_card(ctx, q, p, n, trace);

@@ -57,7 +57,7 @@ impl Game {
         let Some((n, _)) = self.hero_card(ctx, p, |e| *e == effect, r) else {
             return false;
         };
-        if !tactics::hero_wants(self, p, true, r) {
+        if !self.hero_chooses(ctx, p, true, r) {
             return false;
         }
         self.play_card(ctx, p, p, n, trace);
@@ -246,7 +246,7 @@ impl Game {
         }
         if let Some((n, e)) =
             self.hero_card(ctx, p, |e| matches!(e, Effect::Reinforcements { .. }), r)
-            && tactics::hero_wants(self, p, true, r)
+            && self.hero_chooses(ctx, p, true, r)
         {
             self.play_card(ctx, p, p, n, trace);
             self.immediate(ctx, p, e, trace);
@@ -258,7 +258,7 @@ impl Game {
             let sensible = tactics::hero_sensible(self, p);
             let best = |k: u8| tactics::fighting_worth(ctx, k) + if female(ctx, k) { 1 } else { 0 };
             if candidates != 0
-                && tactics::hero_wants(self, p, true, r)
+                && self.hero_chooses(ctx, p, true, r)
                 && let Some(k) = tactics::pick_character(sensible, candidates, best, r)
             {
                 self.play_card(ctx, p, p, n, trace);
@@ -284,7 +284,7 @@ impl Game {
         let Some((n, _)) = self.hero_card(ctx, p, |e| *e == Effect::Remorse, r) else {
             return;
         };
-        if !tactics::hero_wants(self, p, true, r) {
+        if !self.hero_chooses(ctx, p, true, r) {
             return;
         }
         let sensible = tactics::hero_sensible(self, p);
@@ -312,7 +312,7 @@ impl Game {
         }
         let q = self.villain_player(p);
         let (n, _) = self.villain_card(ctx, p, |e| *e == Effect::Treachery, r)?;
-        if !tactics::villain_wants(self, p, true, r) {
+        if !self.villain_chooses(ctx, p, true, r) {
             return None;
         }
         let sensible = tactics::villain_sensible(self, p);
@@ -359,7 +359,7 @@ impl Game {
                 |e| matches!(e, Effect::VillainReinforcements { .. }),
                 r,
             )
-            && tactics::villain_wants(self, p, true, r)
+            && self.villain_chooses(ctx, p, true, r)
         {
             self.play_card(ctx, q, p, n, trace);
             let w = ctx.data.places[usize::from(self.parties[p].city)].warriors;
@@ -383,7 +383,7 @@ impl Game {
                 })
                 .fold(0u128, |s, &k| s | (1u128 << k));
             if minors != 0
-                && tactics::villain_wants(self, p, true, r)
+                && self.villain_chooses(ctx, p, true, r)
                 && let Some(k) = tactics::pick_character(
                     sensible,
                     minors,
@@ -457,7 +457,7 @@ impl Game {
             .filter(|&k| !female(ctx, k) && k != loved)
             .fold(0u128, |s, k| s | (1u128 << k));
         let sensible = tactics::villain_sensible(self, p);
-        if minors == 0 || !tactics::villain_wants(self, p, true, r) {
+        if minors == 0 || !self.villain_chooses(ctx, p, true, r) {
             return;
         }
         let Some(k) =
