@@ -251,8 +251,8 @@ fn a_scripted_game_walks_through_every_sub_sequence() {
     assert!(g.check_invariants(&ctx).is_ok());
 
     // Back in: the villain's house is known and in this very area. He
-    // loses to the eleven in it [16.12, 16.14] (and Woola, who comes in
-    // when he is down, is beaten too [19.12]) and is imprisoned [17.1]:
+    // loses to the eleven in it [16.12, 16.14] (Woola, who comes in when
+    // he is down, fights in that same duel [19.12]) and is imprisoned [17.1]:
     // a resident warrior of Mars for a cellmate (roll 5 [17.19], one off
     // the escape roll [17.24]); a 10 less 1 does not escape [17.21]; the
     // arena's 1 is a captain of the guard [17.41], whom he and his
@@ -263,7 +263,7 @@ fn a_scripted_game_walks_through_every_sub_sequence() {
     g.heroes[0].city.knows[VILLAIN_QUARRY] = 2;
     let mut rolls = vec![5, 10, 1];
     rolls.extend(chart_rolls(&m, "manator"));
-    let mut s = Script::default().d10s(&rolls).duels(&[false, false, true]);
+    let mut s = Script::default().d10s(&rolls).duels(&[false, true]);
     g.city_subsequences(&ctx, 0, &mut s, &mut NoTrace);
     assert!(s.done());
     let h = &g.heroes[0];

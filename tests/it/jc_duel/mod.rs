@@ -87,6 +87,7 @@ const PLAIN: SetUpOptions = SetUpOptions {
     break_off: false,
     deadline: false,
     withdraw: false,
+    secret_passage: false,
 };
 
 /// A roster character at level 9.

@@ -56,6 +56,9 @@ pub struct DuelKey {
     /// The foes' villains withdraw by an exit once their side is losing
     /// [10.22] (`jc.duel`'s `withdraw` goal).
     pub withdraw: bool,
+    /// The hero's side may use the palace's secret passageway [5.54,
+    /// 17.17].
+    pub secret_passage: bool,
 }
 
 fn pack(e: &Entry) -> u32 {
@@ -156,6 +159,7 @@ impl DuelCache {
                 break_off: key.break_off,
                 deadline: key.deadline,
                 withdraw: key.withdraw,
+                secret_passage: key.secret_passage,
             },
         )?);
         let mut map = self.lock();
@@ -305,15 +309,18 @@ impl Game {
                 )
             });
         }
+        let key_break_off = break_off_card.is_some();
         let mut key = DuelKey {
             display: options.display,
             discovered: options.discovered,
             grounded: options.grounded,
             lens: [0; 2],
             sides: [[0; MAX_FIGHTERS]; 2],
-            break_off: break_off_card.is_some(),
+            break_off: key_break_off,
             deadline: act && villain_here,
             withdraw: options.withdraw,
+            secret_passage: options.display == PALACE
+                && self.secret_passage(ctx, p, key_break_off, r, trace),
         };
         // The hero's side: at most half the display's fighters.
         let push = |key: &mut DuelKey, e: Entry| {
@@ -401,6 +408,21 @@ impl Game {
                 },
             );
         }
+        // [19.11-19.13] Woola, always with John Carter, waits off the
+        // display and comes in when his master falls to level 2 (on the
+        // fliers, on John Carter's own): the duel's rule
+        // (`jc::duel::special`).
+        let woola = data.story.specials.woola;
+        if retinue && h.character == woola.master {
+            push(
+                &mut key,
+                Entry {
+                    character: usize::from(woola.character),
+                    level: data.roster.characters[usize::from(woola.character)].top_level,
+                    ..Entry::default()
+                },
+            );
+        }
         let foes = &foes[..foes.len().min(MAX_FIGHTERS - usize::from(key.lens[0]))];
         for (i, &(k, bonus)) in foes.iter().enumerate() {
             let top = data.roster.characters[usize::from(k)].top_level;
@@ -431,7 +453,7 @@ impl Game {
             }
         };
         let result = r.duel(&duel, &POLICIES);
-        let mut won = result.winner == Some(0);
+        let won = result.winner == Some(0);
         if result.late {
             trace.event("JC 13.43 too late", || {
                 format!(
@@ -446,11 +468,6 @@ impl Game {
             // is escaped (see `saved_from_defeat`).
             self.play_card(ctx, p, p, n, trace);
             self.story.heroes[p].broke_off = true;
-        }
-        if !won && retinue && !broke_off {
-            // [19.12] Woola comes in when his master is down.
-            let offset = usize::from(key.lens[0]);
-            won = self.woola_stand(ctx, p, options.display, foes, &result, offset, r, trace);
         }
         let n0 = usize::from(key.lens[0]);
         let mut out = Fought {
@@ -490,6 +507,36 @@ impl Game {
             )
         });
         out
+    }
+
+    /// [5.54, 17.17] Whether hero `p`'s side may use the secret passageway
+    /// of the palace he fights in: he knows the city's secret ways (a
+    /// resident cellmate showed them, or he came in by them with card
+    /// 40-42), or he plays card 40-42 now. The sensible player plays it
+    /// only when he also holds card 24, whose break-off the passageway
+    /// gives a way out for [7.25]; otherwise it would only open the way
+    /// for the villain too.
+    fn secret_passage<R: Roller, T: Trace>(
+        &mut self,
+        ctx: &Context,
+        p: usize,
+        breaking_off: bool,
+        r: &mut R,
+        trace: &mut T,
+    ) -> bool {
+        let city = self.parties[p].city;
+        if self.story.heroes[p].secret_ways & (1u64 << city) != 0 {
+            return true;
+        }
+        let Some((n, _)) = self
+            .hero_card(ctx, p, |e| matches!(e, Effect::SecretEntrance { .. }), r)
+            .filter(|_| tactics::hero_wants(self, p, breaking_off, r))
+        else {
+            return false;
+        };
+        self.play_card(ctx, p, p, n, trace);
+        self.story.heroes[p].secret_ways |= 1u64 << city;
+        true
     }
 
     /// Hero `p` duels a master swordsman of rank `opponent` by maneuver
@@ -557,7 +604,7 @@ impl Game {
 
 impl Game {
     /// Fights a duel between two given sides on `display` (no hero's
-    /// company: an assassin's victim [18.2], Woola [19.12]); whether the
+    /// company: an assassin's victim [18.2]); whether the
     /// first side won, or `None` if the duel cannot be set up.
     pub(crate) fn side_duel<R: Roller>(
         &self,
@@ -576,6 +623,7 @@ impl Game {
             break_off: false,
             deadline: false,
             withdraw: false,
+            secret_passage: false,
         };
         for (s, list) in [ours, theirs].into_iter().enumerate() {
             for e in list.iter().take(MAX_FIGHTERS / 2) {

@@ -19,7 +19,7 @@
 //! - Further calls: [`Game::city_subsequence_begins`], [`Game::city_entry`],
 //!   [`Game::discovery_averted`], [`Game::discovery_shift`],
 //!   [`Game::movement_begins`], [`Game::movement_ends`],
-//!   [`Game::flight_haads`], [`Game::fight_begins`], [`Game::woola_stand`],
+//!   [`Game::flight_haads`], [`Game::fight_begins`],
 //!   [`Game::house_duel_ends`], [`Game::free_held`], [`Game::lum_tar_o`],
 //!   [`Game::quest_may_end`], [`Game::must_move_secretly`],
 //!   [`Game::villain_held_back`].

@@ -40,6 +40,8 @@ pub struct Script {
     pub escapes: VecDeque<bool>,
     /// The roster ids of the second side of each duel fought, in order.
     pub foes: Vec<Vec<String>>,
+    /// Each duel fought, as compiled, in order.
+    pub fought: Vec<Duel>,
 }
 
 impl Script {
@@ -144,6 +146,7 @@ impl Roller for Script {
     /// their top levels.
     fn duel(&mut self, duel: &Duel, _policies: &[Policy; 2]) -> DuelResult {
         self.seen.push(duel.special.cards);
+        self.fought.push(duel.clone());
         self.foes.push(
             duel.fighters
                 .iter()

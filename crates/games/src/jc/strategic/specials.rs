@@ -1,10 +1,10 @@
 //! The special characters' strategic rules [19].
 //!
-//! - Woola [19.1]: always with John Carter, off the board; when his master
-//!   is beaten on any display but the fliers [19.13], Woola comes in
-//!   against what is left of the foes, one strength the stronger [19.16];
-//!   if he wins, so has John Carter's side. He never loves or betrays
-//!   [19.14].
+//! - Woola [19.1]: always with John Carter, off the board; he is on John
+//!   Carter's side of every duel the hero fights with his retinue and
+//!   comes in when his master falls to level 2 [19.12], on the fliers on
+//!   his master's own [19.13] (the duel's rule, `jc::duel::special`). He
+//!   never loves or betrays [19.14].
 //! - Thuvia [19.22]: a hero with her has no encounter with banths.
 //! - Ras Thavas and Vad Varo [19.31, 19.52]: in Morbus, Gathol or Greater
 //!   Helium a surgeon travelling with a hero may put his brain in a captain
@@ -34,11 +34,10 @@ use super::consts::NONE;
 use super::dice::Roller;
 use super::game::{Context, Game};
 use super::loading::{Look, build_rows, number, provenance};
-use super::tables::{DieTable, Entries, FLIER_DISPLAY, Foes, RollSpec, TableSpec, Who};
+use super::tables::{DieTable, Entries, Foes, RollSpec, TableSpec, Who};
 use super::tactics;
-use crate::jc::duel::model::Entry;
 use crate::jc::duel::roster::Class;
-use crate::jc::duel::sequence::{DuelResult, MAX_FIGHTERS, Status};
+use crate::jc::duel::sequence::MAX_FIGHTERS;
 use barsoom_engine::Trace;
 use barsoom_engine::scenario::{Loader, ScenarioError};
 
@@ -64,8 +63,6 @@ pub struct Woola {
     pub character: u8,
     /// His master.
     pub master: u8,
-    /// Strength added while his master is down [19.16].
-    pub strength_bonus: u8,
 }
 
 /// The brain transfer of [19.31].
@@ -183,7 +180,6 @@ struct SpecialFile {
 struct WoolaFile {
     character: String,
     master: String,
-    strength_bonus: i64,
 }
 
 #[derive(Deserialize)]
@@ -347,7 +343,6 @@ impl SpecialRules {
                     &[Class::Minor],
                 )?,
                 master: look.of_class(file, "woola.master", &raw.woola.master, &[Class::Hero])?,
-                strength_bonus: n(raw.woola.strength_bonus, "woola.strength_bonus", 0..=5)?,
             },
             beast_tamer: (
                 ch("beast_tamer.character", &raw.beast_tamer.character)?,
@@ -690,64 +685,5 @@ impl Game {
         } else {
             0
         }
-    }
-
-    /// [19.12, 19.16] Woola's stand after his master lost a fight on
-    /// `display` (`foes` as fought, `result` the duel's end, `offset` the
-    /// index of the first foe in it): he fights the foes still on their
-    /// feet, at the levels they were left at. Returns whether he won.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn woola_stand<R: Roller, T: Trace>(
-        &mut self,
-        ctx: &Context,
-        p: usize,
-        display: u8,
-        foes: &[(u8, u8)],
-        result: &DuelResult,
-        offset: usize,
-        r: &mut R,
-        trace: &mut T,
-    ) -> bool {
-        let w = ctx.data.story.specials.woola;
-        if self.heroes[p].character != w.master || display == FLIER_DISPLAY {
-            return false;
-        }
-        let mut side = [Entry::default(); MAX_FIGHTERS];
-        let mut n = 0;
-        for (i, &(k, bonus)) in foes.iter().enumerate() {
-            let j = offset + i;
-            if j < MAX_FIGHTERS && result.status[j] == Status::Fighting && n < MAX_FIGHTERS - 1 {
-                side[n] = Entry {
-                    character: usize::from(k),
-                    level: result.level[j].max(1),
-                    strength_bonus: bonus,
-                    ..Entry::default()
-                };
-                n += 1;
-            }
-        }
-        if n == 0 {
-            return false;
-        }
-        let woola = Entry {
-            character: usize::from(w.character),
-            level: ctx.data.roster.characters[usize::from(w.character)].top_level,
-            strength_bonus: w.strength_bonus,
-            ..Entry::default()
-        };
-        let won = self.side_duel(ctx, display, &[woola], &side[..n], r) == Some(true);
-        trace.event("JC 19.12 Woola", || {
-            format!(
-                "Woola leaps to {}'s side against {} foes: {}",
-                self.name(ctx, p),
-                n,
-                if won {
-                    "he drives them off"
-                } else {
-                    "he is beaten down"
-                }
-            )
-        });
-        won
     }
 }

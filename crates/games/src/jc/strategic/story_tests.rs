@@ -9,11 +9,13 @@ use std::path::{Path, PathBuf};
 
 use super::JcStrategic;
 use super::city::Flow;
+use super::duels::{Company, FightOptions};
 use super::events::Defeat;
 use super::game::{CAPTIVE_QUARRY, Context, Game, NONE, Place, Status, VILLAIN_QUARRY};
 use super::hooks::FriendSource;
 use super::script::Script;
 use super::tables::{FLIER_DISPLAY, Foes, MAX_FOE_KINDS, STREET, Who};
+use crate::jc::duel::sequence::Duel;
 use crate::jc::event_deck::{Effect, EventPiles, Hand};
 use barsoom_engine::{Dice, NoTrace};
 
@@ -709,46 +711,171 @@ fn kar_komak_raises_phantoms_twice_a_game() {
     assert_eq!(game(&m).story.kar_komak_used, 0);
 }
 
+/// Where John Carter sets up on the street display: the first square of
+/// its first entrance, at the top-left, facing south to his foes.
+const JOHN_CARTER_IN_THE_STREET: (i16, i16) = (9, 4);
+/// The first free square straight behind him: one counter (4 boxes) north.
+const WOOLA_BEHIND: (i16, i16) = (9, 0);
+
+/// Woola's and John Carter's indices in a duel the strategic game fought.
+fn woola_in(duel: &Duel) -> Option<(usize, usize)> {
+    let w = duel.fighters.iter().position(|f| f.id == "woola")?;
+    let jc = duel.fighters.iter().position(|f| f.id == "john-carter")?;
+    Some((w, jc))
+}
+
+/// Hero `p` fights two red warriors with `options`, the duel scripted to
+/// end `won`: that duel as the strategic game compiled it.
+fn fight_two_warriors(
+    m: &JcStrategic,
+    g: &mut Game,
+    p: usize,
+    options: FightOptions,
+    won: bool,
+) -> Duel {
+    let foes = [(k(m, "red-warrior"), 0u8); 2];
+    let mut s = Script::default().duels(&[won]);
+    let f = g.fight(&m.context(), p, &foes, options, &mut s, &mut NoTrace);
+    assert!(s.done(), "one duel, no other");
+    assert_eq!(f.won, won);
+    s.fought.pop().expect("a duel")
+}
+
 #[test]
-fn woola_comes_in_when_john_carter_is_down() {
-    // [19.12] John Carter loses a street fight; Woola fights on and wins:
-    // the fight is won. On the fliers Woola cannot come [19.13].
-    use super::duels::{Company, FightOptions};
+fn woola_fights_in_john_carter_s_duel_and_comes_in_at_level_2() {
+    // [19.11, 19.12] John Carter fights two warriors in the street: Woola
+    // is on his side of that very duel, off the display; there is no second
+    // duel after John Carter's side has lost (the script holds one).
+    use crate::jc::duel::sequence::Status as Fate;
     let m = model("two-heroes");
-    let ctx = m.context();
     let mut g = game(&m);
     set_retinue(&mut g, 0, &[]);
-    let foes = [(k(&m, "red-warrior"), 0u8); 2];
-    let mut s = Script::default().duels(&[false, true]);
-    let f = g.fight(
-        &ctx,
-        0,
-        &foes,
-        FightOptions::on(STREET),
-        &mut s,
-        &mut NoTrace,
+    let duel = fight_two_warriors(&m, &mut g, 0, FightOptions::on(STREET), false);
+    let (w, jc) = woola_in(&duel).expect("Woola and John Carter in the duel");
+    assert_eq!(duel.fighters[w].side, 0);
+    assert_eq!(duel.special.woola, Some((w, jc)));
+    assert!(duel.special.woola_display.is_none(), "no flier here");
+    // Not on the display at the start; at level 3 he stays away; at level
+    // 2 he is placed in the first free square straight behind his master
+    // [19.11]: a counter's width (4 boxes) back from where he faces.
+    let mut st = duel.start();
+    assert_eq!(st.status[w], Fate::Absent);
+    st.level[jc] = 3;
+    assert!(!duel.woola_appears(&mut st, &mut NoTrace));
+    st.level[jc] = 2;
+    assert!(duel.woola_appears(&mut st, &mut NoTrace));
+    assert_eq!(st.status[w], Fate::Fighting);
+    assert_eq!(
+        (st.pos[jc], st.facing[jc], st.pos[w]),
+        (
+            JOHN_CARTER_IN_THE_STREET,
+            crate::jc::duel::geometry::SOUTH,
+            WOOLA_BEHIND
+        )
     );
-    assert!(s.done());
-    assert!(f.won);
-    let mut s = Script::default().duels(&[false]);
-    let f = g.fight(
-        &ctx,
-        0,
-        &foes,
-        FightOptions::on(FLIER_DISPLAY),
-        &mut s,
-        &mut NoTrace,
-    );
-    assert!(s.done());
-    assert!(!f.won);
-    // Carthoris has no Woola.
-    let mut s = Script::default().duels(&[false]);
+    // Carthoris has no Woola; nor has John Carter fighting alone (the
+    // arena [17.3]).
     let alone = FightOptions {
         company: Company::Alone([NONE, NONE]),
         ..FightOptions::on(STREET)
     };
-    let f = g.fight(&ctx, 1, &foes, alone, &mut s, &mut NoTrace);
-    assert!(!f.won && s.done());
+    for (p, options) in [(1, FightOptions::on(STREET)), (0, alone)] {
+        let duel = fight_two_warriors(&m, &mut g, p, options, false);
+        assert_eq!(woola_in(&duel).map(|(w, _)| w), None);
+        assert!(duel.special.woola.is_none());
+    }
+}
+
+#[test]
+fn woola_rides_john_carter_s_flier() {
+    // [19.13] On the fliers Woola is in the duel too, but only on the flier
+    // John Carter begins it in: the display he moves on is sky beyond it,
+    // and when he comes in he stands on his master's deck.
+    let m = model("two-heroes");
+    let mut g = game(&m);
+    set_retinue(&mut g, 0, &[]);
+    let duel = fight_two_warriors(&m, &mut g, 0, FightOptions::on(FLIER_DISPLAY), true);
+    let (w, jc) = woola_in(&duel).expect("Woola on the flier");
+    assert_eq!(duel.special.woola, Some((w, jc)));
+    let own = duel
+        .display
+        .decks(duel.fighters[jc].start.0, duel.fighters[jc].start.1);
+    assert_ne!(own, 0, "John Carter starts on a flier");
+    let mut st = duel.start();
+    st.level[jc] = 2;
+    assert!(duel.woola_appears(&mut st, &mut NoTrace));
+    let (x, y) = st.pos[w];
+    assert_eq!(duel.display.decks(x, y) & !own, 0);
+    assert_ne!(duel.display.decks(x, y), 0);
+    let other = (0..duel.display.width)
+        .flat_map(|x| (0..duel.display.height).map(move |y| (x, y)))
+        .find(|&(x, y)| duel.display.open(x, y) && duel.display.decks(x, y) & !own != 0)
+        .expect("the other flier");
+    assert!(!duel.movement_display(&st, w).open(other.0, other.1));
+}
+
+#[test]
+fn the_palace_s_secret_passageway_is_the_hero_s_who_knows_the_city_s_secret_ways() {
+    // [5.54, 17.17, 18.2 cards 40-42] In a palace duel the hero's side may
+    // use the secret passageway if he knows the city's secret ways, or
+    // plays card 40-42; the sensible player spends the card there only
+    // with card 24 in hand, whose break-off the passageway gives a way
+    // out for.
+    use super::tables::PALACE;
+    use crate::jc::duel::geometry::Cell;
+    let m = model("two-heroes");
+    let palace = FightOptions {
+        company: Company::Alone([NONE, NONE]),
+        ..FightOptions::on(PALACE)
+    };
+    let fight = |g: &mut Game| fight_two_warriors(&m, g, 1, palace, true);
+    let mut g = game(&m);
+    let c = city(&m, "zodanga");
+    g.parties[1].city = c;
+    // Neither knowing the way nor holding the card: a wall to both sides.
+    let shut = fight(&mut g);
+    assert_eq!(shut.special.passage_card, [false, false]);
+    // Card 40 alone stays in his hand.
+    g.story.hands[1] = hand(&[40]);
+    assert_eq!(fight(&mut g).special.passage_card, [false, false]);
+    assert_eq!(g.story.hands[1].cards(), [40]);
+    // With card 24 as well, he plays 40 and from then on knows the way.
+    g.story.hands[1] = hand(&[40, 24]);
+    let open = fight(&mut g);
+    assert_eq!(open.special.passage_card, [true, false]);
+    assert_eq!(g.story.hands[1].cards(), [24]);
+    assert_ne!(g.story.heroes[1].secret_ways & (1u64 << c), 0);
+    // Shown the way by a resident cellmate [17.17]: no card needed.
+    let mut g = game(&m);
+    g.parties[1].city = c;
+    g.story.heroes[1].secret_ways = 1u64 << c;
+    assert_eq!(fight(&mut g).special.passage_card, [true, false]);
+    // Elsewhere than the palace there is no passageway to use.
+    let street = fight_two_warriors(&m, &mut g, 1, FightOptions::on(STREET), true);
+    assert_eq!(street.special.passage_card, [false, false]);
+    // On the display: the passageway's boxes are open to the hero's side
+    // and walled to the foes until one of the hero's side has used it.
+    let hero = 0;
+    let foe = open
+        .fighters
+        .iter()
+        .position(|f| f.side == 1)
+        .expect("a foe");
+    let mut st = open.start();
+    let (d, ours) = (&open.display, open.movement_display(&st, hero));
+    let square = (0..d.width)
+        .flat_map(|x| (0..d.height).map(move |y| (x, y)))
+        .find(|&(x, y)| d.covers_drawn(x, y, |c| c == Cell::Secret) && ours.open(x, y))
+        .expect("a secret passageway on the palace display");
+    assert!(!d.open(square.0, square.1), "drawn as a wall");
+    assert!(!open.movement_display(&st, foe).open(square.0, square.1));
+    assert!(
+        !shut
+            .movement_display(&shut.start(), hero)
+            .open(square.0, square.1)
+    );
+    st.x.passages_open = true;
+    assert!(open.movement_display(&st, foe).open(square.0, square.1));
 }
 
 #[test]
@@ -1293,8 +1420,9 @@ fn the_pills_of_card_27_act_inside_the_duel_with_the_villains_group() {
         &mut NoTrace,
     );
     assert!(s.done());
-    // Fighters: the hero (0), then the foes (1, 2): the villain is 2.
-    assert_eq!(s.seen[0].invisible, 0b101);
+    // Fighters: the hero (0), Woola waiting off the display (1) [19.11],
+    // then the foes (2, 3): the villain is 3.
+    assert_eq!(s.seen[0].invisible, 0b1001);
     assert!(g.story.hands[0].is_empty() && g.story.hands[q].is_empty());
     // Not for another fight: the card stays in hand.
     g.story.hands[0] = hand(&[27]);

@@ -3,8 +3,9 @@
 //! [15.42]) the villains withdraw by an exit once their side is losing
 //! (`jc.duel`'s `withdraw` goal: a villain has lost a level, or the other
 //! defenders are all down); the house's two entrances [7.24] and the
-//! palace's tower moorings [5.56] let them out, the palace's secret
-//! passageway only with a card neither side holds here [5.54].
+//! palace's tower moorings [5.56] let them out, and the palace's secret
+//! passageway once the hero's side has opened it [5.54]
+//! ([`Game::fight`](super::game::Game::fight)'s `secret_passage`).
 //!
 //! When one of them got away, the owning Player may have the villain flee
 //! the city ([`super::players::flee`]: the sensible Player always does, the

@@ -751,6 +751,19 @@ fn place(
     })
 }
 
+/// Fighter `i` as Woola waiting off the display, and the John Carter of his
+/// side he comes in beside [19.11, 19.12]; `None` for anyone else.
+pub(super) fn woola_beside_john_carter(fighters: &[Fighter], i: usize) -> Option<(usize, usize)> {
+    let w = &fighters[i];
+    if w.special != Some(Special::Woola) || !w.starts_absent {
+        return None;
+    }
+    fighters
+        .iter()
+        .position(|f| f.side == w.side && f.movement == roster::MovementKind::JohnCarter)
+        .map(|jc| (i, jc))
+}
+
 /// Woola beside John Carter [19.1], Kar Komak's phantoms [19.41], Ghek's
 /// power [19.42], Tavia's and Llana's loves [19.23].
 fn compile_specials(
@@ -766,10 +779,7 @@ fn compile_specials(
         let efield = |f: &str| format!("sides[{side}].characters[{e}].{f}");
         match fighters[i].special {
             Some(Special::Woola) if fighters[i].starts_absent => {
-                let jc = fighters
-                    .iter()
-                    .position(|f| f.side == side && f.movement == roster::MovementKind::JohnCarter);
-                special.woola = jc.map(|jc| (i, jc));
+                special.woola = woola_beside_john_carter(fighters, i);
             }
             Some(Special::Immobilise) => special.powers[i] = rules.immobilise_uses,
             Some(Special::PhantomWarriors) => {

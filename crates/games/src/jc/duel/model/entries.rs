@@ -4,7 +4,10 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::compile::{compile_displays, face_each_other, fallen_may_shut_the_way, find_square};
+use super::compile::{
+    compile_displays, face_each_other, fallen_may_shut_the_way, find_square,
+    woola_beside_john_carter,
+};
 use crate::jc::duel::cards;
 use crate::jc::duel::escape::{Extras, Goal};
 use crate::jc::duel::geometry::{Area, Display, NORTH};
@@ -75,6 +78,10 @@ pub struct SetUpOptions {
     /// ([`Goal::Withdraw`], [10.22]); ignored on a display without an exit
     /// the second side may use or with no villain on that side.
     pub withdraw: bool,
+    /// The first side may use the display's secret passageways (its hero
+    /// knows the city's secret ways or plays the card [5.54, 17.17, 18.2
+    /// cards 40-42]); once one of its fighters has, anyone may.
+    pub secret_passage: bool,
 }
 
 /// Sets up a duel without a scenario file (the entry point for the
@@ -113,8 +120,22 @@ pub fn set_up(
                     "expected at most {MAX_FIGHTERS} characters in a duel, found more"
                 ));
             }
-            let free = |square: &(i16, i16)| !fighters.iter().any(|f| overlaps(f.start, *square));
+            let free = |square: &(i16, i16)| {
+                !fighters
+                    .iter()
+                    .any(|f| !f.starts_absent && overlaps(f.start, *square))
+            };
+            // Woola waits off the display beside John Carter [19.11] and
+            // is placed when he appears [19.12].
+            let absent = character.special == Some(Special::Woola)
+                && side.iter().any(|o| {
+                    roster
+                        .characters
+                        .get(o.character)
+                        .is_some_and(|c| c.movement == roster::MovementKind::JohnCarter)
+                });
             let start = match find_square(display, &candidates, &used, &fighters, character) {
+                _ if absent => (0, 0),
                 Some((k, square)) => {
                     used[k] += 1;
                     square
@@ -128,6 +149,7 @@ pub fn set_up(
             };
             let mut fighter = Fighter::new(character, s as u8, start, NORTH);
             fighter.unarmed = e.unarmed;
+            fighter.starts_absent = absent;
             adjust_fighter(
                 &mut fighter,
                 character,
@@ -161,14 +183,25 @@ pub fn set_up(
     let mut special = Extras::none(specials.clone());
     // A hero meeting a master swordsman fights him by maneuver cards [7.81].
     special.swordplay = SwordPlay::compile(&fighters, swordsman)?;
-    // Ghek holds a foe once a duel [19.42] (Kar Komak's phantoms and Woola
-    // are the calling game's: it counts their uses and brings them in).
-    // Berserk, the deadline, invisibility and the break-off [13.43, 18.2].
+    // Ghek holds a foe once a duel [19.42]; Woola comes in beside John
+    // Carter when he falls to level 2 [19.12], on his own flier [19.13]
+    // (Kar Komak's phantoms are the calling game's: it counts their uses
+    // and brings them in). Berserk, the deadline, invisibility and the
+    // break-off [13.43, 18.2].
     let mut extras = cards.any() || fallen_may_shut_the_way(display, &fighters);
     special.cards = cards;
+    // [5.54] the passageways, where the display has them.
+    if options.secret_passage && display.areas.iter().any(|a| a.secret) {
+        special.passage_card = [true, false];
+        extras = true;
+    }
     for (i, f) in fighters.iter().enumerate() {
         if f.special == Some(Special::Immobilise) {
             special.powers[i] = specials.immobilise_uses;
+            extras = true;
+        }
+        if let Some(pair) = woola_beside_john_carter(&fighters, i) {
+            special.woola = Some(pair);
             extras = true;
         }
     }
@@ -245,7 +278,11 @@ fn open_square(display: &Display, fighters: &[Fighter], side: usize) -> Option<(
     };
     for y in rows {
         for x in 0..display.width {
-            if display.open(x, y) && !fighters.iter().any(|f| overlaps(f.start, (x, y))) {
+            if display.open(x, y)
+                && !fighters
+                    .iter()
+                    .any(|f| !f.starts_absent && overlaps(f.start, (x, y)))
+            {
                 return Some((x, y));
             }
         }

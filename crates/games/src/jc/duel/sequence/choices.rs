@@ -22,8 +22,7 @@ impl Duel {
     /// whom `a` may melee: [`Duel::may_target`] for each at once.
     #[inline(always)]
     fn may_target_among(&self, s: &State, a: usize, among: u32) -> u32 {
-        let enemies = s.sides[usize::from(1 - self.fighters[a].side)];
-        let bits = among & enemies & (!s.personages | s.x.struck);
+        let bits = self.enemies_among(s, a, among);
         if !self.extras {
             return bits;
         }
@@ -41,6 +40,11 @@ impl Duel {
 
     /// Woola may not duel from one flier to the other [19.13].
     fn may_duel_across(&self, s: &State, a: usize, t: usize) -> bool {
+        self.may_duel_across_from(s, a, t, s.pos[a])
+    }
+
+    /// [`Duel::may_duel_across`] with `a` standing at `at`.
+    fn may_duel_across_from(&self, s: &State, a: usize, t: usize, at: (i16, i16)) -> bool {
         let Some((w, _)) = self.special.woola else {
             return true;
         };
@@ -48,10 +52,18 @@ impl Duel {
             return true;
         }
         let (da, dt) = (
-            self.display.decks(s.pos[a].0, s.pos[a].1),
+            self.display.decks(at.0, at.1),
             self.display.decks(s.pos[t].0, s.pos[t].1),
         );
         da == 0 || dt == 0 || da & dt != 0
+    }
+
+    /// The enemies of `a` among `among` he may melee, wherever they stand
+    /// (personages only once they have struck [7.16]).
+    #[inline(always)]
+    fn enemies_among(&self, s: &State, a: usize, among: u32) -> u32 {
+        let enemies = s.sides[usize::from(1 - self.fighters[a].side)];
+        among & enemies & (!s.personages | s.x.struck)
     }
 
     /// The melee modifier and the natural roll needed for `a` at `at`
@@ -134,11 +146,15 @@ impl Duel {
         ) {
             return;
         }
+        // Woola's rule [19.13] is checked where each blow is struck from: a
+        // foe across the gap from him is reached by crossing to his flier.
         let mut targets = self.targets(s, a);
         while targets != 0 {
             let t = targets.trailing_zeros() as usize;
             targets &= targets - 1;
-            if let Some(facing) = self.facing_to_attack(s, a, t, s.pos[a]) {
+            if self.may_duel_across(s, a, t)
+                && let Some(facing) = self.facing_to_attack(s, a, t, s.pos[a])
+            {
                 let (behind, needed) = self.needed(s, a, t, s.pos[a], false);
                 f(Attack {
                     target: t,
@@ -173,7 +189,7 @@ impl Duel {
             while open != 0 {
                 let at = around[open.trailing_zeros() as usize];
                 open &= open - 1;
-                if at == s.pos[a] {
+                if at == s.pos[a] || !self.may_duel_across_from(s, a, t, at) {
                     continue;
                 }
                 if let Some(facing) = self.facing_to_attack(s, a, t, at) {
@@ -256,10 +272,13 @@ impl Duel {
         }
     }
 
-    /// The fighters `a` may melee, bit per fighter [7.13-7.16].
+    /// The fighters `a` may melee from somewhere, bit per fighter
+    /// [7.13-7.16]: those he closes on. Woola's flier rule [19.13] holds
+    /// where a blow is struck from ([`Duel::may_target`]), so a foe across
+    /// the gap from Woola is still one to reach (by crossing to his flier).
     #[inline(always)]
     pub fn targets(&self, s: &State, a: usize) -> u32 {
-        self.may_target_among(s, a, s.fighting_mask())
+        self.enemies_among(s, a, s.fighting_mask())
     }
 
     /// The nearest of the fighters `among` (bit per fighter) from `at`, the
