@@ -310,6 +310,11 @@ pub struct OutputFolder {
     previous: Vec<String>,
     /// Held (and the lock with it) until the command ends.
     _lock: File,
+    /// Whether this command created the folder: one that fails before
+    /// [`finish`](Self::finish) then leaves no empty folder behind.
+    created: bool,
+    /// Whether [`finish`](Self::finish) wrote the manifest.
+    finished: std::sync::atomic::AtomicBool,
 }
 
 impl OutputFolder {
@@ -318,6 +323,7 @@ impl OutputFolder {
     /// another process is writing it, or if its manifest says it holds the
     /// results of other scenarios than `writer`'s (unless `replace`).
     pub fn open(dir: &Path, writer: WrittenBy, replace: bool) -> Result<Self, OutputError> {
+        let created = !dir.exists();
         std::fs::create_dir_all(dir)
             .map_err(|e| OutputError::new(dir, format!("cannot create the output folder: {e}")))?;
         let lock_path = dir.join(LOCK_FILE);
@@ -370,6 +376,8 @@ impl OutputFolder {
             writer,
             previous,
             _lock: lock,
+            created,
+            finished: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -413,7 +421,24 @@ impl OutputFolder {
         };
         let text = serde_json::to_string_pretty(&manifest)
             .map_err(|e| OutputError::new(&self.dir.join(MANIFEST_FILE), e))?;
-        write_atomic(&self.dir.join(MANIFEST_FILE), text.as_bytes())
+        let manifest = write_atomic(&self.dir.join(MANIFEST_FILE), text.as_bytes())?;
+        self.finished
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        Ok(manifest)
+    }
+}
+
+impl Drop for OutputFolder {
+    /// A command that created its folder and failed before writing its
+    /// manifest takes the lock back and removes the folder if nothing else
+    /// is in it (a failed `sweep` left an empty folder holding only its
+    /// lock).
+    fn drop(&mut self) {
+        if self.created && !self.finished.load(std::sync::atomic::Ordering::Relaxed) {
+            let _ = std::fs::remove_file(self.dir.join(LOCK_FILE));
+            // Fails, as it should, when the folder is not empty.
+            let _ = std::fs::remove_dir(&self.dir);
+        }
     }
 }
 
@@ -428,6 +453,35 @@ impl std::ops::Deref for OutputFolder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_folder_left_unfinished_is_removed_only_if_this_command_created_it_and_it_is_empty() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let writer = || WrittenBy::new("sweep", &[]);
+        let fresh = root.path().join("fresh");
+        drop(OutputFolder::open(&fresh, writer(), false).expect("open"));
+        assert!(
+            !fresh.exists(),
+            "a folder this command created and left empty goes"
+        );
+
+        let kept = root.path().join("kept");
+        std::fs::create_dir(&kept).expect("mkdir");
+        drop(OutputFolder::open(&kept, writer(), false).expect("open"));
+        assert!(kept.exists(), "a folder that was there stays");
+
+        let partial = root.path().join("partial");
+        let folder = OutputFolder::open(&partial, writer(), false).expect("open");
+        write_atomic(&partial.join("rows.csv"), b"a\n").expect("write");
+        drop(folder);
+        assert!(partial.join("rows.csv").exists(), "what was written stays");
+
+        let done = root.path().join("done");
+        let folder = OutputFolder::open(&done, writer(), false).expect("open");
+        folder.finish(&[]).expect("finish");
+        drop(folder);
+        assert!(done.join(MANIFEST_FILE).exists(), "a finished folder stays");
+    }
 
     #[test]
     fn nothing_appears_until_commit() {
