@@ -530,7 +530,7 @@ impl Game {
         }
         let Some((n, _)) = self
             .hero_card(ctx, p, |e| matches!(e, Effect::SecretEntrance { .. }), r)
-            .filter(|_| tactics::hero_wants(self, p, breaking_off, r))
+            .filter(|_| self.hero_chooses(ctx, p, breaking_off, r))
         else {
             return false;
         };
