@@ -40,8 +40,9 @@ pub fn schema(args: SchemaArgs) -> Result<()> {
 pub(super) fn model_entry(id: &str) -> Result<&'static ModelEntry, InputError> {
     MODELS.iter().find(|m| m.id == id).ok_or_else(|| {
         InputError(format!(
-            "unknown model {id:?}: expected one of {}",
-            crate::scenario::id_list(MODELS.iter().map(|m| m.id))
+            "unknown model {id:?}: expected one of {}{}",
+            crate::scenario::id_list(MODELS.iter().map(|m| m.id)),
+            crate::scenario::did_you_mean(id, MODELS.iter().map(|m| m.id))
         ))
     })
 }

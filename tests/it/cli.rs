@@ -292,6 +292,16 @@ fn bad_input_gets_one_line_and_exit_code_two() {
             "wom.joust",
         ],
     );
+    let misspelt_model = d.join("misspelt.toml");
+    std::fs::write(
+        &misspelt_model,
+        "model = \"jc.duell\"\ndescription = \"x\"\n",
+    )
+    .expect("write");
+    check(
+        &misspelt_model,
+        &["misspelt.toml", "model", "did you mean \"jc.duel\"?"],
+    );
 
     let character = common::one_on_one(d, "character", "john-carterr", "", "padwar", "");
     check(

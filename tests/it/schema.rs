@@ -281,5 +281,9 @@ fn schema_of_an_unknown_model_is_one_line_naming_the_models() {
         stderr.contains("unknown model \"wom.dual\": expected one of \"wom.duel\""),
         "{stderr}"
     );
+    assert!(
+        stderr.trim_end().ends_with("; did you mean \"wom.duel\"?"),
+        "{stderr}"
+    );
     assert!(output.stdout.is_empty());
 }

@@ -173,11 +173,14 @@ fn entry_of(path: &Path, loader: &mut Loader) -> Result<&'static ModelEntry, Sce
         .as_deref()
         .and_then(|id| MODELS.iter().find(|m| m.id == id));
     entry.ok_or_else(|| {
-        let found = match model_id {
-            Some(id) => format!("{id:?}"),
-            None => "no `model` field".into(),
+        let (found, tip) = match model_id.as_deref() {
+            Some(id) => (
+                format!("{id:?}"),
+                barsoom_engine::scenario::did_you_mean(id, MODELS.iter().map(|m| m.id)),
+            ),
+            None => ("no `model` field".into(), String::new()),
         };
-        ScenarioError::new(path, "model", model_expectation(&found))
+        ScenarioError::new(path, "model", model_expectation(&found) + &tip)
     })
 }
 

@@ -88,6 +88,18 @@ pub fn nearest_ids<'a>(id: &str, known: impl Iterator<Item = &'a str>) -> String
         .join(", ")
 }
 
+/// "; did you mean \"x\"?" when one of `known` is close to `id` (Jaro-Winkler
+/// 0.8 or more, as clap's own tip), else nothing: for a mistyped identifier
+/// in a one-line error.
+pub fn did_you_mean<'a>(id: &str, known: impl Iterator<Item = &'a str>) -> String {
+    known
+        .map(|k| (strsim::jaro_winkler(id, k), k))
+        .filter(|&(score, _)| score >= 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(a.1)))
+        .map(|(_, k)| format!("; did you mean {k:?}?"))
+        .unwrap_or_default()
+}
+
 /// The context of one load: the `--set` overrides to apply to every TOML
 /// file parsed through it (with what they have met so far), and every file
 /// read through it, for the run's input fingerprint. Every model and data
@@ -478,6 +490,16 @@ mod tests {
     #[allow(dead_code)]
     struct Sample {
         level: u8,
+    }
+
+    #[test]
+    fn a_close_identifier_is_suggested_and_a_far_one_is_not() {
+        let known = ["wom.duel", "wom.air", "jc.duel"];
+        assert_eq!(
+            did_you_mean("jc.duell", known.into_iter()),
+            "; did you mean \"jc.duel\"?"
+        );
+        assert_eq!(did_you_mean("talisman", known.into_iter()), "");
     }
 
     #[test]
