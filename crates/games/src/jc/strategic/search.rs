@@ -55,19 +55,6 @@ const FAR: f64 = 20.0;
 /// Standing per level of what a hero knows of his quarry's hiding place
 /// in his villain's city (area, house, room) [16.23-16.25].
 const PER_CLUE: f64 = 0.5;
-/// How many terms the standing reads.
-pub(crate) const TERMS: usize = 7;
-/// The weight of each term of [`Game::standing_terms`].
-const STANDING_WEIGHTS: [f64; TERMS] = [
-    PER_CONDITION,
-    -PER_VILLAIN,
-    -PER_HENCHMAN,
-    IN_PLAY,
-    CARRYING_CAPTIVE,
-    -PER_TURN_AWAY,
-    PER_CLUE,
-];
-
 /// Points of standing by which a lead multiplies the odds of the reward by
 /// e: wide enough that a player far behind still sees each step of
 /// progress (a narrower scale flattened every choice of a player two
@@ -211,8 +198,21 @@ impl Game {
     /// Whether hero `p`'s villain flees when he may [10.22, 15.22, 17.33]:
     /// his controlling player's decision.
     pub(crate) fn decide_flight<R: Roller>(&mut self, ctx: &Context, p: usize, r: &mut R) -> bool {
+        self.villain_decides(ctx, p, "flee", |g, r| players::flee(g, p, r), r)
+    }
+
+    /// A yes-or-no decision about hero `p`'s villain: his controlling
+    /// player's (`kind` names it in the trace).
+    fn villain_decides<R: Roller>(
+        &mut self,
+        ctx: &Context,
+        p: usize,
+        kind: &'static str,
+        policy: impl FnOnce(&Game, &mut R) -> bool,
+        r: &mut R,
+    ) -> bool {
         let controller = usize::from(self.parties[p].controller);
-        self.decide_whether(ctx, controller, "flee", |g, r| players::flee(g, p, r), r)
+        self.decide_whether(ctx, controller, kind, policy, r)
     }
 
     /// Whether hero `p`'s player makes an optional play for his hero (a
@@ -244,60 +244,48 @@ impl Game {
         sensible: bool,
         r: &mut R,
     ) -> bool {
-        let controller = usize::from(self.parties[p].controller);
-        self.decide_whether(
+        self.villain_decides(
             ctx,
-            controller,
+            p,
             "villain's play",
             |g, r| tactics::villain_wants(g, p, sensible, r),
             r,
         )
     }
 
-    /// Hero `p`'s standing for the evaluation at a playout's horizon: his
-    /// [`Game::standing_terms`] weighed by [`STANDING_WEIGHTS`].
+    /// Hero `p`'s standing for the evaluation at a playout's horizon.
     fn standing(&self, ctx: &Context, p: usize) -> f64 {
-        let terms = self.standing_terms(ctx, p);
-        terms
-            .iter()
-            .zip(&STANDING_WEIGHTS)
-            .map(|(t, w)| t * w)
-            .sum()
-    }
-
-    /// What the evaluation reads of hero `p`'s position: conditions of
-    /// victory fulfilled, villains who fight and henchmen still alive
-    /// before glory, in play, carrying the captive while love is to come,
-    /// Strategic Turns still needed to reach his goal (up to [`FAR`], and
-    /// that far out of play), and clues to his quarry's hiding place.
-    pub(crate) fn standing_terms(&self, ctx: &Context, p: usize) -> [f64; TERMS] {
         let h = &self.heroes[p];
         let (conditions, _) = self.conditions(p);
-        let mut terms = [0.0; TERMS];
-        terms[0] = f64::from(conditions);
+        let mut standing = PER_CONDITION * f64::from(conditions);
         if h.glory_at == 0 {
             let party = &self.parties[p];
-            terms[1] = party
+            let fighting = party
                 .villains()
                 .iter()
                 .filter(|&&k| ctx.data.roster.characters[usize::from(k)].fights())
-                .count() as f64;
-            terms[2] = f64::from(party.henchmen_len);
+                .count();
+            standing -=
+                PER_VILLAIN * fighting as f64 + PER_HENCHMAN * f64::from(party.henchmen_len);
         }
         if !h.in_play() {
-            terms[5] = FAR;
-            return terms;
+            // Out of play, he will get no nearer: as far as can be.
+            return standing - PER_TURN_AWAY * FAR;
         }
-        terms[3] = 1.0;
+        standing += IN_PLAY;
         let carries = self.captive_of(ctx, p).is_some_and(|k| h.has(k));
-        terms[4] = f64::from(u8::from(carries && h.love_at == 0 && !h.love_barred));
-        terms[5] = players::turns_to_goal(ctx, self, p).map_or(0.0, |away| away.min(FAR));
+        if carries && h.love_at == 0 && !h.love_barred {
+            standing += CARRYING_CAPTIVE;
+        }
+        if let Some(away) = players::turns_to_goal(ctx, self, p) {
+            standing -= PER_TURN_AWAY * away.min(FAR);
+        }
         if h.city.active
             && let Some(q) = players::quarry(self, p)
         {
-            terms[6] = f64::from(h.city.knows[q]);
+            standing += PER_CLUE * f64::from(h.city.knows[q]);
         }
-        terms
+        standing
     }
 
     /// Re-draws where each villain's group and captive hide [16.11] that

@@ -4,7 +4,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::entries::{adjust_fighter, check_house_set_up, discovery_lines, overlaps, set_up_areas};
+use super::entries::{
+    adjust_fighter, check_house_set_up, discovery_lines, occupied, overlaps, set_up_areas,
+};
 use super::scenario::{
     DEFAULT_MAX_TURNS, DuelData, DuelFile, EntryFile, FullEntry, JcDuel, MAX_SCENARIO_FIGHTERS,
     SideFile, output_spec,
@@ -1007,12 +1009,7 @@ pub(super) fn find_square(
         if !area.holds(class, &character.id) || area.capacity.is_some_and(|c| used[k] >= c) {
             continue;
         }
-        let free = |&q: &(i16, i16)| {
-            !fighters
-                .iter()
-                .any(|f| !f.starts_absent && overlaps(f.start, q))
-        };
-        if let Some(&square) = area.squares.iter().find(|q| free(q)) {
+        if let Some(&square) = area.squares.iter().find(|&&q| !occupied(fighters, q)) {
             return Some((k, square));
         }
     }

@@ -120,11 +120,7 @@ pub fn set_up(
                     "expected at most {MAX_FIGHTERS} characters in a duel, found more"
                 ));
             }
-            let free = |square: &(i16, i16)| {
-                !fighters
-                    .iter()
-                    .any(|f| !f.starts_absent && overlaps(f.start, *square))
-            };
+            let free = |square: &(i16, i16)| !occupied(&fighters, *square);
             // Woola waits off the display beside John Carter [19.11] and
             // is placed when he appears [19.12].
             let absent = character.special == Some(Special::Woola)
@@ -278,11 +274,7 @@ fn open_square(display: &Display, fighters: &[Fighter], side: usize) -> Option<(
     };
     for y in rows {
         for x in 0..display.width {
-            if display.open(x, y)
-                && !fighters
-                    .iter()
-                    .any(|f| !f.starts_absent && overlaps(f.start, (x, y)))
-            {
+            if display.open(x, y) && !occupied(fighters, (x, y)) {
                 return Some((x, y));
             }
         }
@@ -387,6 +379,14 @@ pub(super) fn check_house_set_up(
         ));
     }
     Ok(())
+}
+
+/// Whether a counter on the display (not one waiting off it) covers
+/// `square`.
+pub(super) fn occupied(fighters: &[Fighter], square: (i16, i16)) -> bool {
+    fighters
+        .iter()
+        .any(|f| !f.starts_absent && overlaps(f.start, square))
 }
 
 /// Whether two counters at these top-left boxes overlap.
