@@ -10,7 +10,7 @@ use anyhow::{Result, anyhow};
 use super::BenchArgs;
 use super::analysis::write_info;
 use super::commands::{Destination, InputError, load, output_dir, scenarios_dir};
-use crate::engine::bench::{time_raw_dice, time_repeated};
+use crate::engine::bench::{time_raw_dice, time_sized};
 use crate::engine::search::decisions_searched;
 use crate::games::{BenchReference, MODELS, bench_references};
 use crate::math::regression::{Verdict, compare};
@@ -50,11 +50,12 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     if !args.json {
         writeln!(
             out,
-            "machine: {machine}; {repeats} timings per row (median shown)"
+            "machine: {machine}; {repeats} timings per row (median shown), each at least {} s",
+            args.min_time
         )?;
         writeln!(
             out,
-            "{:<38} {:>7} {:>12} {:>10} {:>8} {:>8} {:>10} {:>10} {:>12}",
+            "{:<38} {:>7} {:>12} {:>10} {:>8} {:>8} {:>10} {:>10} {:>10} {:>12}",
             "scenario",
             "threads",
             "trials/s",
@@ -62,6 +63,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             "noise",
             "speedup",
             "efficiency",
+            "of ceiling",
             "x raw dice",
             "decisions/s"
         )?;
@@ -74,19 +76,26 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         let model = scenario.model.as_ref();
         let dice = model.dice_per_trial(1, 20_000.min(*trials));
         let mut single = f64::NAN;
+        let mut single_trials = *trials;
         for &threads in &thread_counts {
             let searched = decisions_searched();
-            let timed = time_repeated(model, 1, *trials, threads, repeats)?;
-            let decisions_per_trial =
-                (decisions_searched() - searched) as f64 / (*trials as f64 * repeats as f64);
+            let timed = time_sized(model, 1, *trials, threads, repeats, args.min_time)?;
+            let decisions_per_trial = (decisions_searched() - searched) as f64
+                / (timed.trials as f64 * timed.samples.len() as f64);
             let median = timed.median();
             if threads == 1 {
                 single = median;
+                single_trials = timed.trials;
             }
+            let ceiling = if timed.threads > 1 {
+                Some(ceiling(target, single_trials, timed.threads)?)
+            } else {
+                None
+            };
             // With a search player the live game's dice are a sliver of
             // the playouts' work: no raw-dice ratio.
             let raw = if dice > 0.0 && decisions_per_trial == 0.0 {
-                Some(time_raw_dice(1, *trials, dice, threads)?.trials_per_second)
+                Some(time_raw_dice(1, timed.trials, dice, threads)?.trials_per_second)
             } else {
                 None
             };
@@ -97,7 +106,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
                 scenario: label.clone(),
                 model: scenario.model_id.clone(),
                 threads: timed.threads,
-                trials: *trials,
+                trials: timed.trials,
                 repeats,
                 trials_per_second: median,
                 range: (slowest, fastest),
@@ -107,6 +116,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
                 dice_per_trial: dice,
                 raw_trials_per_second: raw,
                 decisions_per_trial: (decisions_per_trial > 0.0).then_some(decisions_per_trial),
+                ceiling,
                 baseline: None,
             };
             if let Some(base) = baseline.as_ref().and_then(|b| find(b, &row)) {
@@ -133,6 +143,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         "machine": machine,
         "threads": thread_counts,
         "repeats": repeats,
+        "min_time": args.min_time,
         "scenarios": targets.iter().map(|t| serde_json::json!({"scenario": t.path.display().to_string(), "set": t.set, "trials": t.trials})).collect::<Vec<_>>(),
         "compare": args.compare.as_ref().map(|p| p.display().to_string()),
     });
@@ -147,13 +158,13 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     } else {
         writeln!(
             out,
-            "\nper game: wall time per trial at that thread count (1 / trials/s); x raw dice: the model's time over a bare loop rolling as many dice (lower is faster; 1.00x would be the dice alone); noise: relative spread of the timings; decisions/s: decisions the search players searched, per second (- without one)"
+            "\nper game: wall time per trial at that thread count (1 / trials/s); of ceiling: trials/s over that of as many one-thread processes run at once (the machine's own limit: efficiency can be low where this is near 100%); x raw dice: the model's time over a bare loop rolling as many dice (lower is faster; 1.00x would be the dice alone); noise: relative spread of the timings; decisions/s: decisions the search players searched, per second (- without one)"
         )?;
         let noisy = rows.iter().filter(|r| r.noise > NOISY).count();
         if noisy > 0 {
             writeln!(
                 out,
-                "warning: {noisy} row(s) marked ! have noise above {:.0}%: too noisy to trust; rerun with more -n or --repeats on a quieter machine",
+                "warning: {noisy} row(s) marked ! have noise above {:.0}%: too noisy to trust; rerun with a longer --min-time or more --repeats on a quieter machine",
                 NOISY * 100.0
             )?;
         }
@@ -334,7 +345,7 @@ fn print_row(out: &mut impl Write, row: &BenchRow) -> Result<()> {
         .map_or_else(|| "-".to_string(), |r| format!("{r:.2}x"));
     write!(
         out,
-        "{:<38} {:>7} {:>12} {:>10} {:>6.1}%{} {:>7.2}x {:>10.2} {:>10} {:>12}",
+        "{:<38} {:>7} {:>12} {:>10} {:>6.1}%{} {:>7.2}x {:>10.2} {:>10} {:>10} {:>12}",
         row.scenario,
         row.threads,
         trials_per_second_text(row.trials_per_second),
@@ -343,6 +354,8 @@ fn print_row(out: &mut impl Write, row: &BenchRow) -> Result<()> {
         if row.noise > NOISY { "!" } else { " " },
         row.speedup,
         row.efficiency,
+        row.share_of_ceiling()
+            .map_or_else(|| "-".to_string(), |c| format!("{:.0}%", c * 100.0)),
         ratio,
         row.decisions_per_second()
             .map_or_else(|| "-".to_string(), |d| format!("{d:.1}"))
@@ -372,6 +385,8 @@ fn row_json(row: &BenchRow) -> serde_json::Value {
         "noise": row.noise,
         "speedup": row.speedup,
         "parallel_efficiency": row.efficiency,
+        "ceiling_trials_per_second": row.ceiling,
+        "share_of_ceiling": row.share_of_ceiling(),
         "dice_per_trial": row.dice_per_trial,
         "ratio_to_raw": row.ratio_to_raw(),
         "decisions_per_trial": row.decisions_per_trial,
@@ -379,6 +394,92 @@ fn row_json(row: &BenchRow) -> serde_json::Value {
         "verdict": row.baseline.map(|b| b.1.verdict.label()),
         "change": row.baseline.map(|b| b.1.change),
     })
+}
+
+/// Arguments of the hidden `barsoom bench-worker`: one process of the
+/// machine-ceiling timing.
+#[derive(Debug, clap::Args)]
+pub struct WorkerArgs {
+    /// The scenario file.
+    scenario: PathBuf,
+    /// The reference's overrides.
+    #[arg(long = "set", value_parser = Override::parse)]
+    set: Vec<Override>,
+    /// Trials to time.
+    #[arg(short = 'n', long, value_parser = super::parse_count)]
+    trials: u64,
+}
+
+/// `barsoom bench-worker`: loads the scenario, says `ready`, waits for a
+/// line on stdin (so that every worker starts timing at once), times its
+/// trials on one thread and prints its trials per second.
+pub fn worker(args: WorkerArgs) -> Result<()> {
+    let scenario = load(&args.scenario, &args.set)?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "ready")?;
+    out.flush()?;
+    let mut go = String::new();
+    std::io::stdin().read_line(&mut go)?;
+    let timed = time_sized(scenario.model.as_ref(), 1, args.trials, 1, 1, 0.0)?;
+    writeln!(out, "{}", timed.median())?;
+    Ok(())
+}
+
+/// The machine's ceiling for `target` at `threads`: trials per second of
+/// `threads` independent one-thread `bench-worker` processes, each timing
+/// `trials` trials (the one-thread row's count), started together.
+fn ceiling(target: &Target, trials: u64, threads: usize) -> Result<f64> {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let exe = std::env::current_exe()?;
+    let mut workers = Vec::with_capacity(threads);
+    for _ in 0..threads {
+        let mut command = Command::new(&exe);
+        command
+            .arg("bench-worker")
+            .arg(&target.path)
+            .args(["-n", &trials.to_string()]);
+        for set in &target.set {
+            command.arg(format!("--set={set}"));
+        }
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()?;
+        let mut reader = BufReader::new(
+            child
+                .stdout
+                .take()
+                .ok_or_else(|| anyhow!("bench-worker: no stdout"))?,
+        );
+        let mut line = String::new();
+        reader.read_line(&mut line)?;
+        if line.trim() != "ready" {
+            child.wait()?;
+            return Err(anyhow!(
+                "bench-worker for {} did not start",
+                target.path.display()
+            ));
+        }
+        workers.push((child, reader));
+    }
+    for (child, _) in &mut workers {
+        if let Some(stdin) = child.stdin.as_mut() {
+            writeln!(stdin, "go")?;
+        }
+    }
+    let mut total = 0.0;
+    for (mut child, mut reader) in workers {
+        let mut line = String::new();
+        reader.read_line(&mut line)?;
+        child.wait()?;
+        total += line
+            .trim()
+            .parse::<f64>()
+            .map_err(|_| anyhow!("bench-worker for {}: no timing", target.path.display()))?;
+    }
+    Ok(total)
 }
 
 /// "2 logical cores, <CPU model>" (the model from /proc/cpuinfo when there is one).

@@ -77,6 +77,10 @@ pub enum Command {
     Completions(manual::CompletionsArgs),
     /// Print the man page (roff): `barsoom man | man -l -`.
     Man,
+    /// One single-thread timing for `bench`'s machine ceiling (run by
+    /// `bench` itself, one process per thread).
+    #[command(hide = true)]
+    BenchWorker(bench::WorkerArgs),
 }
 
 /// Arguments of `barsoom run`.
@@ -414,6 +418,11 @@ pub struct BenchArgs {
     /// is the run-to-run noise.
     #[arg(long, default_value = "3", allow_negative_numbers = true, value_parser = parse_count)]
     pub repeats: u64,
+    /// Shortest timing, in seconds: a timing that ends sooner is run again
+    /// with more trials (from -n or the reference's count up), so every
+    /// thread count is timed about as long (0: exactly -n trials).
+    #[arg(long, value_name = "SECS", default_value_t = 0.5, value_parser = parse_seconds)]
+    pub min_time: f64,
     /// Output folder for bench.csv, bench.parquet and the chart (default: reports/bench/).
     #[arg(long)]
     pub out: Option<PathBuf>,

@@ -80,6 +80,43 @@ fn bench_reports_the_decisions_a_search_player_makes_per_second() {
     assert!(rate("wom/padwar-vs-padwar.toml").is_null());
 }
 
+#[test]
+fn a_short_timing_runs_again_with_more_trials() {
+    // Ten duels take microseconds: asked for timings of at least 50 ms,
+    // bench grows the count instead of timing ten; with --min-time 0 it
+    // times exactly -n.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let path = common::bundled("wom/padwar-vs-padwar.toml")
+        .display()
+        .to_string();
+    let trials = |min_time: &str| {
+        let o = barsoom_ok(
+            &[
+                "bench",
+                &path,
+                "-n",
+                "10",
+                "--threads",
+                "1",
+                "--repeats",
+                "1",
+                "--min-time",
+                min_time,
+                "--out",
+                "s",
+                "--force",
+                "--json",
+            ],
+            d,
+        );
+        let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        json["rows"][0]["trials"].as_u64().expect("trials")
+    };
+    assert!(trials("0.05") > 1_000, "{}", trials("0.05"));
+    assert_eq!(trials("0"), 10);
+}
+
 fn bench_csv(dir: &std::path::Path, out: &str) -> Vec<Vec<String>> {
     common::read_csv(&dir.join(out).join("bench.csv"))
 }
@@ -98,6 +135,8 @@ fn bench_writes_one_row_per_scenario_and_thread_count() {
             "2",
             "--repeats",
             "2",
+            "--min-time",
+            "0.1",
             "--out",
             "b",
             "--json",
@@ -113,8 +152,18 @@ fn bench_writes_one_row_per_scenario_and_thread_count() {
         let threads = row["threads"].as_f64().expect("threads");
         let efficiency = row["parallel_efficiency"].as_f64().expect("efficiency");
         assert!((efficiency - speedup / threads).abs() < 1e-12);
+        // The machine's ceiling: two one-thread processes at once, against
+        // which the two-thread process is measured.
+        let ceiling = row["ceiling_trials_per_second"].as_f64();
+        let share = row["share_of_ceiling"].as_f64();
         if threads == 1.0 {
             assert_eq!(speedup, 1.0);
+            assert!(ceiling.is_none() && share.is_none(), "{row}");
+        } else {
+            let (ceiling, share) = (ceiling.expect("ceiling"), share.expect("share"));
+            assert!(ceiling > 0.0, "{row}");
+            let rate = row["trials_per_second"].as_f64().expect("rate");
+            assert!((share - rate / ceiling).abs() < 1e-12, "{row}");
         }
         assert!(row["ratio_to_raw"].as_f64().expect("dice-bound") > 0.0);
     }

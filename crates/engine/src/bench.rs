@@ -139,22 +139,46 @@ impl Repeated {
     }
 }
 
-/// Times `repeats` runs of `trials` trials of `model` on `threads` threads.
-pub fn time_repeated(
+/// Times `repeats` runs of `model` on `threads` threads, each of at least
+/// `trials` trials, the count grown until one timing lasts `min_seconds`:
+/// a configuration that runs faster (more threads) runs more trials instead
+/// of a shorter, noisier timing. The first timing sizes the count and is
+/// kept as a sample when it lasted long enough (with `min_seconds` 0,
+/// always).
+pub fn time_sized(
     model: &dyn DynModel,
     seed: u64,
     trials: u64,
     threads: usize,
     repeats: usize,
+    min_seconds: f64,
 ) -> Result<Repeated, RunError> {
-    let samples = (0..repeats.max(1))
-        .map(|_| time_model(model, seed, trials, threads).map(|t| t.trials_per_second))
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut trials = trials.max(1);
+    let mut samples = Vec::with_capacity(repeats.max(1));
+    loop {
+        let timed = time_model(model, seed, trials, threads)?;
+        if timed.seconds >= min_seconds {
+            samples.push(timed.trials_per_second);
+            break;
+        }
+        trials = grown(trials, timed.seconds, min_seconds);
+    }
+    while samples.len() < repeats.max(1) {
+        samples.push(time_model(model, seed, trials, threads)?.trials_per_second);
+    }
     Ok(Repeated {
         threads: resolve_threads(threads),
         trials,
         samples,
     })
+}
+
+/// The trial count that should take a fifth more than `min_seconds`, from
+/// a timing of `trials` that took `seconds`: at least double, at most a
+/// thousandfold a step.
+fn grown(trials: u64, seconds: f64, min_seconds: f64) -> u64 {
+    let factor = (1.2 * min_seconds / seconds.max(1e-9)).clamp(2.0, 1000.0);
+    ((trials as f64) * factor).ceil().min(u64::MAX as f64) as u64
 }
 
 fn resolve_threads(threads: usize) -> usize {
@@ -184,5 +208,14 @@ mod tests {
             ..r
         };
         assert_eq!(even.median(), 2.5);
+    }
+
+    #[test]
+    fn a_short_timing_grows_toward_the_minimum_time() {
+        // 1,000 trials in 0.01 s against 0.5 s: 60 times as many.
+        assert_eq!(grown(1_000, 0.01, 0.5), 60_000);
+        // Nearly long enough still doubles; far too short is capped.
+        assert_eq!(grown(1_000, 0.49, 0.5), 2_000);
+        assert_eq!(grown(1_000, 1e-7, 0.5), 1_000_000);
     }
 }

@@ -41,6 +41,10 @@ pub struct BenchRow {
     pub raw_trials_per_second: Option<f64>,
     /// Decisions the search players searched per trial (None without one).
     pub decisions_per_trial: Option<f64>,
+    /// The machine's ceiling at this thread count: trials per second of as
+    /// many independent one-thread processes run at once (None at one
+    /// thread).
+    pub ceiling: Option<f64>,
     /// The baseline's median and the comparison, with `--compare`.
     pub baseline: Option<(f64, Comparison)>,
 }
@@ -54,6 +58,12 @@ impl BenchRow {
     /// Search decisions per second at the median throughput.
     pub fn decisions_per_second(&self) -> Option<f64> {
         self.decisions_per_trial.map(|d| d * self.trials_per_second)
+    }
+
+    /// Throughput as a share of the machine's ceiling (1: the threads lose
+    /// nothing to sharing one process).
+    pub fn share_of_ceiling(&self) -> Option<f64> {
+        self.ceiling.map(|c| self.trials_per_second / c)
     }
 
     /// Model time over raw-dice time per trial (how much the rules cost on
@@ -81,6 +91,8 @@ pub(crate) fn bench_frame(rows: &[BenchRow]) -> PolarsResult<DataFrame> {
         "noise" => col_f(&|r| r.noise),
         "speedup" => col_f(&|r| r.speedup),
         "parallel_efficiency" => col_f(&|r| r.efficiency),
+        "ceiling_trials_per_second" => col_o(&|r| r.ceiling),
+        "share_of_ceiling" => col_o(&|r| r.share_of_ceiling()),
         "dice_per_trial" => col_f(&|r| r.dice_per_trial),
         "raw_dice_trials_per_second" => col_o(&|r| r.raw_trials_per_second),
         "ratio_to_raw" => col_o(&|r| r.ratio_to_raw()),
