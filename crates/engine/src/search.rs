@@ -218,8 +218,9 @@ pub trait Searchable: Clone {
     /// Whether a decision's candidates are compared on common random
     /// numbers: the k-th playout of every candidate draws from the same
     /// stream (and so the same determinisation), so a candidate that
-    /// changes nothing ties with the others instead of differing by luck.
-    /// Off by default: each playout draws its own stream.
+    /// changes nothing ties with the others instead of differing by luck,
+    /// and the search reads the difference pair by pair (see
+    /// [`Searchable::SWITCH_Z`]). Off by default: each playout draws its own stream.
     const COMMON_RANDOM_NUMBERS: bool = false;
 
     /// How many standard errors of the difference a candidate's mean
@@ -269,6 +270,7 @@ impl<G> SearchSlot<G> {
             visits: Vec::new(),
             totals: Vec::new(),
             squares: Vec::new(),
+            rewards: Vec::new(),
             notes: notes.then(Vec::new),
         })))
     }
@@ -293,6 +295,10 @@ pub struct Searcher<G> {
     visits: Vec<u32>,
     totals: Vec<f64>,
     squares: Vec<f64>,
+    /// Each playout's reward, `budget` slots a candidate in visit order:
+    /// with common random numbers the k-th playouts of two candidates share
+    /// a stream, so their difference is read pair by pair.
+    rewards: Vec<f64>,
     notes: Option<Vec<String>>,
 }
 
@@ -404,6 +410,9 @@ impl<G: Searchable> Searcher<G> {
         self.totals.resize(choices, 0.0);
         self.squares.clear();
         self.squares.resize(choices, 0.0);
+        let stride = budget as usize;
+        self.rewards.clear();
+        self.rewards.resize(choices * stride, 0.0);
         let choices16 = u16::try_from(choices).unwrap_or(u16::MAX);
         for j in 0..budget {
             let arm = if j == 0 {
@@ -442,11 +451,12 @@ impl<G: Searchable> Searcher<G> {
                 "a replay of the turn did not reach decision {at}"
             );
             let reward = game.reward(env, seat).clamp(0.0, 1.0);
+            self.rewards[arm * stride + self.visits[arm] as usize] = reward;
             self.visits[arm] += 1;
             self.totals[arm] += reward;
             self.squares[arm] += reward * reward;
         }
-        let best = self.choose(usual);
+        let best = self.choose(usual, stride);
         if let Some(notes) = &mut self.notes {
             let arms: Vec<String> = (0..choices)
                 .map(|i| {
@@ -463,10 +473,32 @@ impl<G: Searchable> Searcher<G> {
         best
     }
 
-    /// The candidate with the best mean reward where it beats `usual` by
-    /// more than [`Searchable::SWITCH_Z`] standard errors of the difference; else
-    /// `usual`.
-    fn choose(&self, usual: usize) -> usize {
+    /// The candidate that beats `usual` by the most, where it does so by
+    /// more than [`Searchable::SWITCH_Z`] standard errors of the difference;
+    /// else `usual`. With common random numbers each candidate is read
+    /// against `usual` over the pairs of playouts that shared a stream
+    /// (`stride` reward slots a candidate), so the luck both met cancels;
+    /// otherwise the best mean is taken against `usual`'s as independent.
+    fn choose(&self, usual: usize, stride: usize) -> usize {
+        if self.visits[usual] == 0 {
+            return usual;
+        }
+        if G::COMMON_RANDOM_NUMBERS {
+            let paired = |i: usize| {
+                let pairs = self.visits[i].min(self.visits[usual]) as usize;
+                (i != usual && pairs >= 2).then(|| {
+                    paired_difference(
+                        &self.rewards[i * stride..i * stride + pairs],
+                        &self.rewards[usual * stride..usual * stride + pairs],
+                    )
+                })
+            };
+            return (0..self.visits.len())
+                .filter_map(|i| paired(i).map(|(difference, error)| (i, difference, error)))
+                .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+                .filter(|&(_, difference, error)| difference > G::SWITCH_Z * error)
+                .map_or(usual, |(i, _, _)| i);
+        }
         let mean = |i: usize| self.totals[i] / f64::from(self.visits[i].max(1));
         let variance = |i: usize| {
             let n = f64::from(self.visits[i]);
@@ -479,7 +511,7 @@ impl<G: Searchable> Searcher<G> {
             .filter(|&i| self.visits[i] > 0)
             .max_by(|&a, &b| mean(a).total_cmp(&mean(b)).then(b.cmp(&a)))
             .unwrap_or(usual);
-        if best == usual || self.visits[usual] == 0 {
+        if best == usual {
             return best;
         }
         let standard_error = (variance(best) / f64::from(self.visits[best])
@@ -491,6 +523,20 @@ impl<G: Searchable> Searcher<G> {
             usual
         }
     }
+}
+
+/// The mean of `ours[k] - theirs[k]` over the pairs and its standard error
+/// (at least two pairs).
+fn paired_difference(ours: &[f64], theirs: &[f64]) -> (f64, f64) {
+    let n = ours.len() as f64;
+    let mean = ours.iter().zip(theirs).map(|(a, b)| a - b).sum::<f64>() / n;
+    let variance = ours
+        .iter()
+        .zip(theirs)
+        .map(|(a, b)| (a - b - mean).powi(2))
+        .sum::<f64>()
+        / (n - 1.0);
+    (mean, (variance / n).sqrt())
 }
 
 /// UCB1's pick for playout `j`: each candidate once in order, then the

@@ -247,10 +247,12 @@ fn every_live_search_is_counted() {
     assert!(searched > 0);
 }
 
-/// One decision between two choices that change nothing: the reward is a
-/// coin thrown after the choice.
+/// One decision between two choices: the reward is a coin thrown after
+/// the choice (0 or 0.9), plus `edge` for choice 1 (none by default: the
+/// choices change nothing).
 #[derive(Clone, Default)]
 struct Noise<const COMMON: bool> {
+    edge: f64,
     choice: Option<usize>,
     reward: f64,
     branching: Branching,
@@ -260,8 +262,9 @@ struct Noise<const COMMON: bool> {
 impl<const COMMON: bool> Noise<COMMON> {
     fn play<R: Roll>(&mut self, r: &mut R) {
         turn_boundary(self, r);
-        self.choice = Some(decide(self, (), 0, "nothing", 2, |_, _| 0, r));
-        self.reward = f64::from(u8::from(r.pick(2) == 1));
+        let choice = decide(self, (), 0, "nothing", 2, |_, _| 0, r);
+        self.choice = Some(choice);
+        self.reward = 0.9 * f64::from(u8::from(r.pick(2) == 1)) + self.edge * choice as f64;
     }
 }
 
@@ -286,34 +289,55 @@ impl<const COMMON: bool> Searchable for Noise<COMMON> {
     const COMMON_RANDOM_NUMBERS: bool = COMMON;
 }
 
+/// The searched choice of 40 trials of [`Noise`] with this `edge`.
+fn noise_choices<const COMMON: bool>(edge: f64) -> Vec<usize> {
+    (0..40)
+        .map(|trial| {
+            let mut dice = Dice::for_trial(13, trial);
+            let mut g = Noise::<COMMON> {
+                edge,
+                slot: SearchSlot::live(false),
+                ..Noise::default()
+            };
+            g.play(&mut dice);
+            g.choice.unwrap_or(9)
+        })
+        .collect()
+}
+
 #[test]
 fn common_random_numbers_tie_choices_that_change_nothing() {
     // With each playout on its own stream, luck separates two equal
     // choices and the search plays either; on common streams they tie and
     // the first is played.
-    let chosen = |common: bool| -> Vec<usize> {
-        (0..40)
-            .map(|trial| {
-                let mut dice = Dice::for_trial(13, trial);
-                if common {
-                    let mut g = Noise::<true> {
-                        slot: SearchSlot::live(false),
-                        ..Noise::default()
-                    };
-                    g.play(&mut dice);
-                    g.choice.unwrap_or(9)
-                } else {
-                    let mut g = Noise::<false> {
-                        slot: SearchSlot::live(false),
-                        ..Noise::default()
-                    };
-                    g.play(&mut dice);
-                    g.choice.unwrap_or(9)
-                }
-            })
-            .collect()
-    };
-    assert!(chosen(true).iter().all(|&c| c == 0), "{:?}", chosen(true));
-    let own = chosen(false);
+    let common = noise_choices::<true>(0.0);
+    assert!(common.iter().all(|&c| c == 0), "{common:?}");
+    let own = noise_choices::<false>(0.0);
     assert!(own.contains(&0) && own.contains(&1), "{own:?}");
+}
+
+#[test]
+fn common_random_numbers_read_a_small_edge_pair_by_pair() {
+    // Choice 1 adds 0.05 to a reward that luck moves by 0.9: on separate
+    // streams twenty playouts cannot tell (the difference is well inside
+    // its standard error, about 0.2) and the base's choice 0 mostly
+    // stands; on common streams every pair differs by exactly the edge, so
+    // the search takes it.
+    let common = noise_choices::<true>(0.05);
+    assert!(common.iter().all(|&c| c == 1), "{common:?}");
+    let own = noise_choices::<false>(0.05);
+    let departures = own.iter().filter(|&&c| c == 1).count();
+    assert!(
+        departures <= 8,
+        "{departures} of 40 on separate streams: {own:?}"
+    );
+}
+
+#[test]
+fn a_paired_difference_is_its_mean_and_standard_error() {
+    // Differences 0.1, 0.3, 0.2: mean 0.2, sample variance 0.01, error
+    // sqrt(0.01 / 3).
+    let (mean, error) = paired_difference(&[0.6, 0.8, 0.5], &[0.5, 0.5, 0.3]);
+    assert!((mean - 0.2).abs() < 1e-12, "{mean}");
+    assert!((error - (0.01f64 / 3.0).sqrt()).abs() < 1e-12, "{error}");
 }
