@@ -39,7 +39,12 @@ fn the_man_page_names_every_command() {
         &page[..80.min(page.len())]
     );
     let cli = barsoom::cli::Cli::command();
-    let names: Vec<&str> = cli.get_subcommands().map(|c| c.get_name()).collect();
+    // Hidden commands (bench's own worker processes) are not for people.
+    let names: Vec<&str> = cli
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set())
+        .map(|c| c.get_name())
+        .collect();
     assert!(names.len() > 15, "{names:?}");
     for name in names {
         // Subcommands are listed as `barsoom-NAME(1)`, the dash escaped.
@@ -56,4 +61,8 @@ fn the_man_page_names_every_command() {
     for flag in ["\\-\\-until\\-ci", "\\-\\-vary", "\\-\\-divide"] {
         assert!(page.contains(flag), "{flag} missing from the man page");
     }
+    assert!(
+        !page.contains("bench\\-worker"),
+        "the hidden worker is listed"
+    );
 }
