@@ -101,6 +101,12 @@ impl Game<'_> {
                 i += 1;
                 continue;
             }
+            // A Season, Month or Day event goes beside the board [15:4].
+            if let Some(timed) = rules.cards[usize::from(card)].timed {
+                self.remove_from_pile(space, i);
+                self.begin_lasting_event(card, timed, trace);
+                continue;
+            }
             if !rules.cards[usize::from(card)].stays {
                 self.remove_from_pile(space, i);
                 self.discard_card(card);
