@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 
 use barsoom::engine::{RunConfig, TraceLog, run};
 use barsoom::games::talisman::character::{Hero, PURCHASE_BASE, cash_in};
-use barsoom::games::talisman::data::{Alignment, Rules};
+use barsoom::games::talisman::combat::Result3;
+use barsoom::games::talisman::data::{Alignment, Effect, Mechanic, Rules};
 use barsoom::games::talisman::game::{
     Cause, Config, End, Game, MAX_PLAYERS, METRIC_ROUNDS, Source, TalismanGame, outcome_unfinished,
 };
@@ -51,6 +52,7 @@ fn tournament_config(players: usize) -> Config {
         tournament: Tournament {
             starting_purchase: true,
             timed_events: true,
+            tokens: true,
         },
         ..config(players)
     }
@@ -791,6 +793,17 @@ fn bad_data_gives_one_line_errors() {
             &["adventure.toml", ".timed", "\"shop\" cannot"],
         ),
         (
+            "token amount",
+            "data/adventure.toml",
+            "effects = [{ effect = \"gain_bites\", amount = 1 }]",
+            "effects = [{ effect = \"gain_bites\" }]",
+            &[
+                "adventure.toml",
+                ".effects[0].amount",
+                "expected at least 1 token",
+            ],
+        ),
+        (
             "tournament flag",
             "",
             "[sensible]",
@@ -1527,24 +1540,120 @@ fn a_season_event_lasts_its_rounds_then_ends() {
 
 #[test]
 fn the_tournament_additions_play_only_when_the_scenario_asks() {
-    // The plain scenario never deals a purchase or a lasting event (its
-    // goldens are byte-identical to before); the tournament one does both.
+    // The plain scenario never deals a purchase, a lasting event or a
+    // token (its goldens are byte-identical to before); the tournament one
+    // does all three.
     let count = |scenario: &str| {
         let model = load_game(scenario);
-        let (mut purchases, mut lasting) = (0, 0);
+        let (mut purchases, mut lasting, mut tokens) = (0, 0, 0);
         for trial in 0..40 {
             let mut dice = barsoom::engine::rng::Dice::for_trial(3, trial);
             let g = model.play(&mut dice, &mut barsoom::engine::NoTrace);
             purchases += g.stats.starting_purchases;
             lasting += g.stats.lasting_events;
+            tokens += g.stats.favors[0] + g.stats.bites;
         }
-        (purchases, lasting)
+        (purchases, lasting, tokens)
     };
-    assert_eq!(count("talisman/four-player-random-deal.toml"), (0, 0));
-    let (purchases, lasting) = count("talisman/four-player-tournament.toml");
+    assert_eq!(count("talisman/four-player-random-deal.toml"), (0, 0, 0));
+    let (purchases, lasting, tokens) = count("talisman/four-player-tournament.toml");
     assert!(
         purchases > 100 && purchases <= 160,
         "{purchases} of 160 kept"
     );
-    assert!(lasting > 0);
+    assert!(lasting > 0 && tokens > 0);
+}
+
+#[test]
+fn eight_bites_and_the_player_is_out() {
+    // Bites add up [20:13]: 7 leave the Thief in play; the 8th puts its
+    // player out of the game at once, not merely the character: its gold
+    // stays on its space, its spare character never comes in, and the
+    // Troll, the last one left, wins.
+    let (rules, cfg) = (rules(), tournament_config(2));
+    let mut g = game_with(&rules, &cfg, &["Thief", "Troll"]);
+    g.players[0].hand_len = 1;
+    let bite = |amount| Effect {
+        mechanic: Mechanic::GainBites,
+        amount,
+        ..Effect::NOTHING
+    };
+    let mut none = ScriptedDice::new(&[]);
+    let mut trace = TraceLog::default();
+    g.apply(0, bite(6), Source::None, &mut none, &mut trace);
+    g.apply(0, bite(1), Source::None, &mut none, &mut trace);
+    assert!(g.players[0].alive && g.end.is_none());
+    assert_eq!(g.players[0].hero.bites, 7);
+    g.players[0].hero.gold = 3;
+    let at = usize::from(g.players[0].hero.space);
+    g.apply(0, bite(1), Source::None, &mut none, &mut trace);
+    let p = &g.players[0];
+    assert!(
+        !p.alive && p.out,
+        "out of the game, spare character and all"
+    );
+    assert_eq!(g.space_gold[at], 3);
+    assert_eq!((g.stats.bites, g.stats.bitten_out), (8, 1));
+    assert_eq!(g.stats.deaths.iter().sum::<u32>(), 0, "not a death");
+    let troll = rules.character_index("Troll").expect("Troll");
+    assert_eq!(
+        g.end,
+        Some(End::Won {
+            seat: 1,
+            character: troll
+        })
+    );
+}
+
+#[test]
+fn a_favor_turns_a_lost_combat_into_a_stand_off() {
+    // The Thief (Strength 3) with one favor fights a creature of Strength
+    // 4 [20:15]: it rolls 2 (5), the creature 2 (6). Lost by 1, so the
+    // sensible player spends the favor: 6 against 6, a stand-off, no life
+    // lost. A second time, with no favor left, the same dice lose a life.
+    // A fight lost by 2 keeps the favor, which could not change it.
+    let (rules, cfg) = (rules(), tournament_config(2));
+    let mut g = game_with(&rules, &cfg, &["Thief", "Troll"]);
+    g.players[0].hero.favors = 1;
+    let fight = |g: &mut Game<'_>, dice: &[u32]| {
+        let mut script = ScriptedDice::new(dice);
+        let result = g.creature_fight(
+            0,
+            4,
+            0,
+            false,
+            false,
+            Source::None,
+            &mut script,
+            &mut TraceLog::default(),
+        );
+        assert!(script.all_used());
+        result
+    };
+    let lives = g.players[0].hero.lives;
+    assert_eq!(fight(&mut g, &[2, 2]), Some(Result3::StandOff));
+    assert_eq!(
+        (g.players[0].hero.favors, g.players[0].hero.lives),
+        (0, lives)
+    );
+    assert_eq!(g.stats.favors[1], 1);
+    assert_eq!(fight(&mut g, &[2, 2]), Some(Result3::Lose));
+    assert_eq!(g.players[0].hero.lives, lives - 1);
+    g.players[0].hero.favors = 1;
+    assert_eq!(fight(&mut g, &[1, 2]), Some(Result3::Lose));
+    assert_eq!(g.players[0].hero.favors, 1);
+    // Favors come through a card's effect.
+    let favor = Effect {
+        mechanic: Mechanic::GainFavors,
+        amount: 2,
+        ..Effect::NOTHING
+    };
+    g.apply(
+        0,
+        favor,
+        Source::None,
+        &mut ScriptedDice::new(&[]),
+        &mut TraceLog::default(),
+    );
+    assert_eq!(g.players[0].hero.favors, 3);
 }

@@ -107,6 +107,10 @@ pub enum Mechanic {
     ValleyOfFire,
     /// The Crown of Command and its ending card [11:7, 14:6].
     Crown,
+    /// Take `amount` Bite tokens; at 8 the player is out [20:13].
+    GainBites,
+    /// Take `amount` Favors [20:15].
+    GainFavors,
 }
 
 /// Mechanic names as data spells them.
@@ -142,6 +146,8 @@ pub(crate) const MECHANIC_NAMES: &[(&str, Mechanic)] = &[
     ("portal", Mechanic::Portal),
     ("valley_of_fire", Mechanic::ValleyOfFire),
     ("crown", Mechanic::Crown),
+    ("gain_bites", Mechanic::GainBites),
+    ("gain_favors", Mechanic::GainFavors),
 ];
 
 /// One compiled effect.
@@ -306,6 +312,9 @@ impl EffectCompiler<'_> {
             Mechanic::SetAlignment if effect.alignment.is_none() => {
                 return Err(err(".alignment", "expected good, neutral or evil".into()));
             }
+            Mechanic::GainBites | Mechanic::GainFavors if e.amount < 1 => {
+                return Err(err(".amount", "expected at least 1 token".into()));
+            }
             Mechanic::Pack if e.count == 0 => {
                 return Err(err(".count", "expected a pack of at least 1".into()));
             }
@@ -418,6 +427,9 @@ pub struct Card {
     /// A Season, Month or Day event: it lasts beside the board and its
     /// effects fall on every character at the start of each turn [15:4].
     pub timed: Option<Timed>,
+    /// Whether it gives tokens (bites, favors) [20:12]: in the deck only
+    /// when the scenario plays them.
+    pub tokens: bool,
 }
 
 /// The special abilities a character card may name [8]: each a hook in code.
@@ -850,6 +862,18 @@ fn item_of(file: &Path, field: &str, c: &CardFile) -> Result<Item, ScenarioError
     })
 }
 
+/// Whether `effects`, or their roll tables' entries, give tokens [20:12].
+fn gives_tokens(effects: &[Effect], tables: &[Effect]) -> bool {
+    let token = |e: &Effect| matches!(e.mechanic, Mechanic::GainBites | Mechanic::GainFavors);
+    effects.iter().any(|e| {
+        token(e)
+            || (e.mechanic == Mechanic::RollTable
+                && tables[usize::from(e.table)..usize::from(e.table) + 6]
+                    .iter()
+                    .any(token))
+    })
+}
+
 /// Mechanics that make no sense at the start of every turn, refused in a
 /// lasting event's effects.
 const NOT_LASTING: [Mechanic; 9] = [
@@ -1105,6 +1129,7 @@ impl Load for Rules {
                 effects_len: c.effects.len() as u16,
                 stays: c.stays || matches!(kind, CardKind::Stranger | CardKind::Place),
                 timed,
+                tokens: gives_tokens(&card_effects[usize::from(start)..], &compiler.tables),
             };
             for _ in 0..c.copies {
                 cards.push(card.clone());

@@ -56,6 +56,12 @@ pub struct Counts {
     pub starting_purchases: u64,
     /// Season, Month and Day events that went beside the board [15:4].
     pub lasting_events: u64,
+    /// Bite tokens taken [20:13].
+    pub bites: u64,
+    /// Players out of the game with 8 bites [20:13].
+    pub bitten_out: u64,
+    /// Favors gained, and used on a die roll [20:15].
+    pub favors: [u64; 2],
 }
 
 impl Counts {
@@ -96,13 +102,18 @@ impl Counts {
         }
         self.starting_purchases += other.starting_purchases;
         self.lasting_events += other.lasting_events;
+        self.bites += other.bites;
+        self.bitten_out += other.bitten_out;
+        self.favors[0] += other.favors[0];
+        self.favors[1] += other.favors[1];
     }
 }
 
 /// Whether a card is shuffled into this scenario's deck (a Season, Month
-/// or Day event only with the tournament's `timed_events`).
+/// or Day event only with the tournament's `timed_events`, a card giving
+/// tokens only with its `tokens`).
 fn in_deck(model: &TalismanGame, card: &Card) -> bool {
-    card.timed.is_none() || model.config().tournament.timed_events
+    model.config().tournament.deals(card)
 }
 
 /// Plays trials `range` of `seed` and counts them.
@@ -136,6 +147,10 @@ fn count_block(model: &TalismanGame, seed: u64, range: std::ops::Range<u64>) -> 
         }
         out.starting_purchases += u64::from(s.starting_purchases);
         out.lasting_events += u64::from(s.lasting_events);
+        out.bites += u64::from(s.bites);
+        out.bitten_out += u64::from(s.bitten_out);
+        out.favors[0] += u64::from(s.favors[0]);
+        out.favors[1] += u64::from(s.favors[1]);
         for (card, to) in slot.iter().enumerate() {
             let Some(to) = *to else {
                 continue;
@@ -223,7 +238,7 @@ impl BreakdownModel for TalismanGame {
         }
         let mut tables = vec![characters, seats, card_table];
         let tournament = self.config().tournament;
-        if tournament.starting_purchase || tournament.timed_events {
+        if tournament.starting_purchase || tournament.timed_events || tournament.tokens {
             let mut additions = Table::new(&["tournament addition", "count", "per game"]);
             for (name, on, n) in [
                 (
@@ -236,6 +251,14 @@ impl BreakdownModel for TalismanGame {
                     tournament.timed_events,
                     counts.lasting_events,
                 ),
+                ("bites taken", tournament.tokens, counts.bites),
+                (
+                    "players out with 8 bites",
+                    tournament.tokens,
+                    counts.bitten_out,
+                ),
+                ("favors gained", tournament.tokens, counts.favors[0]),
+                ("favors used", tournament.tokens, counts.favors[1]),
             ] {
                 if on {
                     additions.rows.push(vec![

@@ -2,13 +2,21 @@
 //! the scenario's `[tournament]` table (all off: the plain main-board game,
 //! drawing no extra dice): the starting Purchase Card [Setting up] and the
 //! events with a duration, Season, Month and Day, that stay beside the
-//! board with a lasting effect until they end [15:4].
+//! board with a lasting effect until they end [15:4], and the Bite and
+//! Favor tokens [20:12-13, 20:15].
 
 use barsoom_engine::model::Trace;
 use serde::Deserialize;
 
 use super::character::PURCHASE_BASE;
-use super::game::{Game, Roll, Source};
+use super::data::Card;
+use super::game::{Flow, Game, Roll, Source};
+use super::policy::Base;
+
+/// Bites at which the player is out of the game [20:13].
+pub const BITES_OUT: i32 = 8;
+/// Favors one character keeps (a bound for the counter).
+pub(crate) const MAX_FAVORS: i32 = 20;
 
 /// Deals of a pulled object in a row before the first other item is dealt.
 const MAX_REDEALS: u32 = 64;
@@ -23,6 +31,17 @@ pub struct Tournament {
     /// Season, Month and Day events (adventure cards with `timed`) are
     /// shuffled into the deck and last beside the board [15:4].
     pub timed_events: bool,
+    /// Cards giving Bite and Favor tokens are shuffled into the deck;
+    /// 8 bites put a player out, a favor adds or takes 1 from a roll
+    /// [20:12-13, 20:15].
+    pub tokens: bool,
+}
+
+impl Tournament {
+    /// Whether `card` is shuffled into the adventure deck.
+    pub fn deals(&self, card: &Card) -> bool {
+        (card.timed.is_none() || self.timed_events) && (!card.tokens || self.tokens)
+    }
 }
 
 /// The sub-types of event that last beside the board [15:4].
@@ -179,5 +198,55 @@ impl Game<'_> {
                 self.apply(seat, effect, Source::Card(l.card), r, trace);
             }
         }
+    }
+}
+
+impl Game<'_> {
+    /// Takes `amount` Bite tokens; with 8 the player is out of the game at
+    /// once, the character's goods staying on its space [20:13].
+    pub fn gain_bites<T: Trace>(&mut self, seat: usize, amount: i32, trace: &mut T) -> Flow {
+        let hero = &mut self.players[seat].hero;
+        hero.bites = (i32::from(hero.bites) + amount).clamp(0, BITES_OUT) as u8;
+        self.stats.bites += amount.max(0) as u32;
+        if i32::from(self.players[seat].hero.bites) < BITES_OUT {
+            return Flow::Continue;
+        }
+        trace.event("Talisman 20:13", || {
+            format!("seat {} has 8 bites and is out of the game", seat + 1)
+        });
+        self.stats.bitten_out += 1;
+        self.remove_character(seat);
+        self.players[seat].out = true;
+        self.check_last_standing();
+        Flow::EndTurn
+    }
+
+    /// Whether the seat spends a Favor for +1 on a combat roll that
+    /// `margin` (its score minus the other's) leaves lost by 1 or a
+    /// stand-off [20:15]: one favor a roll. The sensible player always
+    /// does; the random one tosses a coin. Returns the 1 added, or 0.
+    pub(crate) fn use_favor<R: Roll, T: Trace>(
+        &mut self,
+        seat: usize,
+        margin: i32,
+        r: &mut R,
+        trace: &mut T,
+    ) -> i32 {
+        if self.players[seat].hero.favors == 0 || !(-1..=0).contains(&margin) {
+            return 0;
+        }
+        let wants = match self.players[seat].policy.base() {
+            Base::Sensible(_) => true,
+            Base::Random => r.pick(2) == 0,
+        };
+        if !wants {
+            return 0;
+        }
+        self.players[seat].hero.favors -= 1;
+        self.stats.favors[1] += 1;
+        trace.event("Talisman 20:15", || {
+            format!("seat {} spends a favor: +1 to its roll", seat + 1)
+        });
+        1
     }
 }

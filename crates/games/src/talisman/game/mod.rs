@@ -136,6 +136,12 @@ pub struct GameStats {
     pub starting_purchases: u32,
     /// Season, Month and Day events that went beside the board [15:4].
     pub lasting_events: u32,
+    /// Bite tokens taken [20:13].
+    pub bites: u32,
+    /// Players out of the game with 8 bites [20:13].
+    pub bitten_out: u32,
+    /// Favors gained, and used on a die roll [20:15].
+    pub favors: [u32; 2],
 }
 
 impl Default for GameStats {
@@ -152,6 +158,9 @@ impl Default for GameStats {
             crown_round: 0,
             starting_purchases: 0,
             lasting_events: 0,
+            bites: 0,
+            bitten_out: 0,
+            favors: [0; 2],
         }
     }
 }
@@ -305,10 +314,11 @@ impl<'a> Game<'a> {
     /// characters and deals the ending card.
     pub fn setup<R: Roll>(&mut self, r: &mut R) {
         let rules = self.rules;
-        // Season, Month and Day events are in the deck only when played [15:4].
+        // Season, Month and Day events [15:4], and cards that give tokens
+        // [20:12], are in the deck only when played.
         self.deck_len = 0;
         for (i, card) in rules.cards.iter().enumerate() {
-            if card.timed.is_none() || self.config.tournament.timed_events {
+            if self.config.tournament.deals(card) {
                 self.deck[self.deck_len] = i as u16;
                 self.deck_len += 1;
             }
@@ -616,18 +626,24 @@ impl<'a> Game<'a> {
                 CAUSE_NAMES[cause_index]
             )
         });
+        self.remove_character(seat);
+        let p = &mut self.players[seat];
+        if self.crown_reached || p.hand_len == 0 {
+            p.out = true;
+        }
+        self.check_last_standing();
+    }
+
+    /// Takes a character off the board: its goods stay on its space, its
+    /// spells are discarded and its curses go back to their deck [4:3].
+    pub(crate) fn remove_character(&mut self, seat: usize) {
         let mut hero = self.players[seat].hero;
         self.leave_belongings(&mut hero);
         for &s in &hero.spells[..usize::from(hero.spells_len)] {
             self.discard_spell(s);
         }
         self.return_all_curses(seat);
-        let p = &mut self.players[seat];
-        p.alive = false;
-        if self.crown_reached || p.hand_len == 0 {
-            p.out = true;
-        }
-        self.check_last_standing();
+        self.players[seat].alive = false;
     }
 
     /// Leaves everything `hero` carries on its space: objects and followers
