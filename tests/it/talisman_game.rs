@@ -127,6 +127,12 @@ fn step_inward_with_talisman(g: &mut Game<'_>, at: &str) {
     g.turn(0, &mut ScriptedDice::new(&[]), &mut TraceLog::default());
 }
 
+/// Asserts that the game ended with `seat` winning as `name`.
+fn assert_won(g: &Game<'_>, seat: usize, name: &str) {
+    let character = g.rules.character_index(name).expect("character");
+    assert_eq!(g.end, Some(End::Won { seat, character }));
+}
+
 fn place(g: &mut Game<'_>, seat: usize, at: usize) {
     g.players[seat].hero.space = at as u16;
 }
@@ -392,14 +398,7 @@ fn death_leaves_the_goods_and_brings_the_next_character() {
         &mut TraceLog::default(),
     );
     assert!(g.players[0].out);
-    let troll = rules.character_index("Troll").expect("Troll");
-    assert_eq!(
-        g.end,
-        Some(End::Won {
-            seat: 1,
-            character: troll
-        })
-    );
+    assert_won(&g, 1, "Troll");
 }
 
 #[test]
@@ -1595,14 +1594,7 @@ fn eight_bites_and_the_player_is_out() {
     assert_eq!(g.space_gold[at], 3);
     assert_eq!((g.stats.bites, g.stats.bitten_out), (8, 1));
     assert_eq!(g.stats.deaths.iter().sum::<u32>(), 0, "not a death");
-    let troll = rules.character_index("Troll").expect("Troll");
-    assert_eq!(
-        g.end,
-        Some(End::Won {
-            seat: 1,
-            character: troll
-        })
-    );
+    assert_won(&g, 1, "Troll");
 }
 
 #[test]
