@@ -128,6 +128,10 @@ pub struct Hero {
     pub pulled_len: u8,
     /// A raft came this turn: it crosses from the next turn on [11:17].
     pub raft_fresh: bool,
+    /// Bite tokens: at 8 the player is out [20:13].
+    pub bites: u8,
+    /// Favors, each +1 or -1 on one die roll [20:15].
+    pub favors: u8,
 }
 
 const EMPTY: u16 = u16::MAX;
@@ -210,6 +214,8 @@ impl Hero {
             pulled: [EMPTY; MAX_PULLED],
             pulled_len: 0,
             raft_fresh: false,
+            bites: 0,
+            favors: 0,
         }
     }
 

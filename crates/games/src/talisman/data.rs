@@ -14,6 +14,7 @@ use serde::Deserialize;
 
 use super::board::{Board, BoardFile};
 use super::curses::Curse;
+use super::tournament::{TIMED_NAMES, Timed};
 use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance};
 
 /// Alignment of a character, or the alignment a card or item asks for [7].
@@ -106,6 +107,10 @@ pub enum Mechanic {
     ValleyOfFire,
     /// The Crown of Command and its ending card [11:7, 14:6].
     Crown,
+    /// Take `amount` Bite tokens; at 8 the player is out [20:13].
+    GainBites,
+    /// Take `amount` Favors [20:15].
+    GainFavors,
 }
 
 /// Mechanic names as data spells them.
@@ -141,6 +146,8 @@ pub(crate) const MECHANIC_NAMES: &[(&str, Mechanic)] = &[
     ("portal", Mechanic::Portal),
     ("valley_of_fire", Mechanic::ValleyOfFire),
     ("crown", Mechanic::Crown),
+    ("gain_bites", Mechanic::GainBites),
+    ("gain_favors", Mechanic::GainFavors),
 ];
 
 /// One compiled effect.
@@ -305,6 +312,9 @@ impl EffectCompiler<'_> {
             Mechanic::SetAlignment if effect.alignment.is_none() => {
                 return Err(err(".alignment", "expected good, neutral or evil".into()));
             }
+            Mechanic::GainBites | Mechanic::GainFavors if e.amount < 1 => {
+                return Err(err(".amount", "expected at least 1 token".into()));
+            }
             Mechanic::Pack if e.count == 0 => {
                 return Err(err(".count", "expected a pack of at least 1".into()));
             }
@@ -414,6 +424,12 @@ pub struct Card {
     pub effects_len: u16,
     /// Whether an event stays on the space (strangers and places always do).
     pub stays: bool,
+    /// A Season, Month or Day event: it lasts beside the board and its
+    /// effects fall on every character at the start of each turn [15:4].
+    pub timed: Option<Timed>,
+    /// Whether it gives tokens (bites, favors) [20:12]: in the deck only
+    /// when the scenario plays them.
+    pub tokens: bool,
 }
 
 /// The special abilities a character card may name [8]: each a hook in code.
@@ -690,6 +706,7 @@ struct CardFile {
     alignment: Option<String>,
     #[serde(default)]
     stays: bool,
+    timed: Option<String>,
     #[serde(default)]
     effects: Vec<EffectFile>,
     #[serde(default)]
@@ -843,6 +860,77 @@ fn item_of(file: &Path, field: &str, c: &CardFile) -> Result<Item, ScenarioError
         capacity: c.capacity,
         movement: c.movement,
     })
+}
+
+/// Whether `effects`, or their roll tables' entries, give tokens [20:12].
+fn gives_tokens(effects: &[Effect], tables: &[Effect]) -> bool {
+    let token = |e: &Effect| matches!(e.mechanic, Mechanic::GainBites | Mechanic::GainFavors);
+    effects.iter().any(|e| {
+        token(e)
+            || (e.mechanic == Mechanic::RollTable
+                && tables[usize::from(e.table)..usize::from(e.table) + 6]
+                    .iter()
+                    .any(token))
+    })
+}
+
+/// Mechanics that make no sense at the start of every turn, refused in a
+/// lasting event's effects.
+const NOT_LASTING: [Mechanic; 9] = [
+    Mechanic::DrawCards,
+    Mechanic::MoveTo,
+    Mechanic::Shop,
+    Mechanic::HealForGold,
+    Mechanic::Sentinel,
+    Mechanic::Portal,
+    Mechanic::ValleyOfFire,
+    Mechanic::Crown,
+    Mechanic::GainTalisman,
+];
+
+/// A card's `timed` sub-type [15:4], checked: only on events, whose
+/// effects (and their roll tables' entries) must be ones that can fall at
+/// the start of every turn.
+fn timed_of(
+    file: &Path,
+    field: &str,
+    c: &CardFile,
+    kind: CardKind,
+    effects: &[Effect],
+    tables: &[Effect],
+) -> Result<Option<Timed>, ScenarioError> {
+    let Some(name) = &c.timed else {
+        return Ok(None);
+    };
+    let err = |message: String| ScenarioError::new(file, format!("{field}.timed"), message);
+    let timed = TIMED_NAMES
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, t)| *t)
+        .ok_or_else(|| err(format!("expected season, month or day, found {name:?}")))?;
+    if kind != CardKind::Event || c.stays {
+        return Err(err(
+            "only an event that does not stay on its space lasts beside the board [15:4]".into(),
+        ));
+    }
+    let entries = effects
+        .iter()
+        .filter(|e| e.mechanic == Mechanic::RollTable)
+        .flat_map(|e| &tables[usize::from(e.table)..usize::from(e.table) + 6]);
+    if let Some(e) = effects
+        .iter()
+        .chain(entries)
+        .find(|e| NOT_LASTING.contains(&e.mechanic))
+    {
+        let name = MECHANIC_NAMES
+            .iter()
+            .find(|(_, m)| *m == e.mechanic)
+            .map_or("?", |(n, _)| *n);
+        return Err(err(format!(
+            "a lasting event's effects fall at the start of every turn; {name:?} cannot"
+        )));
+    }
+    Ok(Some(timed))
 }
 
 /// The most adventure cards a deck may hold (per-game state is fixed-size).
@@ -1022,6 +1110,14 @@ impl Load for Rules {
             }
             // The end fits, so the count does too.
             index16(&path, &field, card_effects.len())?;
+            let timed = timed_of(
+                &path,
+                &field,
+                c,
+                kind,
+                &card_effects[usize::from(start)..],
+                &compiler.tables,
+            )?;
             let card = Card {
                 name: c.name.clone(),
                 kind,
@@ -1032,6 +1128,8 @@ impl Load for Rules {
                 effects_start: start,
                 effects_len: c.effects.len() as u16,
                 stays: c.stays || matches!(kind, CardKind::Stranger | CardKind::Place),
+                timed,
+                tokens: gives_tokens(&card_effects[usize::from(start)..], &compiler.tables),
             };
             for _ in 0..c.copies {
                 cards.push(card.clone());

@@ -9,6 +9,7 @@ use super::character::{MAX_PACKED, MAX_PULLED};
 use super::combat::{Result3, compare, roll};
 use super::data::{Ability, CardKind, Effect, Mechanic};
 use super::game::{Cause, Flow, Game, PILE, Roll, Source};
+use super::tournament::MAX_FAVORS;
 use barsoom_engine::model::Trace;
 
 /// Which region the inner region is: creatures there cannot be evaded [14:4].
@@ -99,6 +100,12 @@ impl Game<'_> {
             let card = self.pile[space][i];
             if rules.cards[usize::from(card)].kind != CardKind::Event {
                 i += 1;
+                continue;
+            }
+            // A Season, Month or Day event goes beside the board [15:4].
+            if let Some(timed) = rules.cards[usize::from(card)].timed {
+                self.remove_from_pile(space, i);
+                self.begin_lasting_event(card, timed, trace);
                 continue;
             }
             if !rules.cards[usize::from(card)].stays {
@@ -400,7 +407,7 @@ impl Game<'_> {
     /// allowed [18]; spells are cast before the roll [16:3]. A loss costs a
     /// life unless armour saves it [16:11]. `None` means evaded.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn creature_fight<R: Roll, T: Trace>(
+    pub fn creature_fight<R: Roll, T: Trace>(
         &mut self,
         seat: usize,
         level: i32,
@@ -449,6 +456,7 @@ impl Game<'_> {
         }
         let mine = base + extra + roll(r, best_of_two);
         let theirs = level + r.d6();
+        let mine = mine + self.use_favor(seat, mine - theirs, r, trace);
         let result = compare(mine, theirs);
         trace.event(
             if psychic {
@@ -651,6 +659,12 @@ impl Game<'_> {
                     self.discard_card(f);
                 }
             }
+            Mechanic::GainBites => return self.gain_bites(seat, amount, trace),
+            Mechanic::GainFavors => {
+                let hero = &mut self.players[seat].hero;
+                hero.favors = (i32::from(hero.favors) + amount).min(MAX_FAVORS) as u8;
+                self.stats.favors[0] += amount as u32;
+            }
             Mechanic::LosePackAnimal => {
                 let mut hero = self.players[seat].hero;
                 let mut lost = [0u16; MAX_PACKED + MAX_PULLED + 1];
@@ -767,6 +781,8 @@ impl Game<'_> {
         let (a_best, d_best) = (best(self, seat), best(self, target));
         let a = score(self, seat) + roll(r, a_best);
         let d = score(self, target) + roll(r, d_best);
+        let a = a + self.use_favor(seat, a - d, r, trace);
+        let d = d + self.use_favor(target, d - a, r, trace);
         let result = compare(a, d);
         trace.event("Talisman 16:8", || {
             format!(

@@ -11,7 +11,9 @@
 //! - `spells`: casting, blunders and when the players cast;
 //! - `policy`: the `sensible` and `random` players;
 //! - `game`: the turn, movement, death, the Crown, `talisman.game`;
-//! - `stats`: per-character and per-card breakdowns (`barsoom talisman stats`).
+//! - `stats`: per-character and per-card breakdowns (`barsoom talisman stats`);
+//! - `tournament`: the starting Purchase Card and the Season, Month and
+//!   Day events [15:4], switched on by the scenario's `[tournament]` table.
 
 pub mod board;
 pub mod character;
@@ -23,3 +25,4 @@ pub mod game;
 pub mod policy;
 pub mod spells;
 pub mod stats;
+pub mod tournament;

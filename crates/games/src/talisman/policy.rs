@@ -675,6 +675,8 @@ impl Game<'_> {
             Mechanic::PsychicFight => fight_value(me, e.craft + 7 * i32::from(e.dice) / 2, true),
             Mechanic::Toad => -3.0,
             Mechanic::DrawCurse => -2.0,
+            Mechanic::GainBites => -1.5 * f64::from(e.amount),
+            Mechanic::GainFavors => f64::from(e.amount),
             Mechanic::RollTable => {
                 let start = usize::from(e.table);
                 rules.tables[start..start + 6]

@@ -1,10 +1,11 @@
 //! Per-character and per-card breakdowns of many games, for
 //! `barsoom breakdown`: which characters win when they are in play,
 //! how long their wins take, how they die; which cards are met and which
-//! kill. Trial `i` is the same game as trial `i` of `barsoom run` with the
+//! kill; with the tournament additions on, how often each came into play. Trial `i` is the same game as trial `i` of `barsoom run` with the
 //! same seed; blocks of games run in parallel and their integer counts add
 //! up to the same totals in any order.
 
+use super::data::Card;
 use super::game::{CAUSE_NAMES, End, MAX_PLAYERS, TalismanGame};
 use crate::BreakdownModel;
 use barsoom_engine::breakdown::{Breakdown, Cell, Table};
@@ -51,13 +52,23 @@ pub struct Counts {
     pub cards: Vec<(String, CardCounts)>,
     /// Wins per seat (0 is the first player).
     pub seat_wins: [u64; MAX_PLAYERS],
+    /// Starting Purchase Cards kept [Setting up].
+    pub starting_purchases: u64,
+    /// Season, Month and Day events that went beside the board [15:4].
+    pub lasting_events: u64,
+    /// Bite tokens taken [20:13].
+    pub bites: u64,
+    /// Players out of the game with 8 bites [20:13].
+    pub bitten_out: u64,
+    /// Favors gained, and used on a die roll [20:15].
+    pub favors: [u64; 2],
 }
 
 impl Counts {
     fn empty(model: &TalismanGame) -> Counts {
         let rules = model.rules();
         let mut cards: Vec<(String, CardCounts)> = Vec::new();
-        for c in &rules.cards {
+        for c in rules.cards.iter().filter(|c| in_deck(model, c)) {
             if !cards.iter().any(|(n, _)| *n == c.name) {
                 cards.push((c.name.clone(), CardCounts::default()));
             }
@@ -89,7 +100,20 @@ impl Counts {
         for (a, b) in self.seat_wins.iter_mut().zip(other.seat_wins) {
             *a += b;
         }
+        self.starting_purchases += other.starting_purchases;
+        self.lasting_events += other.lasting_events;
+        self.bites += other.bites;
+        self.bitten_out += other.bitten_out;
+        self.favors[0] += other.favors[0];
+        self.favors[1] += other.favors[1];
     }
+}
+
+/// Whether a card is shuffled into this scenario's deck (a Season, Month
+/// or Day event only with the tournament's `timed_events`, a card giving
+/// tokens only with its `tokens`).
+fn in_deck(model: &TalismanGame, card: &Card) -> bool {
+    model.config().tournament.deals(card)
 }
 
 /// Plays trials `range` of `seed` and counts them.
@@ -97,15 +121,10 @@ fn count_block(model: &TalismanGame, seed: u64, range: std::ops::Range<u64>) -> 
     let rules = model.rules();
     let mut out = Counts::empty(model);
     // Card index -> position in `out.cards`, by name.
-    let slot: Vec<usize> = rules
+    let slot: Vec<Option<usize>> = rules
         .cards
         .iter()
-        .map(|c| {
-            out.cards
-                .iter()
-                .position(|(n, _)| *n == c.name)
-                .unwrap_or(0)
-        })
+        .map(|c| out.cards.iter().position(|(n, _)| *n == c.name))
         .collect();
     for trial in range {
         let mut dice = Dice::for_trial(seed, trial);
@@ -126,7 +145,16 @@ fn count_block(model: &TalismanGame, seed: u64, range: std::ops::Range<u64>) -> 
             out.characters[character].wins += 1;
             out.characters[character].win_rounds += u64::from(game.round);
         }
-        for (card, &to) in slot.iter().enumerate() {
+        out.starting_purchases += u64::from(s.starting_purchases);
+        out.lasting_events += u64::from(s.lasting_events);
+        out.bites += u64::from(s.bites);
+        out.bitten_out += u64::from(s.bitten_out);
+        out.favors[0] += u64::from(s.favors[0]);
+        out.favors[1] += u64::from(s.favors[1]);
+        for (card, to) in slot.iter().enumerate() {
+            let Some(to) = *to else {
+                continue;
+            };
             let c = &mut out.cards[to].1;
             c.met += u64::from(s.card_met[card]);
             c.lives += u64::from(s.card_lives[card]);
@@ -208,10 +236,44 @@ impl BreakdownModel for TalismanGame {
                 Cell::ratio(c.kills, c.met, 5),
             ]);
         }
+        let mut tables = vec![characters, seats, card_table];
+        let tournament = self.config().tournament;
+        if tournament.starting_purchase || tournament.timed_events || tournament.tokens {
+            let mut additions = Table::new(&["tournament addition", "count", "per game"]);
+            for (name, on, n) in [
+                (
+                    "starting purchase cards kept",
+                    tournament.starting_purchase,
+                    counts.starting_purchases,
+                ),
+                (
+                    "Season, Month and Day events drawn",
+                    tournament.timed_events,
+                    counts.lasting_events,
+                ),
+                ("bites taken", tournament.tokens, counts.bites),
+                (
+                    "players out with 8 bites",
+                    tournament.tokens,
+                    counts.bitten_out,
+                ),
+                ("favors gained", tournament.tokens, counts.favors[0]),
+                ("favors used", tournament.tokens, counts.favors[1]),
+            ] {
+                if on {
+                    additions.rows.push(vec![
+                        Cell::Text(name.into()),
+                        Cell::Count(n),
+                        Cell::ratio(n, counts.games, 3),
+                    ]);
+                }
+            }
+            tables.push(additions);
+        }
         Breakdown {
             games: counts.games,
             heading: format!("{} with a winner", counts.decided),
-            tables: vec![characters, seats, card_table],
+            tables,
         }
     }
 }

@@ -13,6 +13,7 @@ use super::character::Hero;
 use super::curses::{CurseEffect, MAX_CURSES};
 use super::data::{Ability, MAX_CARDS, MAX_SPELLS, Rules};
 use super::policy::{Base, Policy};
+use super::tournament::{Lasting, Tournament};
 use barsoom_engine::search::{self, Branching, SearchSlot};
 
 mod model;
@@ -131,6 +132,16 @@ pub struct GameStats {
     pub character_played: [u8; 32],
     /// Round the Crown was first reached (0: never).
     pub crown_round: u32,
+    /// Starting Purchase Cards kept [Setting up].
+    pub starting_purchases: u32,
+    /// Season, Month and Day events that went beside the board [15:4].
+    pub lasting_events: u32,
+    /// Bite tokens taken [20:13].
+    pub bites: u32,
+    /// Players out of the game with 8 bites [20:13].
+    pub bitten_out: u32,
+    /// Favors gained, and used on a die roll [20:15].
+    pub favors: [u32; 2],
 }
 
 impl Default for GameStats {
@@ -145,6 +156,11 @@ impl Default for GameStats {
             character_deaths: [[0; 7]; 32],
             character_played: [0; 32],
             crown_round: 0,
+            starting_purchases: 0,
+            lasting_events: 0,
+            bites: 0,
+            bitten_out: 0,
+            favors: [0; 2],
         }
     }
 }
@@ -175,6 +191,8 @@ pub struct Config {
     pub endings: Vec<u8>,
     /// Rounds a search player's playout looks ahead (0: to the end).
     pub search_horizon: u32,
+    /// The tournament additions played on the main board.
+    pub tournament: Tournament,
 }
 
 /// How a game ended.
@@ -220,6 +238,8 @@ pub struct Game<'a> {
     pub pile_len: [u8; SPACES],
     /// Gold left on each space.
     pub space_gold: [u16; SPACES],
+    /// Season, Month and Day events beside the board [15:4].
+    pub lasting: [Option<Lasting>; 3],
     /// The ending card at the Crown.
     pub ending: usize,
     /// Whether someone has reached the Crown and drawn the ending [4:3].
@@ -270,6 +290,7 @@ impl<'a> Game<'a> {
             pile: [[0; PILE]; SPACES],
             pile_len: [0; SPACES],
             space_gold: [0; SPACES],
+            lasting: [None; 3],
             ending: 0,
             crown_reached: false,
             round: 0,
@@ -293,9 +314,14 @@ impl<'a> Game<'a> {
     /// characters and deals the ending card.
     pub fn setup<R: Roll>(&mut self, r: &mut R) {
         let rules = self.rules;
-        self.deck_len = rules.cards.len();
-        for i in 0..self.deck_len {
-            self.deck[i] = i as u16;
+        // Season, Month and Day events [15:4], and cards that give tokens
+        // [20:12], are in the deck only when played.
+        self.deck_len = 0;
+        for (i, card) in rules.cards.iter().enumerate() {
+            if self.config.tournament.deals(card) {
+                self.deck[self.deck_len] = i as u16;
+                self.deck_len += 1;
+            }
         }
         shuffle(&mut self.deck[..self.deck_len], r);
         self.spell_len = rules.spells.len();
@@ -600,18 +626,24 @@ impl<'a> Game<'a> {
                 CAUSE_NAMES[cause_index]
             )
         });
+        self.remove_character(seat);
+        let p = &mut self.players[seat];
+        if self.crown_reached || p.hand_len == 0 {
+            p.out = true;
+        }
+        self.check_last_standing();
+    }
+
+    /// Takes a character off the board: its goods stay on its space, its
+    /// spells are discarded and its curses go back to their deck [4:3].
+    pub(crate) fn remove_character(&mut self, seat: usize) {
         let mut hero = self.players[seat].hero;
         self.leave_belongings(&mut hero);
         for &s in &hero.spells[..usize::from(hero.spells_len)] {
             self.discard_spell(s);
         }
         self.return_all_curses(seat);
-        let p = &mut self.players[seat];
-        p.alive = false;
-        if self.crown_reached || p.hand_len == 0 {
-            p.out = true;
-        }
-        self.check_last_standing();
+        self.players[seat].alive = false;
     }
 
     /// Leaves everything `hero` carries on its space: objects and followers
@@ -661,6 +693,9 @@ impl<'a> Game<'a> {
     /// Plays the whole game.
     pub fn play<R: Roll, T: Trace>(&mut self, r: &mut R, trace: &mut T) -> End {
         self.setup(r);
+        if self.config.tournament.starting_purchase {
+            self.deal_starting_purchases(r, trace);
+        }
         if T::ENABLED {
             let names: Vec<String> = (0..self.seats())
                 .map(|s| {
@@ -697,6 +732,7 @@ impl<'a> Game<'a> {
                     break;
                 }
                 self.round += 1;
+                self.end_lasting_events(trace);
             }
             let seat = self.next_seat;
             self.next_seat = (seat + 1) % self.seats();
@@ -775,6 +811,7 @@ impl<'a> Game<'a> {
             self.draw_spells(seat, missing);
         }
         self.turn_start_spells(seat, r, trace);
+        self.lasting_effects(seat, r, trace);
         if self.players[seat].alive {
             Flow::Continue
         } else {

@@ -12,6 +12,7 @@ use serde::Deserialize;
 
 use crate::talisman::data::Rules;
 use crate::talisman::policy::{POLICY_NAMES, Policy, SensibleKnobs};
+use crate::talisman::tournament::Tournament;
 use barsoom_engine::accumulate::{MAX_METRICS, TrialResult};
 use barsoom_engine::model::{MetricSpec, Model, OutputSpec, Trace};
 use barsoom_engine::rng::Dice;
@@ -53,6 +54,10 @@ pub struct GameFile {
     /// Rounds a search playout looks ahead (0: to the end).
     #[serde(default = "default_search_horizon")]
     search_horizon: u32,
+    /// Tournament additions on the main board (all off by default: the
+    /// plain main-board game).
+    #[serde(default)]
+    tournament: Tournament,
 }
 
 fn default_search_horizon() -> u32 {
@@ -196,6 +201,7 @@ impl TalismanGame {
             max_rounds: file.max_rounds,
             endings,
             search_horizon: file.search_horizon,
+            tournament: file.tournament,
         })
     }
 

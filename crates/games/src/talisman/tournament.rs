@@ -1,0 +1,252 @@
+//! Tournament additions that live on the main board, each switched on by
+//! the scenario's `[tournament]` table (all off: the plain main-board game,
+//! drawing no extra dice): the starting Purchase Card [Setting up] and the
+//! events with a duration, Season, Month and Day, that stay beside the
+//! board with a lasting effect until they end [15:4], and the Bite and
+//! Favor tokens [20:12-13, 20:15].
+
+use barsoom_engine::model::Trace;
+use serde::Deserialize;
+
+use super::character::PURCHASE_BASE;
+use super::data::Card;
+use super::game::{Flow, Game, Roll, Source};
+use super::policy::Base;
+
+/// Bites at which the player is out of the game [20:13].
+pub const BITES_OUT: i32 = 8;
+/// Favors one character keeps (a bound for the counter).
+pub(crate) const MAX_FAVORS: i32 = 20;
+
+/// Deals of a pulled object in a row before the first other item is dealt.
+const MAX_REDEALS: u32 = 64;
+
+/// Which tournament additions are played (scenario `[tournament]` table).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct Tournament {
+    /// Each player is dealt one random Purchase Card at setting up, a
+    /// pulled object re-dealt [Setting up].
+    pub starting_purchase: bool,
+    /// Season, Month and Day events (adventure cards with `timed`) are
+    /// shuffled into the deck and last beside the board [15:4].
+    pub timed_events: bool,
+    /// Cards giving Bite and Favor tokens are shuffled into the deck;
+    /// 8 bites put a player out, a favor adds or takes 1 from a roll
+    /// [20:12-13, 20:15].
+    pub tokens: bool,
+}
+
+impl Tournament {
+    /// Whether `card` is shuffled into the adventure deck.
+    pub fn deals(&self, card: &Card) -> bool {
+        (card.timed.is_none() || self.timed_events) && (!card.tokens || self.tokens)
+    }
+}
+
+/// The sub-types of event that last beside the board [15:4].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Timed {
+    /// Lasts 5 full rounds.
+    Season,
+    /// Lasts 3 full rounds.
+    Month,
+    /// Lasts 3 full rounds.
+    Day,
+}
+
+/// The sub-types as data spells them, in slot order.
+pub(crate) const TIMED_NAMES: [(&str, Timed); 3] = [
+    ("season", Timed::Season),
+    ("month", Timed::Month),
+    ("day", Timed::Day),
+];
+
+impl Timed {
+    /// Its slot beside the board: one event of each sub-type at a time.
+    pub(crate) fn slot(self) -> usize {
+        match self {
+            Timed::Season => 0,
+            Timed::Month => 1,
+            Timed::Day => 2,
+        }
+    }
+
+    /// Full rounds it lasts after the round it is drawn in [15:4].
+    pub fn rounds(self) -> u32 {
+        match self {
+            Timed::Season => 5,
+            Timed::Month | Timed::Day => 3,
+        }
+    }
+}
+
+/// An event lasting beside the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lasting {
+    /// The adventure card.
+    pub card: u16,
+    /// The last round it is in force; it is discarded when the next begins.
+    pub until: u32,
+}
+
+impl Game<'_> {
+    /// Deals each player one random Purchase Card for its first character,
+    /// dealing again while it is a pulled object [Setting up]. Purchase
+    /// piles are unlimited here, so a random card is a uniform pick among
+    /// the items. One the character cannot hold goes back to its pile
+    /// [20:2].
+    pub fn deal_starting_purchases<R: Roll, T: Trace>(&mut self, r: &mut R, trace: &mut T) {
+        let rules = self.rules;
+        let n = rules.purchases.len();
+        let first_unpulled = rules.purchases.iter().position(|p| p.item.pulled == 0);
+        let Some(first_unpulled) = first_unpulled else {
+            return;
+        };
+        for seat in 0..self.seats() {
+            let mut tries = 0;
+            let item = loop {
+                let i = r.pick(n);
+                if rules.purchases[i].item.pulled == 0 {
+                    break i;
+                }
+                // Dice that keep dealing pulled objects (only scripted ones
+                // could) settle on the first other item.
+                tries += 1;
+                if tries == MAX_REDEALS {
+                    break first_unpulled;
+                }
+                trace.event("Talisman setting up", || {
+                    format!(
+                        "seat {} is dealt the {}, a pulled object: dealt again",
+                        seat + 1,
+                        rules.purchases[i].name
+                    )
+                });
+            };
+            let kept = self.players[seat]
+                .hero
+                .take_object(rules, PURCHASE_BASE + item as u16);
+            self.stats.starting_purchases += u32::from(kept);
+            trace.event("Talisman setting up", || {
+                format!(
+                    "seat {} is dealt the {}{}",
+                    seat + 1,
+                    rules.purchases[item].name,
+                    if kept {
+                        ""
+                    } else {
+                        ", cannot hold it: back to its pile"
+                    }
+                )
+            });
+        }
+    }
+
+    /// A Season, Month or Day event goes beside the board, replacing (and
+    /// discarding) the one of its sub-type in force; it lasts the rest of
+    /// this round and then its full rounds [15:4].
+    pub fn begin_lasting_event<T: Trace>(&mut self, card: u16, timed: Timed, trace: &mut T) {
+        let slot = timed.slot();
+        if let Some(old) = self.lasting[slot] {
+            self.discard_card(old.card);
+        }
+        self.lasting[slot] = Some(Lasting {
+            card,
+            until: self.round + timed.rounds(),
+        });
+        self.stats.lasting_events += 1;
+        let rules = self.rules;
+        let until = self.round + timed.rounds();
+        trace.event("Talisman 15:4", || {
+            format!(
+                "{} lasts beside the board to the end of round {until}",
+                rules.cards[usize::from(card)].name
+            )
+        });
+    }
+
+    /// At the start of a round, discards the lasting events whose rounds
+    /// are over [15:4].
+    pub fn end_lasting_events<T: Trace>(&mut self, trace: &mut T) {
+        for slot in 0..self.lasting.len() {
+            if let Some(l) = self.lasting[slot]
+                && l.until < self.round
+            {
+                self.lasting[slot] = None;
+                self.discard_card(l.card);
+                let rules = self.rules;
+                trace.event("Talisman 15:4", || {
+                    format!("{} ends", rules.cards[usize::from(l.card)].name)
+                });
+            }
+        }
+    }
+
+    /// The lasting events' effects on a character at the start of each of
+    /// its turns, Season first. A lost turn is taken at once.
+    pub fn lasting_effects<R: Roll, T: Trace>(&mut self, seat: usize, r: &mut R, trace: &mut T) {
+        let rules = self.rules;
+        for slot in 0..self.lasting.len() {
+            let Some(l) = self.lasting[slot] else {
+                continue;
+            };
+            for &effect in rules.effects_of(usize::from(l.card)) {
+                if !self.players[seat].alive {
+                    return;
+                }
+                self.apply(seat, effect, Source::Card(l.card), r, trace);
+            }
+        }
+    }
+}
+
+impl Game<'_> {
+    /// Takes `amount` Bite tokens; with 8 the player is out of the game at
+    /// once, the character's goods staying on its space [20:13].
+    pub fn gain_bites<T: Trace>(&mut self, seat: usize, amount: i32, trace: &mut T) -> Flow {
+        let hero = &mut self.players[seat].hero;
+        hero.bites = (i32::from(hero.bites) + amount).clamp(0, BITES_OUT) as u8;
+        self.stats.bites += amount.max(0) as u32;
+        if i32::from(self.players[seat].hero.bites) < BITES_OUT {
+            return Flow::Continue;
+        }
+        trace.event("Talisman 20:13", || {
+            format!("seat {} has 8 bites and is out of the game", seat + 1)
+        });
+        self.stats.bitten_out += 1;
+        self.remove_character(seat);
+        self.players[seat].out = true;
+        self.check_last_standing();
+        Flow::EndTurn
+    }
+
+    /// Whether the seat spends a Favor for +1 on a combat roll that
+    /// `margin` (its score minus the other's) leaves lost by 1 or a
+    /// stand-off [20:15]: one favor a roll. The sensible player always
+    /// does; the random one tosses a coin. Returns the 1 added, or 0.
+    pub(crate) fn use_favor<R: Roll, T: Trace>(
+        &mut self,
+        seat: usize,
+        margin: i32,
+        r: &mut R,
+        trace: &mut T,
+    ) -> i32 {
+        if self.players[seat].hero.favors == 0 || !(-1..=0).contains(&margin) {
+            return 0;
+        }
+        let wants = match self.players[seat].policy.base() {
+            Base::Sensible(_) => true,
+            Base::Random => r.pick(2) == 0,
+        };
+        if !wants {
+            return 0;
+        }
+        self.players[seat].hero.favors -= 1;
+        self.stats.favors[1] += 1;
+        trace.event("Talisman 20:15", || {
+            format!("seat {} spends a favor: +1 to its roll", seat + 1)
+        });
+        1
+    }
+}
