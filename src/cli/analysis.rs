@@ -18,7 +18,7 @@ use crate::analysis::sweep::{grid, value_text};
 use crate::engine::RunConfig;
 use crate::engine::paired::run_paired;
 use crate::report::SummaryContext;
-use crate::report::charts::{DifferenceChart, DifferenceRow, write_difference_chart};
+use crate::report::charts::{DifferenceChart, DifferenceRow, Scale, write_difference_chart};
 use crate::report::files::{OutputFolder, WrittenBy, write_atomic};
 use crate::report::frames::{compare_frame, head_to_head_frame, ratings_frame, write_frame};
 use crate::report::summary::Summary;
@@ -333,6 +333,7 @@ pub fn compare(args: CompareArgs) -> Result<()> {
             chart_title(&first)
         ),
         x_label: "change in rate, second − first (95% paired interval)".into(),
+        scale: Scale::Change,
         rows: spec_a
             .outcomes
             .iter()

@@ -807,6 +807,8 @@ fn a_hero_beaten_by_beasts_is_out_of_play_and_by_men_a_prisoner() {
 #[test]
 fn the_cli_breaks_games_down_by_hero_and_table_entry() {
     let root = common::root();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out_dir = dir.path().display().to_string();
     let out = common::barsoom(
         &[
             "breakdown",
@@ -815,6 +817,8 @@ fn the_cli_breaks_games_down_by_hero_and_table_entry() {
             "12",
             "--rows",
             "5",
+            "--out",
+            &out_dir,
         ],
         &root,
     );

@@ -34,6 +34,7 @@
 mod common;
 
 mod bench;
+mod breakdown;
 mod checkpoint;
 mod cli;
 mod compare;

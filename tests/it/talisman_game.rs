@@ -856,12 +856,15 @@ fn the_cli_runs_the_game_and_prints_its_stats() {
         "{text}"
     );
     let _ = Alignment::Good;
+    let breakdown = dir.join("breakdown").to_string_lossy().into_owned();
     let out = common::barsoom_ok(
         &[
             "breakdown",
             "scenarios/talisman/two-player-random-deal.toml",
             "-n",
             "100",
+            "--out",
+            &breakdown,
         ],
         &root,
     );
@@ -875,7 +878,9 @@ fn the_cli_runs_the_game_and_prints_its_stats() {
 #[test]
 fn the_breakdown_is_the_same_on_any_thread_count_and_only_for_models_with_one() {
     let root = common::root();
+    let dir = temp("breakdown-threads");
     let tables = |threads: &str| {
+        let out_dir = dir.join(threads).to_string_lossy().into_owned();
         let out = common::barsoom_ok(
             &[
                 "breakdown",
@@ -885,6 +890,8 @@ fn the_breakdown_is_the_same_on_any_thread_count_and_only_for_models_with_one() 
                 "--threads",
                 threads,
                 "--json",
+                "--out",
+                &out_dir,
             ],
             &root,
         );

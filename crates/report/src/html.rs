@@ -1,6 +1,6 @@
 //! `barsoom report`: one self-contained HTML page built from the output
-//! folders of `run`/`merge`, `sweep`, `compare`, `tune`, `tournament` and
-//! `bench`.
+//! folders of `run`/`merge`, `sweep`, `compare`, `tune`, `tournament`,
+//! `bench` and `breakdown` (whose tables `html_breakdown` reads).
 //!
 //! Each folder is recognised by the JSON file its command writes (`run.json`,
 //! `sweep.json`, ...). A section shows what the JSON records (scenario, model,
@@ -31,7 +31,7 @@ pub struct ReportError {
 }
 
 impl ReportError {
-    fn new(path: &Path, message: impl Into<String>) -> Self {
+    pub(crate) fn new(path: &Path, message: impl Into<String>) -> Self {
         ReportError {
             path: path.to_path_buf(),
             message: message.into(),
@@ -177,6 +177,13 @@ const LAYOUTS: &[Layout] = &[
         }],
         json_tables: &[],
     },
+    Layout {
+        command: "breakdown",
+        info_file: "breakdown.json",
+        // One frame per table, named in the JSON: see `html_breakdown`.
+        frames: &[],
+        json_tables: &[],
+    },
 ];
 
 /// The facts a section lists when its JSON has them: pointer and label.
@@ -194,6 +201,8 @@ const FACTS: &[(&str, &str)] = &[
     ("/seed", "seed"),
     ("/confirm_seed", "confirmation seed"),
     ("/trials", "trials"),
+    ("/games", "games"),
+    ("/heading", "in all"),
     ("/paired_trials", "paired trials"),
     ("/trials_per_setting", "trials per setting"),
     ("/first_round_trials", "first-round trials per setting"),
@@ -347,7 +356,7 @@ pub fn read_section(dir: &Path) -> Result<Section, ReportError> {
         return Err(ReportError::new(
             dir,
             format!(
-                "{found}; expected an output folder of barsoom run, merge, sweep, compare, tune, tournament or bench"
+                "{found}; expected an output folder of barsoom run, merge, sweep, compare, tune, tournament, bench or breakdown"
             ),
         ));
     }
@@ -394,6 +403,9 @@ pub fn read_section(dir: &Path) -> Result<Section, ReportError> {
         if let Some(table) = json_table(&info, spec) {
             tables.push(table);
         }
+    }
+    if layout.command == "breakdown" {
+        tables.extend(crate::html_breakdown::tables(dir, &info)?);
     }
     let charts = charts(dir, &info)?;
     // Last, so that the errors above name the file that is wrong; every file
@@ -507,6 +519,14 @@ enum Cells {
 }
 
 impl Cells {
+    fn len(&self) -> usize {
+        match self {
+            Cells::Integers(v) => v.len(),
+            Cells::Numbers(v) => v.len(),
+            Cells::Text(v) => v.len(),
+        }
+    }
+
     fn is_null(&self, row: usize) -> bool {
         match self {
             Cells::Integers(v) => v[row].is_none(),
@@ -558,14 +578,18 @@ fn read_frame(dir: &Path, stem: &str) -> Result<Vec<(String, Cells)>, ReportErro
     Ok(columns)
 }
 
+/// `<stem>.csv` of `dir` as one table of all its rows, captioned `caption`.
+pub(crate) fn csv_table(dir: &Path, stem: &str, caption: &str) -> Result<Table, ReportError> {
+    let columns = read_frame(dir, stem)?;
+    let height = columns.first().map_or(0, |(_, c)| c.len());
+    let rows: Vec<usize> = (0..height).collect();
+    Ok(build_table(caption, &columns, &rows))
+}
+
 /// The tables of one frame: one, or one per value of its `kind` column.
 fn frame_tables(dir: &Path, spec: &FrameSpec) -> Result<Vec<Table>, ReportError> {
     let columns = read_frame(dir, spec.stem)?;
-    let height = columns.first().map_or(0, |(_, c)| match c {
-        Cells::Integers(v) => v.len(),
-        Cells::Numbers(v) => v.len(),
-        Cells::Text(v) => v.len(),
-    });
+    let height = columns.first().map_or(0, |(_, c)| c.len());
     let kinds = columns.iter().find_map(|(name, cells)| match cells {
         Cells::Text(values) if name == "kind" => Some(values.clone()),
         _ => None,

@@ -8,6 +8,7 @@ pub mod charts;
 pub mod files;
 pub mod frames;
 pub mod html;
+mod html_breakdown;
 pub mod summary;
 pub mod sweep;
 

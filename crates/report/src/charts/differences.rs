@@ -1,6 +1,9 @@
-//! The chart of a comparison: one row per outcome, its change (second run
-//! minus first) as a point with its 95% interval, about a line at zero; a
-//! change whose interval is clear of zero is coloured (green up, red down).
+//! Dot-and-whisker charts: one row per label, a value as a point with its
+//! 95% interval, about a dashed reference line; a value whose interval is
+//! clear of the line is coloured (green above, red below). A comparison's
+//! changes (second run minus first) are read about zero on an axis
+//! symmetric about it; a breakdown's rates (each hero's win rate) from zero,
+//! about the rate of all rows pooled.
 
 use std::path::{Path, PathBuf};
 
@@ -32,7 +35,20 @@ pub struct DifferenceRow {
     pub ci95: [f64; 2],
 }
 
-/// Changes with their intervals, first row on top.
+/// What a [`DifferenceChart`]'s values are, which sets its axis.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Scale {
+    /// Signed changes: the axis is symmetric about zero, the line at zero.
+    Change,
+    /// Rates: the axis runs from zero to a round number past the highest
+    /// interval (at most 1), the line at `reference`.
+    Rate {
+        /// Where the dashed line is drawn (the rate of all rows pooled).
+        reference: f64,
+    },
+}
+
+/// Values with their intervals, first row on top.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DifferenceChart {
     /// Title at the top.
@@ -41,6 +57,8 @@ pub struct DifferenceChart {
     pub subtitle: String,
     /// What the x axis measures.
     pub x_label: String,
+    /// Changes or rates.
+    pub scale: Scale,
     /// The rows.
     pub rows: Vec<DifferenceRow>,
 }
@@ -66,12 +84,12 @@ pub fn write_difference_chart(
     ])
 }
 
-/// A signed change with four decimals.
-fn change_text(v: f64) -> String {
-    if v.is_finite() {
-        format!("{v:+.4}")
-    } else {
-        "n/a".into()
+/// A value with four decimals, signed if it is a change.
+fn value_text(v: f64, scale: Scale) -> String {
+    match (v.is_finite(), scale) {
+        (false, _) => "n/a".into(),
+        (true, Scale::Change) => format!("{v:+.4}"),
+        (true, Scale::Rate { .. }) => format!("{v:.4}"),
     }
 }
 
@@ -83,15 +101,22 @@ fn draw<DB: DrawingBackend>(
     let area = titled(root, &chart.title, &chart.subtitle)?;
     let n = chart.rows.len();
     let n_f = n as f64;
-    // Symmetric about zero, to a round number past the widest interval.
     let reach = chart
         .rows
         .iter()
         .flat_map(|r| [r.difference, r.ci95[0], r.ci95[1]])
         .filter(|v| v.is_finite())
         .fold(0.0f64, |m, v| m.max(v.abs()));
-    let half = nice_ceil((reach * 1.3).max(1e-4));
-    let (x_ticks, step) = nice_ticks(-half, half, 8, false);
+    // Changes: symmetric about zero, to a round number past the widest
+    // interval. Rates: from zero to a round number past the highest.
+    let (low, high, reference) = match chart.scale {
+        Scale::Change => {
+            let half = nice_ceil((reach * 1.3).max(1e-4));
+            (-half, half, 0.0)
+        }
+        Scale::Rate { reference } => (0.0, nice_ceil((reach * 1.1).max(1e-4)).min(1.0), reference),
+    };
+    let (x_ticks, step) = nice_ticks(low, high, 8, false);
     let decimals = step_decimals(step);
 
     let label_style = TextStyle::from((FONT, LABEL_SIZE).into_font()).color(&TEXT_COLOR);
@@ -116,8 +141,10 @@ fn draw<DB: DrawingBackend>(
     let x_fmt = |v: &f64| {
         if v.abs() < step * 1e-6 {
             "0".to_string()
-        } else {
+        } else if chart.scale == Scale::Change {
             format!("{v:+.decimals$}")
+        } else {
+            format!("{v:.decimals$}")
         }
     };
     let mut cc = ChartBuilder::on(&area)
@@ -127,7 +154,7 @@ fn draw<DB: DrawingBackend>(
         .x_label_area_size(70)
         .y_label_area_size(widest + 24)
         .build_cartesian_2d(
-            FixedTicks::new(-half..half, x_ticks),
+            FixedTicks::new(low..high, x_ticks),
             FixedTicks::new(0.0..n_f, y_ticks),
         )
         .map_err(draw_err)?;
@@ -142,18 +169,14 @@ fn draw<DB: DrawingBackend>(
         .draw()
         .map_err(draw_err)?;
     cc.draw_series(std::iter::once(DashedPathElement::new(
-        vec![(0.0, 0.0), (0.0, n_f)],
+        vec![(reference, 0.0), (reference, n_f)],
         8,
         5,
         MARK_COLOR.stroke_width(2),
     )))
     .map_err(draw_err)?;
     let clamp = |v: f64| {
-        if v.is_nan() {
-            0.0
-        } else {
-            v.clamp(-half, half)
-        }
+        if v.is_nan() { 0.0 } else { v.clamp(low, high) }
     };
     let (x_px, _) = cc.plotting_area().get_pixel_range();
     for (i, r) in chart.rows.iter().enumerate() {
@@ -166,9 +189,9 @@ fn draw<DB: DrawingBackend>(
             PathElement::new(vec![(hi, y - 0.18), (hi, y + 0.18)], whisker),
         ])
         .map_err(draw_err)?;
-        let color = if r.ci95[0] > 0.0 {
+        let color = if r.ci95[0] > reference {
             PALETTE[2]
-        } else if r.ci95[1] < 0.0 {
+        } else if r.ci95[1] < reference {
             PALETTE[3]
         } else {
             OTHER_COLOR
@@ -181,7 +204,7 @@ fn draw<DB: DrawingBackend>(
         .map_err(draw_err)?;
         // The value in a column right of the plot, as in a table.
         root.draw_text(
-            &change_text(r.difference),
+            &value_text(r.difference, chart.scale),
             &label_style.pos(Pos::new(HPos::Right, VPos::Center)),
             (x_px.end + i32::try_from(VALUE_COLUMN).unwrap_or(0) - 8, py),
         )

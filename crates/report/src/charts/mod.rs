@@ -13,7 +13,8 @@
 //! - `lines`: line charts (metric trends, sweeps, tuning, bench history);
 //! - `heatmap`: heatmaps with a colour scale (sweeps over two parameters,
 //!   matchup tables);
-//! - `differences`: changes with their intervals (`compare`).
+//! - `differences`: values with their intervals about a reference line
+//!   (`compare`'s changes, `breakdown`'s rates).
 //!
 //! Every chart keeps what it plots inside the plotting area and its legend
 //! or colour scale outside it, and labels every tick; `svg_check` (a test)
@@ -39,7 +40,7 @@ mod outcomes;
 #[cfg(test)]
 mod svg_check;
 
-pub use differences::{DifferenceChart, DifferenceRow, write_difference_chart};
+pub use differences::{DifferenceChart, DifferenceRow, Scale, write_difference_chart};
 pub use heatmap::{Heatmap, write_heatmap};
 pub use lines::{
     LineChart, LinePoint, LineSeries, Mark, YAxis, write_line_chart, write_line_panels,

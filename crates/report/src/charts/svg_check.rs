@@ -496,6 +496,7 @@ fn every_chart_kind_keeps_its_series_in_the_plot_and_labels_its_ticks() {
         title: "A against B".into(),
         subtitle: String::new(),
         x_label: "change".into(),
+        scale: Scale::Change,
         rows: (0..16)
             .map(|i| {
                 let v = (i as f64 - 8.0) / 100.0;
@@ -509,6 +510,25 @@ fn every_chart_kind_keeps_its_series_in_the_plot_and_labels_its_ticks() {
     };
     write_difference_chart(&chart, d, "compare").expect("compare");
     check_chart(&d.join("compare.svg"));
+
+    // A breakdown's win rates of sixteen characters.
+    let rates = DifferenceChart {
+        x_label: "win rate".into(),
+        scale: Scale::Rate { reference: 0.2 },
+        rows: (0..16)
+            .map(|i| {
+                let v = 0.05 + i as f64 / 40.0;
+                DifferenceRow {
+                    label: format!("character {i}"),
+                    difference: v,
+                    ci95: [v - 0.03, v + 0.04],
+                }
+            })
+            .collect(),
+        ..chart
+    };
+    write_difference_chart(&rates, d, "characters").expect("characters");
+    check_chart(&d.join("characters.svg"));
 }
 
 /// The frame of a line chart's legend box.
