@@ -396,9 +396,15 @@ fn row_json(row: &BenchRow) -> serde_json::Value {
     })
 }
 
-/// Arguments of the hidden `barsoom bench-worker`: one process of the
-/// machine-ceiling timing.
-#[derive(Debug, clap::Args)]
+/// The first argument that makes `barsoom` one of `bench`'s worker
+/// processes instead of reading a command.
+pub const WORKER: &str = "bench-worker";
+
+/// Arguments of `barsoom bench-worker`: one process of the machine-ceiling
+/// timing, started by `bench` itself (not a command for people: it is not
+/// in the command line's definition).
+#[derive(Debug, clap::Parser)]
+#[command(name = "barsoom bench-worker")]
 pub struct WorkerArgs {
     /// The scenario file.
     scenario: PathBuf,
@@ -436,7 +442,7 @@ fn ceiling(target: &Target, trials: u64, threads: usize) -> Result<f64> {
     for _ in 0..threads {
         let mut command = Command::new(&exe);
         command
-            .arg("bench-worker")
+            .arg(WORKER)
             .arg(&target.path)
             .args(["-n", &trials.to_string()]);
         for set in &target.set {

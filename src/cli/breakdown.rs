@@ -17,7 +17,7 @@ use super::AnalysisOptions;
 use super::analysis::{chart_title, override_texts, write_info};
 use super::commands::load;
 use super::parse_count;
-use crate::engine::runner::{progress_bar, thread_pool, with_block_progress};
+use crate::engine::runner::{progress_bar, thread_pool};
 use crate::games;
 use crate::report::breakdown::{
     breakdown_tables_json, note_skew, write_breakdown, write_breakdown_chart,
@@ -51,9 +51,8 @@ pub fn breakdown(args: BreakdownArgs) -> Result<()> {
     let seed = common.sampling.seed;
     let bar = progress_bar(!common.json, args.trials);
     let started = Instant::now();
-    let (model, mut table) = with_block_progress(&bar, || {
-        pool.install(|| games::breakdown(&args.scenario, &common.set, seed, args.trials))
-    })?;
+    let (model, mut table) =
+        pool.install(|| games::breakdown(&args.scenario, &common.set, seed, args.trials, &bar))?;
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
     let skew = note_skew(&mut table);

@@ -54,7 +54,6 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::Validate(args) => validate(args),
         Command::List(args) => list(args),
         Command::Bench(args) => super::bench::bench(args),
-        Command::BenchWorker(args) => super::bench::worker(args),
         Command::Merge(args) => merge(args),
         Command::Sweep(args) => super::analysis::sweep(args),
         Command::Compare(args) => super::analysis::compare(args),

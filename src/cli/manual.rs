@@ -37,7 +37,7 @@ pub fn man() -> Result<()> {
     root.build();
     let mut page = Vec::new();
     clap_mangen::Man::new(root.clone()).render(&mut page)?;
-    for command in root.get_subcommands().filter(|c| !c.is_hide_set()) {
+    for command in root.get_subcommands() {
         command_sections(command, &mut page)?;
     }
     let mut out = std::io::stdout().lock();
@@ -62,7 +62,7 @@ fn command_sections(command: &clap::Command, page: &mut Vec<u8>) -> Result<()> {
     if command.get_arguments().any(|a| !a.is_hide_set()) {
         man.render_options_section(page)?;
     }
-    for sub in command.get_subcommands().filter(|c| !c.is_hide_set()) {
+    for sub in command.get_subcommands() {
         command_sections(sub, page)?;
     }
     Ok(())

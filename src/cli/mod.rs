@@ -77,10 +77,6 @@ pub enum Command {
     Completions(manual::CompletionsArgs),
     /// Print the man page (roff): `barsoom man | man -l -`.
     Man,
-    /// One single-thread timing for `bench`'s machine ceiling (run by
-    /// `bench` itself, one process per thread).
-    #[command(hide = true)]
-    BenchWorker(bench::WorkerArgs),
 }
 
 /// Arguments of `barsoom run`.
@@ -500,6 +496,18 @@ fn first_paragraph(rendered: &str) -> String {
 
 /// Parses the command line and runs it, returning the process exit code.
 pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
+    let args: Vec<std::ffi::OsString> = args.into_iter().collect();
+    // `bench`'s own worker processes: not a command for people, so not in
+    // the command line's definition (help, completions, man page).
+    if args.get(1).is_some_and(|a| a == bench::WORKER) {
+        return match bench::WorkerArgs::try_parse_from(&args[1..]) {
+            Ok(worker) => exit_code(bench::worker(worker)),
+            Err(e) => {
+                eprintln!("{}", first_paragraph(&e.render().to_string()));
+                ExitCode::from(2)
+            }
+        };
+    }
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -533,7 +541,12 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Exi
             return ExitCode::from(2);
         }
     };
-    match execute(cli) {
+    exit_code(execute(cli))
+}
+
+/// The exit code of a command's result, its error printed as one line.
+fn exit_code(result: anyhow::Result<()>) -> ExitCode {
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         // A reader that closed the pipe early (`barsoom list | head`) is not
         // a failure.

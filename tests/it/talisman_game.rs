@@ -926,7 +926,12 @@ fn the_breakdown_agrees_with_the_run() {
     // run's character outcomes, seat wins to the games decided, and card
     // kills never exceed the deaths.
     let model = load_game("talisman/four-player-random-deal.toml");
-    let b = count(&model, 5, 300);
+    let b = count(
+        &model,
+        5,
+        300,
+        &barsoom::engine::runner::ProgressBar::hidden(),
+    );
     let tally = run(&model, &RunConfig::new(5, 300), None).expect("run");
     let n = model.rules().characters.len();
     for (i, c) in b.characters.iter().enumerate() {

@@ -5,7 +5,8 @@ use std::io::IsTerminal;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+pub use indicatif::ProgressBar;
+use indicatif::{ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use super::accumulate::{Tally, TrialResult};
@@ -371,54 +372,27 @@ fn rate_text(per_second: f64) -> String {
     format!("{}/s", indicatif::HumanCount(per_second.round() as u64))
 }
 
-/// The progress bar [`sum_blocks`] advances, while [`with_block_progress`]
-/// holds one. A breakdown is played inside a model's own code, which calls
-/// `sum_blocks` without a bar to pass; the bar only shows progress and
-/// never changes a result.
-static BLOCK_PROGRESS: std::sync::Mutex<Option<ProgressBar>> = std::sync::Mutex::new(None);
-
-/// Runs `work` with `bar` advanced by every block of trials [`sum_blocks`]
-/// finishes meanwhile (as `barsoom breakdown` shows the progress of a
-/// model's breakdown), then takes the bar back, also if `work` panics.
-pub fn with_block_progress<R>(bar: &ProgressBar, work: impl FnOnce() -> R) -> R {
-    struct Release;
-    impl Drop for Release {
-        fn drop(&mut self) {
-            if let Ok(mut held) = BLOCK_PROGRESS.lock() {
-                *held = None;
-            }
-        }
-    }
-    if let Ok(mut held) = BLOCK_PROGRESS.lock() {
-        *held = Some(bar.clone());
-    }
-    let _release = Release;
-    work()
-}
-
 /// Runs `count` over the trials `0..trials` cut into blocks of `block` on
 /// the current rayon pool and adds the blocks' results up with `add` as
 /// they finish (`None` for no trials): for breakdowns (`barsoom breakdown`)
 /// whose integer counts add up the same in any order. Memory does not grow
-/// with `trials`. Each finished block advances the bar of
-/// [`with_block_progress`], if one is held.
+/// with `trials`. Each finished block advances `progress` (a
+/// [`progress_bar`], or `ProgressBar::hidden()`).
 pub fn sum_blocks<B: Send>(
     trials: u64,
     block: u64,
+    progress: &ProgressBar,
     count: impl Fn(Range<u64>) -> B + Sync + Send,
     add: impl Fn(B, B) -> B + Sync + Send,
 ) -> Option<B> {
     let block = block.max(1);
-    let progress = BLOCK_PROGRESS.lock().ok().and_then(|held| held.clone());
     (0..trials.div_ceil(block))
         .into_par_iter()
         .map(|b| {
             let range = b * block..(b * block).saturating_add(block).min(trials);
             let done = range.end - range.start;
             let counted = count(range);
-            if let Some(bar) = &progress {
-                bar.inc(done);
-            }
+            progress.inc(done);
             counted
         })
         .reduce_with(add)
@@ -429,15 +403,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn blocks_advance_the_bar_held_while_they_run_and_no_other() {
+    fn blocks_add_up_and_advance_their_bar() {
         let bar = ProgressBar::hidden();
-        let total = with_block_progress(&bar, || {
-            sum_blocks(1_000, 300, |range| range.end - range.start, |a, b| a + b)
-        });
+        let total = sum_blocks(
+            1_000,
+            300,
+            &bar,
+            |range| range.end - range.start,
+            |a, b| a + b,
+        );
         assert_eq!((total, bar.position()), (Some(1_000), 1_000));
-        // Taken back: later blocks leave it alone.
-        sum_blocks(500, 100, |range| range.end - range.start, |a, b| a + b);
-        assert_eq!(bar.position(), 1_000);
+        assert_eq!(sum_blocks(0, 300, &bar, |_| 1u64, |a, b| a + b), None);
     }
 
     #[test]

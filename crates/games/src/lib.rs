@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use barsoom_engine::DynModel;
 use barsoom_engine::breakdown::Breakdown;
+use barsoom_engine::runner::ProgressBar;
 use barsoom_engine::scenario::{Loader, Override, ScenarioError, scenario_name};
 
 /// What a model's loader gives: the built model and the scenario's
@@ -45,12 +46,14 @@ pub trait ScenarioModel: DynModel + Sized + 'static {
 /// trial (per hero, per character, per card): `barsoom breakdown`.
 pub trait BreakdownModel: ScenarioModel {
     /// Plays trials `0..trials` of `seed` (trial `i` is the same game as in
-    /// `barsoom run`) on the current rayon pool and tabulates them.
-    fn breakdown(&self, seed: u64, trials: u64) -> Breakdown;
+    /// `barsoom run`) on the current rayon pool and tabulates them,
+    /// advancing `progress` by the trials played.
+    fn breakdown(&self, seed: u64, trials: u64, progress: &ProgressBar) -> Breakdown;
 }
 
 /// Loads a scenario and breaks `trials` games of `seed` down.
-pub type BreakdownFn = fn(&Path, &mut Loader, u64, u64) -> Result<Breakdown, ScenarioError>;
+pub type BreakdownFn =
+    fn(&Path, &mut Loader, u64, u64, &ProgressBar) -> Result<Breakdown, ScenarioError>;
 
 /// A model the registry knows: its identifier, what it simulates, and how
 /// to build it from a scenario file. [`MODELS`] lists one per model, each
@@ -96,9 +99,10 @@ fn load_and_break_down<M: BreakdownModel>(
     loader: &mut Loader,
     seed: u64,
     trials: u64,
+    progress: &ProgressBar,
 ) -> Result<Breakdown, ScenarioError> {
     let (model, _) = M::load_with(path, loader)?;
-    Ok(model.breakdown(seed, trials))
+    Ok(model.breakdown(seed, trials, progress))
 }
 
 /// The JSON Schema (draft 07, which editors' TOML validators read) of
@@ -209,13 +213,15 @@ fn load_model(path: &Path, loader: &mut Loader) -> Result<LoadedScenario, Scenar
 }
 
 /// Loads the scenario at `path` (with `--set` overrides) and breaks
-/// `trials` games of `seed` down: the model's id and its breakdown. A model
-/// without one is an error naming those that have one.
+/// `trials` games of `seed` down (advancing `progress`): the model's id and
+/// its breakdown. A model without one is an error naming those that have
+/// one.
 pub fn breakdown(
     path: &Path,
     overrides: &[Override],
     seed: u64,
     trials: u64,
+    progress: &ProgressBar,
 ) -> Result<(&'static str, Breakdown), ScenarioError> {
     let mut loader = Loader::new(overrides);
     let entry = entry_of(path, &mut loader)?;
@@ -232,7 +238,7 @@ pub fn breakdown(
         );
         return Err(ScenarioError::new(path, "model", expected));
     };
-    let table = break_down(path, &mut loader, seed, trials)?;
+    let table = break_down(path, &mut loader, seed, trials, progress)?;
     loader.finish()?;
     Ok((entry.id, table))
 }

@@ -11,7 +11,7 @@ use crate::BreakdownModel;
 use barsoom_engine::breakdown::{Breakdown, Cell, Table};
 use barsoom_engine::model::NoTrace;
 use barsoom_engine::rng::Dice;
-use barsoom_engine::runner::sum_blocks;
+use barsoom_engine::runner::{ProgressBar, sum_blocks};
 
 /// Counts for one character card.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -164,22 +164,29 @@ fn count_block(model: &TalismanGame, seed: u64, range: std::ops::Range<u64>) -> 
     out
 }
 
-/// Plays `trials` games of `seed` in blocks on the current rayon pool.
-pub fn count(model: &TalismanGame, seed: u64, trials: u64) -> Counts {
+/// Plays `trials` games of `seed` in blocks on the current rayon pool,
+/// advancing `progress`.
+pub fn count(model: &TalismanGame, seed: u64, trials: u64, progress: &ProgressBar) -> Counts {
     let add = |mut total: Counts, part: Counts| {
         total.add(&part);
         total
     };
-    sum_blocks(trials, 2_000, |range| count_block(model, seed, range), add)
-        .unwrap_or_else(|| Counts::empty(model))
+    sum_blocks(
+        trials,
+        2_000,
+        progress,
+        |range| count_block(model, seed, range),
+        add,
+    )
+    .unwrap_or_else(|| Counts::empty(model))
 }
 
 impl BreakdownModel for TalismanGame {
     /// Each character's win rate when in play, mean rounds to win and
     /// deaths per play by cause; wins by seat; and every adventure card by
     /// how often it is met, the lives it takes and the characters it kills.
-    fn breakdown(&self, seed: u64, trials: u64) -> Breakdown {
-        let counts = count(self, seed, trials);
+    fn breakdown(&self, seed: u64, trials: u64, progress: &ProgressBar) -> Breakdown {
+        let counts = count(self, seed, trials, progress);
         let rules = self.rules();
         let mut columns = vec![
             "character",

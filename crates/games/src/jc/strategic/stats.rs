@@ -11,7 +11,7 @@ use crate::BreakdownModel;
 use barsoom_engine::breakdown::{Breakdown, Cell, Table};
 use barsoom_engine::model::NoTrace;
 use barsoom_engine::rng::Dice;
-use barsoom_engine::runner::sum_blocks;
+use barsoom_engine::runner::{ProgressBar, sum_blocks};
 
 /// One hero's counts.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -146,21 +146,28 @@ fn count_block(model: &JcStrategic, seed: u64, range: std::ops::Range<u64>) -> C
     out
 }
 
-/// Plays `trials` games of `seed` in blocks on the current rayon pool.
-pub fn count(model: &JcStrategic, seed: u64, trials: u64) -> Counts {
+/// Plays `trials` games of `seed` in blocks on the current rayon pool,
+/// advancing `progress`.
+pub fn count(model: &JcStrategic, seed: u64, trials: u64, progress: &ProgressBar) -> Counts {
     let add = |mut total: Counts, part: Counts| {
         total.add(&part);
         total
     };
-    sum_blocks(trials, 500, |range| count_block(model, seed, range), add)
-        .unwrap_or_else(|| Counts::empty(model))
+    sum_blocks(
+        trials,
+        500,
+        progress,
+        |range| count_block(model, seed, range),
+        add,
+    )
+    .unwrap_or_else(|| Counts::empty(model))
 }
 
 impl BreakdownModel for JcStrategic {
     /// Each hero's champion, glory, love, both and out-of-play rates; his
     /// means per game in play; and every table entry by how often it fired.
-    fn breakdown(&self, seed: u64, trials: u64) -> Breakdown {
-        let counts = count(self, seed, trials);
+    fn breakdown(&self, seed: u64, trials: u64, progress: &ProgressBar) -> Breakdown {
+        let counts = count(self, seed, trials, progress);
         let data = self.data();
         let heroes: Vec<(Cell, &HeroCounts)> = (counts.heroes.iter().enumerate())
             .filter(|(_, c)| c.games > 0)
