@@ -72,4 +72,13 @@ fn the_trace_shows_each_searched_decision_and_its_candidates() {
         line.contains("(20 playouts, base plays [") && line.contains("[1] "),
         "{line}"
     );
+    // In transit he chooses onward [0] or back [1] by playouts too [9.13].
+    let transit = trace
+        .lines()
+        .find(|l| l.contains("seat 2 searches transit"))
+        .unwrap_or_else(|| panic!("no search in transit in the trace:\n{trace}"));
+    assert!(
+        transit.contains("[0] ") && transit.contains("[1] "),
+        "{transit}"
+    );
 }

@@ -3,9 +3,8 @@
 //! playout looks and how a position is scored there.
 //!
 //! **Decisions searched.** A player's hero's movement out of a city (stay,
-//! or each open line on his conveyance or on foot [9.1]; in transit,
-//! onward or back [9.13] is the base policy's call: searched, it turned
-//! journeys back and forth until 18% of games were unfinished),
+//! or each open line on his conveyance or on foot [9.1]) and in transit
+//! (onward or back [9.13]),
 //! what he seeks in a city [14.0], whether he leaves a villain's city with
 //! the captive [15.26], takes Tjanath's pit [9.56] or challenges his
 //! villain after an arena win [17.33], and each optional play for his hero
@@ -70,9 +69,9 @@ impl Game {
             .any(Option::is_some)
     }
 
-    /// Hero `p`'s movement [9.1]: his policy's, or out of a city a search
-    /// player's choice among every legal move; never back to `avoid`
-    /// [9.43].
+    /// Hero `p`'s movement [9.1]: his policy's, or a search player's choice
+    /// among every legal move out of a city, and in transit between onward
+    /// and back [9.13]; never back to `avoid` [9.43].
     pub(crate) fn decide_move<R: Roller>(
         &mut self,
         ctx: &Context,
@@ -80,8 +79,29 @@ impl Game {
         avoid: u8,
         r: &mut R,
     ) -> Move {
-        let (Place::City(here), true) = (self.heroes[p].place, self.searching()) else {
+        if !self.searching() {
             return players::choose_move_avoiding(ctx, self, p, avoid, r);
+        }
+        let here = match self.heroes[p].place {
+            Place::City(here) => here,
+            Place::Transit(t) => {
+                // Onward, or back unless that is where he may not go.
+                let n = if t.from == avoid { 1 } else { 2 };
+                let k = search::decide(
+                    self,
+                    *ctx,
+                    p,
+                    "transit",
+                    n,
+                    |g, r| {
+                        usize::from(
+                            players::choose_move_avoiding(ctx, g, p, avoid, r) == Move::Back,
+                        )
+                    },
+                    r,
+                );
+                return [Move::Onward, Move::Back][k.min(n - 1)];
+            }
         };
         let mut moves = [Move::Stay; MAX_MOVES];
         let mut n = self.moves_from(ctx, p, here, avoid, &mut moves);
