@@ -76,6 +76,9 @@ impl std::fmt::Display for Cell {
 /// A table of a [`Breakdown`].
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Table {
+    /// The table's name, which names its files (`heroes.csv`): lower case,
+    /// words joined by `-`, one per table of a breakdown.
+    pub name: String,
     /// Column headings.
     pub columns: Vec<String>,
     /// Rows, each with one cell per column.
@@ -88,12 +91,25 @@ pub struct Table {
 }
 
 impl Table {
-    /// An empty table with these column headings.
-    pub fn new(columns: &[&str]) -> Table {
+    /// An empty table named `name` with these column headings.
+    pub fn new(name: &str, columns: &[&str]) -> Table {
+        assert!(
+            !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+            "a table name is lower case words joined by '-': {name:?}"
+        );
         Table {
+            name: name.to_string(),
             columns: columns.iter().map(|c| (*c).to_string()).collect(),
             ..Table::default()
         }
+    }
+
+    /// What its rows are, in words: its name with spaces (`table entries`).
+    pub fn rows_are(&self) -> String {
+        self.name.replace('-', " ")
     }
 }
 
@@ -111,6 +127,23 @@ pub struct Breakdown {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_keeps_the_name_the_model_gives_it() {
+        let table = Table::new("hero-means", &["hero", "kills"]);
+        assert_eq!(table.name, "hero-means");
+        assert_eq!(table.columns, ["hero", "kills"]);
+        assert_eq!(
+            Table::new("table-entries", &["x"]).rows_are(),
+            "table entries"
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "lower case words joined by '-'")]
+    fn a_table_name_is_lower_case_words_joined_by_hyphens() {
+        let _ = Table::new("Hero means", &["hero"]);
+    }
 
     #[test]
     fn cells_show_counts_reals_and_rates_with_their_intervals() {

@@ -26,7 +26,7 @@ pub fn write_breakdown(out: &mut impl Write, breakdown: &Breakdown, rows: usize)
 }
 
 /// The tables of `breakdown` as JSON, every row: `{name, columns, ranked,
-/// rows, notes}` each (the name as in [`table_names`]), a count or mean as a number and a rate as `{hits, of,
+/// rows, notes}` each (the name the model gives it), a count or mean as a number and a rate as `{hits, of,
 /// rate, low, high}`.
 pub fn breakdown_tables_json(breakdown: &Breakdown) -> Value {
     let cell = |cell: &Cell| match cell {
@@ -41,61 +41,12 @@ pub fn breakdown_tables_json(breakdown: &Breakdown) -> Value {
     let tables: Vec<Value> = breakdown
         .tables
         .iter()
-        .zip(table_names(breakdown))
-        .map(|(table, name)| {
+        .map(|table| {
             let rows: Vec<Vec<Value>> = table.rows.iter().map(|row| row.iter().map(cell).collect()).collect();
-            json!({"name": name, "columns": table.columns, "ranked": table.ranked, "rows": rows, "notes": table.notes})
+            json!({"name": table.name, "columns": table.columns, "ranked": table.ranked, "rows": rows, "notes": table.notes})
         })
         .collect();
     Value::Array(tables)
-}
-
-/// Each table's name, which names its files (`characters.csv`): its first
-/// column's heading in the plural (`character`: `characters`, `hero`:
-/// `heroes`, `table entry`: `table-entries`; a heading that starts with
-/// `per`, as `per game in play`, is kept as it is), lower case, words
-/// joined by `-`; a name met before gets `-2`, `-3`, ...
-pub fn table_names(breakdown: &Breakdown) -> Vec<String> {
-    let mut names: Vec<String> = Vec::with_capacity(breakdown.tables.len());
-    for table in &breakdown.tables {
-        let heading = table.columns.first().map_or("table", String::as_str);
-        let base = words_joined(&plural(heading), '-');
-        let base = if base.is_empty() {
-            "table".to_string()
-        } else {
-            base
-        };
-        let mut name = base.clone();
-        let mut k = 1;
-        while names.contains(&name) {
-            k += 1;
-            name = format!("{base}-{k}");
-        }
-        names.push(name);
-    }
-    names
-}
-
-/// `heading` in the plural: its last word's (`table entry`: `table
-/// entries`), unless it starts with `per`.
-fn plural(heading: &str) -> String {
-    let heading = heading.trim();
-    if heading.starts_with("per ") {
-        return heading.to_string();
-    }
-    let vowel_y = ["ay", "ey", "oy", "uy"]
-        .iter()
-        .any(|end| heading.ends_with(end));
-    if heading.ends_with('y') && !vowel_y {
-        format!("{}ies", &heading[..heading.len() - 1])
-    } else if heading.ends_with(['s', 'x', 'o'])
-        || heading.ends_with("ch")
-        || heading.ends_with("sh")
-    {
-        format!("{heading}es")
-    } else {
-        format!("{heading}s")
-    }
 }
 
 /// `text` in lower case, its runs of letters and digits joined by `sep`
@@ -206,7 +157,7 @@ pub fn skew(breakdown: &Breakdown) -> Option<Skew> {
     let least = rows.iter().min_by_key(|r| r.1)?;
     let uneven = most.1 as f64 >= SKEW_RATIO * least.1 as f64;
     (uneven && chi_square > critical_value).then(|| Skew {
-        rows: plural(table.columns.first().map_or("row", String::as_str)),
+        rows: table.rows_are(),
         most: (most.0.to_string(), most.1),
         least: (least.0.to_string(), least.1),
         chi_square,
@@ -334,16 +285,17 @@ pub fn table_frame(table: &Table) -> PolarsResult<DataFrame> {
 }
 
 /// Writes every table of `breakdown` as `<name>.csv` and `<name>.parquet`
-/// in `dir` ([`table_names`], [`table_frame`]).
+/// in `dir`, named by the model ([`table_frame`]).
 pub fn write_breakdown_frames(
     breakdown: &Breakdown,
     dir: &Path,
 ) -> Result<Vec<PathBuf>, OutputError> {
     let mut written = Vec::new();
-    for (table, name) in breakdown.tables.iter().zip(table_names(breakdown)) {
+    for table in &breakdown.tables {
+        let name = &table.name;
         let frame = table_frame(table)
             .map_err(|e| OutputError::new(&dir.join(format!("{name}.csv")), e))?;
-        written.extend(write_frame(frame, dir, &name)?);
+        written.extend(write_frame(frame, dir, name)?);
     }
     Ok(written)
 }
@@ -388,8 +340,7 @@ pub fn write_breakdown_chart(
     } else {
         format!("{heading} rate")
     };
-    let names = table_names(breakdown);
-    let all_rows = plural(&table.columns[0]);
+    let all_rows = table.rows_are();
     let chart = DifferenceChart {
         title: title.to_string(),
         subtitle: format!(
@@ -403,7 +354,7 @@ pub fn write_breakdown_chart(
         scale: Scale::Rate { reference },
         rows: rows.into_iter().map(|r| r.0).collect(),
     };
-    write_difference_chart(&chart, dir, &names[t])
+    write_difference_chart(&chart, dir, &table.name)
 }
 
 fn write_table(out: &mut impl Write, table: &Table, rows: usize) -> io::Result<()> {
@@ -479,7 +430,7 @@ mod tests {
     /// A breakdown whose one table has a row per `(name, games in play,
     /// wins)`.
     fn per_character(rows: &[(&str, u64, u64)]) -> Breakdown {
-        let mut table = Table::new(&["character", "in games", "win rate"]);
+        let mut table = Table::new("characters", &["character", "in games", "win rate"]);
         for &(name, games, wins) in rows {
             table.rows.push(vec![
                 Cell::Text(name.into()),
@@ -563,41 +514,11 @@ mod tests {
     }
 
     #[test]
-    fn tables_are_named_after_their_first_column_in_the_plural() {
-        let named = |headings: &[&str]| {
-            let tables = headings.iter().map(|h| Table::new(&[h, "x"])).collect();
-            table_names(&Breakdown {
-                tables,
-                ..Breakdown::default()
-            })
-        };
-        assert_eq!(
-            named(&[
-                "character",
-                "seat",
-                "card",
-                "hero",
-                "per game in play",
-                "table entry",
-                "hero",
-                "day"
-            ]),
-            [
-                "characters",
-                "seats",
-                "cards",
-                "heroes",
-                "per-game-in-play",
-                "table-entries",
-                "heroes-2",
-                "days"
-            ]
-        );
-    }
-
-    #[test]
     fn a_table_frame_types_its_columns_and_spreads_a_rate_over_three() {
-        let mut table = Table::new(&["card", "met/game", "kills", "kill rate", "mixed"]);
+        let mut table = Table::new(
+            "cards",
+            &["card", "met/game", "kills", "kill rate", "mixed"],
+        );
         table.rows.push(vec![
             Cell::Text("Dragon".into()),
             Cell::ratio(3, 2, 3),
@@ -656,7 +577,7 @@ mod tests {
     #[test]
     fn tables_align_text_left_and_numbers_right_and_ranked_ones_are_cut() {
         // 120 of 200: Wilson centre 0.5981, half-width 0.0673.
-        let mut table = Table::new(&["card", "met", "rate"]);
+        let mut table = Table::new("cards", &["card", "met", "rate"]);
         table.ranked = true;
         for (name, met) in [("Dragon", 120), ("Ogre", 7), ("Imp", 3)] {
             table.rows.push(vec![

@@ -197,7 +197,7 @@ impl BreakdownModel for TalismanGame {
             "deaths",
         ];
         columns.extend(CAUSE_NAMES);
-        let mut characters = Table::new(&columns);
+        let mut characters = Table::new("characters", &columns);
         let rate = |c: &CharacterCounts| c.wins as f64 / c.games.max(1) as f64;
         let mut order: Vec<usize> = (0..rules.characters.len()).collect();
         order.sort_by(|&x, &y| {
@@ -222,7 +222,7 @@ impl BreakdownModel for TalismanGame {
             "rounds: mean rounds of the games it won; deaths: per time in play, in all and by cause"
                 .into(),
         ];
-        let mut seats = Table::new(&["seat", "wins", "win rate"]);
+        let mut seats = Table::new("seats", &["seat", "wins", "win rate"]);
         for (seat, &wins) in counts.seat_wins[..self.config().players].iter().enumerate() {
             seats.rows.push(vec![
                 Cell::Count(seat as u64 + 1),
@@ -232,7 +232,10 @@ impl BreakdownModel for TalismanGame {
         }
         let mut cards: Vec<&(String, CardCounts)> = counts.cards.iter().collect();
         cards.sort_by(|x, y| y.1.met.cmp(&x.1.met).then(x.0.cmp(&y.0)));
-        let mut card_table = Table::new(&["card", "met/game", "lives/met", "kills", "kills/met"]);
+        let mut card_table = Table::new(
+            "cards",
+            &["card", "met/game", "lives/met", "kills", "kills/met"],
+        );
         card_table.ranked = true;
         for (name, c) in cards {
             card_table.rows.push(vec![
@@ -246,7 +249,10 @@ impl BreakdownModel for TalismanGame {
         let mut tables = vec![characters, seats, card_table];
         let tournament = self.config().tournament;
         if tournament.starting_purchase || tournament.timed_events || tournament.tokens {
-            let mut additions = Table::new(&["tournament addition", "count", "per game"]);
+            let mut additions = Table::new(
+                "tournament-additions",
+                &["tournament addition", "count", "per game"],
+            );
             for (name, on, n) in [
                 (
                     "starting purchase cards kept",

@@ -179,15 +179,18 @@ impl BreakdownModel for JcStrategic {
                 )
             })
             .collect();
-        let mut rates = Table::new(&[
-            "hero",
-            "games",
-            "champion",
-            "glory",
-            "love",
-            "both",
-            "out of play",
-        ]);
+        let mut rates = Table::new(
+            "heroes",
+            &[
+                "hero",
+                "games",
+                "champion",
+                "glory",
+                "love",
+                "both",
+                "out of play",
+            ],
+        );
         for (name, c) in &heroes {
             let rate = |k: u64| Cell::rate(k, c.games, 3);
             rates.rows.push(vec![
@@ -202,7 +205,7 @@ impl BreakdownModel for JcStrategic {
         }
         let mut columns = vec!["per game in play"];
         columns.extend(SUM_NAMES);
-        let mut means = Table::new(&columns);
+        let mut means = Table::new("hero-means", &columns);
         for (name, c) in &heroes {
             let mut row = vec![name.clone()];
             row.extend(c.sums.iter().map(|s| Cell::ratio(*s, c.games, 3)));
@@ -210,7 +213,7 @@ impl BreakdownModel for JcStrategic {
         }
         let mut order: Vec<usize> = (0..counts.fired.len()).collect();
         order.sort_by(|&x, &y| counts.fired[y].cmp(&counts.fired[x]).then(x.cmp(&y)));
-        let mut entries = Table::new(&["table entry", "fired", "per game"]);
+        let mut entries = Table::new("table-entries", &["table entry", "fired", "per game"]);
         entries.ranked = true;
         for e in order {
             entries.rows.push(vec![
