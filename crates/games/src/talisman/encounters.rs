@@ -9,7 +9,6 @@ use super::character::{MAX_PACKED, MAX_PULLED};
 use super::combat::{Result3, compare, roll};
 use super::data::{Ability, CardKind, Effect, Mechanic};
 use super::game::{Cause, Flow, Game, PILE, Roll, Source};
-use super::tournament::MAX_FAVORS;
 use barsoom_engine::model::Trace;
 
 /// Which region the inner region is: creatures there cannot be evaded [14:4].
@@ -660,11 +659,7 @@ impl Game<'_> {
                 }
             }
             Mechanic::GainBites => return self.gain_bites(seat, amount, trace),
-            Mechanic::GainFavors => {
-                let hero = &mut self.players[seat].hero;
-                hero.favors = (i32::from(hero.favors) + amount).min(MAX_FAVORS) as u8;
-                self.stats.favors[0] += amount as u32;
-            }
+            Mechanic::GainFavors => self.gain_favors(seat, amount),
             Mechanic::LosePackAnimal => {
                 let mut hero = self.players[seat].hero;
                 let mut lost = [0u16; MAX_PACKED + MAX_PULLED + 1];

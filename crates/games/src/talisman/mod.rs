@@ -20,6 +20,7 @@ pub mod character;
 pub mod combat;
 pub mod curses;
 pub mod data;
+pub mod effects;
 pub mod encounters;
 pub mod game;
 pub mod policy;

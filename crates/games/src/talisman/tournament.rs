@@ -63,13 +63,10 @@ pub(crate) const TIMED_NAMES: [(&str, Timed); 3] = [
 ];
 
 impl Timed {
-    /// Its slot beside the board: one event of each sub-type at a time.
+    /// Its slot beside the board: one event of each sub-type at a time,
+    /// in the order of the enum (and of [`TIMED_NAMES`]).
     pub(crate) fn slot(self) -> usize {
-        match self {
-            Timed::Season => 0,
-            Timed::Month => 1,
-            Timed::Day => 2,
-        }
+        self as usize
     }
 
     /// Full rounds it lasts after the round it is drawn in [15:4].
@@ -151,13 +148,10 @@ impl Game<'_> {
         if let Some(old) = self.lasting[slot] {
             self.discard_card(old.card);
         }
-        self.lasting[slot] = Some(Lasting {
-            card,
-            until: self.round + timed.rounds(),
-        });
+        let until = self.round + timed.rounds();
+        self.lasting[slot] = Some(Lasting { card, until });
         self.stats.lasting_events += 1;
         let rules = self.rules;
-        let until = self.round + timed.rounds();
         trace.event("Talisman 15:4", || {
             format!(
                 "{} lasts beside the board to the end of round {until}",
@@ -221,6 +215,13 @@ impl Game<'_> {
         Flow::EndTurn
     }
 
+    /// Takes `amount` Favors [20:15], up to the most a character may hold.
+    pub fn gain_favors(&mut self, seat: usize, amount: i32) {
+        let hero = &mut self.players[seat].hero;
+        hero.favors = (i32::from(hero.favors) + amount).min(MAX_FAVORS) as u8;
+        self.stats.favors[0] += amount as u32;
+    }
+
     /// Whether the seat spends a Favor for +1 on a combat roll that
     /// `margin` (its score minus the other's) leaves lost by 1 or a
     /// stand-off [20:15]: one favor a roll. The sensible player always
@@ -248,5 +249,17 @@ impl Game<'_> {
             format!("seat {} spends a favor: +1 to its roll", seat + 1)
         });
         1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_sub_type_has_its_own_slot_in_the_order_data_names_them() {
+        for (i, (_, timed)) in TIMED_NAMES.iter().enumerate() {
+            assert_eq!(timed.slot(), i);
+        }
     }
 }
