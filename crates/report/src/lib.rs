@@ -8,7 +8,6 @@ pub mod charts;
 pub mod files;
 pub mod frames;
 pub mod html;
-mod html_breakdown;
 pub mod summary;
 pub mod sweep;
 

@@ -7,8 +7,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::{ReportError, Table, csv_table};
 use crate::files::is_plain_name;
-use crate::html::{ReportError, Table, csv_table};
 
 /// The tables of the breakdown folder `dir`, in the order its JSON `info`
 /// lists them (`tables: [{name, columns, ranked, notes}]`).
