@@ -29,6 +29,7 @@ use crate::common;
 
 mod examples;
 mod jetan_arena;
+mod rare_entries;
 
 fn load(name: &str) -> JcStrategic {
     match JcStrategic::load(&common::bundled(&format!("jc/strategic/{name}.toml"))) {
