@@ -22,11 +22,14 @@ use barsoom::games::jc::strategic::game::{
 };
 use barsoom::games::jc::strategic::script::Script;
 use barsoom::games::jc::swordsman::{Bout, BoutResult};
+use barsoom::games::jetan::players::Player as JetanPlayer;
 use barsoom::scenario::{Override, with_overrides};
 
 use crate::common;
 
 mod examples;
+mod jetan_arena;
+mod rare_entries;
 
 fn load(name: &str) -> JcStrategic {
     match JcStrategic::load(&common::bundled(&format!("jc/strategic/{name}.toml"))) {
@@ -1076,6 +1079,9 @@ impl Roller for WatchedDice {
     }
     fn bout(&mut self, bout: &Bout) -> BoutResult {
         self.dice.bout(bout)
+    }
+    fn jetan(&mut self, players: [JetanPlayer; 2]) -> Option<bool> {
+        self.dice.jetan(players)
     }
 }
 

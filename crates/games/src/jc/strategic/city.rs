@@ -648,7 +648,28 @@ impl Game {
                 f.won
             }
             ArenaDuel::Swordsman(rank) => self.bout(ctx, p, rank, r, trace),
-            ArenaDuel::Jetan => {
+            ArenaDuel::Jetan => 'jetan: {
+                // [17.43] played as a game of Jetan (our reading: won, the
+                // arena is won; lost, it is lost; drawn, the table decides).
+                if let Some(players) = ctx.config.jetan_arena {
+                    let result = r.jetan(players);
+                    trace.event("JC 17.43 game of Jetan", || {
+                        let how = match result {
+                            Some(true) => "wins: the arena is won",
+                            Some(false) => "loses: the arena is lost",
+                            None => "draws: the Jetan table decides",
+                        };
+                        format!(
+                            "{} ({}) plays Jetan against the villain's player ({}) and {how}",
+                            self.name(ctx, p),
+                            players[0],
+                            players[1]
+                        )
+                    });
+                    if let Some(won) = result {
+                        break 'jetan won;
+                    }
+                }
                 let (duels, entry) = data.jetan.get(r.d10());
                 self.fire(entry);
                 let mut won = true;

@@ -354,6 +354,10 @@ pub struct GameConfig {
     pub tor_dur_bar: bool,
     /// Strategic Turns before the game is scored unfinished.
     pub turn_limit: u16,
+    /// The arena's Jetan [17.43] played as a game of `jetan.game` between
+    /// these players (the hero's, then the villain's); `None`: the Jetan
+    /// table's duels.
+    pub jetan_arena: Option<[crate::jetan::players::Player; 2]>,
 }
 
 /// What a game reads besides its own state.

@@ -76,6 +76,7 @@ use self::data::StrategicData;
 use self::duels::DuelCache;
 use self::game::{Context, End, Game, GameConfig};
 use self::players::{BASES, HeroPolicy, POLICIES, VillainPolicy};
+use crate::jetan::players::Player as JetanPlayer;
 use barsoom_engine::accumulate::MAX_METRICS;
 use barsoom_engine::scenario::ScenarioError;
 use barsoom_engine::search::SearchSpec;
@@ -110,6 +111,13 @@ pub struct ScenarioFile {
     /// The agreed roll (1-10) on John Carter's villain table [20.22]; left out:
     /// rolled.
     john_carter_villain: Option<i64>,
+    /// How the arena's Jetan is settled [17.43]: `table` (default, the
+    /// Jetan table's duels) or `game` (a game of `jetan.game` played out).
+    jetan_arena: Option<String>,
+    /// With `jetan_arena = "game"`: the hero's Jetan player, then the
+    /// villain player's (`random`, `greedy`, `alphabeta[:NODES]`,
+    /// `mcts[:PLAYOUTS]`; default both `greedy`).
+    jetan_players: Option<Vec<String>>,
     /// One to six players, in seat order [20.14].
     players: Vec<PlayerFile>,
 }
@@ -401,6 +409,7 @@ fn build_config(
             })
         }
     };
+    let jetan_arena = jetan_arena(path, file)?;
     Ok(GameConfig {
         players: n as u8,
         heroes,
@@ -409,7 +418,52 @@ fn build_config(
         john_carter_villain,
         tor_dur_bar: file.tor_dur_bar,
         turn_limit,
+        jetan_arena,
     })
+}
+
+/// The Jetan players of an arena Jetan played as a game [17.43], or `None`
+/// for the table.
+fn jetan_arena(
+    path: &Path,
+    file: &ScenarioFile,
+) -> Result<Option<[JetanPlayer; 2]>, ScenarioError> {
+    let err = |field: String, message: String| ScenarioError::new(path, field, message);
+    match file.jetan_arena.as_deref() {
+        None | Some("table") => {
+            if file.jetan_players.is_some() {
+                return Err(err(
+                    "jetan_players".into(),
+                    "expected jetan_arena = \"game\" alongside jetan_players [17.43]".into(),
+                ));
+            }
+            Ok(None)
+        }
+        Some("game") => {
+            let Some(texts) = &file.jetan_players else {
+                return Ok(Some([JetanPlayer::Greedy; 2]));
+            };
+            if texts.len() != 2 {
+                return Err(err(
+                    "jetan_players".into(),
+                    format!(
+                        "expected two Jetan players (the hero's, the villain's), found {}",
+                        texts.len()
+                    ),
+                ));
+            }
+            let mut players = [JetanPlayer::Greedy; 2];
+            for (i, text) in texts.iter().enumerate() {
+                players[i] = JetanPlayer::parse(text)
+                    .map_err(|e| err(format!("jetan_players[{i}]"), e.to_string()))?;
+            }
+            Ok(Some(players))
+        }
+        Some(other) => Err(err(
+            "jetan_arena".into(),
+            format!("expected \"table\" or \"game\" [17.43], found {other:?}"),
+        )),
+    }
 }
 
 fn output_spec(data: &StrategicData, config: &GameConfig, listed: &[u8]) -> OutputSpec {

@@ -1,8 +1,8 @@
 //! A [`Roller`] whose every chance is scripted, for worked examples and
-//! tests of the Strategic Game: dice, picks (0 once none are left), cards
-//! and the winners of duels and bouts. Running out of a scripted die, card,
-//! duel or bout panics, so a test that asks for more chances than it
-//! scripted fails.
+//! tests of the Strategic Game: dice, picks (0 once none are left), cards,
+//! the winners of duels and bouts, and the arena's games of Jetan. Running
+//! out of a scripted die, card, duel, bout or game panics, so a test that
+//! asks for more chances than it scripted fails.
 
 use std::collections::VecDeque;
 
@@ -13,6 +13,7 @@ use crate::jc::duel::policy::Policy;
 use crate::jc::duel::roster::Class;
 use crate::jc::duel::sequence::{Duel, DuelResult, MAX_FIGHTERS, Status};
 use crate::jc::swordsman::{Bout, BoutResult};
+use crate::jetan::players::Player as JetanPlayer;
 use barsoom_engine::{Roll, ScriptedDice};
 
 /// Scripted chances, used up in order.
@@ -28,6 +29,9 @@ pub struct Script {
     pub duels: VecDeque<bool>,
     /// Bout winners: whether the hero wins.
     pub bouts: VecDeque<bool>,
+    /// Arena games of Jetan [17.43]: whether the hero wins, `None` for a
+    /// drawn or unfinished game.
+    pub jetan: VecDeque<Option<bool>>,
     /// Per lost duel, whether the hero's side left it by card 24 (no when
     /// none is left).
     pub left: VecDeque<bool>,
@@ -69,6 +73,12 @@ impl Script {
         self
     }
 
+    /// Adds the results of arena games of Jetan.
+    pub fn jetan_games(mut self, results: &[Option<bool>]) -> Self {
+        self.jetan.extend(results);
+        self
+    }
+
     /// Adds duel winners.
     pub fn duels(mut self, won: &[bool]) -> Self {
         self.duels.extend(won);
@@ -105,6 +115,7 @@ impl Script {
             && self.cards.is_empty()
             && self.duels.is_empty()
             && self.bouts.is_empty()
+            && self.jetan.is_empty()
             && self.left.is_empty()
             && self.escapes.is_empty()
     }
@@ -204,5 +215,9 @@ impl Roller for Script {
             hits: [1, 0],
             advantages: [0, 0],
         }
+    }
+
+    fn jetan(&mut self, _players: [JetanPlayer; 2]) -> Option<bool> {
+        self.jetan.pop_front().expect("a scripted game of Jetan")
     }
 }
