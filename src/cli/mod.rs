@@ -349,7 +349,8 @@ pub struct TuneArgs {
     /// (repeatable), e.g. --target 'John Carter wins=0.35'.
     #[arg(long, required = true, value_name = "NAME=VALUE", value_parser = crate::analysis::tune::Target::parse)]
     pub target: Vec<crate::analysis::tune::Target>,
-    /// Trials per setting in the first round (each later round doubles the total).
+    /// Trials per setting in the first round (each later round doubles the
+    /// total); with --find or --method ntbea, trials per evaluation.
     #[arg(short = 'n', long, default_value = "20000", allow_negative_numbers = true, value_parser = parse_count)]
     pub trials: u64,
     /// Trials of the confirmation run of the winner, on a fresh seed.
@@ -362,9 +363,39 @@ pub struct TuneArgs {
     /// confirmed on a fresh seed with an interval.
     #[arg(long)]
     pub find: bool,
+    /// How to search several --vary: `halving` runs every setting of the
+    /// grid (successive halving); `ntbea` evaluates only some of them,
+    /// guided by a model of each parameter's effect (N-Tuple Bandit
+    /// Evolutionary Algorithm), for grids too large to run whole.
+    #[arg(long, value_enum, default_value_t = TuneMethod::Halving)]
+    pub method: TuneMethod,
+    /// NTBEA: settings to evaluate, each -n trials [default: 100].
+    #[arg(long, value_name = "N")]
+    pub evaluations: Option<u64>,
+    /// NTBEA: mutated neighbours scored around the current setting at
+    /// each step [default: 50].
+    #[arg(long, value_name = "N")]
+    pub neighbours: Option<u64>,
+    /// NTBEA: weight of the exploration bonus, in units of the spread of
+    /// the losses seen (0 trusts the model alone) [default: 1].
+    #[arg(long, value_name = "K")]
+    pub exploration: Option<f64>,
+    /// NTBEA: chance that each parameter changes in a neighbour (at least
+    /// one always does) [default: 1 / the number of --vary].
+    #[arg(long, value_name = "P")]
+    pub mutation: Option<f64>,
     /// Fixed changes, output folder, JSON.
     #[command(flatten)]
     pub common: AnalysisOptions,
+}
+
+/// How `barsoom tune` searches several `--vary`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TuneMethod {
+    /// Every setting of the grid, by successive halving.
+    Halving,
+    /// The N-Tuple Bandit Evolutionary Algorithm over the grid.
+    Ntbea,
 }
 
 /// Arguments of `barsoom tournament`.

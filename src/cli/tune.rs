@@ -1,22 +1,22 @@
 //! `barsoom tune`: the setting closest to targets, by successive halving
-//! over a grid, or (`--find`) by bisection where one monotone setting
-//! crosses a target; either confirmed on a fresh seed.
+//! over a grid, by NTBEA over a grid too large to run whole (`--method
+//! ntbea`), or (`--find`) by bisection where one monotone setting crosses
+//! a target; each confirmed on a fresh seed.
 
 use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Result, anyhow};
 
-use super::TuneArgs;
 use super::analysis::{
     chart_title, describe_overrides, load_settings, numeric_columns, setting_cells, summarise,
     write_info,
 };
 use super::commands::{InputError, load};
 use super::table::{render, run_counted};
+use super::{TuneArgs, TuneMethod};
 use crate::analysis::sweep::{grid, value_text};
 use crate::engine::RunConfig;
-use crate::report::SummaryContext;
 use crate::report::files::OutputFolder;
 use crate::report::frames::{tune_frame, write_frame};
 use crate::report::summary::Summary;
@@ -24,9 +24,7 @@ use crate::scenario::Override;
 
 /// `barsoom tune`.
 pub fn tune(args: TuneArgs) -> Result<()> {
-    use crate::analysis::tune::{
-        Measure, estimate, last_round_trials, loss, search_trials, successive_halving,
-    };
+    use crate::analysis::tune::{Measure, last_round_trials, search_trials, successive_halving};
 
     let base = load(&args.scenario, &args.common.set)?;
     let spec = base.model.spec().clone();
@@ -46,10 +44,12 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         }
     }
     let settings = grid(&args.vary).map_err(InputError)?;
+    check_method(&args).map_err(InputError)?;
     if args.find {
         check_find(&args, &settings).map_err(InputError)?;
     }
-    if last_round_trials(settings.len(), args.trials).is_none() {
+    let ntbea = args.method == TuneMethod::Ntbea;
+    if !ntbea && last_round_trials(settings.len(), args.trials).is_none() {
         return Err(InputError(format!(
             "-n {}: tune doubles the trials each round, and over {} settings the last round would pass {} trials; give a smaller -n",
             args.trials,
@@ -59,18 +59,12 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         .into());
     }
     let out_dir = args.common.output_dir("tune", &args.scenario, &base)?;
+    if ntbea {
+        return tune_ntbea(&args, &base, &settings, &measures, &out_dir);
+    }
     let models = load_settings(&args.scenario, &args.common.set, &settings)?;
     for (setting, loaded) in settings.iter().zip(&models) {
-        let shape = loaded.model.spec();
-        if shape.outcomes.len() != spec.outcomes.len() || shape.metrics.len() != spec.metrics.len()
-        {
-            return Err(InputError(format!(
-                "{}: setting {} changes the model's outcomes or metrics; tune over settings of one shape",
-                args.scenario.display(),
-                describe_overrides(setting)
-            ))
-            .into());
-        }
+        check_shape(&args, &spec, setting, loaded)?;
     }
     let threads = args.common.sampling.threads()?;
     let seed = args.common.sampling.seed;
@@ -108,27 +102,8 @@ pub fn tune(args: TuneArgs) -> Result<()> {
             tally
         },
     )?;
-    let confirm_seed = seed.wrapping_add(1);
-    let confirmed = run_counted(
-        models[best].model.as_ref(),
-        &RunConfig {
-            threads,
-            ..RunConfig::new(confirm_seed, args.confirm)
-        },
-        &bar,
-        counted,
-    )?;
+    let confirmed = confirm(&args, &models[best], &measures, threads, &bar, counted)?;
     bar.finish_and_clear();
-    let path = args.scenario.display().to_string();
-    let ctx = SummaryContext {
-        model: &base.model_id,
-        scenario: &path,
-        scenario_name: &base.name,
-        description: &base.description,
-    };
-    let summary = Summary::from_tally(&ctx, models[best].model.spec(), &confirmed, confirm_seed);
-    let confirmed_estimates: Vec<f64> = measures.iter().map(|m| estimate(&confirmed, *m)).collect();
-    let confirmed_loss = loss(&args.target, &confirmed_estimates);
     let search_loss = trace.last().map_or(f64::NAN, |t| t.loss);
     let total_trials: u64 = {
         let mut per_setting = vec![0u64; settings.len()];
@@ -139,13 +114,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     };
 
     // The trace frame: one row per setting per round.
-    let paths: Vec<String> = args.vary.iter().map(|v| v.path.clone()).collect();
-    let values: Vec<Vec<toml::Value>> = settings
-        .iter()
-        .map(|setting| setting.iter().map(|o| o.value.clone()).collect())
-        .collect();
-    let frame = tune_frame(&paths, &values, &args.target, &trace)?;
-    let mut written = write_frame(frame, &out_dir, "tune")?;
+    let mut written = write_trace(&args, &settings, &trace, &out_dir)?;
     written.extend(
         write_tune_chart(
             &args,
@@ -159,22 +128,13 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         )
         .map_err(|e| anyhow!("drawing the tuning chart in {}: {e}", out_dir.display()))?,
     );
-    let info = serde_json::json!({
-        "kind": "tune",
-        "model": base.model_id,
-        "scenario": path,
-        "method": "successive halving on common random numbers; winner confirmed on a fresh seed",
-        "seed": seed,
-        "confirm_seed": confirm_seed,
-        "first_round_trials": args.trials,
-        "search_trials": total_trials,
-        "settings": settings.len(),
-        "best": paths.iter().zip(&settings[best]).map(|(p, o)| (p.clone(), serde_json::Value::String(value_text(&o.value)))).collect::<serde_json::Map<_, _>>(),
-        "search_loss": search_loss,
-        "confirmed_loss": confirmed_loss,
-        "targets": args.target.iter().zip(&confirmed_estimates).map(|(t, e)| serde_json::json!({"name": t.name, "target": t.value, "confirmed": e})).collect::<Vec<_>>(),
-        "confirmed": summary.to_json(),
-    });
+    let mut info = confirmed.json(&args, &base, &settings[best]);
+    info["method"] =
+        "successive halving on common random numbers; winner confirmed on a fresh seed".into();
+    info["first_round_trials"] = args.trials.into();
+    info["search_trials"] = total_trials.into();
+    info["settings"] = settings.len().into();
+    info["search_loss"] = search_loss.into();
     let info = write_info(&out_dir, "tune.json", info, &mut written)?;
     let mut out = std::io::stdout().lock();
     if args.common.json {
@@ -194,12 +154,305 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         tune_table(&args, &settings, &trace, TUNE_TABLE_ROWS)
     )?;
     writeln!(out, "\nbest: {}", describe_overrides(&settings[best]))?;
+    confirmed.write(&mut out, &args, &measures, search_loss, &out_dir)
+}
+
+/// Default NTBEA budget, neighbourhood and exploration weight.
+const NTBEA_EVALUATIONS: u64 = 100;
+const NTBEA_NEIGHBOURS: u64 = 50;
+const NTBEA_EXPLORATION: f64 = 1.0;
+
+/// `barsoom tune --method ntbea`: the N-Tuple Bandit Evolutionary
+/// Algorithm over the grid of `settings`, each evaluation `-n` trials on the
+/// search seed; the lowest loss evaluated is re-run on a fresh seed.
+/// Settings are loaded as they are evaluated (the grid may be large);
+/// before the search, every value of every `--vary` is loaded once with
+/// the others at their first value, so a bad value is reported at once.
+fn tune_ntbea(
+    args: &TuneArgs,
+    base: &crate::games::LoadedScenario,
+    settings: &[Vec<Override>],
+    measures: &[crate::analysis::tune::Measure],
+    out_dir: &OutputFolder,
+) -> Result<()> {
+    use crate::analysis::ntbea::{NtbeaSettings, ntbea};
+    use crate::analysis::tune::{TraceRow, estimate, loss};
+
+    let spec = base.model.spec();
+    let sizes: Vec<usize> = args.vary.iter().map(|v| v.values.len()).collect();
+    let load_setting = |s: usize| -> Result<crate::games::LoadedScenario> {
+        let overrides: Vec<Override> = args
+            .common
+            .set
+            .iter()
+            .chain(&settings[s])
+            .cloned()
+            .collect();
+        let loaded = load(&args.scenario, &overrides)?;
+        check_shape(args, spec, &settings[s], &loaded)?;
+        Ok(loaded)
+    };
+    let mut stride = settings.len();
+    for &size in &sizes {
+        stride /= size;
+        for value in 0..size {
+            load_setting(value * stride)?;
+        }
+    }
+    let params = NtbeaSettings {
+        evaluations: usize::try_from(args.evaluations.unwrap_or(NTBEA_EVALUATIONS))
+            .unwrap_or(usize::MAX),
+        neighbours: usize::try_from(args.neighbours.unwrap_or(NTBEA_NEIGHBOURS))
+            .unwrap_or(usize::MAX),
+        exploration: args.exploration.unwrap_or(NTBEA_EXPLORATION),
+        mutation: args.mutation.unwrap_or(1.0 / sizes.len() as f64),
+    };
+    let budget = params.evaluations.min(settings.len());
+    let threads = args.common.sampling.threads()?;
+    let seed = args.common.sampling.seed;
+    let bar = crate::engine::runner::progress_bar(
+        !args.common.json,
+        args.trials
+            .saturating_mul(budget as u64)
+            .saturating_add(args.confirm),
+    );
+    let mut counted = 0u64;
+    let result = ntbea(&sizes, &params, seed, |s| {
+        let loaded = load_setting(s)?;
+        let config = RunConfig {
+            threads,
+            ..RunConfig::new(seed, args.trials)
+        };
+        let tally = run_counted(loaded.model.as_ref(), &config, &bar, counted)?;
+        counted = counted.saturating_add(args.trials);
+        let estimates: Vec<f64> = measures.iter().map(|m| estimate(&tally, *m)).collect();
+        let l = loss(&args.target, &estimates);
+        Ok::<_, anyhow::Error>((estimates, l))
+    })
+    .inspect_err(|_| bar.finish_and_clear())?;
+    let chosen = &result.evaluations[result.best];
+    let best = chosen.setting;
+    let confirmed = confirm(args, &load_setting(best)?, measures, threads, &bar, counted)?;
+    bar.finish_and_clear();
+    let trace: Vec<TraceRow> = result
+        .evaluations
+        .iter()
+        .enumerate()
+        .map(|(i, e)| TraceRow {
+            round: i,
+            setting: e.setting,
+            trials: args.trials,
+            estimates: e.estimates.clone(),
+            loss: e.loss,
+            kept: i == result.best,
+        })
+        .collect();
+    let search_trials = args.trials.saturating_mul(trace.len() as u64);
+
+    let mut written = write_trace(args, settings, &trace, out_dir)?;
+    let rows: Vec<(f64, &TraceRow)> = trace.iter().map(|r| ((r.round + 1) as f64, r)).collect();
+    let axis = TuneAxis {
+        label: "evaluation".into(),
+        names: Vec::new(),
+        chosen_at: (result.best + 1) as f64,
+        chosen: setting_text(&settings[best]),
+        method: format!(
+            "NTBEA, {} of {} settings, {} trials each",
+            trace.len(),
+            settings.len(),
+            crate::report::summary::group_thousands(args.trials)
+        ),
+    };
+    written.extend(
+        draw_tune_chart(args, base, measures, &rows, &axis, out_dir)
+            .map_err(|e| anyhow!("drawing the tuning chart in {}: {e}", out_dir.display()))?,
+    );
+    let mut info = confirmed.json(args, base, &settings[best]);
+    info["method"] = "ntbea".into();
+    info["ntbea"] = serde_json::json!({
+        "about": "N-Tuple Bandit Evolutionary Algorithm (Lucas, Liu, Perez-Liebana 2018) on common random numbers: 1-tuples, 2-tuples (3 or more --vary) and the full tuple; the evaluated setting with the lowest loss is confirmed on a fresh seed",
+        "evaluations": params.evaluations,
+        "evaluated": trace.len(),
+        "neighbours": params.neighbours,
+        "exploration": params.exploration,
+        "mutation": params.mutation,
+    });
+    info["trials_per_evaluation"] = args.trials.into();
+    info["search_trials"] = search_trials.into();
+    info["settings"] = settings.len().into();
+    info["search_loss"] = chosen.loss.into();
+    let model_pick = &settings[result.evaluations[result.model_best].setting];
+    info["model_best"] = args
+        .vary
+        .iter()
+        .zip(model_pick)
+        .map(|(v, o)| {
+            (
+                v.path.clone(),
+                serde_json::Value::String(value_text(&o.value)),
+            )
+        })
+        .collect::<serde_json::Map<_, _>>()
+        .into();
+    info["model_loss"] = result.model_loss.into();
+    let info = write_info(out_dir, "tune.json", info, &mut written)?;
+    let mut out = std::io::stdout().lock();
+    if args.common.json {
+        writeln!(out, "{info}")?;
+        return Ok(());
+    }
     writeln!(
         out,
-        "\nconfirmed on a fresh seed ({confirm_seed}, {} trials):",
-        crate::report::summary::group_thousands(args.confirm)
+        "{}: NTBEA over {} settings: {} evaluations of {} trials ({} in all, common random numbers, seed {seed})",
+        base.name,
+        settings.len(),
+        trace.len(),
+        crate::report::summary::group_thousands(args.trials),
+        crate::report::summary::group_thousands(search_trials)
     )?;
-    for ((target, measure), value) in args.target.iter().zip(&measures).zip(&confirmed_estimates) {
+    let mut ranked: Vec<&TraceRow> = trace.iter().collect();
+    ranked.sort_by(|a, b| a.loss.total_cmp(&b.loss).then(a.round.cmp(&b.round)));
+    write!(
+        out,
+        "\n{}",
+        settings_table(
+            args,
+            settings,
+            &ranked,
+            TUNE_TABLE_ROWS,
+            ("evaluation", &|row: &TraceRow| (row.round + 1).to_string())
+        )
+    )?;
+    writeln!(
+        out,
+        "\nbest: {} (evaluation {}; the tuple model's pick, {}, has model loss {:.6})",
+        describe_overrides(&settings[best]),
+        result.best + 1,
+        setting_text(model_pick),
+        result.model_loss
+    )?;
+    confirmed.write(&mut out, args, measures, chosen.loss, out_dir)
+}
+
+/// The chosen setting re-run on a fresh seed (seed + 1, `--confirm`
+/// trials): the figures to quote.
+struct Confirmation {
+    seed: u64,
+    summary: Summary,
+    estimates: Vec<f64>,
+    loss: f64,
+}
+
+/// Runs the confirmation of `loaded` on the bar after `counted` trials.
+fn confirm(
+    args: &TuneArgs,
+    loaded: &crate::games::LoadedScenario,
+    measures: &[crate::analysis::tune::Measure],
+    threads: usize,
+    bar: &indicatif::ProgressBar,
+    counted: u64,
+) -> Result<Confirmation> {
+    use crate::analysis::tune::{estimate, loss};
+    let seed = args.common.sampling.seed.wrapping_add(1);
+    let tally = run_counted(
+        loaded.model.as_ref(),
+        &RunConfig {
+            threads,
+            ..RunConfig::new(seed, args.confirm)
+        },
+        bar,
+        counted,
+    )?;
+    let summary = summarise(&args.scenario, loaded, &tally, seed);
+    let estimates: Vec<f64> = measures.iter().map(|m| estimate(&tally, *m)).collect();
+    let loss = loss(&args.target, &estimates);
+    Ok(Confirmation {
+        seed,
+        summary,
+        estimates,
+        loss,
+    })
+}
+
+impl Confirmation {
+    /// `tune.json`'s common part: what was tuned, the best setting and the
+    /// confirmed figures.
+    fn json(
+        &self,
+        args: &TuneArgs,
+        base: &crate::games::LoadedScenario,
+        best: &[Override],
+    ) -> serde_json::Value {
+        serde_json::json!({
+            "kind": "tune",
+            "model": base.model_id,
+            "scenario": args.scenario.display().to_string(),
+            "seed": args.common.sampling.seed,
+            "confirm_seed": self.seed,
+            "best": args.vary.iter().zip(best).map(|(v, o)| (v.path.clone(), serde_json::Value::String(value_text(&o.value)))).collect::<serde_json::Map<_, _>>(),
+            "confirmed_loss": self.loss,
+            "targets": args.target.iter().zip(&self.estimates).map(|(t, e)| serde_json::json!({"name": t.name, "target": t.value, "confirmed": e})).collect::<Vec<_>>(),
+            "confirmed": self.summary.to_json(),
+        })
+    }
+
+    /// The confirmation's lines and the two losses.
+    fn write(
+        &self,
+        out: &mut impl Write,
+        args: &TuneArgs,
+        measures: &[crate::analysis::tune::Measure],
+        search_loss: f64,
+        out_dir: &Path,
+    ) -> Result<()> {
+        writeln!(
+            out,
+            "\nconfirmed on a fresh seed ({}, {} trials):",
+            self.seed,
+            crate::report::summary::group_thousands(args.confirm)
+        )?;
+        write_confirmed(out, args, measures, &self.summary, &self.estimates)?;
+        writeln!(
+            out,
+            "loss: {search_loss:.6} in the search, {:.6} confirmed (the search figure is optimistic: it is the best of many)\nwrote {}",
+            self.loss,
+            out_dir.display()
+        )?;
+        Ok(())
+    }
+}
+
+/// Writes the search trace as `tune.csv`/`.parquet`: one row per trace
+/// row, the varied values typed.
+fn write_trace(
+    args: &TuneArgs,
+    settings: &[Vec<Override>],
+    trace: &[crate::analysis::tune::TraceRow],
+    out_dir: &OutputFolder,
+) -> Result<Vec<std::path::PathBuf>> {
+    let paths: Vec<String> = args.vary.iter().map(|v| v.path.clone()).collect();
+    let values: Vec<Vec<toml::Value>> = settings
+        .iter()
+        .map(|setting| setting.iter().map(|o| o.value.clone()).collect())
+        .collect();
+    Ok(write_frame(
+        tune_frame(&paths, &values, &args.target, trace)?,
+        out_dir,
+        "tune",
+    )?)
+}
+
+/// The confirmed estimate of each target with its 95% interval (Wilson
+/// for a rate, normal for a mean), one line each.
+fn write_confirmed(
+    out: &mut impl Write,
+    args: &TuneArgs,
+    measures: &[crate::analysis::tune::Measure],
+    summary: &Summary,
+    estimates: &[f64],
+) -> std::io::Result<()> {
+    use crate::analysis::tune::Measure;
+    for ((target, measure), value) in args.target.iter().zip(measures).zip(estimates) {
         let interval = match measure {
             Measure::Rate(k) => {
                 let o = &summary.outcomes[*k];
@@ -216,11 +469,74 @@ pub fn tune(args: TuneArgs) -> Result<()> {
             target.name, target.value
         )?;
     }
-    writeln!(
-        out,
-        "loss: {search_loss:.6} in the search, {confirmed_loss:.6} confirmed (the search figure is optimistic: it is the best of many)\nwrote {}",
-        out_dir.display()
-    )?;
+    Ok(())
+}
+
+/// Why a setting cannot join the search: it gives the model other outcomes
+/// or metrics than the scenario (`spec`) has.
+fn check_shape(
+    args: &TuneArgs,
+    spec: &crate::engine::OutputSpec,
+    setting: &[Override],
+    loaded: &crate::games::LoadedScenario,
+) -> Result<()> {
+    let shape = loaded.model.spec();
+    if shape.outcomes.len() != spec.outcomes.len() || shape.metrics.len() != spec.metrics.len() {
+        return Err(InputError(format!(
+            "{}: setting {} changes the model's outcomes or metrics; tune over settings of one shape",
+            args.scenario.display(),
+            describe_overrides(setting)
+        ))
+        .into());
+    }
+    Ok(())
+}
+
+/// Why the method's options do not fit together: `--method ntbea` needs two
+/// or more `--vary`, no `--find`, and positive counts; its own options are
+/// refused with any other method.
+fn check_method(args: &TuneArgs) -> Result<(), String> {
+    let given = [
+        ("--evaluations", args.evaluations.is_some()),
+        ("--neighbours", args.neighbours.is_some()),
+        ("--exploration", args.exploration.is_some()),
+        ("--mutation", args.mutation.is_some()),
+    ];
+    if args.method != TuneMethod::Ntbea {
+        return match given.iter().find(|(_, set)| *set) {
+            Some((flag, _)) => Err(format!(
+                "tune {flag}: an option of the NTBEA search; add --method ntbea"
+            )),
+            None => Ok(()),
+        };
+    }
+    if args.find {
+        return Err("tune --method ntbea: --find bisects one setting and ntbea searches several; give one or the other".into());
+    }
+    if args.vary.len() < 2 {
+        return Err(format!(
+            "tune --method ntbea: expected two or more --vary (it searches their combinations), found {}; over one setting's values the default method runs them all",
+            args.vary.len()
+        ));
+    }
+    for (flag, value) in [
+        ("--evaluations", args.evaluations),
+        ("--neighbours", args.neighbours),
+    ] {
+        if value == Some(0) {
+            return Err(format!("tune {flag} 0: expected a positive whole number"));
+        }
+    }
+    if let Some(k) = args.exploration.filter(|k| !(k.is_finite() && *k >= 0.0)) {
+        return Err(format!(
+            "tune --exploration {k}: expected a number 0 or above (e.g. 1)"
+        ));
+    }
+    if let Some(p) = args.mutation.filter(|p| !(*p >= 0.0 && *p <= 1.0)) {
+        return Err(format!(
+            "tune --mutation {p}: expected a probability from 0 to 1"
+        ));
+    }
     Ok(())
 }
 
@@ -352,13 +668,7 @@ fn find_crossing(
         bracket.above
     };
     let path = &args.vary[0].path;
-    let paths = vec![path.clone()];
-    let values: Vec<Vec<toml::Value>> = settings.iter().map(|s| vec![s[0].value.clone()]).collect();
-    let mut written = write_frame(
-        tune_frame(&paths, &values, &args.target, &trace)?,
-        out_dir,
-        "tune",
-    )?;
+    let mut written = write_trace(args, settings, &trace, out_dir)?;
     let search_trials = args.trials.saturating_mul(trace.len() as u64);
     written.extend(
         write_tune_chart(
@@ -472,11 +782,31 @@ fn tune_table(
             .then(a.loss.total_cmp(&b.loss))
             .then(a.setting.cmp(&b.setting))
     });
+    settings_table(
+        args,
+        settings,
+        &reached,
+        max_rows,
+        ("trials", &|row: &crate::analysis::tune::TraceRow| {
+            crate::report::summary::group_thousands(row.trials)
+        }),
+    )
+}
+
+/// A table of `ranked` rows (at most `max_rows`): the varied values, the
+/// `count` column, each target's estimate and the loss.
+fn settings_table(
+    args: &TuneArgs,
+    settings: &[Vec<Override>],
+    ranked: &[&crate::analysis::tune::TraceRow],
+    max_rows: usize,
+    count: (&str, &dyn Fn(&crate::analysis::tune::TraceRow) -> String),
+) -> String {
     let headers: Vec<String> = args
         .vary
         .iter()
         .map(|v| v.path.clone())
-        .chain(["trials".to_string()])
+        .chain([count.0.to_string()])
         .chain(
             args.target
                 .iter()
@@ -484,12 +814,12 @@ fn tune_table(
         )
         .chain(["loss".to_string()])
         .collect();
-    let rows: Vec<Vec<String>> = reached
+    let rows: Vec<Vec<String>> = ranked
         .iter()
         .take(max_rows)
         .map(|row| {
             let mut cells = setting_cells(&settings[row.setting]);
-            cells.push(crate::report::summary::group_thousands(row.trials));
+            cells.push(count.1(row));
             cells.extend(row.estimates.iter().map(|e| format!("{e:.4}")));
             cells.push(format!("{:.6}", row.loss));
             cells
@@ -497,20 +827,20 @@ fn tune_table(
         .collect();
     let numeric = numeric_columns(&settings[0], headers.len());
     let mut text = render(&headers, &rows, &numeric);
-    if reached.len() > max_rows {
+    if ranked.len() > max_rows {
         text.push_str(&format!(
             "... and {} more settings in tune.csv\n",
-            reached.len() - max_rows
+            ranked.len() - max_rows
         ));
     }
     text
 }
 
-/// Draws `tune.png/.svg`: one panel per target, the search's estimate of
-/// it at every setting (from the most trials that setting ran, with the
-/// Wilson interval of a rate) against the varied value (or the settings by
-/// name when it is not one number), the target as a level line and the
-/// chosen setting marked.
+/// Draws `tune.png/.svg` for the grid and `--find`: one panel per target,
+/// the search's estimate of it at every setting (from the most trials that
+/// setting ran, with the Wilson interval of a rate) against the varied
+/// value (or the settings by name when it is not one number), the target
+/// as a level line and the chosen setting marked.
 #[allow(clippy::too_many_arguments)]
 fn write_tune_chart(
     args: &TuneArgs,
@@ -523,9 +853,6 @@ fn write_tune_chart(
     out_dir: &Path,
 ) -> Result<Vec<std::path::PathBuf>, crate::report::charts::ChartError> {
     use crate::analysis::sweep::value_number;
-    use crate::analysis::tune::Measure;
-    use crate::math::stats::wilson_interval;
-    use crate::report::charts::{LineChart, LineSeries, Mark, YAxis, write_line_panels};
 
     // Each setting's last (largest) estimate row.
     let mut last: Vec<Option<&crate::analysis::tune::TraceRow>> = vec![None; settings.len()];
@@ -544,42 +871,89 @@ fn write_tune_chart(
         Some(xs) => (xs, Vec::new()),
         None => (
             (1..=settings.len()).map(|i| i as f64).collect(),
-            settings
-                .iter()
-                .map(|s| {
-                    s.iter()
-                        .map(|o| value_text(&o.value))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                })
-                .collect(),
+            settings.iter().map(|s| setting_text(s)).collect(),
         ),
     };
     let x_label = if x_names.is_empty() {
         args.vary[0].path.clone()
     } else {
-        args.vary
-            .iter()
-            .map(|v| v.path.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
+        varied_paths(args)
     };
-    let chosen = settings[best]
+    let mut rows: Vec<(f64, &crate::analysis::tune::TraceRow)> = last
+        .iter()
+        .zip(&xs)
+        .filter_map(|(row, &x)| Some((x, (*row)?)))
+        .collect();
+    rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let axis = TuneAxis {
+        label: x_label,
+        names: x_names,
+        chosen_at: xs[best],
+        chosen: setting_text(&settings[best]),
+        method: format!(
+            "successive halving, {} trials in all",
+            crate::report::summary::group_thousands(total_trials)
+        ),
+    };
+    draw_tune_chart(args, base, measures, &rows, &axis, out_dir)
+}
+
+/// The varied values of a setting, comma-separated.
+fn setting_text(setting: &[Override]) -> String {
+    setting
         .iter()
         .map(|o| value_text(&o.value))
         .collect::<Vec<_>>()
-        .join(", ");
+        .join(", ")
+}
+
+/// The `--vary` paths, comma-separated.
+fn varied_paths(args: &TuneArgs) -> String {
+    args.vary
+        .iter()
+        .map(|v| v.path.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The x axis of a tuning chart and the choice marked on it.
+struct TuneAxis {
+    /// What x measures.
+    label: String,
+    /// Names of the positions 1, 2, ... when x is not a number.
+    names: Vec<String>,
+    /// Where the chosen setting is.
+    chosen_at: f64,
+    /// The chosen setting's values.
+    chosen: String,
+    /// How the search ran, for the subtitle.
+    method: String,
+}
+
+/// Draws `tune.png/.svg`: one panel per target, its estimate in each of
+/// `rows` at the row's x (with the Wilson interval of a rate), the target
+/// as a level line and the chosen setting marked.
+fn draw_tune_chart(
+    args: &TuneArgs,
+    base: &crate::games::LoadedScenario,
+    measures: &[crate::analysis::tune::Measure],
+    rows: &[(f64, &crate::analysis::tune::TraceRow)],
+    axis: &TuneAxis,
+    out_dir: &Path,
+) -> Result<Vec<std::path::PathBuf>, crate::report::charts::ChartError> {
+    use crate::analysis::tune::Measure;
+    use crate::math::stats::wilson_interval;
+    use crate::report::charts::{LineChart, LineSeries, Mark, YAxis, write_line_panels};
+
     let panels: Vec<LineChart> = args
         .target
         .iter()
         .zip(measures)
         .enumerate()
         .map(|(k, (target, measure))| {
-            let mut points: Vec<_> = last
+            let points: Vec<_> = rows
                 .iter()
-                .zip(&xs)
-                .filter_map(|(row, &x)| {
-                    let row = (*row)?;
+                .filter_map(|&(x, row)| {
                     let value = *row.estimates.get(k)?;
                     let band = match measure {
                         Measure::Rate(_) if row.trials > 0 && value.is_finite() => {
@@ -591,11 +965,10 @@ fn write_tune_chart(
                     Some((x, value, band))
                 })
                 .collect();
-            points.sort_by(|a, b| a.0.total_cmp(&b.0));
             LineChart {
                 title: format!("{} (target {})", target.name, target.value),
                 subtitle: String::new(),
-                x_label: x_label.clone(),
+                x_label: axis.label.clone(),
                 y_label: match measure {
                     Measure::Rate(_) => "rate".into(),
                     Measure::Mean(_) => "mean".into(),
@@ -604,7 +977,7 @@ fn write_tune_chart(
                     Measure::Rate(_) => "95% Wilson interval".into(),
                     Measure::Mean(_) => String::new(),
                 },
-                x_names: x_names.clone(),
+                x_names: axis.names.clone(),
                 series: vec![LineSeries {
                     name: "search estimate".into(),
                     points,
@@ -619,15 +992,16 @@ fn write_tune_chart(
                         label: format!("target {}", target.value),
                     },
                     Mark::At {
-                        x: xs[best],
-                        label: format!("chosen {chosen}"),
+                        x: axis.chosen_at,
+                        label: format!("chosen {}", axis.chosen),
                     },
                 ],
             }
         })
         .collect();
     let title = format!(
-        "Tuning {x_label} towards {}",
+        "Tuning {} towards {}",
+        varied_paths(args),
         args.target
             .iter()
             .map(|t| format!("{} = {}", t.name, t.value))
@@ -635,9 +1009,10 @@ fn write_tune_chart(
             .join(", ")
     );
     let subtitle = format!(
-        "{}: successive halving, {} trials in all; chosen {chosen}",
+        "{}: {}; chosen {}",
         chart_title(base),
-        crate::report::summary::group_thousands(total_trials)
+        axis.method,
+        axis.chosen
     );
     write_line_panels(&title, &subtitle, &panels, out_dir, "tune")
 }

@@ -329,3 +329,247 @@ fn find_locates_the_level_where_a_warrior_has_even_odds_against_a_banth() {
         &["increasing order"],
     );
 }
+
+/// `tune --method ntbea` on the padwar duel with `args`, in `dir/out`.
+fn ntbea_json(dir: &std::path::Path, out: &str, args: &[&str]) -> serde_json::Value {
+    let scenario = bundled("wom/padwar-vs-padwar.toml").display().to_string();
+    let mut all = vec![
+        "tune",
+        scenario.as_str(),
+        "--method",
+        "ntbea",
+        "--json",
+        "--out",
+        out,
+    ];
+    all.extend_from_slice(args);
+    let o = barsoom_ok(&all, dir);
+    serde_json::from_slice(&o.stdout).expect("JSON")
+}
+
+/// The grid of the planted case: a level-8 padwar with a long sword
+/// against levels 4..=10 and four weapons (28 settings). The duel is
+/// symmetric, so only the mirror (8, long sword) is an even match.
+const PLANTED: [&str; 8] = [
+    "--set",
+    "sides[0].figures[0].level=8",
+    "--vary",
+    "sides[1].figures[0].level=4..10",
+    "--vary",
+    "sides[1].figures[0].weapon=long-sword,short-sword,hatchet,dagger",
+    "--target",
+    "First padwar wins=0.5",
+];
+
+#[test]
+fn ntbea_finds_the_planted_mirror_match_without_running_the_whole_grid() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let mut args = PLANTED.to_vec();
+    args.extend(["--evaluations", "20", "-n", "4000", "--confirm", "100000"]);
+    let json = ntbea_json(d, "n", &args);
+    assert_eq!(json["method"], "ntbea");
+    assert_eq!(json["best"]["sides[1].figures[0].level"], "8");
+    assert_eq!(json["best"]["sides[1].figures[0].weapon"], "long-sword");
+    assert_eq!(json["settings"], 28);
+    assert_eq!(json["ntbea"]["evaluated"], 20);
+    assert_eq!(json["ntbea"]["neighbours"], 50);
+    assert_eq!(json["ntbea"]["mutation"], 0.5);
+    assert_eq!(json["search_trials"], 20 * 4000);
+    assert_eq!(json["confirm_seed"], 2);
+    let confirmed = json["targets"][0]["confirmed"].as_f64().expect("rate");
+    assert!((confirmed - 0.5).abs() < 0.005, "{confirmed}");
+    // One trace row per evaluation, each setting once, the chosen one kept.
+    let trace = crate::common::read_csv(&d.join("n/tune.csv"));
+    assert_eq!(trace.len() - 1, 20);
+    let header: Vec<&str> = trace[0].iter().map(String::as_str).collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).expect(name);
+    let (setting, kept) = (column("setting"), column("kept"));
+    let mut seen: Vec<&str> = trace[1..].iter().map(|r| r[setting].as_str()).collect();
+    seen.sort_unstable();
+    seen.dedup();
+    assert_eq!(seen.len(), 20, "no setting evaluated twice");
+    assert_eq!(trace[1..].iter().filter(|r| r[kept] == "true").count(), 1);
+}
+
+#[test]
+fn ntbea_comes_as_close_to_the_targets_as_the_whole_grid() {
+    // 100 settings (both levels 4..=8, the second padwar's weapon); the
+    // grid runs them all, NTBEA evaluates 40.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let space = [
+        "--vary",
+        "sides[0].figures[0].level=4..8",
+        "--vary",
+        "sides[1].figures[0].level=4..8",
+        "--vary",
+        "sides[1].figures[0].weapon=long-sword,short-sword,hatchet,dagger",
+        "--target",
+        "First padwar wins=0.7",
+        "-n",
+        "3000",
+        "--confirm",
+        "100000",
+    ];
+    let grid = {
+        let scenario = bundled("wom/padwar-vs-padwar.toml").display().to_string();
+        let mut all = vec!["tune", scenario.as_str(), "--json", "--out", "g"];
+        all.extend_from_slice(&space);
+        let o = barsoom_ok(&all, d);
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).expect("JSON")
+    };
+    let mut args = space.to_vec();
+    args.extend(["--evaluations", "40"]);
+    let ntbea = ntbea_json(d, "n", &args);
+    let loss = |j: &serde_json::Value| j["confirmed_loss"].as_f64().expect("loss");
+    assert_eq!(ntbea["settings"], 100);
+    assert!(
+        loss(&ntbea) <= loss(&grid) + 0.002,
+        "ntbea {} ({}) against the grid's {} ({})",
+        loss(&ntbea),
+        ntbea["best"],
+        loss(&grid),
+        grid["best"]
+    );
+    assert!(
+        ntbea["search_trials"].as_u64() < grid["search_trials"].as_u64(),
+        "{} {}",
+        ntbea["search_trials"],
+        grid["search_trials"]
+    );
+}
+
+#[test]
+fn ntbea_is_the_same_for_any_threads_and_draws_its_chart_and_table() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let scenario = bundled("wom/padwar-vs-padwar.toml").display().to_string();
+    let run = |threads: &str, out: &str| {
+        let mut all = vec![
+            "tune",
+            scenario.as_str(),
+            "--method",
+            "ntbea",
+            "--threads",
+            threads,
+            "--out",
+            out,
+        ];
+        all.extend_from_slice(&PLANTED);
+        all.extend([
+            "--evaluations",
+            "12",
+            "--neighbours",
+            "10",
+            "--exploration",
+            "2",
+            "-n",
+            "2000",
+            "--confirm",
+            "2000",
+        ]);
+        barsoom_ok(&all, d)
+    };
+    let one = run("1", "a");
+    run("2", "b");
+    let trace = |out: &str| std::fs::read_to_string(d.join(out).join("tune.csv")).expect("csv");
+    assert_eq!(trace("a"), trace("b"));
+    // The table: evaluations by loss, with the evaluation number.
+    let (stdout, lines, header) = table_in(&one.stdout, "sides[1].figures[0].level");
+    assert!(
+        lines[header].contains("sides[1].figures[0].weapon  evaluation"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("NTBEA over 28 settings: 12 evaluations of 2,000 trials"));
+    assert!(stdout.contains("confirmed on a fresh seed (2, 2,000 trials)"));
+    // The chart: each estimate against the evaluation, the choice marked.
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("a/tune.json")).expect("json"))
+            .expect("JSON");
+    assert_eq!(json["ntbea"]["exploration"], 2.0);
+    let chosen = format!(
+        "chosen {}, {}",
+        json["best"]["sides[1].figures[0].level"]
+            .as_str()
+            .expect("level"),
+        json["best"]["sides[1].figures[0].weapon"]
+            .as_str()
+            .expect("weapon")
+    );
+    let texts = svg_texts(&d.join("a/tune.svg"));
+    for wanted in [
+        "First padwar wins (target 0.5)",
+        "evaluation",
+        "target 0.5",
+        chosen.as_str(),
+    ] {
+        assert!(texts.iter().any(|t| t == wanted), "{wanted} in {texts:?}");
+    }
+}
+
+#[test]
+fn ntbea_options_that_do_not_fit_are_one_line_errors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let scenario = bundled("wom/padwar-vs-padwar.toml").display().to_string();
+    let level = "sides[0].figures[0].level=4..8";
+    let weapon = "sides[0].figures[0].weapon=long-sword,dagger";
+    let target = "First padwar wins=0.5";
+    for (args, expected) in [
+        (
+            vec!["--method", "ntbea", "--vary", level],
+            "expected two or more --vary",
+        ),
+        (
+            vec![
+                "--method", "ntbea", "--find", "--vary", level, "--vary", weapon,
+            ],
+            "give one or the other",
+        ),
+        (
+            vec![
+                "--method",
+                "ntbea",
+                "--evaluations",
+                "0",
+                "--vary",
+                level,
+                "--vary",
+                weapon,
+            ],
+            "--evaluations 0: expected a positive whole number",
+        ),
+        (
+            vec!["--evaluations", "50", "--vary", level, "--vary", weapon],
+            "--evaluations: an option of the NTBEA search; add --method ntbea",
+        ),
+        (
+            vec![
+                "--method",
+                "ntbea",
+                "--mutation",
+                "1.5",
+                "--vary",
+                level,
+                "--vary",
+                weapon,
+            ],
+            "expected a probability from 0 to 1",
+        ),
+        (
+            vec![
+                "--method",
+                "ntbea",
+                "--vary",
+                level,
+                "--vary",
+                "sides[0].figures[0].weapon=long-sword,spork",
+            ],
+            "spork",
+        ),
+    ] {
+        let mut all = vec!["tune", scenario.as_str(), "--target", target];
+        all.extend(args);
+        assert_bad_input(&all, dir.path(), &[expected]);
+    }
+}

@@ -1,7 +1,8 @@
 //! Experiment designs above the games: sweeps on common random numbers,
-//! paired comparisons, tuning by successive halving, tournaments and their
-//! Bradley-Terry ratings.
+//! paired comparisons, tuning by successive halving or NTBEA, tournaments
+//! and their Bradley-Terry ratings.
 
+pub mod ntbea;
 pub mod paired;
 pub mod ratings;
 pub mod sweep;
