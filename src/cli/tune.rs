@@ -15,7 +15,8 @@ use super::analysis::{
 use super::commands::{InputError, load};
 use super::table::{render, run_counted};
 use super::{TuneArgs, TuneMethod};
-use crate::analysis::sweep::{grid, value_text};
+use crate::analysis::sweep::{Grid, MAX_SEARCHED_SETTINGS, grid, value_text};
+use crate::analysis::tune::TraceRow;
 use crate::engine::RunConfig;
 use crate::report::files::OutputFolder;
 use crate::report::frames::{tune_frame, write_frame};
@@ -43,13 +44,18 @@ pub fn tune(args: TuneArgs) -> Result<()> {
             .into());
         }
     }
-    let settings = grid(&args.vary).map_err(InputError)?;
     check_method(&args).map_err(InputError)?;
+    if args.method == TuneMethod::Ntbea {
+        // Made one at a time: the grid may be far larger than one run whole.
+        let grid = Grid::new(&args.vary, MAX_SEARCHED_SETTINGS).map_err(InputError)?;
+        let out_dir = args.common.output_dir("tune", &args.scenario, &base)?;
+        return tune_ntbea(&args, &base, grid, &measures, &out_dir);
+    }
+    let settings = grid(&args.vary).map_err(InputError)?;
     if args.find {
         check_find(&args, &settings).map_err(InputError)?;
     }
-    let ntbea = args.method == TuneMethod::Ntbea;
-    if !ntbea && last_round_trials(settings.len(), args.trials).is_none() {
+    if last_round_trials(settings.len(), args.trials).is_none() {
         return Err(InputError(format!(
             "-n {}: tune doubles the trials each round, and over {} settings the last round would pass {} trials; give a smaller -n",
             args.trials,
@@ -59,9 +65,6 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         .into());
     }
     let out_dir = args.common.output_dir("tune", &args.scenario, &base)?;
-    if ntbea {
-        return tune_ntbea(&args, &base, &settings, &measures, &out_dir);
-    }
     let models = load_settings(&args.scenario, &args.common.set, &settings)?;
     for (setting, loaded) in settings.iter().zip(&models) {
         check_shape(&args, &spec, setting, loaded)?;
@@ -114,7 +117,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     };
 
     // The trace frame: one row per setting per round.
-    let mut written = write_trace(&args, &settings, &trace, &out_dir)?;
+    let mut written = write_trace(&args, &|row| &settings[row.setting], &trace, &out_dir)?;
     written.extend(
         write_tune_chart(
             &args,
@@ -163,40 +166,35 @@ const NTBEA_NEIGHBOURS: u64 = 50;
 const NTBEA_EXPLORATION: f64 = 1.0;
 
 /// `barsoom tune --method ntbea`: the N-Tuple Bandit Evolutionary
-/// Algorithm over the grid of `settings`, each evaluation `-n` trials on the
-/// search seed; the lowest loss evaluated is re-run on a fresh seed.
-/// Settings are loaded as they are evaluated (the grid may be large);
+/// Algorithm over `grid`, each evaluation `-n` trials on the search seed;
+/// the lowest loss evaluated is re-run on a fresh seed. Settings are made
+/// and loaded as they are evaluated (the grid may be large);
 /// before the search, every value of every `--vary` is loaded once with
 /// the others at their first value, so a bad value is reported at once.
 fn tune_ntbea(
     args: &TuneArgs,
     base: &crate::games::LoadedScenario,
-    settings: &[Vec<Override>],
+    grid: Grid<'_>,
     measures: &[crate::analysis::tune::Measure],
     out_dir: &OutputFolder,
 ) -> Result<()> {
     use crate::analysis::ntbea::{NtbeaSettings, ntbea};
-    use crate::analysis::tune::{TraceRow, estimate, loss};
+    use crate::analysis::tune::{estimate, loss};
 
     let spec = base.model.spec();
     let sizes: Vec<usize> = args.vary.iter().map(|v| v.values.len()).collect();
-    let load_setting = |s: usize| -> Result<crate::games::LoadedScenario> {
-        let overrides: Vec<Override> = args
-            .common
-            .set
-            .iter()
-            .chain(&settings[s])
-            .cloned()
-            .collect();
+    let load_setting = |setting: &[Override]| -> Result<crate::games::LoadedScenario> {
+        let overrides: Vec<Override> = args.common.set.iter().chain(setting).cloned().collect();
         let loaded = load(&args.scenario, &overrides)?;
-        check_shape(args, spec, &settings[s], &loaded)?;
+        check_shape(args, spec, setting, &loaded)?;
         Ok(loaded)
     };
-    let mut stride = settings.len();
+    let setting = |s: usize| grid.setting(s).map_err(InputError);
+    let mut stride = grid.len();
     for &size in &sizes {
         stride /= size;
         for value in 0..size {
-            load_setting(value * stride)?;
+            load_setting(&setting(value * stride)?)?;
         }
     }
     let params = NtbeaSettings {
@@ -207,7 +205,7 @@ fn tune_ntbea(
         exploration: args.exploration.unwrap_or(NTBEA_EXPLORATION),
         mutation: args.mutation.unwrap_or(1.0 / sizes.len() as f64),
     };
-    let budget = params.evaluations.min(settings.len());
+    let budget = params.evaluations.min(grid.len());
     let threads = args.common.sampling.threads()?;
     let seed = args.common.sampling.seed;
     let bar = crate::engine::runner::progress_bar(
@@ -217,8 +215,12 @@ fn tune_ntbea(
             .saturating_add(args.confirm),
     );
     let mut counted = 0u64;
+    // The settings evaluated, in order: the trace, table and files name
+    // these, never the whole grid.
+    let mut evaluated: Vec<Vec<Override>> = Vec::with_capacity(budget);
     let result = ntbea(&sizes, &params, seed, |s| {
-        let loaded = load_setting(s)?;
+        evaluated.push(setting(s)?);
+        let loaded = load_setting(&evaluated[evaluated.len() - 1])?;
         let config = RunConfig {
             threads,
             ..RunConfig::new(seed, args.trials)
@@ -231,8 +233,15 @@ fn tune_ntbea(
     })
     .inspect_err(|_| bar.finish_and_clear())?;
     let chosen = &result.evaluations[result.best];
-    let best = chosen.setting;
-    let confirmed = confirm(args, &load_setting(best)?, measures, threads, &bar, counted)?;
+    let best = result.best;
+    let confirmed = confirm(
+        args,
+        &load_setting(&evaluated[best])?,
+        measures,
+        threads,
+        &bar,
+        counted,
+    )?;
     bar.finish_and_clear();
     let trace: Vec<TraceRow> = result
         .evaluations
@@ -249,17 +258,17 @@ fn tune_ntbea(
         .collect();
     let search_trials = args.trials.saturating_mul(trace.len() as u64);
 
-    let mut written = write_trace(args, settings, &trace, out_dir)?;
+    let mut written = write_trace(args, &|row| &evaluated[row.round], &trace, out_dir)?;
     let rows: Vec<(f64, &TraceRow)> = trace.iter().map(|r| ((r.round + 1) as f64, r)).collect();
     let axis = TuneAxis {
         label: "evaluation".into(),
         names: Vec::new(),
         chosen_at: (result.best + 1) as f64,
-        chosen: setting_text(&settings[best]),
+        chosen: setting_text(&evaluated[best]),
         method: format!(
             "NTBEA, {} of {} settings, {} trials each",
             trace.len(),
-            settings.len(),
+            grid.len(),
             crate::report::summary::group_thousands(args.trials)
         ),
     };
@@ -267,7 +276,7 @@ fn tune_ntbea(
         draw_tune_chart(args, base, measures, &rows, &axis, out_dir)
             .map_err(|e| anyhow!("drawing the tuning chart in {}: {e}", out_dir.display()))?,
     );
-    let mut info = confirmed.json(args, base, &settings[best]);
+    let mut info = confirmed.json(args, base, &evaluated[best]);
     info["method"] = "ntbea".into();
     info["ntbea"] = serde_json::json!({
         "about": "N-Tuple Bandit Evolutionary Algorithm (Lucas, Liu, Perez-Liebana 2018) on common random numbers: 1-tuples, 2-tuples (3 or more --vary) and the full tuple; the evaluated setting with the lowest loss is confirmed on a fresh seed",
@@ -279,9 +288,9 @@ fn tune_ntbea(
     });
     info["trials_per_evaluation"] = args.trials.into();
     info["search_trials"] = search_trials.into();
-    info["settings"] = settings.len().into();
+    info["settings"] = grid.len().into();
     info["search_loss"] = chosen.loss.into();
-    let model_pick = &settings[result.evaluations[result.model_best].setting];
+    let model_pick = &evaluated[result.model_best];
     info["model_best"] = args
         .vary
         .iter()
@@ -305,7 +314,7 @@ fn tune_ntbea(
         out,
         "{}: NTBEA over {} settings: {} evaluations of {} trials ({} in all, common random numbers, seed {seed})",
         base.name,
-        settings.len(),
+        grid.len(),
         trace.len(),
         crate::report::summary::group_thousands(args.trials),
         crate::report::summary::group_thousands(search_trials)
@@ -317,7 +326,7 @@ fn tune_ntbea(
         "\n{}",
         settings_table(
             args,
-            settings,
+            &|row| &evaluated[row.round],
             &ranked,
             TUNE_TABLE_ROWS,
             ("evaluation", &|row: &TraceRow| (row.round + 1).to_string())
@@ -326,7 +335,7 @@ fn tune_ntbea(
     writeln!(
         out,
         "\nbest: {} (evaluation {}; the tuple model's pick, {}, has model loss {:.6})",
-        describe_overrides(&settings[best]),
+        describe_overrides(&evaluated[best]),
         result.best + 1,
         setting_text(model_pick),
         result.model_loss
@@ -423,17 +432,17 @@ impl Confirmation {
 }
 
 /// Writes the search trace as `tune.csv`/`.parquet`: one row per trace
-/// row, the varied values typed.
-fn write_trace(
+/// row, the varied values (of the row's setting, `setting_of`) typed.
+fn write_trace<'s>(
     args: &TuneArgs,
-    settings: &[Vec<Override>],
-    trace: &[crate::analysis::tune::TraceRow],
+    setting_of: &dyn Fn(&TraceRow) -> &'s [Override],
+    trace: &[TraceRow],
     out_dir: &OutputFolder,
 ) -> Result<Vec<std::path::PathBuf>> {
     let paths: Vec<String> = args.vary.iter().map(|v| v.path.clone()).collect();
-    let values: Vec<Vec<toml::Value>> = settings
+    let values: Vec<Vec<toml::Value>> = trace
         .iter()
-        .map(|setting| setting.iter().map(|o| o.value.clone()).collect())
+        .map(|row| setting_of(row).iter().map(|o| o.value.clone()).collect())
         .collect();
     Ok(write_frame(
         tune_frame(&paths, &values, &args.target, trace)?,
@@ -668,7 +677,7 @@ fn find_crossing(
         bracket.above
     };
     let path = &args.vary[0].path;
-    let mut written = write_trace(args, settings, &trace, out_dir)?;
+    let mut written = write_trace(args, &|row| &settings[row.setting], &trace, out_dir)?;
     let search_trials = args.trials.saturating_mul(trace.len() as u64);
     written.extend(
         write_tune_chart(
@@ -784,7 +793,7 @@ fn tune_table(
     });
     settings_table(
         args,
-        settings,
+        &|row| &settings[row.setting],
         &reached,
         max_rows,
         ("trials", &|row: &crate::analysis::tune::TraceRow| {
@@ -793,11 +802,12 @@ fn tune_table(
     )
 }
 
-/// A table of `ranked` rows (at most `max_rows`): the varied values, the
-/// `count` column, each target's estimate and the loss.
-fn settings_table(
+/// A table of `ranked` rows (at most `max_rows`): the varied values (of
+/// the row's setting, `setting_of`), the `count` column, each target's
+/// estimate and the loss.
+fn settings_table<'s>(
     args: &TuneArgs,
-    settings: &[Vec<Override>],
+    setting_of: &dyn Fn(&TraceRow) -> &'s [Override],
     ranked: &[&crate::analysis::tune::TraceRow],
     max_rows: usize,
     count: (&str, &dyn Fn(&crate::analysis::tune::TraceRow) -> String),
@@ -818,14 +828,15 @@ fn settings_table(
         .iter()
         .take(max_rows)
         .map(|row| {
-            let mut cells = setting_cells(&settings[row.setting]);
+            let mut cells = setting_cells(setting_of(row));
             cells.push(count.1(row));
             cells.extend(row.estimates.iter().map(|e| format!("{e:.4}")));
             cells.push(format!("{:.6}", row.loss));
             cells
         })
         .collect();
-    let numeric = numeric_columns(&settings[0], headers.len());
+    let first: &[Override] = ranked.first().map_or(&[], |row| setting_of(row));
+    let numeric = numeric_columns(first, headers.len());
     let mut text = render(&headers, &rows, &numeric);
     if ranked.len() > max_rows {
         text.push_str(&format!(

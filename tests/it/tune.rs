@@ -573,3 +573,62 @@ fn ntbea_options_that_do_not_fit_are_one_line_errors() {
         assert_bad_input(&all, dir.path(), &[expected]);
     }
 }
+
+#[test]
+fn ntbea_searches_a_grid_too_large_to_run_whole() {
+    // 13 × 13 levels, 4 × 4 weapons, whether the first side broke the code
+    // of battle and two round limits: 10,816 settings, more than the default method runs (10,000); NTBEA
+    // makes only the settings it evaluates.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let weapons = "long-sword,short-sword,hatchet,dagger";
+    let varies = [
+        "sides[0].figures[0].level=1..13".to_string(),
+        "sides[1].figures[0].level=1..13".to_string(),
+        format!("sides[0].figures[0].weapon={weapons}"),
+        format!("sides[1].figures[0].weapon={weapons}"),
+        "sides[0].breaks_code=false,true".to_string(),
+        "max_rounds=50000,100000".to_string(),
+    ];
+    let mut args: Vec<&str> = vec![
+        "--target",
+        "First padwar wins=0.3",
+        "--evaluations",
+        "6",
+        "-n",
+        "500",
+        "--confirm",
+        "2000",
+    ];
+    for vary in &varies {
+        args.extend(["--vary", vary.as_str()]);
+    }
+    let json = ntbea_json(d, "big", &args);
+    assert_eq!(json["settings"], 10_816);
+    assert_eq!(json["ntbea"]["evaluated"], 6);
+    let trace = crate::common::read_csv(&d.join("big/tune.csv"));
+    assert_eq!(trace.len() - 1, 6);
+    // The trace names each evaluated setting by its number in the grid.
+    let header: Vec<&str> = trace[0].iter().map(String::as_str).collect();
+    let setting = header
+        .iter()
+        .position(|h| *h == "setting")
+        .expect("setting");
+    assert!(
+        trace[1..]
+            .iter()
+            .all(|r| r[setting].parse::<usize>().is_ok_and(|s| s < 10_816))
+    );
+
+    let scenario = bundled("wom/padwar-vs-padwar.toml").display().to_string();
+    let mut grid_args = vec![
+        "tune",
+        scenario.as_str(),
+        "--target",
+        "First padwar wins=0.3",
+    ];
+    for vary in &varies {
+        grid_args.extend(["--vary", vary.as_str()]);
+    }
+    assert_bad_input(&grid_args, d, &["more than 10000 settings"]);
+}

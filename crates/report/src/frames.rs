@@ -143,8 +143,8 @@ pub fn compare_frame(
 /// `barsoom tune`'s trace as a frame: one row per setting per round (round,
 /// setting index, the setting's value of each varied path as text, its
 /// trials so far, its estimate of each target, its loss, whether it was
-/// kept). `paths` names the varied parameters and `values[s][k]` is setting
-/// `s`'s value of `paths[k]`.
+/// kept). `paths` names the varied parameters and `values[i][k]` is trace
+/// row `i`'s value of `paths[k]`.
 pub fn tune_frame(
     paths: &[String],
     values: &[Vec<toml::Value>],
@@ -162,7 +162,7 @@ pub fn tune_frame(
         ),
     ];
     for (k, p) in paths.iter().enumerate() {
-        let column: Vec<&toml::Value> = trace.iter().map(|t| &values[t.setting][k]).collect();
+        let column: Vec<&toml::Value> = values.iter().map(|row| &row[k]).collect();
         columns.push(super::sweep::value_column(p, &column));
     }
     columns.push(Column::new(

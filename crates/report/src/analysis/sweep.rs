@@ -135,20 +135,47 @@ pub fn value_number(value: &Value) -> Option<f64> {
         .or_else(|| value.as_integer().map(|i| i as f64))
 }
 
-/// Every combination of the varied values, the first `--vary` changing
-/// slowest; each setting as its overrides and its values.
-pub fn grid(varies: &[Vary]) -> Result<Vec<Vec<Override>>, String> {
-    distinct_paths("--vary", varies.iter().map(|v| v.path.as_str()))?;
-    let total = varies
-        .iter()
-        .try_fold(1usize, |n, v| n.checked_mul(v.values.len()))
-        .filter(|n| *n <= MAX_VALUES)
-        .ok_or_else(|| format!("the grid has more than {MAX_VALUES} settings"))?;
-    let mut settings = Vec::with_capacity(total);
-    for index in 0..total {
+/// Most settings a grid searched without running it whole (`tune --method
+/// ntbea`) may hold: its settings are made one at a time as they are
+/// evaluated, and its model keeps a few bytes per setting.
+pub const MAX_SEARCHED_SETTINGS: usize = 1_000_000;
+
+/// The combinations of the varied values, the first `--vary` changing
+/// slowest, made one at a time by number.
+#[derive(Debug, Clone, Copy)]
+pub struct Grid<'a> {
+    varies: &'a [Vary],
+    len: usize,
+}
+
+impl<'a> Grid<'a> {
+    /// The grid of `varies`: an error for a path given twice or more than
+    /// `max` settings.
+    pub fn new(varies: &'a [Vary], max: usize) -> Result<Self, String> {
+        distinct_paths("--vary", varies.iter().map(|v| v.path.as_str()))?;
+        let len = varies
+            .iter()
+            .try_fold(1usize, |n, v| n.checked_mul(v.values.len()))
+            .filter(|n| *n <= max)
+            .ok_or_else(|| format!("the grid has more than {max} settings"))?;
+        Ok(Grid { varies, len })
+    }
+
+    /// Settings in the grid.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether it has none (a `--vary` with no values).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Setting `index` (below [`Grid::len`]) as its overrides.
+    pub fn setting(&self, index: usize) -> Result<Vec<Override>, String> {
         let mut rest = index;
-        let mut setting = vec![None; varies.len()];
-        for (k, vary) in varies.iter().enumerate().rev() {
+        let mut setting = vec![None; self.varies.len()];
+        for (k, vary) in self.varies.iter().enumerate().rev() {
             let value = &vary.values[rest % vary.values.len()];
             rest /= vary.values.len();
             setting[k] = Some(Override::parse(&format!(
@@ -157,9 +184,15 @@ pub fn grid(varies: &[Vary]) -> Result<Vec<Vec<Override>>, String> {
                 value_literal(value)
             ))?);
         }
-        settings.push(setting.into_iter().flatten().collect());
+        Ok(setting.into_iter().flatten().collect())
     }
-    Ok(settings)
+}
+
+/// Every combination of the varied values, the first `--vary` changing
+/// slowest, each setting as its overrides: at most [`MAX_VALUES`].
+pub fn grid(varies: &[Vary]) -> Result<Vec<Vec<Override>>, String> {
+    let grid = Grid::new(varies, MAX_VALUES)?;
+    (0..grid.len()).map(|i| grid.setting(i)).collect()
 }
 
 /// The value written so that [`parse_value`] reads it back unchanged.
