@@ -417,11 +417,8 @@ impl Searchable for Game {
     /// going (when a finished game scored 0 and a running one its standing,
     /// a beaten Carthoris shuttled between cities until the turn limit in
     /// 2% of searched games). The standing ([`Game::standing`]) is in
-    /// log-odds: 3.37 per condition fulfilled, 1.32 for carrying the
-    /// rescued captive while love is to come, 0.035 for being in play,
-    /// less 0.073 per Strategic Turn he still needs to reach his goal (up
-    /// to twenty, and twenty for a hero out of play), 0.20 per villain and
-    /// 0.016 per henchman still alive before glory.
+    /// log-odds, weighted by the fitted constants above ([`PER_CONDITION`]
+    /// and the rest).
     fn reward(&self, ctx: Context<'_>, seat: usize) -> f64 {
         let own = self.standing(&ctx, seat);
         let logistic = |x: f64| 1.0 / (1.0 + (-x).exp());
