@@ -1,7 +1,8 @@
 //! `jc.strategic` with the shared search player: determinism across
 //! threads, the trace of a search decision, and one-line errors for bad
-//! specs. (The ladder is a measurement in the findings: at the budgets CI
-//! can afford the search is not yet shown to beat the sensible player.)
+//! specs. (The ladder is a measurement in the findings: the search beats
+//! the sensible player at 100 playouts a decision, by about 4 to 6 points
+//! over hundreds of games, more than CI can afford.)
 
 use barsoom::engine::{RunConfig, Tally, run};
 use barsoom::games::ScenarioModel;
