@@ -288,25 +288,68 @@ fn the_top_of_a_zoomed_axis_is_close_above_the_data() {
     assert_eq!(round_top(0.0), 1.0);
 }
 
-/// The x range, its ticks and their labels.
-fn x_axis(chart: &LineChart, series: &[LineSeries]) -> (f64, f64, Vec<f64>, Vec<String>) {
+/// How to label `names` evenly spaced along the x axis: every k-th name,
+/// and the font size. Every name is shown when each pair of neighbours
+/// fits the space between their ticks at some size from [`LABEL_SIZE`]
+/// down to three quarters of it (an average glyph is about half the size
+/// wide); otherwise every k-th name at full size.
+fn name_spacing(names: &[String]) -> (usize, f64) {
+    const GAP: f64 = 12.0;
+    let n = names.len();
+    let spacing = f64::from(WIDTH - 400) / n.max(1) as f64;
+    let chars: Vec<f64> = names.iter().map(|t| t.chars().count() as f64).collect();
+    let widest_pair = chars
+        .windows(2)
+        .map(|w| (w[0] + w[1]) / 2.0)
+        .fold(0.0, f64::max);
+    for size in [LABEL_SIZE, LABEL_SIZE * 7.0 / 8.0, LABEL_SIZE * 3.0 / 4.0] {
+        if widest_pair * size / 2.0 + GAP <= spacing {
+            return (1, size);
+        }
+    }
+    let longest = chars.iter().copied().fold(1.0, f64::max);
+    let fit = ((spacing * n as f64) / (longest * LABEL_SIZE / 2.0 + GAP)).max(2.0) as usize;
+    (n.div_ceil(fit).max(1), LABEL_SIZE)
+}
+
+#[cfg(test)]
+#[test]
+fn names_on_the_x_axis_shrink_before_any_is_left_out() {
+    let names = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    // Short names: all, full size.
+    assert_eq!(
+        name_spacing(&names(&["random", "sensible", "search:20"])),
+        (1, LABEL_SIZE)
+    );
+    // A Jetan ladder: all four, a little smaller.
+    let (every, size) = name_spacing(&names(&[
+        "2 × random",
+        "2 × greedy",
+        "2 × mcts:200",
+        "2 × alphabeta:20000",
+    ]));
+    assert_eq!(every, 1);
+    assert!(size < LABEL_SIZE && size >= LABEL_SIZE * 0.75, "{size}");
+    // Twenty long names cannot all fit: every k-th, full size.
+    let many: Vec<String> = (0..20)
+        .map(|i| format!("a long setting name {i}"))
+        .collect();
+    let (every, size) = name_spacing(&many);
+    assert!(every > 1);
+    assert_eq!(size, LABEL_SIZE);
+}
+
+/// The x range, its ticks, their labels and the labels' font size.
+fn x_axis(chart: &LineChart, series: &[LineSeries]) -> (f64, f64, Vec<f64>, Vec<String>, f64) {
     if !chart.x_names.is_empty() {
+        let (every, size) = name_spacing(&chart.x_names);
         let n = chart.x_names.len();
-        // Every name when they fit, else every k-th.
-        let longest = chart
-            .x_names
-            .iter()
-            .map(|t| t.chars().count())
-            .max()
-            .unwrap_or(1);
-        let fit = ((WIDTH as usize - 400) / (longest * 9 + 12)).max(2);
-        let every = n.div_ceil(fit).max(1);
         let ticks: Vec<f64> = (0..n).step_by(every).map(|i| (i + 1) as f64).collect();
         let labels = ticks
             .iter()
             .map(|&t| chart.x_names[t as usize - 1].clone())
             .collect();
-        return (0.5, n as f64 + 0.5, ticks, labels);
+        return (0.5, n as f64 + 0.5, ticks, labels, size);
     }
     let xs = series
         .iter()
@@ -333,7 +376,7 @@ fn x_axis(chart: &LineChart, series: &[LineSeries]) -> (f64, f64, Vec<f64>, Vec<
     let decimals = step_decimals(step);
     let labels = ticks.iter().map(|t| format!("{t:.decimals$}")).collect();
     let pad = (hi - lo) * 0.04;
-    (lo - pad, hi + pad, ticks, labels)
+    (lo - pad, hi + pad, ticks, labels, LABEL_SIZE)
 }
 
 /// The legend of `chart`: its series (and how many were left out), what
@@ -401,7 +444,7 @@ fn draw_panel<DB: DrawingBackend>(
     let (y_lo, y_hi, y_label) = y_range(chart, series);
     let (y_ticks, y_step) = nice_ticks(y_lo, y_hi, 8, false);
     let y_decimals = step_decimals(y_step);
-    let (x_lo, x_hi, x_ticks, x_labels) = x_axis(chart, series);
+    let (x_lo, x_hi, x_ticks, x_labels, x_label_size) = x_axis(chart, series);
     let x_fmt = |v: &f64| {
         x_ticks
             .iter()
@@ -421,6 +464,7 @@ fn draw_panel<DB: DrawingBackend>(
         .x_label_formatter(&x_fmt)
         .y_label_formatter(&y_fmt)
         .label_style(label_style)
+        .x_label_style(TextStyle::from((FONT, x_label_size).into_font()).color(&TEXT_COLOR))
         .axis_desc_style(TextStyle::from((FONT, DESC_SIZE).into_font()).color(&TEXT_COLOR))
         .x_desc(chart.x_label.as_str())
         .y_desc(y_label.as_str())
