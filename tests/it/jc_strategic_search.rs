@@ -70,7 +70,7 @@ fn the_trace_shows_each_searched_decision_and_its_candidates() {
         .find(|l| l.contains("seat 2 searches move"))
         .unwrap_or_else(|| panic!("no search in the trace:\n{trace}"));
     assert!(
-        line.contains("(20 playouts, base plays [") && line.contains("[1] "),
+        line.contains("(100 playouts, base plays [") && line.contains("[1] "),
         "{line}"
     );
     // In transit he chooses onward [0] or back [1] by playouts too [9.13].
