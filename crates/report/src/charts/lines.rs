@@ -329,7 +329,7 @@ fn names_on_the_x_axis_shrink_before_any_is_left_out() {
         "2 × alphabeta:20000",
     ]));
     assert_eq!(every, 1);
-    assert!(size < LABEL_SIZE && size >= LABEL_SIZE * 0.75, "{size}");
+    assert!((LABEL_SIZE * 0.75..LABEL_SIZE).contains(&size), "{size}");
     // Twenty long names cannot all fit: every k-th, full size.
     let many: Vec<String> = (0..20)
         .map(|i| format!("a long setting name {i}"))
