@@ -179,7 +179,7 @@ fn tune_ntbea(
     out_dir: &OutputFolder,
 ) -> Result<()> {
     use crate::analysis::ntbea::{NtbeaSettings, ntbea};
-    use crate::analysis::tune::{estimate, loss};
+    use crate::analysis::tune::score;
 
     let spec = base.model.spec();
     let sizes: Vec<usize> = args.vary.iter().map(|v| v.values.len()).collect();
@@ -219,17 +219,16 @@ fn tune_ntbea(
     // these, never the whole grid.
     let mut evaluated: Vec<Vec<Override>> = Vec::with_capacity(budget);
     let result = ntbea(&sizes, &params, seed, |s| {
-        evaluated.push(setting(s)?);
-        let loaded = load_setting(&evaluated[evaluated.len() - 1])?;
+        let current = setting(s)?;
+        let loaded = load_setting(&current)?;
+        evaluated.push(current);
         let config = RunConfig {
             threads,
             ..RunConfig::new(seed, args.trials)
         };
         let tally = run_counted(loaded.model.as_ref(), &config, &bar, counted)?;
         counted = counted.saturating_add(args.trials);
-        let estimates: Vec<f64> = measures.iter().map(|m| estimate(&tally, *m)).collect();
-        let l = loss(&args.target, &estimates);
-        Ok::<_, anyhow::Error>((estimates, l))
+        Ok::<_, anyhow::Error>(score(&tally, measures, &args.target))
     })
     .inspect_err(|_| bar.finish_and_clear())?;
     let chosen = &result.evaluations[result.best];
@@ -291,18 +290,7 @@ fn tune_ntbea(
     info["settings"] = grid.len().into();
     info["search_loss"] = chosen.loss.into();
     let model_pick = &evaluated[result.model_best];
-    info["model_best"] = args
-        .vary
-        .iter()
-        .zip(model_pick)
-        .map(|(v, o)| {
-            (
-                v.path.clone(),
-                serde_json::Value::String(value_text(&o.value)),
-            )
-        })
-        .collect::<serde_json::Map<_, _>>()
-        .into();
+    info["model_best"] = setting_json(args, model_pick);
     info["model_loss"] = result.model_loss.into();
     let info = write_info(out_dir, "tune.json", info, &mut written)?;
     let mut out = std::io::stdout().lock();
@@ -361,7 +349,6 @@ fn confirm(
     bar: &indicatif::ProgressBar,
     counted: u64,
 ) -> Result<Confirmation> {
-    use crate::analysis::tune::{estimate, loss};
     let seed = args.common.sampling.seed.wrapping_add(1);
     let tally = run_counted(
         loaded.model.as_ref(),
@@ -373,8 +360,7 @@ fn confirm(
         counted,
     )?;
     let summary = summarise(&args.scenario, loaded, &tally, seed);
-    let estimates: Vec<f64> = measures.iter().map(|m| estimate(&tally, *m)).collect();
-    let loss = loss(&args.target, &estimates);
+    let (estimates, loss) = crate::analysis::tune::score(&tally, measures, &args.target);
     Ok(Confirmation {
         seed,
         summary,
@@ -398,7 +384,7 @@ impl Confirmation {
             "scenario": args.scenario.display().to_string(),
             "seed": args.common.sampling.seed,
             "confirm_seed": self.seed,
-            "best": args.vary.iter().zip(best).map(|(v, o)| (v.path.clone(), serde_json::Value::String(value_text(&o.value)))).collect::<serde_json::Map<_, _>>(),
+            "best": setting_json(args, best),
             "confirmed_loss": self.loss,
             "targets": args.target.iter().zip(&self.estimates).map(|(t, e)| serde_json::json!({"name": t.name, "target": t.value, "confirmed": e})).collect::<Vec<_>>(),
             "confirmed": self.summary.to_json(),
@@ -429,6 +415,21 @@ impl Confirmation {
         )?;
         Ok(())
     }
+}
+
+/// A setting as JSON: each `--vary` path and its value as text.
+fn setting_json(args: &TuneArgs, setting: &[Override]) -> serde_json::Value {
+    args.vary
+        .iter()
+        .zip(setting)
+        .map(|(v, o)| {
+            (
+                v.path.clone(),
+                serde_json::Value::String(value_text(&o.value)),
+            )
+        })
+        .collect::<serde_json::Map<_, _>>()
+        .into()
 }
 
 /// Writes the search trace as `tune.csv`/`.parquet`: one row per trace

@@ -147,6 +147,14 @@ pub fn loss(targets: &[Target], estimates: &[f64]) -> f64 {
         .sum()
 }
 
+/// The estimate of each of `measures` from a tally, and their loss
+/// against `targets`.
+pub fn score(tally: &Tally, measures: &[Measure], targets: &[Target]) -> (Vec<f64>, f64) {
+    let estimates: Vec<f64> = measures.iter().map(|m| estimate(tally, *m)).collect();
+    let loss = loss(targets, &estimates);
+    (estimates, loss)
+}
+
 /// One setting's standing after one round.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TraceRow {
@@ -204,8 +212,7 @@ pub fn successive_halving<E>(
                 }
                 None => fresh,
             };
-            let estimates: Vec<f64> = measures.iter().map(|m| estimate(&tally, *m)).collect();
-            let l = loss(targets, &estimates);
+            let (estimates, l) = score(&tally, measures, targets);
             tallies[s] = Some(tally);
             scored.push((s, estimates, if l.is_nan() { f64::INFINITY } else { l }));
         }
