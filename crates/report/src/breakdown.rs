@@ -7,6 +7,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use barsoom_engine::breakdown::{Breakdown, Cell, Table};
+use barsoom_engine::math::stats::equal_shares_chi_square;
 use polars::prelude::{Column, DataFrame, PolarsResult};
 use serde_json::{Value, json};
 
@@ -49,14 +50,15 @@ pub fn breakdown_tables_json(breakdown: &Breakdown) -> Value {
     Value::Array(tables)
 }
 
-/// `text` in lower case, its runs of letters and digits joined by `sep`
-/// (`/` read as `per`: `met/game` is `met_per_game`).
-fn words_joined(text: &str, sep: char) -> String {
-    let text = text.to_lowercase().replace('/', " per ");
+/// A column heading as a frame column's name: lower case, its runs of
+/// letters and digits joined by `_` (`/` read as `per`: `met/game` is
+/// `met_per_game`).
+fn column_name(heading: &str) -> String {
+    let text = heading.to_lowercase().replace('/', " per ");
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .collect::<Vec<_>>()
-        .join(&sep.to_string())
+        .join("_")
 }
 
 /// The table of a breakdown's headline rates and the column of the rate:
@@ -150,7 +152,7 @@ pub fn skew(breakdown: &Breakdown) -> Option<Skew> {
         })
         .collect();
     let games: Vec<u64> = rows.iter().map(|r| r.1).collect();
-    let (chi_square, critical_value) = equal_shares_test(&games)?;
+    let (chi_square, critical_value) = equal_shares_chi_square(&games)?;
     // The first of the most and of the least played, in table order
     // (`max_by_key` keeps the last of equals, `min_by_key` the first).
     let most = rows.iter().rev().max_by_key(|r| r.1)?;
@@ -164,31 +166,6 @@ pub fn skew(breakdown: &Breakdown) -> Option<Skew> {
         degrees_of_freedom: games.len() - 1,
         critical_value,
     })
-}
-
-/// Pearson's chi-square statistic of `counts` against equal shares, and
-/// its 95th percentile under them; `None` for fewer than two counts or
-/// none counted.
-fn equal_shares_test(counts: &[u64]) -> Option<(f64, f64)> {
-    let total: u64 = counts.iter().sum();
-    if counts.len() < 2 || total == 0 {
-        return None;
-    }
-    let expected = total as f64 / counts.len() as f64;
-    let statistic = counts
-        .iter()
-        .map(|&n| (n as f64 - expected).powi(2) / expected)
-        .sum();
-    Some((statistic, chi_square_95(counts.len() - 1)))
-}
-
-/// The 95th percentile of the chi-square distribution with `k` degrees of
-/// freedom, by the Wilson–Hilferty cube-root approximation.
-fn chi_square_95(k: usize) -> f64 {
-    const Z_95: f64 = 1.644_853_6;
-    let k = k as f64;
-    let v = 2.0 / (9.0 * k);
-    k * (1.0 - v + Z_95 * v.sqrt()).powi(3)
 }
 
 /// Adds the note of [`skew`], if any, under the headline table (so the
@@ -222,7 +199,7 @@ pub fn table_frame(table: &Table) -> PolarsResult<DataFrame> {
     for (c, heading) in table.columns.iter().enumerate() {
         let cells: Vec<Option<&Cell>> = table.rows.iter().map(|row| row.get(c)).collect();
         let all = |f: fn(&Cell) -> bool| cells.iter().flatten().all(|cell| f(cell));
-        let name = words_joined(heading, '_');
+        let name = column_name(heading);
         let name = if name.is_empty() {
             format!("column_{}", c + 1)
         } else {
@@ -493,24 +470,6 @@ mod tests {
         assert_eq!(skew(&b), None);
         assert_eq!(note_skew(&mut b), None);
         assert!(b.tables[0].notes.is_empty());
-    }
-
-    #[test]
-    fn the_chi_square_percentile_is_near_the_exact_one() {
-        // Exact 95th percentiles for 1, 2, 5, 13 and 30 degrees of freedom.
-        for (k, exact) in [
-            (1, 3.841),
-            (2, 5.991),
-            (5, 11.070),
-            (13, 22.362),
-            (30, 43.773),
-        ] {
-            let approx = chi_square_95(k);
-            assert!(
-                (approx - exact).abs() < 0.1,
-                "{k}: {approx} against {exact}"
-            );
-        }
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Interval estimates for rates.
+//! Interval estimates for rates, and a chi-square test of equal shares.
 
 /// The 97.5% quantile of the standard normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -48,6 +48,31 @@ pub fn widest_half_width(counts: &[u64]) -> f64 {
         .fold(0.0, f64::max)
 }
 
+/// Pearson's chi-square statistic of `counts` against equal shares, and
+/// its 95th percentile under them; `None` for fewer than two counts or
+/// none counted.
+pub fn equal_shares_chi_square(counts: &[u64]) -> Option<(f64, f64)> {
+    let total: u64 = counts.iter().sum();
+    if counts.len() < 2 || total == 0 {
+        return None;
+    }
+    let expected = total as f64 / counts.len() as f64;
+    let statistic = counts
+        .iter()
+        .map(|&n| (n as f64 - expected).powi(2) / expected)
+        .sum();
+    Some((statistic, chi_square_95(counts.len() - 1)))
+}
+
+/// The 95th percentile of the chi-square distribution with `k` degrees of
+/// freedom, by the Wilson–Hilferty cube-root approximation.
+pub fn chi_square_95(k: usize) -> f64 {
+    const Z_95: f64 = 1.644_853_6;
+    let k = k as f64;
+    let v = 2.0 / (9.0 * k);
+    k * (1.0 - v + Z_95 * v.sqrt()).powi(3)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,5 +107,23 @@ mod tests {
         let (lo2, hi2) = wilson_interval(70, 100);
         assert!((lo - (1.0 - hi2)).abs() < 1e-12);
         assert!((hi - (1.0 - lo2)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_chi_square_percentile_is_near_the_exact_one() {
+        // Exact 95th percentiles for 1, 2, 5, 13 and 30 degrees of freedom.
+        for (k, exact) in [
+            (1, 3.841),
+            (2, 5.991),
+            (5, 11.070),
+            (13, 22.362),
+            (30, 43.773),
+        ] {
+            let approx = chi_square_95(k);
+            assert!(
+                (approx - exact).abs() < 0.1,
+                "{k}: {approx} against {exact}"
+            );
+        }
     }
 }
