@@ -76,19 +76,8 @@ impl Roller for Dice {
         bout.resolve(self, &mut barsoom_engine::NoTrace)
     }
     fn jetan(&mut self, players: [JetanPlayer; 2]) -> Option<bool> {
-        JETAN.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut held) => {
-                let (rules, work) = &mut *held;
-                play_arena_jetan(self, players, rules, work)
-            }
-            // Only reached if a game were started inside another on the
-            // same thread; fresh buffers keep it correct.
-            Err(_) => play_arena_jetan(
-                self,
-                players,
-                &JetanRules::book(),
-                &mut Workspace::default(),
-            ),
-        })
+        // A game of Jetan never starts another, so the borrow is never held
+        // twice.
+        JETAN.with_borrow_mut(|(rules, work)| play_arena_jetan(self, players, rules, work))
     }
 }
