@@ -390,6 +390,10 @@ pub struct Game {
     pub next: u8,
     /// The search's decision bookkeeping ([`barsoom_engine::search`]).
     pub branching: Branching,
+    /// Per player, the journey (from, to) his search turned back onto
+    /// against its base policy [9.13]: on it the search's default is to go
+    /// on, so the base cannot turn him round again on a level estimate.
+    pub search_turned_back: [Option<(u8, u8)>; MAX_PLAYERS],
     /// The live game's searcher (empty without search players and in
     /// playouts).
     pub search: SearchSlot<Game>,
@@ -511,6 +515,7 @@ impl Game {
             playouts: [None; MAX_PLAYERS],
             next: 0,
             branching: Branching::default(),
+            search_turned_back: [None; MAX_PLAYERS],
             search: if config.playouts[..n].iter().any(Option::is_some) {
                 SearchSlot::live(T::ENABLED)
             } else {

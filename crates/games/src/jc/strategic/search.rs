@@ -83,10 +83,20 @@ impl Game {
             return players::choose_move_avoiding(ctx, self, p, avoid, r);
         }
         let here = match self.heroes[p].place {
-            Place::City(here) => here,
+            Place::City(here) => {
+                self.search_turned_back[p] = None;
+                here
+            }
             Place::Transit(t) => {
-                // Onward, or back unless that is where he may not go.
+                // Onward, or back unless that is where he may not go. On a
+                // journey his own search turned him onto, going on is the
+                // default: the base policy heads elsewhere, and letting it
+                // turn him round again on a level estimate had a beaten
+                // John Carter shuttle between Panar and Horz to the turn
+                // limit.
                 let n = if t.from == avoid { 1 } else { 2 };
+                let held = self.search_turned_back[p] == Some((t.from, t.to));
+                let mut base_back = false;
                 let k = search::decide(
                     self,
                     *ctx,
@@ -94,13 +104,17 @@ impl Game {
                     "transit",
                     n,
                     |g, r| {
-                        usize::from(
-                            players::choose_move_avoiding(ctx, g, p, avoid, r) == Move::Back,
-                        )
+                        base_back =
+                            players::choose_move_avoiding(ctx, g, p, avoid, r) == Move::Back;
+                        usize::from(base_back && !held)
                     },
                     r,
                 );
-                return [Move::Onward, Move::Back][k.min(n - 1)];
+                let back = k.min(n - 1) == 1;
+                if back && !base_back {
+                    self.search_turned_back[p] = Some((t.to, t.from));
+                }
+                return if back { Move::Back } else { Move::Onward };
             }
         };
         let mut moves = [Move::Stay; MAX_MOVES];
@@ -446,7 +460,7 @@ mod tests {
     use super::*;
     use crate::jc::event_deck::EventPiles;
     use crate::jc::strategic::consts::{CAPTIVE_QUARRY, VILLAIN_QUARRY};
-    use crate::jc::strategic::game::End;
+    use crate::jc::strategic::game::{End, NONE};
     use crate::jc::strategic::story_tests::{city, game, hand, model};
 
     #[test]
@@ -492,6 +506,41 @@ mod tests {
             );
         }
         assert!(hands_changed && captive_moved);
+    }
+
+    #[test]
+    fn on_a_journey_its_search_turned_back_a_search_player_goes_on_by_default() {
+        // Carthoris (seat 1, the search player) has just left his goal
+        // city: his base policy turns back [9.13]. Had his search turned
+        // him onto this journey against the base, the default is onward;
+        // in a city that mark is gone. The search is not ready (no turn
+        // snapshot), so the decision is the default itself.
+        let m = model("search-vs-sensible");
+        let ctx = m.context();
+        let mut g = game(&m);
+        let p = 1;
+        let goal = players::target(&ctx, &g, p).expect("a goal");
+        let map = &m.data().map;
+        let (first, _) = map.from_range[usize::from(goal)];
+        let rt = (first..)
+            .map(|i| map.routes[usize::from(i)])
+            .find(|rt| !rt.one_turn && rt.haads > 10)
+            .expect("a long line out of the goal");
+        let journey = crate::jc::strategic::game::Transit {
+            from: goal,
+            to: rt.to,
+            left: rt.haads - 5,
+            total: rt.haads,
+            via: rt.via,
+        };
+        g.heroes[p].place = Place::Transit(journey);
+        let mut dice = Dice::for_trial(1, 0);
+        assert_eq!(g.decide_move(&ctx, p, NONE, &mut dice), Move::Back);
+        g.search_turned_back[p] = Some((goal, rt.to));
+        assert_eq!(g.decide_move(&ctx, p, NONE, &mut dice), Move::Onward);
+        g.heroes[p].place = Place::City(goal);
+        g.decide_move(&ctx, p, NONE, &mut dice);
+        assert_eq!(g.search_turned_back[p], None);
     }
 
     #[test]
