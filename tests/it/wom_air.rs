@@ -34,7 +34,7 @@ fn mean(t: &Tally, metric: usize) -> f64 {
     t.metrics[metric].mean().expect("observations")
 }
 
-const SCENARIOS: [&str; 9] = [
+const SCENARIOS: [&str; 12] = [
     "helium-battle-cruiser-vs-two-zodangan-cruisers",
     "black-pirate-battleship-boards-helium-battle-cruiser",
     "two-first-born-cruisers-board-helium-battle-cruiser",
@@ -44,6 +44,9 @@ const SCENARIOS: [&str; 9] = [
     "six-against-six-random",
     "scout-screen-vs-light-cruiser",
     "zodangan-bombers-vs-helium-battleship",
+    "helium-cruisers-bomb-zodangan-fort",
+    "helium-transports-land-troops-under-fire",
+    "thark-ambush-over-a-dead-city",
 ];
 
 #[test]
@@ -97,6 +100,9 @@ fn identical_for_one_two_and_three_threads() {
         "six-against-six-black-pirate-boarders",
         "six-against-six-barsoomian-circle",
         "zodangan-bombers-vs-helium-battleship",
+        "helium-cruisers-bomb-zodangan-fort",
+        "helium-transports-land-troops-under-fire",
+        "thark-ambush-over-a-dead-city",
     ] {
         let m = model(name);
         let one = tally(&m, 6000, 1);
@@ -555,4 +561,114 @@ fn per_class_losses_add_up_to_each_sides_losses() {
     let line = model("six-against-six");
     let t = tally(&line, 2000, 2);
     assert!(sum_of_means(&line, &t, "crippled_").0 > 0.0);
+}
+
+const FLIER: &str = "[[sides]]\ntactic = \"bombers\"\n[[sides.ships]]\nclass = \"cruiser\"\nx = -20.0\ny = 0.0\naltitude = 1.0\n";
+
+#[test]
+fn bad_ground_targets_get_one_line_errors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let data = common::wom_data();
+    let ground = |fields: &str| {
+        format!("{FLIER}[[sides]]\ntactic = \"line-of-battle\"\n[[sides.ground]]\n{fields}\n")
+    };
+    let unit = |figures: i64| {
+        format!(
+            "x = 0.0\ny = 0.0\ntroops = {{ name = \"outpost\", troop = \"human-infantry\", class = \"levies\", figures = {figures} }}"
+        )
+    };
+
+    let p = write(dir.path(), "no-figures", &data, &ground(&unit(0)));
+    common::assert_invalid(
+        &p,
+        &[
+            "sides[1].ground[0].troops.figures",
+            "expected 1 to 2000 figures, found 0",
+        ],
+    );
+
+    let p = write(
+        dir.path(),
+        "kind",
+        &data,
+        &ground("x = 0.0\ny = 0.0\nstructure = \"castle\""),
+    );
+    common::assert_invalid(
+        &p,
+        &[
+            "sides[1].ground[0].structure",
+            "unknown structure kind \"castle\"",
+            "small-fort",
+        ],
+    );
+
+    let p = write(
+        dir.path(),
+        "off-field",
+        &data,
+        &ground("x = 150.0\ny = 0.0\nstructure = \"small-fort\""),
+    );
+    common::assert_invalid(
+        &p,
+        &[
+            "sides[1].ground[0].x",
+            "expected inches on the ground field, -100 to 100",
+        ],
+    );
+
+    let p = write(dir.path(), "neither", &data, &ground("x = 0.0\ny = 0.0"));
+    common::assert_invalid(
+        &p,
+        &[
+            "sides[1].ground[0].structure",
+            "either a structure or troops",
+        ],
+    );
+
+    let p = write(
+        dir.path(),
+        "guns",
+        &data,
+        &ground("x = 0.0\ny = 0.0\nstructure = \"small-fort\"\nguns = 2"),
+    );
+    common::assert_invalid(&p, &["sides[1].ground[0].guns", "no guns sited in it"]);
+
+    let p = write(
+        dir.path(),
+        "ambush",
+        &data,
+        &ground(&format!("{}\nambush = true", unit(5))),
+    );
+    common::assert_invalid(&p, &["sides[1].ground[0].ambush", "missile = \"rifle\""]);
+
+    // A landing on a structure, and from a flier with no troops aboard.
+    let lander = |fields: &str| {
+        format!(
+            "[[sides]]\ntactic = \"line-of-battle\"\n[[sides.ships]]\nclass = \"heavy-transport\"\nx = -20.0\ny = 0.0\n{fields}\n[[sides]]\ntactic = \"line-of-battle\"\n[[sides.ground]]\nx = 0.0\ny = 0.0\nstructure = \"small-fort\"\n[[sides.ground]]\n{}\n",
+            unit(5)
+        )
+    };
+    let p = write(dir.path(), "on-fort", &data, &lander("land_at = 0"));
+    common::assert_invalid(
+        &p,
+        &["sides[0].ships[0].land_at", "expected troops to land on"],
+    );
+    let p = write(
+        dir.path(),
+        "no-troops",
+        &data,
+        &lander("land_at = 1\nfigures = { troops = 0 }"),
+    );
+    common::assert_invalid(
+        &p,
+        &["sides[0].ships[0].figures.troops", "expected troops aboard"],
+    );
+    let p = write(dir.path(), "far", &data, &lander("land_at = 3"));
+    common::assert_invalid(
+        &p,
+        &[
+            "sides[0].ships[0].land_at",
+            "expected the index of a ground target",
+        ],
+    );
 }

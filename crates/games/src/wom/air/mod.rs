@@ -8,6 +8,7 @@
 //! - [`fire`]: to-hit, hit location, critical and bombing lookups.
 //! - [`damage`]: a ship's state and what damage and criticals do to it.
 //! - [`boarding`]: grapple and cut odds, morale, odds bands, casualties.
+//! - [`ground`]: ground targets, the ground tables and landings.
 //! - [`tactics`]: the per-side policies.
 //! - [`battle`]: the model and its turn sequence.
 
@@ -16,6 +17,7 @@ pub mod boarding;
 pub mod damage;
 pub mod fire;
 pub mod geometry;
+pub mod ground;
 pub mod ships;
 pub mod tactics;
 

@@ -14,4 +14,5 @@ pub mod battle;
 mod combat;
 mod morale;
 mod scenario;
+pub(crate) use scenario::{UnitFile, unit_spec};
 pub mod tables;

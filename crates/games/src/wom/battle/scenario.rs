@@ -42,7 +42,7 @@ struct SideFile {
 
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct UnitFile {
+pub(crate) struct UnitFile {
     /// The unit's name.
     name: String,
     /// `human-infantry`, `green-infantry`, `human-cavalry` or `green-cavalry`.
@@ -82,7 +82,7 @@ struct UnitFile {
 
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct PersonalityFile {
+pub(crate) struct PersonalityFile {
     /// Who he is.
     name: String,
     /// His level.
@@ -212,7 +212,9 @@ impl ScenarioModel for WomBattle {
     }
 }
 
-fn unit_spec(
+/// Checks one unit of a scenario (also a `wom.air` ground unit) against the
+/// tables; `err` makes an error for a field of the unit.
+pub(crate) fn unit_spec(
     tables: &BattleTables,
     unit: &UnitFile,
     index: usize,

@@ -143,6 +143,7 @@ impl<'m> Battle<'m> {
                 }
             }
             if target == usize::from(NONE) {
+                self.ground_bombing(i, dice, trace);
                 continue;
             }
             let drops = me.bombs.min(class.bombs_per_turn);

@@ -11,6 +11,7 @@ use crate::wom::air::ships::{
 };
 use barsoom_engine::{Roll, Trace};
 
+use super::ground_war::{Shooter, Who};
 use super::{Battle, MAX_SHIPS, preferred_target, roll_2d6};
 
 impl<'m> Battle<'m> {
@@ -120,6 +121,7 @@ impl<'m> Battle<'m> {
         trace: &mut T,
     ) {
         let before = self.s;
+        let ground_before = self.g;
         for i in 0..self.n {
             let me = &before[i];
             if side.is_some_and(|s| s != self.side(i)) || !me.active() {
@@ -164,6 +166,16 @@ impl<'m> Battle<'m> {
                     preferred_target(m, &before[..self.n], i, |j| arcs[j] & bearing != 0)
                 };
                 if target == usize::from(NONE) {
+                    // No flier to fire at: the guns turn on the ground
+                    // [Air-to-Ground Combat: Fire].
+                    if let Some(k) = self.ground_target(&before[i], i, bearing) {
+                        let firing = guns.min(capacity);
+                        capacity -= firing;
+                        fired += firing;
+                        for _ in 0..firing {
+                            self.ground_shot(&before[i], i, k, dice, trace);
+                        }
+                    }
                     continue;
                 }
                 let firing = guns.min(capacity);
@@ -175,6 +187,7 @@ impl<'m> Battle<'m> {
             }
             self.s[i].gunners_busy = (fired * gunner_base).div_ceil(per_gunner.max(1)) as u16;
         }
+        self.ground_fire(side, &before, &ground_before, dice, trace);
     }
 
     fn shot<R: Roll, T: Trace>(
@@ -185,31 +198,52 @@ impl<'m> Battle<'m> {
         dice: &mut R,
         trace: &mut T,
     ) {
+        let a = &before[i];
+        let from = Shooter {
+            pos: a.pos,
+            alt: a.alt,
+            gun: self.m.data.classes[self.m.ships[i].class].gun,
+            who: Who::Ship(i),
+            bonus: 0,
+            pick_crew: false,
+        };
+        self.shot_from(from, &before[j], j, dice, trace);
+    }
+
+    /// One shot by `from` at ship `j` (standing as `b` when the fire phase
+    /// began) [To Hit, All Weapons; Hit Location; Critical Hits].
+    pub(super) fn shot_from<R: Roll, T: Trace>(
+        &mut self,
+        from: Shooter,
+        b: &ShipState,
+        j: usize,
+        dice: &mut R,
+        trace: &mut T,
+    ) {
         let m = self.m;
         let data = &m.data;
-        let class = &data.classes[m.ships[i].class];
-        let gun_index = class.gun;
+        let gun_index = from.gun;
         let gun = &data.guns[gun_index];
         let target_class = &data.classes[m.ships[j].class];
-        let (a, b) = (&before[i], &before[j]);
-        let dz = i64::from(a.alt - b.alt);
-        let range2 = b.pos.minus(a.pos).norm2() + dz * dz;
+        let dz = i64::from(from.alt - b.alt);
+        let range2 = b.pos.minus(from.pos).norm2() + dz * dz;
         let band = range_band_squared(gun, range2);
         let can_damage = target_class.damaged_by[gun_index];
         let size = if can_damage { target_class.size } else { SMALL };
         let rapid = b.evasive || b.moved_at_least(data.very_rapid_move);
-        let need = to_hit_score(data, band, size, b.stationary(), rapid);
+        let need = to_hit_score(data, band, size, b.stationary(), rapid) - from.bonus;
         let roll = roll_2d6(dice);
         if T::ENABLED {
-            let (shooter, target) = (self.name(i).to_string(), self.name(j).to_string());
+            let (shooter, target) = (self.shooter_name(from.who), self.name(j).to_string());
             let gname = &gun.name;
             trace.event("WoM air To Hit, All Weapons", || {
                 format!(
-                    "{shooter} {gname} at {target}, {:.1}\" ({}): needs {need}{}{}, rolls {roll}: {}",
+                    "{shooter} {gname} at {target}, {:.1}\" ({}): needs {need}{}{}{}, rolls {roll}: {}",
                     isqrt(range2) as f64 / 10.0,
                     ["short", "medium", "long"][band],
                     if b.stationary() { " (stationary -1)" } else if rapid { " (rapid/evasive +1)" } else { "" },
                     if can_damage { "" } else { " (only exposed men: a small target)" },
+                    if from.bonus != 0 { " (Green rifles -1)" } else { "" },
                     if roll as i32 >= need { "hit" } else { "miss" }
                 )
             });
@@ -217,9 +251,14 @@ impl<'m> Battle<'m> {
         if (roll as i32) < need {
             return;
         }
-        let facing = facing_presented(b.pos, b.heading, b.alt, a.pos, a.alt);
+        let facing = facing_presented(b.pos, b.heading, b.alt, from.pos, from.alt);
         let where_roll = roll_2d6(dice);
-        let place = location(data, facing, where_roll);
+        let mut place = location(data, facing, where_roll);
+        // [Radium Rifle Fire]: in the first turn of an ambush the riflemen
+        // pick the crew, where the facing presented shows it.
+        if from.pick_crew && (2..=12).any(|r| location(data, facing, r) == Some(Location::Crew)) {
+            place = Some(Location::Crew);
+        }
         if T::ENABLED {
             let target = self.name(j).to_string();
             trace.event("WoM air Hit Location", || {
@@ -254,7 +293,7 @@ impl<'m> Battle<'m> {
                 let wanted = match facing {
                     TargetFacing::Bow => ARC_BOW,
                     TargetFacing::Stern => ARC_STERN,
-                    TargetFacing::Broadside => arc_of(b.pos, b.heading, a.pos),
+                    TargetFacing::Broadside => arc_of(b.pos, b.heading, from.pos),
                     _ => ARC_BOW | ARC_STARBOARD | ARC_PORT | ARC_STERN,
                 };
                 let hit = target_class

@@ -32,12 +32,14 @@ use super::boarding::Party;
 use super::boarding::grapple_attempts;
 use super::damage::{NONE, ShipState, Status, ceiling, damage_step, max_speed};
 use super::geometry::Point;
+use super::ground::{GroundState, GroundWar, MAX_GROUND};
 use super::ships::{AirData, FIGURE_KINDS, Figure};
 use super::tactics::{Orders, Tactic};
 use barsoom_engine::search::{self, Branching, SearchSlot};
 use scenario::{M_BROKEN_OFF, M_CAPTURED, M_CREW, M_DAMAGE, M_LOST, M_TURNS};
 
 mod contact;
+mod ground_war;
 mod gunnery;
 mod moves;
 mod scenario;
@@ -107,6 +109,8 @@ pub struct WomAir {
     pub sequence: Sequence,
     /// Roll hull-top criticals for keel bomb hits (optional rule).
     pub bomb_criticals: bool,
+    /// Ground targets under the battle and landing orders, if any.
+    pub ground: Option<GroundWar>,
     wanted_range: Vec<i32>,
     /// Per ship, the first of its class group's three metric slots (lost,
     /// captured, crippled); see [`class_groups`].
@@ -144,6 +148,26 @@ struct Battle<'m> {
     broken_off: bool,
     branching: Branching,
     searcher: SearchSlot<Battle<'m>>,
+    /// Ground targets' states (used only with ground targets).
+    g: [GroundState; MAX_GROUND],
+    /// Per ship, figures dropped by equilibrimotor still in the air.
+    descending: [u16; MAX_SHIPS],
+    /// Per ship, casualty parts among its descending troops.
+    descent_parts: [u64; MAX_SHIPS],
+    /// Per ship, the turn it dropped them.
+    drop_turn: [u32; MAX_SHIPS],
+    /// Ships a ground-sited heavy gun fired at this turn (bits) ...
+    heavy_fire: u32,
+    /// ... and in the turn before (the bombing table's modifier).
+    heavy_fire_before: u32,
+    /// Per side: ground targets lost, figures lost on the ground,
+    /// structure damage.
+    ground_lost: [u32; 2],
+    ground_casualties: [u32; 2],
+    structure_damage: [u32; 2],
+    /// Figures that reached the ground, and landings won.
+    troops_landed: u32,
+    landings_won: u32,
 }
 
 /// The outcome when only side A (`a`) or only side B (`b`) still stands:
@@ -192,6 +216,17 @@ impl<'m> Battle<'m> {
             broken_off: false,
             branching: Branching::default(),
             searcher: SearchSlot::default(),
+            g: Self::ground_start(m),
+            descending: [0; MAX_SHIPS],
+            descent_parts: [0; MAX_SHIPS],
+            drop_turn: [0; MAX_SHIPS],
+            heavy_fire: 0,
+            heavy_fire_before: 0,
+            ground_lost: [0; 2],
+            ground_casualties: [0; 2],
+            structure_damage: [0; 2],
+            troops_landed: 0,
+            landings_won: 0,
         }
     }
 
@@ -204,7 +239,7 @@ impl<'m> Battle<'m> {
     }
 
     fn side_alive(&self, side: usize) -> bool {
-        (0..self.n).any(|i| self.side(i) == side && self.s[i].active())
+        (0..self.n).any(|i| self.side(i) == side && self.s[i].active()) || self.ground_holds(side)
     }
 
     /// Whether some ship of `side` can still harm an enemy ship by the
@@ -216,6 +251,11 @@ impl<'m> Battle<'m> {
     /// grapples or fight. Ramming is not counted: a ram hurts the rammer
     /// as much as the rammed.
     fn side_can_harm(&self, side: usize) -> bool {
+        self.ships_can_harm_ships(side) || self.ground_can_harm(side) || self.ground_holds(side)
+    }
+
+    /// [`Self::side_can_harm`] between the fliers alone.
+    fn ships_can_harm_ships(&self, side: usize) -> bool {
         let data = &self.m.data;
         let step = data.movement.altitude_step;
         (0..self.n).any(|i| {
@@ -246,6 +286,8 @@ impl<'m> Battle<'m> {
     }
 
     fn end_of_turn(&mut self) {
+        self.heavy_fire_before = self.heavy_fire;
+        self.heavy_fire = 0;
         for i in 0..self.n {
             let st = &mut self.s[i];
             st.propellers_out = st.propellers_out.saturating_sub(1);
@@ -282,6 +324,7 @@ impl<'m> Battle<'m> {
                     self.collisions(None, dice, trace);
                     self.bombing(None, dice, trace);
                     self.fire(None, dice, trace);
+                    self.landings(None, dice, trace);
                 }
                 Sequence::MoveCounterMove => {
                     let first = if turn % 2 == 1 { 0 } else { 1 };
@@ -291,9 +334,11 @@ impl<'m> Battle<'m> {
                         self.collisions(None, dice, trace);
                         self.bombing(Some(side), dice, trace);
                         self.fire(Some(side), dice, trace);
+                        self.landings(Some(side), dice, trace);
                     }
                 }
             }
+            self.descents(dice, trace);
             self.grappling(dice, trace);
             self.boarding(dice, trace);
             self.end_of_turn();
@@ -363,6 +408,16 @@ impl<'m> Battle<'m> {
         r.metrics[M_DAMAGE + 1] = self.damage_to[1];
         r.metrics[M_CREW] = self.crew_lost[0];
         r.metrics[M_CREW + 1] = self.crew_lost[1];
+        if let Some(w) = &self.m.ground {
+            let at = w.metric;
+            for side in 0..2 {
+                r.metrics[at + side] = self.ground_lost[side];
+                r.metrics[at + 2 + side] = self.ground_casualties[side];
+                r.metrics[at + 4 + side] = self.structure_damage[side];
+            }
+            r.metrics[at + 6] = self.troops_landed;
+            r.metrics[at + 7] = self.landings_won;
+        }
         if T::ENABLED {
             for i in 0..self.n {
                 let st = self.s[i];
@@ -403,7 +458,7 @@ mod tests {
     use crate::wom::air::ships::Figure;
     use barsoom_engine::NoTrace;
 
-    fn bundled(name: &str) -> WomAir {
+    pub(super) fn bundled(name: &str) -> WomAir {
         let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
             .join(format!("scenarios/wom/air/{name}.toml"));
         match WomAir::load(&path) {

@@ -43,6 +43,7 @@ impl<'m> Battle<'m> {
                 }
             }
         }
+        self.ground_orders(side);
     }
 
     /// Breaks up a side's circle: too few ships can keep station, or (a

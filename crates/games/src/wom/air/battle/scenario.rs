@@ -13,10 +13,16 @@ use serde::Deserialize;
 use crate::wom::air::boarding::Party;
 use crate::wom::air::damage::ShipState;
 use crate::wom::air::geometry::{HEADING_STEP_DEGREES, Point, signed_tenths, tenths};
+use crate::wom::air::ground::{
+    GroundData, GroundKind, GroundSetup, GroundWar, Landing, MAX_GROUND,
+};
 use crate::wom::air::ships::{
     ARC_BOW, ARC_PORT, ARC_STARBOARD, ARC_STERN, AirData, Figure, MAX_MOUNTS, facing_name,
 };
 use crate::wom::air::tactics::{TACTIC_LIST, Tactic};
+use crate::wom::battle::battle::{SideSpec, WomBattle};
+use crate::wom::battle::tables::{BattleTables, Troop, WEAPON_NAMES};
+use crate::wom::battle::{UnitFile, unit_spec};
 use barsoom_engine::accumulate::MAX_METRICS;
 use barsoom_engine::scenario::ScenarioError;
 use barsoom_engine::search::SearchSpec;
@@ -62,7 +68,40 @@ struct SideFile {
     /// The melee table type of the crews (default `human-infantry`).
     melee: Option<String>,
     /// The side's ships.
+    #[serde(default)]
     ships: Vec<ShipFile>,
+    /// The side's ground targets under the battle: structures and troops
+    /// (a side needs at least one ship or one ground target).
+    #[serde(default)]
+    ground: Vec<GroundFile>,
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct GroundFile {
+    /// Its name in traces (default: the structure's or the unit's name).
+    name: Option<String>,
+    /// Position, inches (multiples of 0.1) within the ground field.
+    x: f64,
+    /// Position, inches (multiples of 0.1) within the ground field.
+    y: f64,
+    /// A structure kind of the data folder's `air-ground.toml` (e.g.
+    /// `small-fort`, `heavy-gun-emplacement`); give this or `troops`.
+    structure: Option<String>,
+    /// Guns sited in an emplacement (default 1; only for kinds with a gun).
+    guns: Option<u8>,
+    /// A unit of troops, as a `wom.battle` unit (`name`, `troop`, `class`,
+    /// `figures`, `missile`, `cover`, ...); give this or `structure`.
+    troops: Option<UnitFile>,
+    /// The troops' rifles open fire from ambush: their first turn's hits
+    /// pick the crew where the facing shows it [Radium Rifle Fire].
+    #[serde(default)]
+    ambush: bool,
+    /// Its loss counts against the side's hold on the field (default true).
+    objective: Option<bool>,
+    /// Plainly identified (ringed with fire): -1 to bomb it.
+    #[serde(default)]
+    marked: bool,
 }
 
 #[derive(Deserialize, schemars::JsonSchema)]
@@ -105,6 +144,12 @@ struct ShipFile {
     /// Grapples holding at the start (with `grappled_to`).
     #[serde(default)]
     grapples: u16,
+    /// Lands its troops on this ground target of the other side (its index
+    /// there; troops only) [Troops Landing].
+    land_at: Option<usize>,
+    /// `land` (default: sets down and disembarks) or `drop` (equilibrimotor
+    /// troops dropped from 1" moving slowly), with `land_at`.
+    landing: Option<String>,
 }
 
 /// Metric slots.
@@ -118,9 +163,18 @@ pub(super) const M_BROKEN_OFF: usize = 8;
 const M_CLASS: usize = 9;
 /// Class groups that fit beside the fixed metrics.
 const MAX_CLASS_GROUPS: usize = (MAX_METRICS - M_CLASS) / 3;
+/// Metrics a battle with ground targets adds after the class groups:
+/// targets lost, figures lost on the ground and structure damage per side,
+/// troops landed and landings won.
+pub(super) const GROUND_METRICS: usize = 8;
 
 impl WomAir {
-    fn build(path: &Path, file: &AirFile, data: AirData) -> Result<Self, ScenarioError> {
+    fn build(
+        path: &Path,
+        file: &AirFile,
+        data: AirData,
+        ground: Option<(GroundData, BattleTables)>,
+    ) -> Result<Self, ScenarioError> {
         let err = |field: String, message: String| ScenarioError::new(path, field, message);
         if file.sides.len() != 2 {
             return Err(err(
@@ -149,6 +203,12 @@ impl WomAir {
             }
         };
         let total: usize = file.sides.iter().map(|s| s.ships.len()).sum();
+        if total == 0 {
+            return Err(err(
+                "sides".into(),
+                "expected at least one ship in the battle".into(),
+            ));
+        }
         if total > MAX_SHIPS {
             return Err(err(
                 "sides".into(),
@@ -198,8 +258,11 @@ impl WomAir {
                     None,
                 ),
             };
-            if side.ships.is_empty() {
-                return Err(err(sf("ships"), "expected at least one ship".into()));
+            if side.ships.is_empty() && side.ground.is_empty() {
+                return Err(err(
+                    sf("ships"),
+                    "expected at least one ship or ground target".into(),
+                ));
             }
             let side_melee = side.melee.as_deref().unwrap_or("human-infantry");
             for (k, ship) in side.ships.iter().enumerate() {
@@ -457,7 +520,8 @@ impl WomAir {
             length_metric: Some(M_TURNS),
             trends: Vec::new(),
         };
-        let (groups, group_slot) = class_groups(&ships);
+        let reserved = if ground.is_some() { GROUND_METRICS } else { 0 };
+        let (groups, group_slot) = class_groups(&ships, reserved);
         let mut spec = spec;
         for group in &groups {
             let class = &data.classes[group.class];
@@ -485,8 +549,44 @@ impl WomAir {
                 ),
             ]);
         }
+        let ground = match ground {
+            None => None,
+            Some((gd, tables)) => {
+                let metric = M_CLASS + 3 * groups.len();
+                let labels = [sides[0].label.as_str(), sides[1].label.as_str()];
+                let war = ground_war(path, file, gd, tables, &ships, labels, metric)?;
+                for (s, label) in labels.iter().enumerate() {
+                    spec.metrics.push(MetricSpec::new(
+                        format!("ground_lost_{}", ["a", "b"][s]),
+                        format!("{label} ground targets destroyed, wiped out or overrun"),
+                    ));
+                }
+                for (s, label) in labels.iter().enumerate() {
+                    spec.metrics.push(MetricSpec::new(
+                        format!("ground_casualties_{}", ["a", "b"][s]),
+                        format!("figures {label} lost on the ground (troops under fire, in descent and in melee)"),
+                    ));
+                }
+                for (s, label) in labels.iter().enumerate() {
+                    spec.metrics.push(MetricSpec::new(
+                        format!("structure_damage_{}", ["a", "b"][s]),
+                        format!("damage points to {label} structures"),
+                    ));
+                }
+                spec.metrics.push(MetricSpec::new(
+                    "troops_landed",
+                    "figures landed or dropped onto the ground that reached it",
+                ));
+                spec.metrics.push(MetricSpec::new(
+                    "landings_won",
+                    "landings whose troops beat the defenders they landed on",
+                ));
+                Some(war)
+            }
+        };
         let wanted_range = wanted_ranges(&data);
         Ok(WomAir {
+            ground,
             spec,
             data,
             ships,
@@ -510,7 +610,13 @@ impl ScenarioModel for WomAir {
         let file: Self::File = loader.read_scenario(path, Self::ID)?;
         let dir = file.scenario.data_dir(path)?;
         let data = AirData::load_with(&dir, loader)?;
-        let model = Self::build(path, &file, data)?;
+        let ground = if file.sides.iter().any(|s| !s.ground.is_empty()) {
+            let gd = GroundData::load_with(&dir, loader, &data)?;
+            Some((gd, BattleTables::load_with(&dir, loader)?))
+        } else {
+            None
+        };
+        let model = Self::build(path, &file, data, ground)?;
         Ok((model, file.scenario.description))
     }
 }
@@ -528,7 +634,7 @@ pub(super) struct ClassGroup {
 /// that makes more groups than the metric slots hold, by class alone; when
 /// even that does not fit, no breakdown (the per-side totals remain).
 /// Returns the groups and each ship's first metric slot (0 = none).
-pub(super) fn class_groups(ships: &[ShipSetup]) -> (Vec<ClassGroup>, Vec<usize>) {
+pub(super) fn class_groups(ships: &[ShipSetup], reserved: usize) -> (Vec<ClassGroup>, Vec<usize>) {
     let by = |with_side: bool| {
         let mut groups: Vec<ClassGroup> = Vec::new();
         let slots = ships
@@ -549,9 +655,252 @@ pub(super) fn class_groups(ships: &[ShipSetup]) -> (Vec<ClassGroup>, Vec<usize>)
     };
     for with_side in [true, false] {
         let (groups, slots) = by(with_side);
-        if groups.len() <= MAX_CLASS_GROUPS {
+        if groups.len() <= MAX_CLASS_GROUPS - reserved.div_ceil(3) {
             return (groups, slots);
         }
     }
     (Vec::new(), vec![0; ships.len()])
+}
+
+/// The ground targets, each flier's landing orders and their melees,
+/// checked against the ground and mass-battle tables.
+#[allow(clippy::too_many_arguments)]
+fn ground_war(
+    path: &Path,
+    file: &AirFile,
+    gd: GroundData,
+    tables: BattleTables,
+    ships: &[ShipSetup],
+    labels: [&str; 2],
+    metric: usize,
+) -> Result<GroundWar, ScenarioError> {
+    let err = |field: String, message: String| ScenarioError::new(path, field, message);
+    let total: usize = file.sides.iter().map(|s| s.ground.len()).sum();
+    if total > MAX_GROUND {
+        return Err(err(
+            "sides".into(),
+            format!("expected at most {MAX_GROUND} ground targets in all, found {total}"),
+        ));
+    }
+    let mut targets = Vec::new();
+    for (si, side) in file.sides.iter().enumerate() {
+        for (k, g) in side.ground.iter().enumerate() {
+            let f = |x: &str| format!("sides[{si}].ground[{k}].{x}");
+            let coordinate = |field: &str, v: f64| {
+                signed_tenths(v)
+                    .filter(|t| t.abs() <= gd.field)
+                    .ok_or_else(|| {
+                        err(
+                            f(field),
+                            format!(
+                                "expected inches on the ground field, -{0} to {0} in multiples of 0.1, found {v}",
+                                f64::from(gd.field) / 10.0
+                            ),
+                        )
+                    })
+            };
+            let pos = Point::new(coordinate("x", g.x)?, coordinate("y", g.y)?);
+            let (kind, default_name) = match (&g.structure, &g.troops) {
+                (Some(id), None) => {
+                    let kind = gd
+                        .structures
+                        .iter()
+                        .position(|s| s.id == *id)
+                        .ok_or_else(|| {
+                            err(
+                                f("structure"),
+                                format!(
+                                    "unknown structure kind {id:?}: expected one of {}",
+                                    gd.structure_ids()
+                                ),
+                            )
+                        })?;
+                    let sk = &gd.structures[kind];
+                    let guns = match (g.guns, sk.gun) {
+                        (None, Some(_)) => 1,
+                        (None, None) => 0,
+                        (Some(n), Some(_)) if (1..=20).contains(&n) => n,
+                        (Some(n), Some(_)) => {
+                            return Err(err(
+                                f("guns"),
+                                format!("expected 1 to 20 guns, found {n}"),
+                            ));
+                        }
+                        (Some(_), None) => {
+                            return Err(err(
+                                f("guns"),
+                                format!("a {} has no guns sited in it", sk.name),
+                            ));
+                        }
+                    };
+                    (GroundKind::Structure { kind, guns }, sk.name.clone())
+                }
+                (None, Some(unit)) => {
+                    if g.guns.is_some() {
+                        return Err(err(f("guns"), "expected guns only in a structure".into()));
+                    }
+                    let spec = unit_spec(&tables, unit, 0, 1, &|x, m| {
+                        err(f(&format!("troops.{x}")), m)
+                    })?;
+                    let name = spec.name.clone();
+                    (
+                        GroundKind::Troops {
+                            unit: spec,
+                            ambush: g.ambush,
+                        },
+                        name,
+                    )
+                }
+                _ => {
+                    return Err(err(
+                        f("structure"),
+                        "expected either a structure or troops".into(),
+                    ));
+                }
+            };
+            let rifles = WEAPON_NAMES.iter().position(|w| *w == "rifle");
+            let armed = matches!(&kind, GroundKind::Troops { unit, .. } if unit.weapon.is_some() && unit.weapon == rifles);
+            if g.ambush && !armed {
+                return Err(err(
+                    f("ambush"),
+                    "expected an ambush only by troops with missile = \"rifle\"".into(),
+                ));
+            }
+            targets.push(GroundSetup {
+                name: g.name.clone().unwrap_or(default_name),
+                side: si,
+                pos,
+                objective: g.objective.unwrap_or(true),
+                marked: g.marked,
+                kind,
+            });
+        }
+    }
+    let mut landings = Vec::new();
+    let mut first = 0;
+    for (si, side) in file.sides.iter().enumerate() {
+        for (k, ship) in side.ships.iter().enumerate() {
+            let i = first + k;
+            let f = |x: &str| format!("sides[{si}].ships[{k}].{x}");
+            let Some(at) = ship.land_at else {
+                if ship.landing.is_some() {
+                    return Err(err(f("landing"), "expected land_at with landing".into()));
+                }
+                continue;
+            };
+            let enemy: Vec<usize> = (0..targets.len())
+                .filter(|&t| targets[t].side != si)
+                .collect();
+            let target = enemy.get(at).copied().ok_or_else(|| {
+                err(
+                    f("land_at"),
+                    format!(
+                        "expected the index of a ground target of the other side, 0 to {}, found {at}",
+                        enemy.len().saturating_sub(1)
+                    ),
+                )
+            })?;
+            let Some(defenders) = targets[target].unit() else {
+                return Err(err(
+                    f("land_at"),
+                    "expected troops to land on, found a structure".into(),
+                ));
+            };
+            let drop = match ship.landing.as_deref() {
+                None | Some("land") => false,
+                Some("drop") => true,
+                Some(other) => {
+                    return Err(err(
+                        f("landing"),
+                        format!("expected \"land\" or \"drop\", found {other:?}"),
+                    ));
+                }
+            };
+            let figures = u32::from(ships[i].start.figures[Figure::Troops as usize]);
+            if figures == 0 {
+                return Err(err(
+                    f("figures.troops"),
+                    "expected troops aboard a flier with land_at".into(),
+                ));
+            }
+            let melee_type = side.melee.as_deref().unwrap_or("human-infantry");
+            let troop = Troop::parse(melee_type).ok_or_else(|| {
+                err(
+                    format!("sides[{si}].melee"),
+                    format!("expected a troop type for landed troops (human-infantry, green-infantry, human-cavalry, green-cavalry), found {melee_type:?}"),
+                )
+            })?;
+            let morale_id = ship
+                .morale
+                .as_deref()
+                .or(side.morale.as_deref())
+                .unwrap_or("regulars");
+            let class = tables.morale.class(morale_id).ok_or_else(|| {
+                err(
+                    f("morale"),
+                    format!("expected a morale class, found {morale_id:?}"),
+                )
+            })?;
+            let skirmish = troop.is_green();
+            let Some(moves) = tables.moves[troop.index()][usize::from(skirmish)] else {
+                return Err(err(
+                    format!("sides[{si}].melee"),
+                    "expected a troop type that can fight on foot".into(),
+                ));
+            };
+            let landed = crate::wom::battle::battle::UnitSpec {
+                name: format!("{} troops", ships[i].name),
+                troop,
+                shield: false,
+                skirmish,
+                class,
+                figures,
+                front: figures,
+                weapon: None,
+                lance: false,
+                commander: false,
+                personality: None,
+                target: 0,
+                approach: crate::wom::battle::battle::Approach::Front,
+                cover_keep: 100,
+                advance: true,
+                halt_in_range: false,
+                moves,
+            };
+            let mut held = defenders.clone();
+            held.target = 0;
+            let melee = WomBattle::new(
+                tables.clone(),
+                [
+                    SideSpec {
+                        name: labels[si].to_string(),
+                        units: vec![landed],
+                    },
+                    SideSpec {
+                        name: labels[1 - si].to_string(),
+                        units: vec![held],
+                    },
+                ],
+                gd.melee_distance,
+                gd.melee_turns,
+            );
+            landings.push(Landing {
+                ship: i,
+                target,
+                drop,
+                troop,
+                melee,
+            });
+        }
+        first += side.ships.len();
+    }
+    let rifle_weapon = WEAPON_NAMES.iter().position(|w| *w == "rifle").unwrap_or(3);
+    Ok(GroundWar {
+        data: gd,
+        tables,
+        targets,
+        landings,
+        rifle_weapon,
+        metric,
+    })
 }

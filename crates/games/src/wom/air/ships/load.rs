@@ -76,6 +76,9 @@ struct RawGun {
     damage: u32,
     elevation: u32,
     depression: u32,
+    /// Limits of the gun sited on the ground (default: as mounted).
+    ground_elevation: Option<u32>,
+    ground_depression: Option<u32>,
     damages: Vec<String>,
 }
 
@@ -446,6 +449,16 @@ impl Load for AirData {
                 damage: g.damage,
                 tan_elevation: tan_x10000(&guns_file, &f("elevation"), g.elevation)?,
                 tan_depression: tan_x10000(&guns_file, &f("depression"), g.depression)?,
+                tan_ground_elevation: tan_x10000(
+                    &guns_file,
+                    &f("ground_elevation"),
+                    g.ground_elevation.unwrap_or(g.elevation),
+                )?,
+                tan_ground_depression: tan_x10000(
+                    &guns_file,
+                    &f("ground_depression"),
+                    g.ground_depression.unwrap_or(g.depression),
+                )?,
             });
         }
 

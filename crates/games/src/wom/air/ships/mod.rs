@@ -216,6 +216,10 @@ pub struct GunType {
     pub tan_elevation: i64,
     /// tan(maximum depression) x 10000.
     pub tan_depression: i64,
+    /// tan(maximum elevation) x 10000 of the gun sited on the ground.
+    pub tan_ground_elevation: i64,
+    /// tan(maximum depression) x 10000 of the gun sited on the ground.
+    pub tan_ground_depression: i64,
 }
 
 /// A group of guns on one facing, with the arcs they bear on.
