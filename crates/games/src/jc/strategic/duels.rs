@@ -559,6 +559,19 @@ impl Game {
         if options.chained != 0 {
             out.freed = self.rescued(ctx, &duel, &result, options.chained, won, trace);
         }
+        // [5.72] Tavia or Llana led off the display by a foe (a villain
+        // withdrawing [10.22]) while her hero stays on it is carried off to
+        // the villain.
+        for (i, f) in duel.fighters.iter().enumerate() {
+            if f.side == 0
+                && f.loves.is_some()
+                && result.status[i] == Status::Escaped
+                && result.status[0] != Status::Escaped
+                && let Some(k) = data.roster.find(&f.id)
+            {
+                self.abduct(ctx, p, k as u8, trace);
+            }
+        }
         // Dead companions leave the retinue [11.31, 11.34, 11.41], slain:
         // never drawn again.
         for (i, &k) in company_list[..company_len].iter().enumerate() {

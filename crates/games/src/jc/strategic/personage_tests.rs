@@ -5,15 +5,21 @@
 
 use super::JcStrategic;
 use super::city::Flow;
+use super::dice::Roller;
 use super::duels::FightOptions;
 use super::game::{CAPTIVE_QUARRY, Game, NONE, Place, Spot, VILLAIN_QUARRY};
 use super::players::{self, VillainPolicy};
 use super::script::Script;
 use super::story_tests::{city, game, k, model, set_retinue};
 use super::tables::{HOUSE, STREET};
+use crate::jc::deck::DeckState;
 use crate::jc::duel::escape::Goal;
+use crate::jc::duel::policy::Policy;
 use crate::jc::duel::sequence::Status;
-use barsoom_engine::{Dice, NoTrace};
+use crate::jc::duel::sequence::{Duel, DuelResult};
+use crate::jc::swordsman::{Bout, BoutResult};
+use crate::jetan::players::Player as JetanPlayer;
+use barsoom_engine::{Dice, NoTrace, Roll};
 
 /// The player whose hero is roster character `id`.
 fn seat(g: &Game, m: &JcStrategic, id: &str) -> usize {
@@ -80,6 +86,87 @@ fn tavia_fights_beside_tan_hadron_whom_she_loves_19_23() {
     g.story.heroes[p].love = dejah;
     let plain = street_duel(&m, &mut g, p);
     assert!(plain.fighters.iter().all(|f| f.id != "dejah-thoris"));
+}
+
+/// A scripted duel in which a foe leads Tavia off the display [5.72] (her
+/// hero's side holds the field).
+struct TaviaLedAway(Script);
+
+impl Roll for TaviaLedAway {
+    fn die(&mut self, sides: u32) -> u32 {
+        self.0.die(sides)
+    }
+
+    fn pick(&mut self, n: usize) -> usize {
+        self.0.pick(n)
+    }
+}
+
+impl Roller for TaviaLedAway {
+    fn card(&mut self, deck: &mut DeckState) -> usize {
+        self.0.card(deck)
+    }
+
+    fn duel(&mut self, duel: &Duel, policies: &[Policy; 2]) -> DuelResult {
+        let mut result = self.0.duel(duel, policies);
+        for (i, f) in duel.fighters.iter().enumerate() {
+            if f.id == "tavia" {
+                result.status[i] = Status::Escaped;
+            }
+        }
+        result
+    }
+
+    fn bout(&mut self, bout: &Bout) -> BoutResult {
+        self.0.bout(bout)
+    }
+
+    fn jetan(&mut self, players: [JetanPlayer; 2]) -> Option<bool> {
+        self.0.jetan(players)
+    }
+}
+
+#[test]
+fn tavia_led_off_the_display_by_a_foe_is_carried_off_to_the_villain_5_72() {
+    // [5.72] an enemy beside her leads her away as he leaves the display
+    // (a villain withdrawing [10.22]): she leaves Tan Hadron's retinue for
+    // his villain's captives, his destined princess as his love [13.14].
+    let m = model("six-heroes");
+    let ctx = m.context();
+    let mut g = game(&m);
+    let p = seat(&g, &m, "tan-hadron");
+    let tavia = k(&m, "tavia");
+    set_retinue(&mut g, p, &[tavia]);
+    g.story.heroes[p].love = tavia;
+    let foes = [(k(&m, "red-warrior"), 0u8); 2];
+    let mut r = TaviaLedAway(Script::default().duels(&[true]));
+    let fought = g.fight(
+        &ctx,
+        p,
+        &foes,
+        FightOptions::on(STREET),
+        &mut r,
+        &mut NoTrace,
+    );
+    assert!(fought.won);
+    assert!(!g.heroes[p].has(tavia), "gone from his retinue");
+    let held = g.parties[p].captive == tavia || g.story.heroes[p].held & (1u128 << tavia) != 0;
+    assert!(held, "held by his villain");
+    assert_eq!(g.story.heroes[p].princess, tavia);
+    // On the display at the end (not led away), she stays with him.
+    let mut g = game(&m);
+    set_retinue(&mut g, p, &[tavia]);
+    g.story.heroes[p].love = tavia;
+    let mut s = Script::default().duels(&[true]);
+    g.fight(
+        &ctx,
+        p,
+        &foes,
+        FightOptions::on(STREET),
+        &mut s,
+        &mut NoTrace,
+    );
+    assert!(g.heroes[p].has(tavia));
 }
 
 /// John Carter in Zodanga, his villain's captive hidden in house A of the
