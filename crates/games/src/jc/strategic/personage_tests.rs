@@ -28,20 +28,33 @@ fn seat(g: &Game, m: &JcStrategic, id: &str) -> usize {
         .unwrap_or_else(|| panic!("{id} in play"))
 }
 
-/// Hero `p` fights two red warriors in the street; the duel as compiled.
-fn street_duel(m: &JcStrategic, g: &mut Game, p: usize) -> crate::jc::duel::sequence::Duel {
+/// Hero `p` fights two red warriors in the street and wins, by `r`.
+fn street_fight<R: Roller>(m: &JcStrategic, g: &mut Game, p: usize, r: &mut R) {
     let foes = [(k(m, "red-warrior"), 0u8); 2];
-    let mut s = Script::default().duels(&[true]);
-    g.fight(
-        &m.context(),
-        p,
-        &foes,
-        FightOptions::on(STREET),
-        &mut s,
-        &mut NoTrace,
+    let options = FightOptions::on(STREET);
+    assert!(
+        g.fight(&m.context(), p, &foes, options, r, &mut NoTrace)
+            .won
     );
+}
+
+/// Hero `p` fights two red warriors in the street; the duel as compiled.
+fn street_duel(m: &JcStrategic, g: &mut Game, p: usize) -> Duel {
+    let mut s = Script::default().duels(&[true]);
+    street_fight(m, g, p, &mut s);
     assert!(s.done(), "one duel, no other");
     s.fought.pop().expect("a duel")
+}
+
+/// A game with Tavia in Tan Hadron's retinue and his love: the game, his
+/// seat and her.
+fn tavia_loves_tan_hadron(m: &JcStrategic) -> (Game, usize, u8) {
+    let mut g = game(m);
+    let p = seat(&g, m, "tan-hadron");
+    let tavia = k(m, "tavia");
+    set_retinue(&mut g, p, &[tavia]);
+    g.story.heroes[p].love = tavia;
+    (g, p, tavia)
 }
 
 #[test]
@@ -50,11 +63,7 @@ fn tavia_fights_beside_tan_hadron_whom_she_loves_19_23() {
     // of the strategic duel, standing aside [5.73] until he falls to level
     // 2, when her parenthesised values come into play.
     let m = model("six-heroes");
-    let mut g = game(&m);
-    let p = seat(&g, &m, "tan-hadron");
-    let tavia = k(&m, "tavia");
-    set_retinue(&mut g, p, &[tavia]);
-    g.story.heroes[p].love = tavia;
+    let (mut g, p, _) = tavia_loves_tan_hadron(&m);
     let cached = m.context().duels.len();
     let duel = street_duel(&m, &mut g, p);
     assert_eq!(duel.fighters[0].id, "tan-hadron");
@@ -132,40 +141,16 @@ fn tavia_led_off_the_display_by_a_foe_is_carried_off_to_the_villain_5_72() {
     // (a villain withdrawing [10.22]): she leaves Tan Hadron's retinue for
     // his villain's captives, his destined princess as his love [13.14].
     let m = model("six-heroes");
-    let ctx = m.context();
-    let mut g = game(&m);
-    let p = seat(&g, &m, "tan-hadron");
-    let tavia = k(&m, "tavia");
-    set_retinue(&mut g, p, &[tavia]);
-    g.story.heroes[p].love = tavia;
-    let foes = [(k(&m, "red-warrior"), 0u8); 2];
-    let mut r = TaviaLedAway(Script::default().duels(&[true]));
-    let fought = g.fight(
-        &ctx,
-        p,
-        &foes,
-        FightOptions::on(STREET),
-        &mut r,
-        &mut NoTrace,
-    );
-    assert!(fought.won);
+    let (mut g, p, tavia) = tavia_loves_tan_hadron(&m);
+    let mut led_away = TaviaLedAway(Script::default().duels(&[true]));
+    street_fight(&m, &mut g, p, &mut led_away);
     assert!(!g.heroes[p].has(tavia), "gone from his retinue");
     let held = g.parties[p].captive == tavia || g.story.heroes[p].held & (1u128 << tavia) != 0;
     assert!(held, "held by his villain");
     assert_eq!(g.story.heroes[p].princess, tavia);
     // On the display at the end (not led away), she stays with him.
-    let mut g = game(&m);
-    set_retinue(&mut g, p, &[tavia]);
-    g.story.heroes[p].love = tavia;
-    let mut s = Script::default().duels(&[true]);
-    g.fight(
-        &ctx,
-        p,
-        &foes,
-        FightOptions::on(STREET),
-        &mut s,
-        &mut NoTrace,
-    );
+    let (mut g, p, tavia) = tavia_loves_tan_hadron(&m);
+    street_duel(&m, &mut g, p);
     assert!(g.heroes[p].has(tavia));
 }
 
