@@ -706,7 +706,7 @@ fn every_table_entry_can_be_overridden_and_changes_the_game() {
 
 #[test]
 fn broken_tables_are_clear_one_line_errors() {
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 9] = [
         (
             &["areas.II.walk[1].fight[0].id=bnath"],
             "areas[1].walk[1].fight[0].id: expected a character of the roster (characters.toml), found \"bnath\"; nearest: \"banth\"",
@@ -728,6 +728,14 @@ fn broken_tables_are_clear_one_line_errors() {
         (
             &["final_destination.gahan[0].cities=4"],
             "expected a number from 1 to 3, found 4",
+        ),
+        (
+            &["places.horz.extent=tiny"],
+            "extent: expected an extent of city-map.toml (small, middling, great), found \"tiny\"",
+        ),
+        (
+            &["extents[0].areas=[\"gate\", \"market\", \"tower\"]"],
+            "extents[0].areas: expected the palace area \"palace\" inside every extent, found it missing",
         ),
     ];
     for (sets, expected) in cases {
@@ -866,6 +874,8 @@ fn villain_got_away(won: bool) -> barsoom::games::jc::strategic::duels::Fought {
         foes: MAX_FIGHTERS,
         foe_escaped: [true; MAX_FIGHTERS],
         late: false,
+        freed: 0,
+        got_away: false,
     }
 }
 

@@ -88,6 +88,7 @@ const PLAIN: SetUpOptions = SetUpOptions {
     deadline: false,
     withdraw: false,
     secret_passage: false,
+    rescue: false,
 };
 
 /// A roster character at level 9.

@@ -128,7 +128,10 @@ impl Game {
                 .find(|&&(a, _)| a == entering)
                 .map_or(0, |&(_, d)| d)
         };
-        let stay_chance = if cg.secret && cg.area != map.deserted {
+        // [15.33] never found staying in a deserted area: the deserted
+        // quarter, or outside the city's corner towers.
+        let city = self.parties[p].city;
+        let stay_chance = if cg.secret && !ctx.data.deserted_area(city, cg.area) {
             ctx.data.city.stay_discovery
         } else {
             0
@@ -237,7 +240,8 @@ impl Game {
         }
         let area = self.heroes[p].city.area;
         let table = (r.d6() - 1).clamp(0, 5) as usize;
-        let row = ctx.data.information[table][usize::from(area)];
+        let row =
+            ctx.data.information[table][ctx.data.information_area(self.parties[p].city, area)];
         self.fire(row.entry);
         let roll = r.d10();
         let level = row
@@ -390,7 +394,7 @@ impl Game {
     }
 
     /// Phase J [15.42]: the duel in a quarry's house.
-    fn house_duel<R: Roller, T: Trace>(
+    pub(crate) fn house_duel<R: Roller, T: Trace>(
         &mut self,
         ctx: &Context,
         p: usize,
@@ -446,14 +450,56 @@ impl Game {
             // An unguarded captive: simply taken away.
             return self.quarry_taken(ctx, p, q, trace);
         }
+        // [7.25 (2), 17.1] In the palace the captive hidden there and the
+        // other personages the villain holds are chained in the dungeon;
+        // in the captive's duel the hero frees her and gets out with her
+        // [5.55].
+        let mut chained = 0u128;
+        if palace {
+            chained = self.story.heroes[p].held;
+            if q == CAPTIVE_QUARRY && party.captive != NONE {
+                // A woman is never chained beside a man [7.25]: the
+                // captive's sex decides who else is in the dungeon.
+                let female = |k: u8| data.roster.characters[usize::from(k)].female;
+                let captive_female = female(party.captive);
+                for k in 0..128u8 {
+                    if chained & (1u128 << k) != 0 && female(k) != captive_female {
+                        chained &= !(1u128 << k);
+                    }
+                }
+                chained |= 1u128 << party.captive;
+            }
+        }
         let options = FightOptions {
             discovered: false,
             withdraw: q == VILLAIN_QUARRY,
+            chained,
+            rescue: q == CAPTIVE_QUARRY,
             ..FightOptions::on(if palace { PALACE } else { HOUSE })
         };
         let fought = self.fight(ctx, p, &list[..n], options, r, trace);
+        self.freed_from_dungeon(ctx, p, fought.freed & self.story.heroes[p].held, trace);
+        // [5.55] out of the palace with the captive, the guard left
+        // standing: the act threatened against her is forestalled as by a
+        // win [13.42].
+        let got_her_out = q == CAPTIVE_QUARRY
+            && !fought.won
+            && fought.got_away
+            && party.captive != NONE
+            && fought.freed & (1u128 << party.captive) != 0;
         // Late by [13.43], the villain still commits the act.
-        self.house_duel_ends(ctx, p, fought.won && !fought.late, r, trace);
+        self.house_duel_ends(
+            ctx,
+            p,
+            (fought.won || got_her_out) && !fought.late,
+            r,
+            trace,
+        );
+        if got_her_out {
+            // Seen, he moves secretly from now on.
+            self.heroes[p].city.secret = true;
+            return self.quarry_taken(ctx, p, q, trace);
+        }
         // [10.22] a villain who got off the display.
         if q == VILLAIN_QUARRY
             && let Some(flow) = self.villain_escape(ctx, p, &party, &fought, r, trace)

@@ -5,8 +5,13 @@
 //! [`Duel::resolve`](crate::jc::duel::sequence::Duel::resolve); duels
 //! with master swordsmen are `jc.swordsman` bouts [7.8, 11.28, 17.42].
 //!
+//! The hero's side brings Tavia or Llana of Gathol where she is in his
+//! retinue and loves him [19.23], and the personages the foes hold chained
+//! in the palace's dungeon, whom it frees [5.55, 7.25 (2)].
+//!
 //! A compiled duel depends only on its [`DuelKey`] (display, who fights at
-//! which level, armed or not, surprise, grounded fliers), so each is built
+//! which level, armed or not, a personage's love or chains, surprise,
+//! grounded fliers), so each is built
 //! once and shared by every later fight with the same key, as `jc.military`
 //! caches its battles. In the duel with the villain's group the villains
 //! withdraw by an exit once their side is losing [10.22]; that is part of
@@ -59,6 +64,9 @@ pub struct DuelKey {
     /// The hero's side may use the palace's secret passageway [5.54,
     /// 17.17].
     pub secret_passage: bool,
+    /// The hero's side frees its prisoners chained in the dungeon and
+    /// leaves with them [5.55] (`jc.duel`'s `rescue` goal).
+    pub rescue: bool,
 }
 
 fn pack(e: &Entry) -> u32 {
@@ -68,6 +76,8 @@ fn pack(e: &Entry) -> u32 {
         | u32::from(e.strength_bonus) << 17
         | u32::from(e.berserk) << 25
         | u32::from(e.invisible) << 26
+        | u32::from(e.loves) << 27
+        | u32::from(e.prisoner) << 28
 }
 
 fn unpack(v: u32) -> Entry {
@@ -78,6 +88,8 @@ fn unpack(v: u32) -> Entry {
         strength_bonus: (v >> 17 & 0xff) as u8,
         berserk: v >> 25 & 1 == 1,
         invisible: v >> 26 & 1 == 1,
+        loves: v >> 27 & 1 == 1,
+        prisoner: v >> 28 & 1 == 1,
     }
 }
 
@@ -160,6 +172,7 @@ impl DuelCache {
                 deadline: key.deadline,
                 withdraw: key.withdraw,
                 secret_passage: key.secret_passage,
+                rescue: key.rescue,
             },
         )?);
         let mut map = self.lock();
@@ -222,6 +235,13 @@ pub struct FightOptions {
     /// losing and may escape the display [10.22] (the duel with the
     /// villain's group in his house or palace).
     pub withdraw: bool,
+    /// Personages (bit per roster index) held by the foes and chained in
+    /// the display's dungeon, on the hero's side as prisoners [5.55, 7.25
+    /// (2), 17.1]; only a display with a dungeon holds them.
+    pub chained: u128,
+    /// The hero's side frees the chained and leaves with them by an exit
+    /// rather than fight to the end [5.55] (`jc.duel`'s `rescue` goal).
+    pub rescue: bool,
 }
 
 impl FightOptions {
@@ -236,6 +256,8 @@ impl FightOptions {
             armed: false,
             grounded: false,
             withdraw: false,
+            chained: 0,
+            rescue: false,
         }
     }
 }
@@ -257,6 +279,12 @@ pub struct Fought {
     /// Per foe, in the order given: left the display by an exit [5.18,
     /// 10.22] (the duel's `Escaped` condition).
     pub foe_escaped: [bool; MAX_FIGHTERS],
+    /// The chained personages (bit per roster index) rescued: off the
+    /// display free, or on it with the hero's side holding the field
+    /// [5.55].
+    pub freed: u128,
+    /// The hero himself left the display by an exit [5.18].
+    pub got_away: bool,
 }
 
 impl Game {
@@ -321,6 +349,7 @@ impl Game {
             withdraw: options.withdraw,
             secret_passage: options.display == PALACE
                 && self.secret_passage(ctx, p, key_break_off, r, trace),
+            rescue: options.rescue && options.chained != 0,
         };
         // The hero's side: at most half the display's fighters.
         let push = |key: &mut DuelKey, e: Entry| {
@@ -339,6 +368,8 @@ impl Game {
                 strength_bonus: 0,
                 berserk: act && !at_villain,
                 invisible: aid.hero_invisible,
+                loves: false,
+                prisoner: false,
             },
         );
         // Who stands with the hero, in order (roster indices).
@@ -423,6 +454,43 @@ impl Game {
                 },
             );
         }
+        // [19.23] Tavia or Llana of Gathol, in his retinue and his love,
+        // takes up a sword when he falls; other personages stand aside.
+        let story = &self.story.heroes[p];
+        if retinue {
+            for &k in h.retinue() {
+                let c = &data.roster.characters[usize::from(k)];
+                if c.class == Class::Personage
+                    && c.reserve.is_some()
+                    && (story.love == k || story.princess == k)
+                {
+                    push(
+                        &mut key,
+                        Entry {
+                            character: usize::from(k),
+                            level: 2,
+                            loves: true,
+                            ..Entry::default()
+                        },
+                    );
+                }
+            }
+        }
+        // [5.55, 7.25 (2)] the personages chained in the dungeon, freed by
+        // the hero's side.
+        let mut chained = options.chained;
+        while chained != 0 {
+            let k = chained.trailing_zeros() as usize;
+            chained &= chained - 1;
+            push(
+                &mut key,
+                Entry {
+                    character: k,
+                    prisoner: true,
+                    ..Entry::default()
+                },
+            );
+        }
         let foes = &foes[..foes.len().min(MAX_FIGHTERS - usize::from(key.lens[0]))];
         for (i, &(k, bonus)) in foes.iter().enumerate() {
             let top = data.roster.characters[usize::from(k)].top_level;
@@ -449,6 +517,8 @@ impl Game {
                     foes: foes.len(),
                     late: false,
                     foe_escaped: [false; MAX_FIGHTERS],
+                    freed: 0,
+                    got_away: false,
                 };
             }
         };
@@ -469,7 +539,9 @@ impl Game {
             self.play_card(ctx, p, p, n, trace);
             self.story.heroes[p].broke_off = true;
         }
-        let n0 = usize::from(key.lens[0]);
+        // The hero's side as set up: a prisoner with no manacles free for
+        // her was left out [7.25].
+        let n0 = duel.fighters.iter().take_while(|f| f.side == 0).count();
         let mut out = Fought {
             won,
             hero_level: result.level[0].max(1),
@@ -477,10 +549,28 @@ impl Game {
             foes: foes.len(),
             late: result.late,
             foe_escaped: [false; MAX_FIGHTERS],
+            freed: 0,
+            got_away: result.status[0] == Status::Escaped,
         };
         for i in 0..foes.len() {
             out.foe_dead[i] = result.status[n0 + i] == Status::Dead;
             out.foe_escaped[i] = result.status[n0 + i] == Status::Escaped;
+        }
+        if options.chained != 0 {
+            out.freed = self.rescued(ctx, &duel, &result, options.chained, won, trace);
+        }
+        // [5.72] Tavia or Llana led off the display by a foe (a villain
+        // withdrawing [10.22]) while her hero stays on it is carried off to
+        // the villain.
+        for (i, f) in duel.fighters.iter().enumerate() {
+            if f.side == 0
+                && f.loves.is_some()
+                && result.status[i] == Status::Escaped
+                && result.status[0] != Status::Escaped
+                && let Some(k) = data.roster.find(&f.id)
+            {
+                self.abduct(ctx, p, k as u8, trace);
+            }
         }
         // Dead companions leave the retinue [11.31, 11.34, 11.41], slain:
         // never drawn again.
@@ -507,6 +597,39 @@ impl Game {
             )
         });
         out
+    }
+
+    /// [5.55] The chained personages of `chained` the duel rescued: off the
+    /// display free (the hero with them), or on it with his side holding
+    /// the field.
+    fn rescued<T: Trace>(
+        &self,
+        ctx: &Context,
+        duel: &Duel,
+        result: &crate::jc::duel::sequence::DuelResult,
+        chained: u128,
+        won: bool,
+        trace: &mut T,
+    ) -> u128 {
+        let mut freed = 0u128;
+        let hero_out = result.status[0] == Status::Escaped;
+        for (i, f) in duel.fighters.iter().enumerate() {
+            if f.side != 0 || !f.prisoner {
+                continue;
+            }
+            let Some(k) = ctx.data.roster.find(&f.id) else {
+                continue;
+            };
+            let out = result.status[i] == Status::Escaped && hero_out;
+            let held_field = won && result.status[i] != Status::Dead;
+            if chained & (1u128 << k) != 0 && (out || held_field) {
+                freed |= 1u128 << k;
+                trace.event("JC 5.55 freed from the dungeon", || {
+                    format!("{} is freed from the dungeon", f.name)
+                });
+            }
+        }
+        freed
     }
 
     /// [5.54, 17.17] Whether hero `p`'s side may use the secret passageway
@@ -624,6 +747,7 @@ impl Game {
             deadline: false,
             withdraw: false,
             secret_passage: false,
+            rescue: false,
         };
         for (s, list) in [ours, theirs].into_iter().enumerate() {
             for e in list.iter().take(MAX_FIGHTERS / 2) {

@@ -49,6 +49,8 @@ pub mod game;
 pub mod hooks;
 pub mod loading;
 pub mod offers;
+#[cfg(test)]
+mod personage_tests;
 pub mod players;
 pub mod romance;
 pub mod script;

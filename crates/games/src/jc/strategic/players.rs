@@ -382,13 +382,15 @@ pub fn flee<R: Roller>(g: &Game, p: usize, r: &mut R) -> bool {
     }
 }
 
-/// How much information area `a` gives: the chance of at least area
-/// information, averaged over the six tables [16.27].
-pub(crate) fn information_value(ctx: &Context, a: u8) -> f64 {
+/// How much information area `a` of `city` gives: the chance of at least
+/// area information, averaged over the six tables [16.27] (as the deserted
+/// quarter outside the city's corner towers).
+pub(crate) fn information_value(ctx: &Context, city: u8, a: u8) -> f64 {
     let tables = &ctx.data.information;
+    let column = ctx.data.information_area(city, a);
     tables
         .iter()
-        .map(|t| f64::from(11u8.saturating_sub(t[usize::from(a)].at_least[0]).min(10)) / 10.0)
+        .map(|t| f64::from(11u8.saturating_sub(t[column].at_least[0]).min(10)) / 10.0)
         .sum::<f64>()
         / tables.len().max(1) as f64
 }
@@ -399,10 +401,12 @@ pub fn hide<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R) -> [Spot; 2
     let areas: Vec<u8> = (0..map.areas.len() as u8)
         .filter(|&a| a != map.prison && map.areas[usize::from(a)].houses > 0)
         .collect();
+    // [16.16] never in a deserted area (the city's extent decides which).
+    let city = g.parties[p].city;
     let villain_areas: Vec<u8> = areas
         .iter()
         .copied()
-        .filter(|&a| a != map.deserted)
+        .filter(|&a| !ctx.data.deserted_area(city, a))
         .collect();
     let pick = |list: &[u8], r: &mut R| -> u8 {
         match villain_policy(g, p) {
@@ -410,12 +414,12 @@ pub fn hide<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R) -> [Spot; 2
             VillainPolicy::Sensible => {
                 let worst = list
                     .iter()
-                    .map(|&a| information_value(ctx, a))
+                    .map(|&a| information_value(ctx, city, a))
                     .fold(f64::INFINITY, f64::min);
                 let ties: Vec<u8> = list
                     .iter()
                     .copied()
-                    .filter(|&a| information_value(ctx, a) <= worst + 1e-9)
+                    .filter(|&a| information_value(ctx, city, a) <= worst + 1e-9)
                     .collect();
                 ties[r.pick(ties.len())]
             }
@@ -475,6 +479,7 @@ pub(crate) fn quarry(g: &Game, p: usize) -> Option<usize> {
 /// Hero `p`'s choice in the Hero Movement Phase [15.0].
 pub(crate) fn city_move<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R) -> CityMove {
     let map = &ctx.data.city_map;
+    let city = g.parties[p].city;
     let cg = &g.heroes[p].city;
     let here = cg.area;
     let next: Vec<u8> = map.areas[usize::from(here)]
@@ -540,8 +545,8 @@ pub(crate) fn city_move<R: Roller>(ctx: &Context, g: &Game, p: usize, r: &mut R)
     let best = (0..map.areas.len() as u8)
         .filter(|&a| a != map.prison)
         .max_by(|&a, &b| {
-            let va = information_value(ctx, a) - 0.02 * f64::from(map.steps(here, a));
-            let vb = information_value(ctx, b) - 0.02 * f64::from(map.steps(here, b));
+            let va = information_value(ctx, city, a) - 0.02 * f64::from(map.steps(here, a));
+            let vb = information_value(ctx, city, b) - 0.02 * f64::from(map.steps(here, b));
             va.total_cmp(&vb).then(b.cmp(&a))
         })
         .unwrap_or(here);

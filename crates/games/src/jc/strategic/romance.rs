@@ -525,7 +525,20 @@ impl Game {
     /// Personages held besides the captive come back with her [17.1, 20.32].
     pub(crate) fn free_held<T: Trace>(&mut self, ctx: &Context, p: usize, trace: &mut T) {
         let held = self.story.heroes[p].held;
-        self.story.heroes[p].held = 0;
+        self.freed_from_dungeon(ctx, p, held, trace);
+    }
+
+    /// The held personages of `freed` (bit per character) join hero `p`:
+    /// freed from the palace's dungeon [5.55, 17.1] or with the captive.
+    pub(crate) fn freed_from_dungeon<T: Trace>(
+        &mut self,
+        ctx: &Context,
+        p: usize,
+        freed: u128,
+        trace: &mut T,
+    ) {
+        let held = self.story.heroes[p].held & freed;
+        self.story.heroes[p].held &= !held;
         for k in 0..128u8 {
             if held & (1u128 << k) != 0 {
                 self.heroes[p].join(k);

@@ -346,7 +346,8 @@ impl Game {
                     let areas = (0..map.areas.len() as u8).filter(|&a| {
                         a != map.prison
                             && map.areas[usize::from(a)].houses > 0
-                            && (quarry != super::consts::VILLAIN_QUARRY || a != map.deserted)
+                            && (quarry != super::consts::VILLAIN_QUARRY
+                                || !ctx.data.deserted_area(party.city, a))
                     });
                     let count = areas.clone().count();
                     if count == 0 {

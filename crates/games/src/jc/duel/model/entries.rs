@@ -10,7 +10,7 @@ use super::compile::{
 };
 use crate::jc::duel::cards;
 use crate::jc::duel::escape::{Extras, Goal};
-use crate::jc::duel::geometry::{Area, Display, NORTH};
+use crate::jc::duel::geometry::{self, Area, Display, NORTH};
 use crate::jc::duel::melee::MeleeRules;
 use crate::jc::duel::roster;
 use crate::jc::duel::roster::{Character, Class, Roster, Special};
@@ -56,6 +56,16 @@ pub struct Entry {
     /// Has taken the invisibility pills: agility 10 (10/6 for the
     /// characters the rules name) and a free blow [18.2 card 27].
     pub invisible: bool,
+    /// Tavia or Llana of Gathol, who loves the first character of her side
+    /// (its hero): her parenthesised values come into play when he falls
+    /// unconscious or to level 2 [19.23]. Other personages with this set
+    /// stand aside like any personage [5.73].
+    pub loves: bool,
+    /// Held by the other side, chained in the display's dungeon until a
+    /// hero of her side frees her [5.55, 7.25 (2)]. Left out of the duel
+    /// where the display has no dungeon or no free manacles for her (a
+    /// woman is never chained beside a man [7.25]).
+    pub prisoner: bool,
 }
 
 /// How a duel set up by a larger game is fought.
@@ -82,6 +92,10 @@ pub struct SetUpOptions {
     /// knows the city's secret ways or plays the card [5.54, 17.17, 18.2
     /// cards 40-42]); once one of its fighters has, anyone may.
     pub secret_passage: bool,
+    /// The first side means to free its prisoners in the dungeon and get
+    /// off the display with them ([`Goal::Rescue`], [5.55]); ignored when
+    /// no prisoner of it is chained or it has no exit to leave by.
+    pub rescue: bool,
 }
 
 /// Sets up a duel without a scenario file (the entry point for the
@@ -90,8 +104,10 @@ pub struct SetUpOptions {
 /// holds his class [7.2]; a character no such area can take stands on any
 /// free square of his side's set-up areas, then on any open square of the
 /// display (a larger party than the printed areas hold). Personages take
-/// no part. Fails only when the display has no room left at all or a side
-/// has no one with combat values.
+/// part only as Tavia or Llana beside the hero they love [19.23] or as
+/// prisoners chained in the dungeon [5.55]; others are left out. Fails only
+/// when the display has no room left at all or a side has no one with
+/// combat values.
 pub fn set_up(
     display: &Arc<Display>,
     sides: [&[Entry]; 2],
@@ -104,15 +120,32 @@ pub fn set_up(
     let mut used = vec![0usize; display.areas.len()];
     let mut fighters: Vec<Fighter> = Vec::new();
     let mut cards = cards::Cards::default();
+    // Who is chained in the dungeon: a woman or a man, never both [7.25].
+    let mut dungeon_sex: Option<bool> = None;
     for (s, side) in sides.iter().enumerate() {
         let (_, candidates) = set_up_areas(display, s, None, false)?;
         let mut first_of_side = true;
+        let side_start = fighters.len();
         for e in side.iter() {
             let character = roster
                 .characters
                 .get(e.character)
                 .ok_or_else(|| format!("no character {} in the roster", e.character))?;
-            if character.class == Class::Personage {
+            if e.prisoner {
+                if fighters.len() < MAX_FIGHTERS
+                    && dungeon_sex.is_none_or(|w| w == character.female)
+                    && let Some(square) = manacled_square(display, &fighters)
+                {
+                    dungeon_sex = Some(character.female);
+                    let mut fighter = Fighter::new(character, s as u8, square, NORTH);
+                    fighter.prisoner = true;
+                    fighter.in_dungeon = true;
+                    fighters.push(fighter);
+                }
+                continue;
+            }
+            let loving = e.loves && character.reserve.is_some();
+            if character.class == Class::Personage && !loving {
                 continue;
             }
             if fighters.len() == MAX_FIGHTERS {
@@ -146,6 +179,14 @@ pub fn set_up(
             let mut fighter = Fighter::new(character, s as u8, start, NORTH);
             fighter.unarmed = e.unarmed;
             fighter.starts_absent = absent;
+            // [19.23] she loves her side's hero, its first character.
+            if loving
+                && fighters
+                    .get(side_start)
+                    .is_some_and(|h| h.side == s as u8 && h.class == Class::Hero)
+            {
+                fighter.loves = Some(side_start);
+            }
             adjust_fighter(
                 &mut fighter,
                 character,
@@ -169,7 +210,10 @@ pub fn set_up(
         }
     }
     for side in 0..2u8 {
-        if !fighters.iter().any(|f| f.side == side) {
+        if !fighters
+            .iter()
+            .any(|f| f.side == side && f.class != Class::Personage && !f.prisoner)
+        {
             return Err(format!("side {} has no one with combat values", side + 1));
         }
     }
@@ -190,6 +234,32 @@ pub fn set_up(
     if options.secret_passage && display.areas.iter().any(|a| a.secret) {
         special.passage_card = [true, false];
         extras = true;
+    }
+    // [5.72, 5.73] personages on the display (not chained in the dungeon)
+    // stand aside and may be led away; [5.55, 7.7] prisoners.
+    for (i, f) in fighters.iter().enumerate() {
+        if f.class == Class::Personage && !f.in_dungeon && !f.starts_absent {
+            special.personages |= 1 << i;
+            extras = true;
+        }
+        extras |= f.loves.is_some();
+    }
+    special.prisoners = fighters.iter().any(|f| f.prisoner);
+    extras |= special.prisoners;
+    // [5.55] the first side frees its chained prisoners and leaves with
+    // them, where it has an exit to leave by.
+    if options.rescue
+        && fighters.iter().any(|f| f.side == 0 && f.in_dungeon)
+        && fighters
+            .iter()
+            .any(|f| f.side == 0 && f.class == Class::Hero && !f.prisoner)
+        && display
+            .areas
+            .iter()
+            .any(|a| a.exit && a.exit_sides & 1 != 0 && (!a.secret || special.passage_card[0]))
+    {
+        special.goals[0] = Goal::Rescue;
+        special.may_leave = true;
     }
     for (i, f) in fighters.iter().enumerate() {
         if f.special == Some(Special::Immobilise) {
@@ -262,6 +332,19 @@ pub(crate) fn adjust_fighter(
             r.agility = agility;
         }
     }
+}
+
+/// The first square of the display's dungeon [5.55] no counter covers
+/// whose counter touches manacles, if any.
+fn manacled_square(display: &Display, fighters: &[Fighter]) -> Option<(i16, i16)> {
+    display
+        .areas
+        .iter()
+        .filter(|a| a.dungeon)
+        .flat_map(|a| a.squares.iter().copied())
+        .find(|&q| {
+            !occupied(fighters, q) && display.touches(q.0, q.1, |c| c == geometry::Cell::Manacles)
+        })
 }
 
 /// An open square no counter covers, scanning from side 0's end of the

@@ -1,4 +1,7 @@
-//! `city-map.toml`: the city map's areas, houses and arrows [15].
+//! `city-map.toml`: the city map's areas, houses and arrows [15], and the
+//! extents the corner towers mark out on it (the City Sub-game's
+//! introduction): what lies outside a city's extent counts as deserted
+//! there.
 
 use std::path::Path;
 
@@ -44,6 +47,9 @@ pub struct CityMap {
     pub palace: u8,
     /// Steps between areas (not through the prison), row-major.
     pub steps: Vec<u8>,
+    /// The extents a city may have: its id and the areas inside its four
+    /// corner towers (bit per area).
+    pub extents: Vec<(String, u16)>,
 }
 
 impl CityMap {
@@ -51,6 +57,16 @@ impl CityMap {
     #[inline]
     pub fn steps(&self, a: u8, b: u8) -> u8 {
         self.steps[usize::from(a) * self.areas.len() + usize::from(b)]
+    }
+
+    /// Every area of the map (bit per area): a city with no extent named.
+    pub fn whole(&self) -> u16 {
+        ((1u32 << self.areas.len()) - 1) as u16
+    }
+
+    /// The areas of the extent `id`, if the map has it.
+    pub fn extent(&self, id: &str) -> Option<u16> {
+        self.extents.iter().find(|e| e.0 == id).map(|e| e.1)
     }
 }
 
@@ -64,6 +80,15 @@ struct CityMapFile {
     palace: String,
     areas: Vec<CityAreaFile>,
     arrows: Vec<ArrowFile>,
+    #[serde(default)]
+    extents: Vec<ExtentFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExtentFile {
+    id: String,
+    areas: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -161,6 +186,33 @@ pub(super) fn load_city_map(file: &Path, loader: &mut Loader) -> Result<CityMap,
             "expected the prison to be an area of its own, without houses".into(),
         ));
     }
+    let mut extents: Vec<(String, u16)> = Vec::new();
+    for (i, e) in raw.extents.iter().enumerate() {
+        if extents.iter().any(|x| x.0 == e.id) {
+            return Err(err(
+                format!("extents[{i}].id"),
+                format!("expected each extent once, found {:?} again", e.id),
+            ));
+        }
+        let mut inside = 0u16;
+        for id in &e.areas {
+            inside |= 1 << area_of(id, format!("extents[{i}].areas"))?;
+        }
+        // The city proper always holds the gate a hero comes in by, the
+        // palace and the tower arena of its prisoners [17.1].
+        for (what, a) in [("entry", entry), ("palace", palace), ("prison", prison)] {
+            if inside & (1 << a) == 0 {
+                return Err(err(
+                    format!("extents[{i}].areas"),
+                    format!(
+                        "expected the {what} area {:?} inside every extent, found it missing",
+                        areas[usize::from(a)].id
+                    ),
+                ));
+            }
+        }
+        extents.push((e.id.clone(), inside));
+    }
     let mut links = Vec::new();
     for (i, arrow) in raw.arrows.iter().enumerate() {
         let a = area_of(&arrow.between[0], format!("arrows[{i}].between"))?;
@@ -234,5 +286,6 @@ pub(super) fn load_city_map(file: &Path, loader: &mut Loader) -> Result<CityMap,
         prison,
         palace,
         steps,
+        extents,
     })
 }

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use super::city_map::CityMap;
 use super::common::Places;
 use super::outdoor::AreaTables;
 use crate::jc::duel::roster::{Class, Roster};
@@ -42,6 +43,10 @@ pub struct PlaceInfo {
     pub waypoint: bool,
     /// Tjanath's pit: where it leads and how long the tunnel is [9.56].
     pub pit: Option<(u8, u16)>,
+    /// The city-map areas inside its four corner towers (bit per area);
+    /// the others are deserted in its city game (the City Sub-game's
+    /// introduction).
+    pub city_areas: u16,
 }
 
 #[derive(Deserialize)]
@@ -66,6 +71,7 @@ struct DirectoryCity {
     special: Vec<String>,
     pit_to: Option<String>,
     pit_haads: Option<i64>,
+    extent: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -81,6 +87,7 @@ pub(super) fn load_directory(
     map: &BarsoomMap,
     roster: &Roster,
     areas: &[AreaTables],
+    city_map: &CityMap,
     loader: &mut Loader,
 ) -> Result<Vec<PlaceInfo>, ScenarioError> {
     let places_of = Places { map };
@@ -151,6 +158,23 @@ pub(super) fn load_directory(
                 ),
             ));
         }
+        let city_areas = match &c.extent {
+            None => city_map.whole(),
+            Some(id) => city_map.extent(id).ok_or_else(|| {
+                err(
+                    "extent",
+                    format!(
+                        "expected an extent of city-map.toml ({}), found {id:?}",
+                        city_map
+                            .extents
+                            .iter()
+                            .map(|e| e.0.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+            })?,
+        };
         let mut info = PlaceInfo {
             area: area as u8,
             modifier: c.modifier as i8,
@@ -165,6 +189,7 @@ pub(super) fn load_directory(
             double_encounters: false,
             waypoint: false,
             pit: None,
+            city_areas,
         };
         for s in &c.special {
             match s.as_str() {

@@ -168,6 +168,30 @@ impl StrategicData {
         race == city || (self.humanoid.contains(race) && self.humanoid.contains(city))
     }
 
+    /// Whether area `a` of the city map counts as deserted in the city game
+    /// of place `city`: the deserted quarter, or outside the city's four
+    /// corner towers (the City Sub-game's introduction).
+    #[inline]
+    pub fn deserted_area(&self, city: u8, a: u8) -> bool {
+        a == self.city_map.deserted
+            || self
+                .places
+                .get(usize::from(city))
+                .is_some_and(|c| c.city_areas & (1 << a) == 0)
+    }
+
+    /// The area of the city map whose Information Chart column [16.27]
+    /// serves area `a` of `city`: the deserted quarter's where `a` is
+    /// deserted there, else its own.
+    #[inline]
+    pub fn information_area(&self, city: u8, a: u8) -> usize {
+        if self.deserted_area(city, a) {
+            usize::from(self.city_map.deserted)
+        } else {
+            usize::from(a)
+        }
+    }
+
     /// The place of roster character `k`'s home, if any.
     pub fn home(&self, k: u8) -> Option<u8> {
         self.homes
@@ -216,7 +240,8 @@ impl Load for StrategicData {
         let places_of = Places { map: &map };
 
         let areas = load_outdoor(dir, &roster, &mut entries, loader)?;
-        let places = load_directory(dir, &map, &roster, &areas, loader)?;
+        let city_map = load_city_map(&dir.join("city-map.toml"), loader)?;
+        let places = load_directory(dir, &map, &roster, &areas, &city_map, loader)?;
         // Per-conveyance distances: no flier route to or from the North
         // Pole [9.51].
         let distance = CONVEYANCES.map(|c| {
@@ -232,7 +257,6 @@ impl Load for StrategicData {
         let (delay, duel_results, internment) = load_aftermath(dir, &roster, &mut entries, loader)?;
         let (charts, raw_charts) = load_charts(dir, &places_of, loader)?;
         let acquisition = load_acquisition(dir, &roster, &mut entries, loader)?;
-        let city_map = load_city_map(&dir.join("city-map.toml"), loader)?;
         let (information, hand_of_fate) =
             load_information(dir, &roster, &city_map, &mut entries, loader)?;
         let (companions, arena, jetan) = load_imprisonment(dir, &roster, &mut entries, loader)?;
