@@ -286,3 +286,59 @@ fn a_small_city_s_outer_areas_are_deserted_and_a_great_city_s_are_not() {
         "Zodanga's slaves' and nobles' quarters are its own"
     );
 }
+
+#[test]
+fn a_woman_is_never_chained_beside_a_man_in_the_dungeon_7_25() {
+    // [7.25] the dungeon holds women or men, never both: of two prisoners
+    // of the hero's side, the first chained decides, and the other is left
+    // out of the duel (still held by the villain).
+    use super::tables::PALACE;
+    use crate::jc::duel::model::{DEFAULT_MAX_TURNS, Entry, SetUpOptions, set_up};
+    let m = model("two-heroes");
+    let data = m.data();
+    let entry = |id: &str, prisoner: bool| Entry {
+        character: usize::from(k(&m, id)),
+        level: 6,
+        prisoner,
+        ..Entry::default()
+    };
+    let options = SetUpOptions {
+        discovered: true,
+        grounded: false,
+        max_turns: DEFAULT_MAX_TURNS,
+        break_off: false,
+        deadline: false,
+        withdraw: false,
+        secret_passage: false,
+        rescue: true,
+    };
+    let chained = |prisoners: [&str; 2]| -> Vec<String> {
+        let ours = [
+            entry("john-carter", false),
+            entry(prisoners[0], true),
+            entry(prisoners[1], true),
+        ];
+        let theirs = [entry("red-warrior", false)];
+        let duel = set_up(
+            &data.displays[usize::from(PALACE)],
+            [&ours, &theirs],
+            &data.roster,
+            data.melee,
+            &data.duel_specials,
+            &data.swordsman,
+            options,
+        )
+        .expect("a palace duel");
+        duel.fighters
+            .iter()
+            .filter(|f| f.prisoner && f.in_dungeon)
+            .map(|f| f.id.clone())
+            .collect()
+    };
+    assert_eq!(chained(["thuvia", "ras-thavas"]), ["thuvia"]);
+    assert_eq!(chained(["ras-thavas", "thuvia"]), ["ras-thavas"]);
+    assert_eq!(
+        chained(["thuvia", "dejah-thoris"]),
+        ["thuvia", "dejah-thoris"]
+    );
+}
