@@ -74,6 +74,7 @@ fn the_information_chart_is_its_formula_and_names_the_pinned_cells() {
             "table 3, slaves' quarters",
             "hand of fate number is quality + 1",
             "[16.0]",
+            "--set information.tables[t].rows.AREA.FIELD=n",
         ],
     );
     common::assert_provenance_states(&data, "hand_of_fate", &["a roll of 8", "[16.0]"]);
