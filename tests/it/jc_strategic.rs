@@ -776,6 +776,15 @@ fn bad_scenarios_are_clear_errors() {
     );
     let e = err(&write("none", "players = []\n"));
     assert!(e.contains("expected 1 to 6 [[players]]"), "{e}");
+    let e = err(&write(
+        "offers",
+        "offers = \"weakest\"\n[[players]]\nhero = \"gahan\"\n",
+    ));
+    assert!(
+        e.contains("offers: expected \"any-rival\" or \"leader\" [18.17], found \"weakest\""),
+        "{e}"
+    );
+    assert_eq!(e.lines().count(), 1, "{e}");
     // A dealt game picks legal heroes and lists every hero's outcome.
     let ok = write(
         "dealt",
