@@ -97,7 +97,7 @@ fn example_5_75_a_fighting_personage_bars_her_box() {
     s.facing[hero] = NORTH;
     s.level[killed] = 1;
     let (_, need) = d.needed(&s, hero, killed, s.pos[hero], false);
-    melee(&d, &mut s, hero, killed, &[need as u32]);
+    melee(d, &mut s, hero, killed, &[need as u32]);
     assert_eq!(s.status[killed], Status::Dead);
     assert_eq!(
         (s.status[tavia], s.pos[tavia]),
