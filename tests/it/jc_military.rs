@@ -1192,6 +1192,7 @@ fn the_diplomacy_tables_are_their_formulas_and_say_so() {
         &[
             "[0, 2, -1, 1, -2][(column - row) mod 5]",
             "[24.3 PROCEDURE]",
+            "--set maneuvers.matrix[i][j]=n",
         ],
     );
     let lowest = data["results"]["lowest"].as_integer().expect("lowest");
@@ -1208,6 +1209,11 @@ fn the_diplomacy_tables_are_their_formulas_and_say_so() {
     common::assert_provenance_states(
         &data,
         "results",
-        &["min(3, max(0, floor(roll / 3)))", "[24.26]"],
+        &[
+            "min(3, max(0, floor(roll / 3)))",
+            "[24.26]",
+            "--set results.points[i]=n",
+            "--set results.other[i]=n",
+        ],
     );
 }

@@ -368,6 +368,12 @@ fn the_maneuver_matrix_is_symmetric_and_its_provenance_says_so() {
     common::assert_provenance_states(
         &data,
         "matrix",
-        &["symmetric", "[7.83]", "[7.84]", "[7.81]"],
+        &[
+            "symmetric",
+            "[7.83]",
+            "[7.84]",
+            "[7.81]",
+            "--set matrix.rows[i][j]='x/y'",
+        ],
     );
 }

@@ -4,6 +4,7 @@
 //! in `docs/models/jc.duel.md` ("Worked examples").
 
 use barsoom::engine::NoTrace;
+use barsoom::games::jc::duel::geometry::{NORTH, SOUTH};
 use barsoom::games::jc::duel::sequence::Status;
 
 use super::PLAIN;
@@ -61,4 +62,52 @@ fn example_7_71_strength_3_escapes_on_1_to_3() {
         assert_eq!(dice.rolled(), 1);
         assert_eq!(s.status[green] == Status::Fighting, free, "roll {roll}");
     }
+}
+
+/// [5.75] example: a fighting Llana or Tavia bars entry to her box, to
+/// enemy and friend alike; until her combat values come into play she may
+/// share a box with an enemy killed there and is not affected. Tavia
+/// stands at (20,8); a red warrior walks onto her [5.73] and Tan Hadron,
+/// below her, kills him with a scripted blow: she stays where she is, a
+/// bystander. Once her hero is down to level 2 she takes up a sword
+/// [19.23] and neither the other warrior nor Tan Hadron may enter her box.
+#[test]
+fn example_5_75_a_fighting_personage_bars_her_box() {
+    let m = super::escape::duel(
+        "display = \"arena\"",
+        &super::escape::side(
+            "",
+            "{ id = \"tan-hadron\", at = [20, 12] }, { id = \"tavia\", loves = \"tan-hadron\", at = [20, 8] }",
+        ),
+        &super::escape::side(
+            "",
+            "{ id = \"red-warrior\", at = [28, 16] }, { id = \"red-warrior\", at = [24, 4] }",
+        ),
+    );
+    let d = m.duel();
+    let (hero, tavia, killed, other) = (0, 1, 2, 3);
+    let her_box = (20, 8);
+    let mut s = d.start();
+    assert_eq!(s.status[tavia], Status::Bystander);
+    let may_enter = |s: &_, who| d.reach(s, who, 2).walk_steps(her_box.0, her_box.1);
+    assert!(may_enter(&s, other).is_some(), "a bystander bars no one");
+    // The warrior on her box, facing Tan Hadron; at level 1 a hit kills.
+    s.pos[killed] = her_box;
+    s.facing[killed] = SOUTH;
+    s.facing[hero] = NORTH;
+    s.level[killed] = 1;
+    let (_, need) = d.needed(&s, hero, killed, s.pos[hero], false);
+    melee(d, &mut s, hero, killed, &[need as u32]);
+    assert_eq!(s.status[killed], Status::Dead);
+    assert_eq!(
+        (s.status[tavia], s.pos[tavia]),
+        (Status::Bystander, her_box)
+    );
+    // [19.23]: her hero at level 2, her values come into play where she
+    // stands (the dead warrior's counter is gone, so no move [5.74]).
+    s.level[hero] = 2;
+    d.personages_take_up_swords(&mut s, &mut NoTrace);
+    assert_eq!((s.status[tavia], s.pos[tavia]), (Status::Fighting, her_box));
+    assert_eq!(may_enter(&s, other), None, "an enemy may not enter");
+    assert_eq!(may_enter(&s, hero), None, "nor a friend");
 }

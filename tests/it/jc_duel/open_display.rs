@@ -1608,6 +1608,8 @@ fn the_discovery_matrices_are_their_formula_and_say_so() {
             "outside_room = in_room - 3",
             "[6.23]",
             "[6.24]",
+            "--set discovery.in_room[i][j]=n",
+            "--set discovery.outside_room[i][j]=n",
         ],
     );
 }

@@ -4,6 +4,7 @@
 //! `docs/models/jc.strategic.md` ("Worked examples").
 
 use barsoom::engine::NoTrace;
+use barsoom::games::jc::event_deck::Hand;
 use barsoom::games::jc::strategic::game::CAPTIVE_QUARRY;
 use barsoom::games::jc::strategic::script::Script;
 
@@ -73,6 +74,7 @@ fn the_information_chart_is_its_formula_and_names_the_pinned_cells() {
             "table 3, slaves' quarters",
             "hand of fate number is quality + 1",
             "[16.0]",
+            "--set information.tables[t].rows.AREA.FIELD=n",
         ],
     );
     common::assert_provenance_states(&data, "hand_of_fate", &["a roll of 8", "[16.0]"]);
@@ -157,4 +159,45 @@ fn example_11_26_aaanthor_is_deserted() {
     let aaanthor = &d.places[usize::from(city(&m, "aaanthor"))];
     assert!(aaanthor.deserted);
     assert!(!d.places[usize::from(city(&m, "zodanga"))].deserted);
+}
+
+/// [18.2] card 21 example: the card takes two off the hero's chance of
+/// being discovered, so a 2 in 10 becomes none. John Carter, in Zodanga
+/// by the main gate and knowing the captive's house in the slaves'
+/// quarters, steps into it across the arrow whose side reads 2 [15.21]:
+/// a 2 finds him out. With card 21 in hand he plays it as the City
+/// Sub-sequence begins, and neither a 2 nor a 1 finds him: he reaches the
+/// house, fights its guards (scripted won) and takes her.
+#[test]
+fn example_18_2_card_21_two_in_ten_becomes_none() {
+    let m = load("two-heroes");
+    let ctx = m.context();
+    let (mut g, _) = set_up(&m);
+    enter(&m, &mut g, 0, "zodanga");
+    let slaves = area(&m, "slaves");
+    g.parties[0].spots[CAPTIVE_QUARRY].area = slaves;
+    g.heroes[0].city.knows[CAPTIVE_QUARRY] = 2;
+    let start = g.clone();
+    // Without the card a 2 finds him out (what follows, the street fight
+    // and the villain's flight, is scripted loosely: only the discovery
+    // counts here).
+    let mut s = Script::default().d10s(&[2; 40]).duels(&[true; 8]);
+    g.city_subsequences(&ctx, 0, &mut s, &mut NoTrace);
+    assert!(
+        g.heroes[0].stats.discoveries >= 1,
+        "2 in 10 without the card"
+    );
+    for roll in [2, 1] {
+        let mut g = start.clone();
+        g.story.hands[0] = Hand::default();
+        g.story.hands[0].add(21);
+        let mut s = Script::default().d10s(&[roll]).duels(&[true]);
+        g.city_subsequences(&ctx, 0, &mut s, &mut NoTrace);
+        assert!(s.done(), "roll {roll}: one roll and the house duel");
+        let h = &g.heroes[0];
+        assert_eq!(h.stats.discoveries, 0, "roll {roll}: no chance left");
+        assert_eq!(g.story.heroes[0].stealth, 2);
+        assert!(h.has(super::character(&m, "dejah-thoris")), "roll {roll}");
+        assert_eq!(g.fired[entry(&m, "random event 21")], 1);
+    }
 }

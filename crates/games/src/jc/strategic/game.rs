@@ -358,6 +358,9 @@ pub struct GameConfig {
     /// these players (the hero's, then the villain's); `None`: the Jetan
     /// table's duels.
     pub jetan_arena: Option<[crate::jetan::players::Player; 2]>,
+    /// A sensible Player offers his villain cards [18.17] only against the
+    /// rival hero who leads (`offers = "leader"`), not against any rival.
+    pub offer_only_to_leader: bool,
 }
 
 /// What a game reads besides its own state.

@@ -120,6 +120,10 @@ pub struct ScenarioFile {
     /// villain player's (`random`, `greedy`, `alphabeta[:NODES]`,
     /// `mcts[:PLAYOUTS]`; default both `greedy`).
     jetan_players: Option<Vec<String>>,
+    /// Whom a sensible Player offers his villain cards against [18.17]:
+    /// `any-rival` (default) or `leader` (only the rival hero who leads:
+    /// most conditions fulfilled, then carrying his captive, then in play).
+    offers: Option<String>,
     /// One to six players, in seat order [20.14].
     players: Vec<PlayerFile>,
 }
@@ -421,7 +425,22 @@ fn build_config(
         tor_dur_bar: file.tor_dur_bar,
         turn_limit,
         jetan_arena,
+        offer_only_to_leader: offer_only_to_leader(path, file)?,
     })
+}
+
+/// Whether a sensible Player offers his villain cards only against the
+/// leading rival [18.17] (`offers`).
+fn offer_only_to_leader(path: &Path, file: &ScenarioFile) -> Result<bool, ScenarioError> {
+    match file.offers.as_deref() {
+        None | Some("any-rival") => Ok(false),
+        Some("leader") => Ok(true),
+        Some(other) => Err(ScenarioError::new(
+            path,
+            "offers",
+            format!("expected \"any-rival\" or \"leader\" [18.17], found {other:?}"),
+        )),
+    }
 }
 
 /// The Jetan players of an arena Jetan played as a game [17.43], or `None`

@@ -11,7 +11,8 @@
 //! Player's hand (it still goes to the face-up pile [18.14]).
 //!
 //! The choices are in [`tactics`]: a sensible Player offers every villain
-//! card against another Player's hero (a rival set back) and never a hero
+//! card against another Player's hero (a rival set back; with the scenario's
+//! `offers = "leader"` only against the rival who leads) and never a hero
 //! card to another Player's hero (a rival helped); he accepts what sets
 //! back the hero his villain pursues and what helps his own hero, which is
 //! all that can be offered to him. A random Player tosses a coin to offer
@@ -74,7 +75,7 @@ impl Game {
                 continue;
             }
             if let Some(c) = self.held(ctx, o, for_hero, f)
-                && tactics::offer_card(self, o, for_hero, r)
+                && tactics::offer_card(ctx, self, o, p, for_hero, r)
             {
                 return Some(c);
             }

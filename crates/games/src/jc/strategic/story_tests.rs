@@ -1189,6 +1189,34 @@ fn with_three_players_or_more_a_villain_card_may_be_offered_against_a_rival() {
 }
 
 #[test]
+fn with_offers_to_the_leader_a_villain_card_goes_only_against_the_leading_rival() {
+    // [18.17] as above, with the scenario's `offers = "leader"`: Player 2
+    // holds the flier crash (22); Gahan (hero 3) has glory and John Carter
+    // none, so John Carter does not lead Player 2's rivals and is spared.
+    // When only Player 2's own hero has glory (not a rival), John Carter
+    // leads the rivals with the rest (a tie leads), and the card is
+    // offered: he covers 5 of his 10 haads and crashes.
+    let m = model("six-heroes");
+    let mut config = m.context().config.clone();
+    config.offer_only_to_leader = true;
+    let ctx = Context {
+        config: &config,
+        ..m.context()
+    };
+    let mut g = game(&m);
+    g.heroes[0].conveyance = FLIER;
+    g.story.hands[2] = hand(&[22]);
+    g.heroes[3].glory_at = 4;
+    let mut s = Script::default();
+    assert_eq!(g.flight_haads(&ctx, 0, 10, &mut s, &mut NoTrace), 10);
+    assert_eq!(g.story.hands[2].cards(), [22]);
+    g.heroes[3].glory_at = 0;
+    g.heroes[2].glory_at = 4;
+    assert_eq!(g.flight_haads(&ctx, 0, 10, &mut s, &mut NoTrace), 5);
+    assert!(g.story.hands[2].is_empty());
+}
+
+#[test]
 fn a_hero_card_is_offered_to_a_rival_only_by_a_random_player() {
     // [18.17] John Carter is captured by warriors; Player 2 holds a
     // miraculous escape (3). Sensible, he keeps it for his own hero; random,

@@ -283,14 +283,36 @@ pub(crate) fn give_to_fellow<R: Roller>(
 }
 
 /// Whether Player `o` offers one of his cards to another Player [18.17]: a
-/// villain card against another Player's hero (`sensible`: always, a rival
-/// set back), or a hero card for one (`sensible`: never, a rival helped).
-pub(crate) fn offer_card<R: Roller>(g: &Game, o: usize, for_hero: bool, r: &mut R) -> bool {
+/// villain card against hero `p` of another Player (`sensible`: always, a
+/// rival set back, or with `offers = "leader"` only when no other rival of
+/// `o` leads `p`), or a hero card for him (`sensible`: never, a rival
+/// helped).
+pub(crate) fn offer_card<R: Roller>(
+    ctx: &Context,
+    g: &Game,
+    o: usize,
+    p: usize,
+    for_hero: bool,
+    r: &mut R,
+) -> bool {
     if for_hero {
         hero_wants(g, o, false, r)
     } else if g.policies[o].1 == VillainPolicy::Sensible {
-        true
+        !ctx.config.offer_only_to_leader || leads_rivals_of(ctx, g, p, o)
     } else {
         r.pick(2) == 0
     }
+}
+
+/// Whether hero `p` leads every rival of Player `o` (ties lead too): most
+/// conditions fulfilled [20.5], then carrying his captive, then still in
+/// play.
+fn leads_rivals_of(ctx: &Context, g: &Game, p: usize, o: usize) -> bool {
+    let progress = |q: usize| {
+        let h = &g.heroes[q];
+        let carries = g.captive_of(ctx, q).is_some_and(|k| h.has(k));
+        (g.conditions(q).0, carries, h.in_play())
+    };
+    let mine = progress(p);
+    (0..usize::from(g.players)).all(|q| q == o || progress(q) <= mine)
 }
