@@ -394,8 +394,7 @@ pub struct Game {
     /// The search's decision bookkeeping ([`barsoom_engine::search`]).
     pub branching: Branching,
     /// Per player, the journey (from, to) his search turned back onto
-    /// against its base policy [9.13]: on it the search's default is to go
-    /// on, so the base cannot turn him round again on a level estimate.
+    /// against its base [9.13]: there the search's default is to go on.
     pub search_turned_back: [Option<(u8, u8)>; MAX_PLAYERS],
     /// The live game's searcher (empty without search players and in
     /// playouts).
