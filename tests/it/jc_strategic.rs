@@ -885,6 +885,7 @@ fn villain_got_away(won: bool) -> barsoom::games::jc::strategic::duels::Fought {
         late: false,
         freed: 0,
         got_away: false,
+        companions_dead: [false; 2],
     }
 }
 

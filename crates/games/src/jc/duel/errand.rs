@@ -106,14 +106,11 @@ fn plan(duel: &Duel, s: &State, a: usize) -> Plan {
     if waiting { Plan::Escort } else { Plan::HeadOut }
 }
 
-/// Whether `c` could carry someone: on his feet, not carrying, not a
-/// personage, not a prisoner on his way out.
+/// Whether `c` could carry someone: on his feet (a personage only with
+/// her values in play [19.23], as [`Duel::may_pick_up`] has it), not
+/// carrying, not a prisoner on his way out.
 fn may_carry(duel: &Duel, s: &State, c: usize) -> bool {
-    s.fighting(c)
-        && s.carrying[c] == 0
-        && duel.fighters[c].class != Class::Personage
-        && !duel.fighters[c].prisoner
-        && s.held & (1 << c) == 0
+    s.fighting(c) && s.carrying[c] == 0 && !duel.fighters[c].prisoner && s.held & (1 << c) == 0
 }
 
 /// The hero of `side` who works at the dungeon: the first on his feet who

@@ -324,12 +324,15 @@ impl Duel {
     }
 
     /// Whether `a` may pick up `u` [5.41, 5.43]: `u` unconscious on the
-    /// display beside him, `a` on his feet, not carrying, not a personage.
+    /// display beside him, `a` on his feet, not carrying. A personage is
+    /// on her feet only once her values are in play (Tavia or Llana of
+    /// Gathol [19.23]): then she fights as a character, and lifts a fallen
+    /// comrade like one (else, with the comrades lying in the doorways and
+    /// the foes unable to strike her [7.16], no one could reach anyone).
     pub fn may_pick_up(&self, s: &State, a: usize, u: usize) -> bool {
         a != u
             && s.fighting(a)
             && s.carrying[a] == 0
-            && self.fighters[a].class != Class::Personage
             && s.status[u] == Status::Unconscious
             && self.touching(s, a, u)
             && !(0..s.n).any(|o| s.x.picking[o] == u as u8 + 1)

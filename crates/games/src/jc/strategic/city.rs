@@ -667,22 +667,29 @@ impl Game {
                 data.entries.names[usize::from(entry)]
             )
         });
-        let companions = [fighter, NONE];
-        let arena_fight =
+        // [17.13, 17.15] a cellmate killed beside him fights no later duel
+        // of the arena and does not join him.
+        let mut fell = false;
+        let mut arena_fight =
             |g: &mut Game, foes: &[(u8, u8)], level: Option<u8>, r: &mut R, trace: &mut T| {
-                g.fight(
+                let f = g.fight(
                     ctx,
                     p,
                     foes,
                     FightOptions {
-                        company: Company::Alone(companions),
+                        company: Company::Alone([fighter, NONE]),
                         hero_level: level,
                         armed: true,
                         ..FightOptions::on(ARENA)
                     },
                     r,
                     trace,
-                )
+                );
+                if f.companions_dead[0] {
+                    fighter = NONE;
+                    fell = true;
+                }
+                f
             };
         let warriors = data.places[usize::from(city)].warriors;
         let captain = rules.captain;
@@ -779,6 +786,9 @@ impl Game {
                 return Flow::EndTurn;
             }
         };
+        if fell {
+            joiner = NONE;
+        }
         self.heroes[p].stats.arena_duels += 1;
         if !won {
             if self.saved_from_defeat(ctx, p, Defeat::Arena, r, trace) {
@@ -849,10 +859,10 @@ impl Game {
         self.back_in_city(ctx, p, prison_turns, r)
     }
 
-    /// A prison companion joins hero `p`'s retinue [17.13-17.15], if he
-    /// survived the arena.
+    /// A prison companion joins hero `p`'s retinue [17.13-17.15]; `NONE`
+    /// when there is none, or he fell in the arena.
     fn companion_joins(&mut self, p: usize, joiner: u8) {
-        if joiner != NONE && self.slain & (1u128 << joiner) == 0 {
+        if joiner != NONE {
             self.heroes[p].join(joiner);
         }
     }

@@ -285,6 +285,11 @@ pub struct Fought {
     pub freed: u128,
     /// The hero himself left the display by an exit [5.18].
     pub got_away: bool,
+    /// Per companion given with [`Company::Alone`], in order: killed in
+    /// the duel (a cellmate who falls in the arena neither fights on nor
+    /// joins [17.13, 17.15]; a generic warrior of Mars is not recorded as
+    /// slain, so only this says he died).
+    pub companions_dead: [bool; 2],
 }
 
 impl Game {
@@ -372,8 +377,10 @@ impl Game {
                 prisoner: false,
             },
         );
-        // Who stands with the hero, in order (roster indices).
+        // Who stands with the hero, in order (roster indices), and for
+        // `Company::Alone` where each was given.
         let mut company_list = [0u8; MAX_FIGHTERS];
+        let mut company_slot = [usize::MAX; MAX_FIGHTERS];
         let mut company_len = 0usize;
         // [19.31] companions in a warrior of Mars's body fight as one.
         let changed = self.story.heroes[p].changed;
@@ -395,9 +402,10 @@ impl Game {
                 }
             }
             Company::Alone(extra) => {
-                for k in extra {
+                for (j, k) in extra.into_iter().enumerate() {
                     if k != super::consts::NONE && fights(k) {
                         company_list[company_len] = k;
+                        company_slot[company_len] = j;
                         company_len += 1;
                     }
                 }
@@ -519,6 +527,7 @@ impl Game {
                     foe_escaped: [false; MAX_FIGHTERS],
                     freed: 0,
                     got_away: false,
+                    companions_dead: [false; 2],
                 };
             }
         };
@@ -551,6 +560,7 @@ impl Game {
             foe_escaped: [false; MAX_FIGHTERS],
             freed: 0,
             got_away: result.status[0] == Status::Escaped,
+            companions_dead: [false; 2],
         };
         for i in 0..foes.len() {
             out.foe_dead[i] = result.status[n0 + i] == Status::Dead;
@@ -578,6 +588,9 @@ impl Game {
             if result.status[1 + i] == Status::Dead {
                 self.heroes[p].leave_character(k);
                 self.slay(ctx, k);
+                if let Some(dead) = out.companions_dead.get_mut(company_slot[i]) {
+                    *dead = true;
+                }
             }
         }
         let hs = &mut self.heroes[p].stats;

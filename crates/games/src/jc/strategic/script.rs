@@ -42,6 +42,10 @@ pub struct Script {
     /// display [10.22] (they then stand escaped at their top levels); a
     /// duel with none left scripted has no escape.
     pub escapes: VecDeque<bool>,
+    /// Per duel, in order, the fighters (bit per index in the duel, the
+    /// hero first) of the winning side who die all the same; a duel with
+    /// none left scripted costs the winners nobody.
+    pub fallen: VecDeque<u32>,
     /// The roster ids of the second side of each duel fought, in order.
     pub foes: Vec<Vec<String>>,
     /// Each duel fought, as compiled, in order.
@@ -103,6 +107,12 @@ impl Script {
         self
     }
 
+    /// Adds, per duel, the winners who die all the same (bit per fighter).
+    pub fn fallen(mut self, fallen: &[u32]) -> Self {
+        self.fallen.extend(fallen);
+        self
+    }
+
     /// Scripted picks not used yet.
     pub fn picks_left(&self) -> usize {
         self.d6.picks_left()
@@ -118,6 +128,7 @@ impl Script {
             && self.jetan.is_empty()
             && self.left.is_empty()
             && self.escapes.is_empty()
+            && self.fallen.is_empty()
     }
 }
 
@@ -150,7 +161,8 @@ impl Roller for Script {
         self.cards.pop_front().expect("a scripted card")
     }
 
-    /// The winners stand at their top levels; the losers are dead, or
+    /// The winners stand at their top levels (those scripted to fall all
+    /// the same are dead); the losers are dead, or
     /// unconscious at level 1 if they would fall unconscious, or gone off
     /// the display at their top levels if the hero's side left by card 24;
     /// villains of the second side scripted to escape stand escaped at
@@ -168,13 +180,16 @@ impl Roller for Script {
         let won = self.duels.pop_front().expect("a scripted duel");
         let left = !won && self.left.pop_front().unwrap_or(false);
         let escaped = self.escapes.pop_front().unwrap_or(false);
+        let fallen = self.fallen.pop_front().unwrap_or(0);
         let winner = if won { 0u8 } else { 1 };
         let mut level = [0u8; MAX_FIGHTERS];
         let mut status = [Status::Dead; MAX_FIGHTERS];
         for (i, f) in duel.fighters.iter().enumerate() {
             if f.side == winner {
-                level[i] = f.top_level;
-                status[i] = Status::Fighting;
+                if fallen & (1 << i) == 0 {
+                    level[i] = f.top_level;
+                    status[i] = Status::Fighting;
+                }
             } else if left {
                 level[i] = f.top_level;
                 status[i] = Status::Escaped;

@@ -165,3 +165,68 @@ fn a_captive_who_takes_her_life_is_never_befriended_afterwards() {
     assert_eq!(g.heroes[1].retinue().len(), 1);
     assert!(!g.heroes[1].has(llana));
 }
+
+/// John Carter imprisoned in his villain's city with its warrior of Mars
+/// for a foreign cellmate (a 6 on the Prison Companion Table [17.13,
+/// 17.19]) and no escape (a 10 [17.21]), then into the arena with the arena
+/// and Jetan rolls of `arena`, the duels won as `duels` says and the
+/// winners of `fallen` (bit per fighter) dead all the same; his villains
+/// are dead, so none flees or is challenged after [17.33]. Returns the
+/// game, the cellmate's counter and the script.
+fn warrior_cellmate_in_the_arena(
+    arena: &[i32],
+    duels: &[bool],
+    fallen: &[u32],
+) -> (super::game::Game, u8, Script) {
+    let m = model("two-heroes");
+    let ctx = m.context();
+    let p = 0;
+    let mut g = game(&m);
+    g.slay_villains(&ctx, p);
+    let c = g.parties[p].city;
+    g.heroes[p].place = Place::City(c);
+    g.enter_city(&ctx, p, &mut Script::default(), &mut NoTrace);
+    set_retinue(&mut g, p, &[]);
+    let warrior = m.data().places[usize::from(c)].warriors;
+    let mut rolls = vec![6, 10];
+    rolls.extend(arena);
+    let mut s = Script::default().d10s(&rolls).duels(duels).fallen(fallen);
+    g.imprison(&ctx, p, &mut s, &mut NoTrace);
+    assert!(s.done());
+    assert_eq!(g.heroes[p].stats.arena_duels, 1);
+    assert!(g.check_invariants(&ctx).is_ok());
+    (g, warrior, s)
+}
+
+#[test]
+fn a_warrior_cellmate_killed_in_the_arena_does_not_join_17_13() {
+    // [17.13] The warrior of Mars joins the hero only if he survives the
+    // arena duel. Six warriors (an 8 on the Arena Duel Table [17.46]):
+    // the hero and his cellmate (the duel's fighter 1) win, the cellmate
+    // alive, and he joins; the same win with the cellmate killed, and he
+    // does not. A generic counter is never recorded as slain, so only the
+    // duel says he died.
+    let (g, warrior, s) = warrior_cellmate_in_the_arena(&[8], &[true], &[]);
+    assert_eq!(s.fought[0].fighters[1].id, s.foes[0][0], "beside the hero");
+    assert_eq!(g.heroes[0].retinue(), [warrior], "he lives and joins");
+    let (g, _, _) = warrior_cellmate_in_the_arena(&[8], &[true], &[1 << 1]);
+    assert!(g.heroes[0].retinue().is_empty(), "killed, he does not join");
+}
+
+#[test]
+fn a_warrior_cellmate_killed_in_the_first_jetan_duel_fights_no_more_17_43() {
+    // [17.43] Jetan (a 3 on the Arena Duel Table), and a 3 on the Jetan
+    // table: a captain of the guard, then a warrior of Mars, one duel after
+    // the other. The cellmate falls in the first: the hero fights the
+    // second alone and comes out without him [17.13]. Alive, he stands
+    // beside the hero in both and joins.
+    let (g, _, s) = warrior_cellmate_in_the_arena(&[3, 3], &[true, true], &[1 << 1]);
+    let sides =
+        |d: &crate::jc::duel::sequence::Duel| d.fighters.iter().filter(|f| f.side == 0).count();
+    assert_eq!(sides(&s.fought[0]), 2);
+    assert_eq!(sides(&s.fought[1]), 1, "the hero alone");
+    assert!(g.heroes[0].retinue().is_empty());
+    let (g, warrior, s) = warrior_cellmate_in_the_arena(&[3, 3], &[true, true], &[]);
+    assert_eq!(sides(&s.fought[1]), 2);
+    assert_eq!(g.heroes[0].retinue(), [warrior]);
+}
