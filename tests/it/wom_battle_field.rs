@@ -222,6 +222,33 @@ fn surrounded_in_the_open_checks_at_minus_three_and_surrenders_if_it_breaks() {
 }
 
 #[test]
+fn a_half_move_then_a_normal_move_lets_a_unit_charge_again() {
+    // [MOVEMENT: Charge Movement] option 2. Formed infantry (9" normal,
+    // 15" charge) that has charged three turns running must rest. It
+    // marches 4" to a waypoint (at most half of 9"), then 9" toward a
+    // holder 21" further on: rested, it charges the last 12" on turn 3.
+    // Without the half move (a 9" then 9" march), it is still tired.
+    let dir = tempfile::tempdir().unwrap();
+    let holder = format!("{STEADY}\nat = [30, 25]\nfacing = 180\nstance = \"hold\"");
+    for (via, rested) in [("[30, 4]", true), ("[30, 9]", false)] {
+        let far = if rested { 25.0 } else { 30.0 };
+        let holder = holder.replace("[30, 25]", &format!("[30, {far}]"));
+        let attacker = format!("{STEADY}\nat = [30, 0]\nvia = {via}");
+        let (_, m) = field_of_units(dir.path(), "[60, 60]", &attacker, &holder);
+        let mut st = m.initial_state();
+        st.units[0][0].must_rest = true;
+        st.units[0][0].charge_streak = 3;
+        let mut dice = Dice::for_trial(1, 0);
+        m.turn(&mut st, &mut dice, &mut NoTrace);
+        m.turn(&mut st, &mut dice, &mut NoTrace);
+        assert_eq!(st.units[0][0].must_rest, !rested, "via {via}");
+        m.turn(&mut st, &mut dice, &mut NoTrace);
+        let charged = st.units[0][0].attack.is_some_and(|a| a.charged);
+        assert_eq!(charged, rested, "via {via}");
+    }
+}
+
+#[test]
 fn field_errors_are_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let b = format!("{INFANTRY}\nat = [10, 20]");

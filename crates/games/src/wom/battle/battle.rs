@@ -192,6 +192,9 @@ pub struct UnitState {
     pub charge_streak: u32,
     /// Normal moves in a row since charging was exhausted.
     pub normal_streak: u32,
+    /// Its last move was at half its normal speed or less (Charge
+    /// Movement: a half move followed by a normal move is a rest).
+    pub half_moved: bool,
     /// Must rest before charging again.
     pub must_rest: bool,
     /// Moved this turn (cannot fire).
@@ -481,23 +484,27 @@ impl WomBattle {
 
     /// Charge bookkeeping after a move of `step` inches [MOVEMENT: Charge
     /// Movement]: three charges in a row call for a rest; three normal
-    /// moves in a row give it.
+    /// moves in a row give it, and so does a move at half speed (or less)
+    /// followed by a normal move (a turn without moving: see `turn`).
     fn count_move(&self, st: &mut BattleState, s: usize, u: usize, charging: bool, step: f64) {
+        let half_move = f64::from(self.spec_of(s, u).moves.0) / 2.0;
         let unit = &mut st.units[s][u];
         unit.moved = step > 0.0;
         let charge_turns = self.tables.charge_turns;
         if charging {
             unit.charge_streak += 1;
             unit.normal_streak = 0;
+            unit.half_moved = false;
             if unit.charge_streak >= charge_turns {
                 unit.must_rest = true;
             }
         } else if step > 0.0 {
             unit.normal_streak += 1;
-            if unit.normal_streak >= charge_turns {
+            if unit.normal_streak >= charge_turns || unit.half_moved {
                 unit.must_rest = false;
                 unit.charge_streak = 0;
             }
+            unit.half_moved = step <= half_move;
         }
     }
 
