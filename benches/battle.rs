@@ -1,5 +1,6 @@
 //! Criterion benchmark of Warriors of Mars mass battles (`wom.battle`): whole
-//! battles of the three bundled scenarios, one thread and all threads,
+//! battles of the bundled scenarios (three one-axis, one on a field), one
+//! thread and all threads,
 //! reported as battles per second.
 //!
 //! Run with `cargo bench --bench battle`.
@@ -15,6 +16,7 @@ fn battles(c: &mut Criterion) {
         "thark-horde-against-heliumite-rifles",
         "zodangan-levies-receive-green-cavalry",
         "first-born-against-holy-therns",
+        "heliumite-horse-turns-the-zodangan-flank",
     ] {
         let model = common::load(&format!("wom/battle/{name}.toml"), WomBattle::load);
         common::measure(

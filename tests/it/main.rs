@@ -77,4 +77,5 @@ mod talisman_search;
 mod wom_air;
 mod wom_air_search;
 mod wom_battle;
+mod wom_battle_field;
 mod wom_duel;

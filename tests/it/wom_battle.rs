@@ -55,7 +55,7 @@ fn missile_fire_with_hard_cover_is_the_rules_example() {
     assert_eq!(m.missile_parts(&st, 0, 0, 0, 10), PARTS * 5 / 2);
     // Out of its cover (advanced), the full 5.
     let mut moved = st;
-    moved.units[1][0].advance = 3;
+    m.step_forward(&mut moved, 1, 0, 3.0);
     assert_eq!(m.missile_parts(&moved, 0, 0, 0, 10), PARTS * 5);
     // Soft cover keeps 75%: 3-3/4.
     let soft = format!("{SHIELDLESS}\ncover = \"soft\"");
@@ -171,7 +171,7 @@ fn each_morale_modifier_of_the_table() {
     let (_, m) = duel_of_units(dir.path(), 40, SHIELDLESS, SHIELDLESS);
     let base = m.initial_state();
     assert_eq!(m.morale_modifier(&base, 0, 0), 0);
-    let cases: [ModifierCase; 10] = [
+    let cases: [ModifierCase; 11] = [
         (
             "attacking",
             |u| {
@@ -193,6 +193,7 @@ fn each_morale_modifier_of_the_table() {
         ("commander dead", |u| u.commander_lost = true, -2),
         ("outnumbered", |u| u.outnumbered = true, -3),
         ("personality dead", |u| u.personality_lost = true, -4),
+        ("surrounded in the open", |u| u.surrounded = true, -3),
     ];
     for (name, set, expected) in cases {
         let mut st = base;
@@ -225,7 +226,7 @@ fn morale_checks_steady_disorganised_retreat_and_surrender() {
             Status::Active => seen[0] = true,
             Status::Retreating(2) => {
                 seen[2] = true;
-                assert_eq!(u.advance, -9, "falls back a full move (9\")");
+                assert_eq!(m.advance(&st, 0, 0), -9.0, "falls back a full move (9\")");
             }
             other => panic!("{other:?}"),
         }
@@ -371,7 +372,7 @@ fn whole_turns_of_flank_and_rear_attacks() {
     let (_, m) = duel_of_units(dir.path(), 10, &hold, steady);
     for (approach, turn_two_returned) in [(Approach::Flank, true), (Approach::Rear, false)] {
         let mut st = m.initial_state();
-        st.units[0][0].advance = 10;
+        m.step_forward(&mut st, 0, 0, 10.0);
         st.units[0][0].attack = Some(Attack {
             target: 0,
             approach,
@@ -410,13 +411,13 @@ fn stance_fire_walks_into_range_then_halts_and_shoots() {
     let mut st = m.initial_state();
     let mut dice = Dice::for_trial(1, 0);
     m.turn(&mut st, &mut dice, &mut NoTrace);
-    assert_eq!(st.units[0][0].advance, 9);
+    assert_eq!(m.advance(&st, 0, 0), 9.0);
     assert_eq!(st.units[0][0].volleys, 0, "out of range on turn 1");
     m.turn(&mut st, &mut dice, &mut NoTrace);
-    assert_eq!(st.units[0][0].advance, 12, "halts at its 48\" range");
+    assert_eq!(m.advance(&st, 0, 0), 12.0, "halts at its 48\" range");
     // Turn 2: it moved, so no end-turn fire; turn 3: beginning and end fire.
     m.turn(&mut st, &mut dice, &mut NoTrace);
-    assert_eq!(st.units[0][0].advance, 12);
+    assert_eq!(m.advance(&st, 0, 0), 12.0);
     assert_eq!(st.units[0][0].volleys, 2);
     assert_eq!(st.units[0][0].casualties, 0, "the bows never reach");
     assert!(st.units[1][0].casualties > 0);

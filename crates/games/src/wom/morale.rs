@@ -52,6 +52,8 @@ pub struct MoraleModifiers {
     pub outnumbered_three_to_one: i32,
     /// Personality figure dead.
     pub personality_dead: i32,
+    /// Surrounded in the open.
+    pub surrounded_in_open: i32,
     /// Adjusted steady score at or below which the unit surrenders.
     pub surrender_at: i32,
     /// Casualty percentages that call a check.

@@ -4,15 +4,16 @@
 //! morale, melee, morale, until one side has no unit left on the field or
 //! the turn limit is reached.
 //!
-//! Geometry is reduced to one axis: each unit's `advance` is how far it has
-//! come from its own battle line, so the gap between a unit and its target
-//! is `distance - advance - target advance`. Frontage, wheeling, arcs of fire
-//! and overlaps are not modelled: a scenario says which enemy unit each unit
-//! attacks and whether from the front, flank or rear.
+//! The units stand on a field in inches (`field`): each has a position,
+//! a facing and a footprint; contact, ranges and whether an attack falls on
+//! the front, flank or rear follow from them. A scenario without positions
+//! is the one-axis special case: its units stand on two facing lines
+//! `distance` inches apart (see `WomBattle::new`).
 
 use barsoom_engine::accumulate::MAX_METRICS;
-use barsoom_engine::{Dice, Model, OutputSpec, Trace, TrialResult};
+use barsoom_engine::{Dice, Model, OutputSpec, Roll, Trace, TrialResult};
 
+use super::field::{self, Footprint, V2};
 use super::tables::{BattleTables, PARTS, Troop};
 
 /// Most units a side may field (the trial state is fixed arrays).
@@ -60,7 +61,8 @@ pub struct UnitSpec {
     pub personality: Option<(String, u32)>,
     /// Index of the enemy unit it attacks and shoots at.
     pub target: usize,
-    /// From where it attacks.
+    /// One-axis scenarios only: where it starts, on its own line opposite
+    /// its target (front), in the lane beside it (flank), or behind it (rear).
     pub approach: Approach,
     /// Percent of missile casualties it takes while still on its line.
     pub cover_keep: u64,
@@ -82,12 +84,26 @@ pub struct SideSpec {
     pub units: Vec<UnitSpec>,
 }
 
+/// Where a unit starts on the field, and its waypoint.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Placement {
+    /// Centre of its front edge, inches.
+    pub at: V2,
+    /// Unit vector it faces.
+    pub facing: V2,
+    /// A point it marches to before it turns on its target.
+    pub via: Option<V2>,
+}
+
 /// A `wom.battle` scenario, loaded and checked.
 #[derive(Debug, Clone)]
 pub struct WomBattle {
     pub(super) tables: BattleTables,
     pub(super) sides: [SideSpec; 2],
-    pub(super) distance: u32,
+    /// Starting places, by side and unit.
+    pub(super) placements: [[Placement; MAX_UNITS]; 2],
+    /// Frontage and depth in inches, by side and unit.
+    pub(super) extents: [[(f64, f64); MAX_UNITS]; 2],
     pub(super) max_turns: u32,
     pub(super) spec: OutputSpec,
 }
@@ -146,8 +162,12 @@ pub struct UnitState {
     pub casualties: u32,
     /// Casualty parts carried (below [`PARTS`]).
     pub parts: u64,
-    /// Inches advanced from its own battle line.
-    pub advance: i32,
+    /// Centre of its front edge on the field (inches).
+    pub pos: V2,
+    /// Unit vector it faces.
+    pub facing: V2,
+    /// It has reached its waypoint.
+    pub via_done: bool,
     /// Status.
     pub status: Status,
     /// Disorganised by a morale check (checks again next turn).
@@ -172,12 +192,15 @@ pub struct UnitState {
     pub charge_streak: u32,
     /// Normal moves in a row since charging was exhausted.
     pub normal_streak: u32,
+    /// Its last move was at half its normal speed or less (Charge
+    /// Movement: a half move followed by a normal move is a rest).
+    pub half_moved: bool,
     /// Must rest before charging again.
     pub must_rest: bool,
     /// Moved this turn (cannot fire).
     pub moved: bool,
     /// Where it started this turn's move (pass-through fire).
-    pub moved_from: i32,
+    pub moved_from: V2,
     /// Fired at the beginning of this turn.
     pub fired_beginning: bool,
     /// Fired mid-turn (pass-through) this turn.
@@ -188,6 +211,8 @@ pub struct UnitState {
     pub rear_attacked: bool,
     /// Outnumbered 3-1 by superior troops at the last check.
     pub outnumbered: bool,
+    /// Surrounded in the open at the last check.
+    pub surrounded: bool,
     /// Whom it attacks in melee: enemy index, approach, rounds fought,
     /// charged in this turn.
     pub attack: Option<Attack>,
@@ -234,8 +259,12 @@ impl WomBattle {
         let mut units = [[UnitState::default(); MAX_UNITS]; 2];
         for (s, side) in self.sides.iter().enumerate() {
             for (u, spec) in side.units.iter().enumerate() {
+                let place = &self.placements[s][u];
                 units[s][u] = UnitState {
                     figures: spec.figures,
+                    pos: place.at,
+                    facing: place.facing,
+                    via_done: place.via.is_none(),
                     commander_alive: spec.commander,
                     personality_alive: spec.personality.is_some(),
                     target: spec.target,
@@ -255,9 +284,76 @@ impl WomBattle {
         &self.sides[s].units[u]
     }
 
-    /// Gap in inches between unit `u` of side `s` and enemy unit `e`.
-    pub fn gap(&self, st: &BattleState, s: usize, u: usize, e: usize) -> i32 {
-        self.distance as i32 - st.units[s][u].advance - st.units[1 - s][e].advance
+    /// The ground unit `(s, u)` covers now.
+    pub fn footprint(&self, st: &BattleState, s: usize, u: usize) -> Footprint {
+        let unit = &st.units[s][u];
+        let (width, depth) = self.extents[s][u];
+        Footprint {
+            front: unit.pos,
+            facing: unit.facing,
+            width,
+            depth,
+        }
+    }
+
+    /// Inches from the front of unit `(s, u)` to enemy unit `e` (missile
+    /// ranges; 0 in contact).
+    pub fn gap(&self, st: &BattleState, s: usize, u: usize, e: usize) -> f64 {
+        field::front_gap(&self.footprint(st, s, u), &self.footprint(st, 1 - s, e))
+    }
+
+    /// Inches unit `(s, u)` has come forward from where it started, along
+    /// its starting facing (negative once it fell back behind its line).
+    pub fn advance(&self, st: &BattleState, s: usize, u: usize) -> f64 {
+        let place = &self.placements[s][u];
+        let d = [
+            st.units[s][u].pos[0] - place.at[0],
+            st.units[s][u].pos[1] - place.at[1],
+        ];
+        d[0] * place.facing[0] + d[1] * place.facing[1]
+    }
+
+    /// Moves unit `(s, u)` `inches` straight ahead (back when negative).
+    pub fn step_forward(&self, st: &mut BattleState, s: usize, u: usize, inches: f64) {
+        let unit = &mut st.units[s][u];
+        unit.pos = field::step(unit.pos, unit.facing, inches);
+    }
+
+    /// How far unit `(s, u)` must go to touch enemy unit `e`; it first turns
+    /// toward the nearest point of `e` when going straight ahead would miss.
+    fn approach_gap(&self, st: &mut BattleState, s: usize, u: usize, e: usize) -> f64 {
+        let target = self.footprint(st, 1 - s, e);
+        if let Some(d) = field::ahead(&self.footprint(st, s, u), &target) {
+            return d;
+        }
+        let pos = st.units[s][u].pos;
+        if let Some(dir) = field::toward(pos, target.nearest(pos)) {
+            st.units[s][u].facing = dir;
+        }
+        field::ahead(&self.footprint(st, s, u), &target).unwrap_or(0.0)
+    }
+
+    /// Marches unit `(s, u)` toward its waypoint, if it has one left;
+    /// returns the inches moved, or `None` when it has no waypoint.
+    fn march_to_waypoint(&self, st: &mut BattleState, s: usize, u: usize) -> Option<f64> {
+        let via = self.placements[s][u].via?;
+        let unit = &mut st.units[s][u];
+        if unit.via_done {
+            return None;
+        }
+        let (normal, _) = self.spec_of(s, u).moves;
+        let left = field::norm([via[0] - unit.pos[0], via[1] - unit.pos[1]]);
+        let step = left.min(f64::from(normal));
+        if let Some(dir) = field::toward(unit.pos, via) {
+            unit.facing = dir;
+        }
+        unit.moved_from = unit.pos;
+        unit.pos = field::step(unit.pos, unit.facing, step);
+        unit.moved = step > 0.0;
+        if step >= left {
+            unit.via_done = true;
+        }
+        Some(step)
     }
 
     /// Whether unit `u` of side `s` is in melee (attacking or attacked).
@@ -269,8 +365,13 @@ impl WomBattle {
 
     /// Moves the units of side `s` (MOVEMENT, Charge Movement), with
     /// pass-through fire at units that come into contact.
-    fn move_side<T: Trace>(&self, st: &mut BattleState, s: usize, dice: &mut Dice, trace: &mut T) {
-        let charge_turns = self.tables.charge_turns;
+    fn move_side<T: Trace>(
+        &self,
+        st: &mut BattleState,
+        s: usize,
+        dice: &mut impl Roll,
+        trace: &mut T,
+    ) {
         for u in 0..st.counts[s] {
             let spec = self.spec_of(s, u);
             let unit = st.units[s][u];
@@ -283,6 +384,13 @@ impl WomBattle {
             if standing {
                 continue;
             }
+            if let Some(step) = self.march_to_waypoint(st, s, u) {
+                self.count_move(st, s, u, false, step);
+                trace.event("[MOVEMENT]", || {
+                    format!("{} marches {step:.1}\" toward its waypoint", spec.name)
+                });
+                continue;
+            }
             let Some(e) = self.current_target(st, s, u) else {
                 continue;
             };
@@ -290,7 +398,7 @@ impl WomBattle {
                 // Stance `fire`: in range with volleys left, it stands.
                 continue;
             }
-            let gap = self.gap(st, s, u, e).max(0);
+            let gap = self.approach_gap(st, s, u, e).max(0.0);
             let (normal, charge) = spec.moves;
             // Stance `fire` with volleys left: walk only into its range.
             let range_to_keep = spec.weapon.and_then(|w| {
@@ -300,37 +408,23 @@ impl WomBattle {
                     .flatten()
             });
             let can_charge = charge > 0 && !unit.must_rest && range_to_keep.is_none();
-            let charging = can_charge && gap <= charge as i32 && gap > 0;
+            let charging = can_charge && gap <= f64::from(charge) && gap > 0.0;
             let step = if charging {
                 gap
             } else {
-                let wanted = range_to_keep.map_or(gap, |r| (gap - r as i32).max(0));
-                wanted.min(normal as i32)
+                let wanted = range_to_keep.map_or(gap, |r| (gap - f64::from(r)).max(0.0));
+                wanted.min(f64::from(normal))
             };
-            let unit = &mut st.units[s][u];
-            unit.moved = step > 0;
-            unit.moved_from = unit.advance;
-            unit.advance += step;
-            if charging {
-                unit.charge_streak += 1;
-                unit.normal_streak = 0;
-                if unit.charge_streak >= charge_turns {
-                    unit.must_rest = true;
-                }
-            } else if step > 0 {
-                unit.normal_streak += 1;
-                if unit.normal_streak >= charge_turns {
-                    unit.must_rest = false;
-                    unit.charge_streak = 0;
-                }
-            }
-            if step > 0 {
+            st.units[s][u].moved_from = st.units[s][u].pos;
+            self.step_forward(st, s, u, step);
+            self.count_move(st, s, u, charging, step);
+            if step > 0.0 {
                 trace.event("[MOVEMENT]", || {
                     let kind = if charging { "charges" } else { "moves" };
                     format!("{} {kind} {step}\"", spec.name)
                 });
             }
-            if self.gap(st, s, u, e) > 0 {
+            if step < gap {
                 continue;
             }
             // Pass-through fire: the target, if it neither moved nor fired
@@ -340,9 +434,9 @@ impl WomBattle {
                 && !st.units[1 - s][e].fired_beginning
                 && !self.engaged(st, 1 - s, e)
             {
-                let halfway = st.units[s][u].moved_from + step / 2;
-                let saved = st.units[s][u].advance;
-                st.units[s][u].advance = halfway;
+                let saved = st.units[s][u].pos;
+                st.units[s][u].pos = st.units[s][u].moved_from;
+                self.step_forward(st, s, u, step / 2.0);
                 if self.can_fire(st, 1 - s, e, u) {
                     let firers = self.firers(st, 1 - s, e);
                     let parts = self.missile_parts(st, 1 - s, e, u, firers);
@@ -357,12 +451,13 @@ impl WomBattle {
                     });
                     self.apply_casualties(st, s, u, parts, dice, trace);
                 }
-                st.units[s][u].advance = saved;
+                st.units[s][u].pos = saved;
             }
             if !st.units[s][u].on_field() {
                 continue;
             }
-            let approach = spec.approach;
+            // MELEE: Flank Attack, Rear Attack: the side it touches.
+            let approach = field::side_of(&self.footprint(st, s, u), &self.footprint(st, 1 - s, e));
             st.units[s][u].attack = Some(Attack {
                 target: e,
                 approach,
@@ -387,12 +482,38 @@ impl WomBattle {
         }
     }
 
+    /// Charge bookkeeping after a move of `step` inches [MOVEMENT: Charge
+    /// Movement]: three charges in a row call for a rest; three normal
+    /// moves in a row give it, and so does a move at half speed (or less)
+    /// followed by a normal move (a turn without moving: see `turn`).
+    fn count_move(&self, st: &mut BattleState, s: usize, u: usize, charging: bool, step: f64) {
+        let half_move = f64::from(self.spec_of(s, u).moves.0) / 2.0;
+        let unit = &mut st.units[s][u];
+        unit.moved = step > 0.0;
+        let charge_turns = self.tables.charge_turns;
+        if charging {
+            unit.charge_streak += 1;
+            unit.normal_streak = 0;
+            unit.half_moved = false;
+            if unit.charge_streak >= charge_turns {
+                unit.must_rest = true;
+            }
+        } else if step > 0.0 {
+            unit.normal_streak += 1;
+            if unit.normal_streak >= charge_turns || unit.half_moved {
+                unit.must_rest = false;
+                unit.charge_streak = 0;
+            }
+            unit.half_moved = step <= half_move;
+        }
+    }
+
     fn side_on_field(st: &BattleState, s: usize) -> bool {
         st.units[s][..st.counts[s]].iter().any(|u| u.on_field())
     }
 
     /// Plays one turn (PART I: TURN SEQUENCE, move-counter-move).
-    pub fn turn<T: Trace>(&self, st: &mut BattleState, dice: &mut Dice, trace: &mut T) {
+    pub fn turn<T: Trace>(&self, st: &mut BattleState, dice: &mut impl Roll, trace: &mut T) {
         st.turn += 1;
         let turn = st.turn;
         for s in 0..2 {
@@ -456,7 +577,7 @@ impl WomBattle {
     }
 
     /// Plays a battle to its end; returns the outcome index.
-    pub fn play<T: Trace>(&self, st: &mut BattleState, dice: &mut Dice, trace: &mut T) -> u16 {
+    pub fn play<T: Trace>(&self, st: &mut BattleState, dice: &mut impl Roll, trace: &mut T) -> u16 {
         while st.turn < self.max_turns {
             self.turn(st, dice, trace);
             let on = [Self::side_on_field(st, 0), Self::side_on_field(st, 1)];

@@ -1,7 +1,7 @@
 //! Missile fire and melee: the parts that fight, volleys, rounds of melee
 //! and the casualties they inflict (PART I: MISSILE FIRE, MELEE).
 
-use barsoom_engine::{Dice, Trace};
+use barsoom_engine::{Roll, Trace};
 
 use super::battle::{
     Approach, Attack, BattleState, M_CASUALTIES, M_COMMANDERS_LOST, M_PERSONALITIES_LOST,
@@ -30,7 +30,7 @@ impl WomBattle {
             per_firer += t.green_rifle_parts;
         }
         // Cover counts while the target still stands on its own line.
-        let cover = if st.units[1 - s][e].advance <= 0 {
+        let cover = if self.advance(st, 1 - s, e) <= 0.0 {
             target.cover_keep
         } else {
             100
@@ -108,7 +108,7 @@ impl WomBattle {
         s: usize,
         u: usize,
         parts: u64,
-        dice: &mut Dice,
+        dice: &mut impl Roll,
         trace: &mut T,
     ) {
         let t = &self.tables;
@@ -133,7 +133,7 @@ impl WomBattle {
         while unit.casualties / t.casualties_per_leader_roll > unit.leader_rolls {
             unit.leader_rolls += 1;
             if unit.commander_alive && spec.figures < t.umak_figures {
-                let roll = dice.d6();
+                let roll = dice.d6() as u32;
                 if roll <= t.leader_killed_on {
                     unit.commander_alive = false;
                     unit.commander_lost = true;
@@ -145,7 +145,7 @@ impl WomBattle {
                 });
             }
             if unit.personality_alive {
-                let roll = dice.d6();
+                let roll = dice.d6() as u32;
                 if roll <= t.leader_killed_on {
                     unit.personality_alive = false;
                     unit.personality_lost = true;
@@ -178,10 +178,11 @@ impl WomBattle {
         let spec = self.spec_of(s, u);
         let Some(w) = spec.weapon else { return false };
         let weapon = &self.tables.weapons[w];
-        let gap = self.gap(st, s, u, e).max(0) as u32;
         st.units[s][u].status == Status::Active
             && st.units[s][u].volleys < weapon.max_volleys
-            && weapon.range.is_none_or(|r| gap <= r)
+            && weapon
+                .range
+                .is_none_or(|r| self.gap(st, s, u, e) <= f64::from(r))
             && !self.engaged(st, s, u)
             && !self.engaged(st, 1 - s, e)
     }
@@ -199,7 +200,7 @@ impl WomBattle {
         st: &mut BattleState,
         beginning: bool,
         eligible: impl Fn(&UnitState, &UnitSpec) -> bool,
-        dice: &mut Dice,
+        dice: &mut impl Roll,
         trace: &mut T,
     ) {
         let case = if beginning {
@@ -260,7 +261,7 @@ impl WomBattle {
     pub(super) fn melee_round<T: Trace>(
         &self,
         st: &mut BattleState,
-        dice: &mut Dice,
+        dice: &mut impl Roll,
         trace: &mut T,
     ) -> bool {
         let mut hits = [[0u64; MAX_UNITS]; 2];

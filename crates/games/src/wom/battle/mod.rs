@@ -5,6 +5,7 @@
 //! - [`battle`]: the model's types, the battle state, movement, the turn
 //!   sequence and the `Model` impl;
 //! - `scenario`: the scenario file, its validation and the output spec;
+//! - [`field`]: positions, facings and footprints on the table;
 //! - `combat`: missile fire and melee;
 //! - `morale`: morale checks and units leaving the fight;
 //! - [`tables`]: the battle tables, loaded and checked.
@@ -12,6 +13,7 @@
 #[allow(clippy::module_inception)]
 pub mod battle;
 mod combat;
+pub mod field;
 mod morale;
 mod scenario;
 pub(crate) use scenario::{UnitFile, unit_spec};

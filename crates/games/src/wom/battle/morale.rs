@@ -1,9 +1,10 @@
 //! Morale: the modifiers, the checks after fire and melee, and units
 //! leaving the melee or the field (PART I: MORALE).
 
-use barsoom_engine::{Dice, Trace};
+use barsoom_engine::{Roll, Trace};
 
 use super::battle::{BattleState, M_MORALE_FAILURES, M_ROUTS, M_SURRENDERS, Status, WomBattle};
+use super::field;
 
 impl WomBattle {
     /// The adjusted steady score of unit `(s, u)` now (MORALE TABLE with the
@@ -43,6 +44,9 @@ impl WomBattle {
         if unit.personality_lost {
             total += m.personality_dead;
         }
+        if unit.surrounded {
+            total += m.surrounded_in_open;
+        }
         total
     }
 
@@ -64,11 +68,27 @@ impl WomBattle {
         superior && enemies >= 3 * st.units[s][u].figures.max(1)
     }
 
+    /// Whether unit `(s, u)` is surrounded: the sides of it that enemies in
+    /// melee with it touch (its own target stands at its front).
+    pub fn surrounded(&self, st: &BattleState, s: usize, u: usize) -> bool {
+        let me = self.footprint(st, s, u);
+        let mut mask = 0;
+        if st.units[s][u].attack.is_some() {
+            mask |= field::FRONT;
+        }
+        for e in 0..st.counts[1 - s] {
+            if st.units[1 - s][e].attack.is_some_and(|a| a.target == u) {
+                mask |= field::side_bit(&self.footprint(st, 1 - s, e), &me);
+            }
+        }
+        field::surrounds(mask)
+    }
+
     /// Makes every morale check that is due (MORALE CHECKS TO BE MADE).
     pub(crate) fn morale_checks<T: Trace>(
         &self,
         st: &mut BattleState,
-        dice: &mut Dice,
+        dice: &mut impl Roll,
         trace: &mut T,
     ) {
         let m = &self.tables.morale.modifiers;
@@ -93,6 +113,11 @@ impl WomBattle {
                     due = true;
                 }
                 st.units[s][u].outnumbered = outnumbered;
+                let surrounded = self.surrounded(st, s, u);
+                if surrounded && !st.units[s][u].surrounded {
+                    due = true;
+                }
+                st.units[s][u].surrounded = surrounded;
                 if !due {
                     continue;
                 }
@@ -109,7 +134,7 @@ impl WomBattle {
         st: &mut BattleState,
         s: usize,
         u: usize,
-        dice: &mut Dice,
+        dice: &mut impl Roll,
         trace: &mut T,
     ) {
         let spec = self.spec_of(s, u);
@@ -125,19 +150,33 @@ impl WomBattle {
             self.leave_field(st, s, u, Status::Surrendered);
             return;
         }
-        let roll = (dice.d6() + dice.d6()) as i32;
+        let roll = dice.d6() + dice.d6();
         if roll <= steady {
             st.units[s][u].disorganized = false;
         } else if roll <= disorganized {
             st.units[s][u].disorganized = true;
             st.units[s][u].check_due = true;
+        } else if st.units[s][u].surrounded {
+            // MORALE TABLE: a surrounded unit that breaks has no way out
+            // and is taken prisoner (ours: the rules' "surrounded units
+            // surrender" read as on a failed check, so the -3 counts).
+            trace.event("[MORALE TABLE: surrender]", || {
+                format!(
+                    "{}: 2d6 {roll} against steady {steady}, surrounded: surrenders",
+                    spec.name
+                )
+            });
+            st.metrics[M_MORALE_FAILURES + s] += 1;
+            st.metrics[M_SURRENDERS + s] += 1;
+            self.leave_field(st, s, u, Status::Surrendered);
+            return;
         } else {
             st.metrics[M_MORALE_FAILURES + s] += 1;
             self.leave_melee(st, s, u);
             let unit = &mut st.units[s][u];
             unit.disorganized = false;
             unit.status = Status::Retreating(st.turn + 1);
-            unit.advance -= spec.moves.0 as i32;
+            self.step_forward(st, s, u, -f64::from(spec.moves.0));
         }
         trace.event("[MORALE TABLE]", || {
             let result = if roll <= steady {
@@ -171,12 +210,14 @@ impl WomBattle {
         st.units[s][u].status = status;
         if status == Status::Routed {
             st.metrics[M_ROUTS + s] += 1;
-            let at = st.units[s][u].advance;
-            let within = self.tables.morale.modifiers.routing_within as i32;
+            let at = self.footprint(st, s, u);
+            let within = f64::from(self.tables.morale.modifiers.routing_within);
             for f in 0..st.counts[s] {
-                let friend = &mut st.units[s][f];
-                if f != u && friend.on_field() && (friend.advance - at).abs() <= within {
-                    friend.check_due = true;
+                if f != u
+                    && st.units[s][f].on_field()
+                    && field::front_to_front(&self.footprint(st, s, f), &at) <= within
+                {
+                    st.units[s][f].check_due = true;
                 }
             }
         }

@@ -14,8 +14,10 @@ use barsoom_engine::scenario::ScenarioError;
 use barsoom_engine::{MetricSpec, OutputSpec};
 
 use super::battle::{
-    Approach, M_TURNS, MAX_DISTANCE, MAX_FIGURES, MAX_UNITS, SideSpec, UnitSpec, WomBattle,
+    Approach, M_TURNS, MAX_DISTANCE, MAX_FIGURES, MAX_UNITS, Placement, SideSpec, UnitSpec,
+    WomBattle,
 };
+use super::field;
 use super::tables::{BattleTables, TROOP_NAMES, Troop, WEAPON_NAMES};
 
 #[derive(Deserialize, schemars::JsonSchema)]
@@ -23,8 +25,12 @@ use super::tables::{BattleTables, TROOP_NAMES, Troop, WEAPON_NAMES};
 pub struct BattleFile {
     #[serde(flatten)]
     scenario: Scenario,
-    /// Inches between the battle lines, 1 to 500.
-    distance: i64,
+    /// One-axis scenario: inches between the battle lines, 1 to 500 (the
+    /// units need no positions). Give this or `table`.
+    distance: Option<i64>,
+    /// Field scenario: the table's width and depth in inches, each 1 to
+    /// 500; every unit then needs `at`. Give this or `distance`.
+    table: Option<[f64; 2]>,
     /// Turns before the battle is scored undecided (turn limit), 1 to 1,000.
     max_turns: Option<i64>,
     /// Exactly two sides.
@@ -78,6 +84,31 @@ pub(crate) struct UnitFile {
     cover: Option<String>,
     /// `advance`, `hold`, or `fire` (needs a missile weapon).
     stance: Option<String>,
+    /// Field scenarios: the centre of its front edge, `[x, y]` inches on
+    /// the table.
+    at: Option<[f64; 2]>,
+    /// Field scenarios: the direction it faces in degrees clockwise from
+    /// up the table (0 faces +y, 90 faces +x); default 0 for the first side,
+    /// 180 for the second.
+    facing: Option<f64>,
+    /// Field scenarios: a point `[x, y]` it marches to (normal moves) before
+    /// it turns on its target.
+    via: Option<[f64; 2]>,
+}
+
+impl UnitFile {
+    /// The field places it gives (`at`, `facing`, `via`), by name.
+    pub(crate) fn placed_fields(&self) -> Option<&'static str> {
+        if self.at.is_some() {
+            Some("at")
+        } else if self.facing.is_some() {
+            Some("facing")
+        } else if self.via.is_some() {
+            Some("via")
+        } else {
+            None
+        }
+    }
 }
 
 #[derive(Deserialize, schemars::JsonSchema)]
@@ -92,15 +123,45 @@ pub(crate) struct PersonalityFile {
 impl WomBattle {
     fn build(path: &Path, file: &BattleFile, tables: BattleTables) -> Result<Self, ScenarioError> {
         let err = |field: String, message: String| ScenarioError::new(path, field, message);
-        if !(1..=i64::from(MAX_DISTANCE)).contains(&file.distance) {
-            return Err(err(
-                "distance".into(),
-                format!(
-                    "expected inches between the battle lines, 1 to {MAX_DISTANCE}, found {}",
-                    file.distance
-                ),
-            ));
-        }
+        let distance = match (file.distance, file.table) {
+            (Some(d), None) => {
+                if !(1..=i64::from(MAX_DISTANCE)).contains(&d) {
+                    return Err(err(
+                        "distance".into(),
+                        format!(
+                            "expected inches between the battle lines, 1 to {MAX_DISTANCE}, found {d}"
+                        ),
+                    ));
+                }
+                Some(d as u32)
+            }
+            (None, Some(table)) => {
+                for (i, v) in table.iter().enumerate() {
+                    if !(v.is_finite() && (1.0..=f64::from(MAX_DISTANCE)).contains(v)) {
+                        return Err(err(
+                            format!("table[{i}]"),
+                            format!(
+                                "expected the table's {} in inches, 1 to {MAX_DISTANCE}, found {v}",
+                                ["width", "depth"][i]
+                            ),
+                        ));
+                    }
+                }
+                None
+            }
+            (Some(_), Some(_)) => {
+                return Err(err(
+                    "table".into(),
+                    "expected either distance (one axis) or table (a field), not both".into(),
+                ));
+            }
+            (None, None) => {
+                return Err(err(
+                    "distance".into(),
+                    "expected distance (one axis) or table (a field)".into(),
+                ));
+            }
+        };
         let max_turns = file.max_turns.unwrap_or(60);
         if !(1..=1000).contains(&max_turns) {
             return Err(err(
@@ -115,6 +176,7 @@ impl WomBattle {
             ));
         }
         let mut sides = Vec::new();
+        let mut placements = [[Placement::default(); MAX_UNITS]; 2];
         for (s, side) in file.sides.iter().enumerate() {
             let enemy_units = file.sides[1 - s].units.len();
             if side.units.is_empty() || side.units.len() > MAX_UNITS {
@@ -132,6 +194,19 @@ impl WomBattle {
                 units.push(unit_spec(&tables, unit, u, enemy_units, &|f, m| {
                     err(field(f), m)
                 })?);
+                match (file.table, unit.placed_fields()) {
+                    (None, Some(f)) => {
+                        return Err(err(
+                            field(f),
+                            "expected a field scenario (table) for positions".into(),
+                        ));
+                    }
+                    (Some(table), _) => {
+                        placements[s][u] =
+                            place_on_table(table, s, unit, &|f, m| err(field(f), m))?;
+                    }
+                    (None, None) => {}
+                }
             }
             sides.push(SideSpec {
                 name: side.name.clone(),
@@ -140,16 +215,94 @@ impl WomBattle {
         }
         let second = sides.pop().expect("two sides checked");
         let first = sides.pop().expect("two sides checked");
-        Ok(Self::new(
-            tables,
-            [first, second],
-            file.distance as u32,
-            max_turns as u32,
-        ))
+        Ok(match distance {
+            Some(d) => Self::new(tables, [first, second], d, max_turns as u32),
+            None => Self::on_field(tables, [first, second], placements, max_turns as u32),
+        })
     }
 
-    /// A battle between two checked sides `distance` inches apart.
+    /// A one-axis battle between two checked sides `distance` inches apart:
+    /// the field model with every unit on one of two facing lines across
+    /// the table, fronts centred on `x = 0` so that every gap is the
+    /// distance between the lines less both advances, as before the field
+    /// existed. A unit given `attack = "flank"` starts on its own line in
+    /// the lane beside its target (it arrives level with the target's front,
+    /// beside it: a flank attack); `attack = "rear"` starts `distance` behind
+    /// its target's rear, facing it. Results are the one-axis model's as
+    /// long as no unit ends up beyond an enemy's line (see the model doc).
     pub fn new(tables: BattleTables, sides: [SideSpec; 2], distance: u32, max_turns: u32) -> Self {
+        let extents = Self::extents_of(&tables, &sides);
+        let d = f64::from(distance);
+        let mut placements = [[Placement::default(); MAX_UNITS]; 2];
+        for (s, side) in placements.iter_mut().enumerate() {
+            side.fill(Placement {
+                at: [0.0, if s == 0 { 0.0 } else { d }],
+                facing: field::facing_vector(if s == 0 { 0.0 } else { 180.0 }),
+                via: None,
+            });
+        }
+        let line = placements;
+        for s in 0..2 {
+            for (u, spec) in sides[s].units.iter().enumerate() {
+                let t = spec.target;
+                let target = &line[1 - s][t];
+                let (tw, td) = extents[1 - s][t];
+                let (w, _) = extents[s][u];
+                let right = [target.facing[1], -target.facing[0]];
+                let back = [-target.facing[0], -target.facing[1]];
+                placements[s][u] = match spec.approach {
+                    Approach::Front => placements[s][u],
+                    Approach::Flank => Placement {
+                        at: field::step(
+                            field::step(target.at, target.facing, d),
+                            right,
+                            -(tw / 2.0 + w / 2.0),
+                        ),
+                        facing: back,
+                        via: None,
+                    },
+                    Approach::Rear => Placement {
+                        at: field::step(target.at, back, td + d),
+                        facing: target.facing,
+                        via: None,
+                    },
+                };
+            }
+        }
+        Self::with_placements(tables, sides, placements, extents, max_turns)
+    }
+
+    /// A battle on a field, each unit where `placements` puts it.
+    pub fn on_field(
+        tables: BattleTables,
+        sides: [SideSpec; 2],
+        placements: [[Placement; MAX_UNITS]; 2],
+        max_turns: u32,
+    ) -> Self {
+        let extents = Self::extents_of(&tables, &sides);
+        Self::with_placements(tables, sides, placements, extents, max_turns)
+    }
+
+    fn extents_of(tables: &BattleTables, sides: &[SideSpec; 2]) -> [[(f64, f64); MAX_UNITS]; 2] {
+        let mut extents = [[(0.0, 0.0); MAX_UNITS]; 2];
+        for (s, side) in sides.iter().enumerate() {
+            for (u, spec) in side.units.iter().enumerate() {
+                extents[s][u] =
+                    tables
+                        .field
+                        .extent(spec.troop, spec.figures, spec.front, spec.skirmish);
+            }
+        }
+        extents
+    }
+
+    fn with_placements(
+        tables: BattleTables,
+        sides: [SideSpec; 2],
+        placements: [[Placement; MAX_UNITS]; 2],
+        extents: [[(f64, f64); MAX_UNITS]; 2],
+        max_turns: u32,
+    ) -> Self {
         let mut metrics = vec![
             MetricSpec::new("turns", "turns played"),
             MetricSpec::new("melee_turns", "turns with a round of melee"),
@@ -185,7 +338,8 @@ impl WomBattle {
         WomBattle {
             tables,
             sides,
-            distance,
+            placements,
+            extents,
             max_turns,
             spec,
         }
@@ -210,6 +364,61 @@ impl ScenarioModel for WomBattle {
         let model = Self::build(path, &file, tables)?;
         Ok((model, file.scenario.description))
     }
+}
+
+/// Where a unit of side `side` stands on a `table` (width, depth): its
+/// `at` on the table, its facing, its waypoint on the table.
+fn place_on_table(
+    table: [f64; 2],
+    side: usize,
+    unit: &UnitFile,
+    err: &dyn Fn(&str, String) -> ScenarioError,
+) -> Result<Placement, ScenarioError> {
+    let on_table = |field: &str, p: [f64; 2]| {
+        let inside = p
+            .iter()
+            .zip(table)
+            .all(|(v, max)| v.is_finite() && (0.0..=max).contains(v));
+        if inside {
+            Ok(p)
+        } else {
+            Err(err(
+                field,
+                format!(
+                    "expected a point on the table, x 0 to {} and y 0 to {} inches, found [{}, {}]",
+                    table[0], table[1], p[0], p[1]
+                ),
+            ))
+        }
+    };
+    let at = on_table(
+        "at",
+        unit.at
+            .ok_or_else(|| err("at", "expected the unit's place [x, y] on the table".into()))?,
+    )?;
+    if unit.attack.is_some() {
+        return Err(err(
+            "attack",
+            "expected no attack on a field: front, flank or rear follow from where units meet"
+                .into(),
+        ));
+    }
+    let degrees = unit.facing.unwrap_or(if side == 0 { 0.0 } else { 180.0 });
+    if !(degrees.is_finite() && (0.0..360.0).contains(&degrees)) {
+        return Err(err(
+            "facing",
+            format!("expected degrees from 0 to below 360, found {degrees}"),
+        ));
+    }
+    let via = match unit.via {
+        Some(p) => Some(on_table("via", p)?),
+        None => None,
+    };
+    Ok(Placement {
+        at,
+        facing: field::facing_vector(degrees),
+        via,
+    })
 }
 
 /// Checks one unit of a scenario (also a `wom.air` ground unit) against the

@@ -133,6 +133,35 @@ pub struct BattleTables {
     pub umak_figures: u32,
     /// The MORALE TABLE: classes and modifiers (shared with `wom.air`).
     pub morale: MoraleTable,
+    /// The field: stand sizes and skirmish spacing.
+    pub field: FieldTable,
+}
+
+/// Stand sizes on the table (MOVEMENT TRAYS AND ORGANIZATION; Skirmish
+/// Movement), in inches.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FieldTable {
+    /// Frontage of one figure.
+    pub figure_width: f64,
+    /// Depth of one figure's stand, by [`Troop`].
+    pub figure_depth: [f64; 4],
+    /// Gap between skirmishers' stands, all round.
+    pub skirmish_spacing: f64,
+}
+
+impl FieldTable {
+    /// Frontage and depth of a unit of `figures` with `front` in its first
+    /// rank: the first rank's stands side by side, its ranks one behind the
+    /// other; skirmishers keep the spacing between stands.
+    pub fn extent(&self, troop: Troop, figures: u32, front: u32, skirmish: bool) -> (f64, f64) {
+        let front = front.clamp(1, figures.max(1));
+        let ranks = figures.max(1).div_ceil(front);
+        let gap = if skirmish { self.skirmish_spacing } else { 0.0 };
+        let width = f64::from(front) * self.figure_width + f64::from(front - 1) * gap;
+        let depth =
+            f64::from(ranks) * self.figure_depth[troop.index()] + f64::from(ranks - 1) * gap;
+        (width, depth)
+    }
 }
 
 impl Load for BattleTables {
@@ -280,7 +309,34 @@ impl Load for BattleTables {
                 "expected casualties_per_roll >= 1 and killed_on 1 to 6".into(),
             ));
         }
+        let f = &file.field;
+        let inches = |field: &str, v: f64| -> Result<f64, ScenarioError> {
+            if !(v.is_finite() && (0.0..=12.0).contains(&v)) {
+                return Err(err(
+                    field,
+                    format!("expected inches from 0 to 12, found {v}"),
+                ));
+            }
+            Ok(v)
+        };
+        let figure_width = inches("field.figure_width", f.figure_width)?;
+        if figure_width <= 0.0 {
+            return Err(err(
+                "field.figure_width",
+                format!("expected a positive width, found {figure_width}"),
+            ));
+        }
+        let mut figure_depth = [0.0; 4];
+        for (t, d) in f.depth_in_widths.iter().enumerate() {
+            figure_depth[t] = inches("field.depth_in_widths", d * figure_width)?;
+        }
+        let field = FieldTable {
+            figure_width,
+            figure_depth,
+            skirmish_spacing: inches("field.skirmish_spacing", f.skirmish_spacing)?,
+        };
         Ok(BattleTables {
+            field,
             moves,
             charge_turns: file.movement.charge_turns,
             weapons,
@@ -313,6 +369,17 @@ struct TablesFile {
     missiles: MissilesFile,
     melee: MeleeFile,
     leaders: LeadersFile,
+    field: FieldFile,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FieldFile {
+    #[allow(dead_code)]
+    provenance: String,
+    figure_width: f64,
+    depth_in_widths: [f64; 4],
+    skirmish_spacing: f64,
 }
 
 #[derive(Deserialize)]

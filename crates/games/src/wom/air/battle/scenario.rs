@@ -742,6 +742,12 @@ fn ground_war(
                     let spec = unit_spec(&tables, unit, 0, 1, &|x, m| {
                         err(f(&format!("troops.{x}")), m)
                     })?;
+                    if let Some(x) = unit.placed_fields() {
+                        return Err(err(
+                            f(&format!("troops.{x}")),
+                            "expected no field position: ground targets stand at `pos`".into(),
+                        ));
+                    }
                     let name = spec.name.clone();
                     (
                         GroundKind::Troops {

@@ -1,0 +1,342 @@
+//! The field of a mass battle: positions in inches on the table, facings,
+//! and the footprint each unit's stands cover (PART I: MOVEMENT TRAYS AND
+//! ORGANIZATION; MELEE: units fight when stands touch).
+//!
+//! A unit is a rectangle: the centre of its front edge, the direction it
+//! faces, its frontage (the first rank's stands side by side) and its
+//! depth (its ranks). Everything the rules decide by the placement of the
+//! figures is read from these rectangles: how far a unit must go straight
+//! ahead before its front touches an enemy ([`ahead`]), how far its front is
+//! from an enemy ([`front_gap`], missile ranges), and whether a contact is on
+//! the enemy's front, flank or rear ([`side_of`]).
+//!
+//! Axis-aligned facings are exact (see [`facing_vector`]), so a field whose
+//! units all stand on one line across the table measures every distance as
+//! the one-axis model did, to the bit.
+
+use super::battle::Approach;
+
+/// A point or direction on the table, in inches: `[x, y]`.
+pub type V2 = [f64; 2];
+
+/// Tolerance for touching (inches).
+const EPS: f64 = 1e-9;
+
+fn sub(a: V2, b: V2) -> V2 {
+    [a[0] - b[0], a[1] - b[1]]
+}
+
+fn add_scaled(a: V2, d: V2, k: f64) -> V2 {
+    [a[0] + d[0] * k, a[1] + d[1] * k]
+}
+
+fn dot(a: V2, b: V2) -> f64 {
+    a[0] * b[0] + a[1] * b[1]
+}
+
+fn cross(a: V2, b: V2) -> f64 {
+    a[0] * b[1] - a[1] * b[0]
+}
+
+/// Length of `a`.
+pub fn norm(a: V2) -> f64 {
+    dot(a, a).sqrt()
+}
+
+/// The unit vector of a facing in degrees, clockwise from "up the table"
+/// (0 faces `+y`, 90 faces `+x`, 180 faces `-y`, 270 faces `-x`); exact at
+/// multiples of 90 degrees.
+pub fn facing_vector(degrees: f64) -> V2 {
+    let d = degrees.rem_euclid(360.0);
+    if d == 0.0 {
+        [0.0, 1.0]
+    } else if d == 90.0 {
+        [1.0, 0.0]
+    } else if d == 180.0 {
+        [0.0, -1.0]
+    } else if d == 270.0 {
+        [-1.0, 0.0]
+    } else {
+        let r = d.to_radians();
+        [r.sin(), r.cos()]
+    }
+}
+
+/// `a` moved `k` inches along `d` (a unit vector).
+pub fn step(a: V2, d: V2, k: f64) -> V2 {
+    add_scaled(a, d, k)
+}
+
+/// The unit vector from `a` toward `b` (`None` when they coincide).
+pub fn toward(a: V2, b: V2) -> Option<V2> {
+    let d = sub(b, a);
+    let n = norm(d);
+    (n > EPS).then(|| [d[0] / n, d[1] / n])
+}
+
+/// Where a unit stands: the ground its stands cover.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Footprint {
+    /// Centre of its front edge.
+    pub front: V2,
+    /// Unit vector it faces.
+    pub facing: V2,
+    /// Frontage in inches.
+    pub width: f64,
+    /// Depth in inches.
+    pub depth: f64,
+}
+
+impl Footprint {
+    /// The unit vector to its right.
+    pub fn right(&self) -> V2 {
+        [self.facing[1], -self.facing[0]]
+    }
+
+    /// Its front edge, left end first.
+    pub fn front_edge(&self) -> (V2, V2) {
+        let half = self.width / 2.0;
+        let r = self.right();
+        (
+            add_scaled(self.front, r, -half),
+            add_scaled(self.front, r, half),
+        )
+    }
+
+    /// Its corners: front left, front right, rear right, rear left.
+    pub fn corners(&self) -> [V2; 4] {
+        let (fl, fr) = self.front_edge();
+        [
+            fl,
+            fr,
+            add_scaled(fr, self.facing, -self.depth),
+            add_scaled(fl, self.facing, -self.depth),
+        ]
+    }
+
+    /// Whether `p` lies inside (or on) the rectangle.
+    fn contains(&self, p: V2) -> bool {
+        let rel = sub(p, self.front);
+        let f = dot(rel, self.facing);
+        let l = dot(rel, self.right());
+        f <= EPS && f >= -self.depth - EPS && l.abs() <= self.width / 2.0 + EPS
+    }
+
+    /// The point of the rectangle nearest to `p`.
+    pub fn nearest(&self, p: V2) -> V2 {
+        let rel = sub(p, self.front);
+        let f = dot(rel, self.facing).clamp(-self.depth, 0.0);
+        let l = dot(rel, self.right()).clamp(-self.width / 2.0, self.width / 2.0);
+        add_scaled(add_scaled(self.front, self.facing, f), self.right(), l)
+    }
+}
+
+/// Distance from `p` to the segment `a`–`b`.
+fn point_segment(p: V2, a: V2, b: V2) -> f64 {
+    let d = sub(b, a);
+    let len2 = dot(d, d);
+    let t = if len2 > 0.0 {
+        (dot(sub(p, a), d) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    norm(sub(p, add_scaled(a, d, t)))
+}
+
+/// Where the ray `o + t·dir` (t ≥ 0) meets the segment `a`–`b`, if it does.
+fn ray_segment(o: V2, dir: V2, a: V2, b: V2) -> Option<f64> {
+    let e = sub(b, a);
+    let denom = cross(dir, e);
+    if denom.abs() < EPS {
+        return None;
+    }
+    let ao = sub(a, o);
+    let t = cross(ao, e) / denom;
+    let s = cross(ao, dir) / denom;
+    (t >= -EPS && (-EPS..=1.0 + EPS).contains(&s)).then_some(t.max(0.0))
+}
+
+/// Distance between the segments `a` and `b` (0 when they cross).
+fn segment_segment(a: (V2, V2), b: (V2, V2)) -> f64 {
+    let d = sub(a.1, a.0);
+    if let Some(t) = ray_segment(a.0, d, b.0, b.1)
+        && t <= 1.0 + EPS
+    {
+        return 0.0;
+    }
+    point_segment(a.0, b.0, b.1)
+        .min(point_segment(a.1, b.0, b.1))
+        .min(point_segment(b.0, a.0, a.1))
+        .min(point_segment(b.1, a.0, a.1))
+}
+
+fn edges(fp: &Footprint) -> [(V2, V2); 4] {
+    let c = fp.corners();
+    [(c[0], c[1]), (c[1], c[2]), (c[2], c[3]), (c[3], c[0])]
+}
+
+/// Distance from unit `a`'s front edge to any part of unit `b` (missile
+/// ranges, contact).
+pub fn front_gap(a: &Footprint, b: &Footprint) -> f64 {
+    let front = a.front_edge();
+    if b.contains(front.0) || b.contains(front.1) {
+        return 0.0;
+    }
+    edges(b)
+        .iter()
+        .map(|&e| segment_segment(front, e))
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Distance between the front edges of two units (a friend routing
+/// "within 3 inches").
+pub fn front_to_front(a: &Footprint, b: &Footprint) -> f64 {
+    segment_segment(a.front_edge(), b.front_edge())
+}
+
+/// How far unit `a` must move straight ahead before its front touches
+/// unit `b`; `None` if going straight ahead it never does.
+pub fn ahead(a: &Footprint, b: &Footprint) -> Option<f64> {
+    if front_gap(a, b) <= EPS {
+        return Some(0.0);
+    }
+    let (l, r) = a.front_edge();
+    let back = [-a.facing[0], -a.facing[1]];
+    let mut best: Option<f64> = None;
+    let mut keep = |t: Option<f64>| {
+        if let Some(t) = t {
+            best = Some(best.map_or(t, |b| b.min(t)));
+        }
+    };
+    for e in edges(b) {
+        keep(ray_segment(l, a.facing, e.0, e.1));
+        keep(ray_segment(r, a.facing, e.0, e.1));
+    }
+    for c in b.corners() {
+        keep(ray_segment(c, back, l, r));
+    }
+    best
+}
+
+/// From which side of `d` a unit standing at `a` (its front touching `d`)
+/// attacks: the front when `a` stands ahead of `d`'s front line with the
+/// two fronts overlapping, the rear when it stands behind `d`'s rear line
+/// overlapping it, the flank otherwise (MELEE: Flank Attack, Rear Attack).
+pub fn side_of(a: &Footprint, d: &Footprint) -> Approach {
+    let rel = sub(a.front, d.front);
+    let f = dot(rel, d.facing);
+    let l = dot(rel, d.right());
+    let half_a = a.width / 2.0 * dot(a.right(), d.right()).abs();
+    let opposite = l.abs() < d.width / 2.0 + half_a - EPS;
+    if opposite && f >= -EPS {
+        Approach::Front
+    } else if opposite && f <= -d.depth + EPS {
+        Approach::Rear
+    } else {
+        Approach::Flank
+    }
+}
+
+/// Sides of a unit an enemy can touch, as bits of a mask.
+pub const FRONT: u8 = 1;
+/// Its left flank.
+pub const LEFT: u8 = 2;
+/// Its right flank.
+pub const RIGHT: u8 = 4;
+/// Its rear.
+pub const REAR: u8 = 8;
+
+/// The side of `d` that a unit standing at `a` touches, as a [`FRONT`],
+/// [`LEFT`], [`RIGHT`] or [`REAR`] bit.
+pub fn side_bit(a: &Footprint, d: &Footprint) -> u8 {
+    match side_of(a, d) {
+        Approach::Front => FRONT,
+        Approach::Rear => REAR,
+        Approach::Flank => {
+            if dot(sub(a.front, d.front), d.right()) > 0.0 {
+                RIGHT
+            } else {
+                LEFT
+            }
+        }
+    }
+}
+
+/// Whether enemies touching the sides in `mask` surround a unit (MORALE:
+/// surrounded in the open): on three sides or more, or front and rear
+/// both (ours: the rules do not define it; either leaves no way out).
+pub fn surrounds(mask: u8) -> bool {
+    mask.count_ones() >= 3 || mask & (FRONT | REAR) == FRONT | REAR
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(front: V2, degrees: f64, width: f64, depth: f64) -> Footprint {
+        Footprint {
+            front,
+            facing: facing_vector(degrees),
+            width,
+            depth,
+        }
+    }
+
+    #[test]
+    fn facing_lines_measure_the_one_axis_gap_exactly() {
+        // Two units 48" apart face to face, fronts overlapping.
+        let a = unit([0.0, 0.0], 0.0, 5.0, 1.0);
+        let b = unit([1.5, 48.0], 180.0, 5.0, 1.5);
+        assert_eq!(ahead(&a, &b), Some(48.0));
+        assert_eq!(front_gap(&a, &b), 48.0);
+        assert_eq!(front_gap(&b, &a), 48.0);
+        assert_eq!(side_of(&a, &b), Approach::Front);
+        // In the lane beside b: the fronts only touch at the corner, and the
+        // unit coming level with b's front is on its flank.
+        let c = unit([-5.0 + 1.5, 0.0], 0.0, 5.0, 1.0);
+        assert_eq!(ahead(&c, &b), Some(48.0));
+        assert_eq!(front_gap(&c, &b), 48.0);
+        let there = unit([-3.5, 48.0], 0.0, 5.0, 1.0);
+        assert_eq!(side_of(&there, &b), Approach::Flank);
+        // One lane further out it never meets b going straight ahead.
+        let d = unit([-6.0, 0.0], 0.0, 5.0, 1.0);
+        assert_eq!(ahead(&d, &b), None);
+    }
+
+    #[test]
+    fn front_flank_and_rear_follow_from_where_the_attacker_stands() {
+        // b faces up the table, 10" wide, 2" deep, front at y = 0.
+        let b = unit([0.0, 0.0], 0.0, 10.0, 2.0);
+        // Facing it from ahead.
+        let front = unit([2.0, 0.0], 180.0, 4.0, 1.0);
+        assert_eq!(side_of(&front, &b), Approach::Front);
+        // Against its left side, facing right.
+        let flank = unit([-5.0, -1.0], 90.0, 4.0, 1.0);
+        assert_eq!(front_gap(&flank, &b), 0.0);
+        assert_eq!(side_of(&flank, &b), Approach::Flank);
+        // Behind it, facing up the table too.
+        let rear = unit([0.0, -2.0], 0.0, 4.0, 1.0);
+        assert_eq!(front_gap(&rear, &b), 0.0);
+        assert_eq!(side_of(&rear, &b), Approach::Rear);
+        // A unit 6" to the left facing right reaches the flank after 6".
+        let out = unit([-11.0, -1.0], 90.0, 1.0, 1.0);
+        assert_eq!(ahead(&out, &b), Some(6.0));
+    }
+
+    #[test]
+    fn nearest_point_and_turning_toward_it() {
+        let b = unit([0.0, 10.0], 180.0, 4.0, 2.0);
+        // From far off to the left, the nearest point is b's left end.
+        let p = b.nearest([-20.0, 0.0]);
+        assert_eq!(p, [-2.0, 10.0]);
+        let dir = toward([-20.0, 0.0], p).expect("apart");
+        let a = Footprint {
+            front: [-20.0, 0.0],
+            facing: dir,
+            width: 2.0,
+            depth: 1.0,
+        };
+        let d = ahead(&a, &b).expect("turned toward it");
+        assert!(d > 0.0 && d <= norm([18.0, 10.0]) + 1e-9);
+    }
+}
