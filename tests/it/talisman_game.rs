@@ -53,6 +53,7 @@ fn tournament_config(players: usize) -> Config {
             starting_purchase: true,
             timed_events: true,
             tokens: true,
+            ..Tournament::default()
         },
         ..config(players)
     }
