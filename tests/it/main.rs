@@ -71,6 +71,7 @@ mod jetan_game;
 mod races_battle;
 mod races_game;
 mod races_game_search;
+mod talisman_boards;
 mod talisman_combat;
 mod talisman_game;
 mod talisman_search;

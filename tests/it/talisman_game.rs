@@ -53,6 +53,7 @@ fn tournament_config(players: usize) -> Config {
             starting_purchase: true,
             timed_events: true,
             tokens: true,
+            ..Tournament::default()
         },
         ..config(players)
     }
@@ -592,6 +593,7 @@ fn results_do_not_depend_on_threads_and_replays_match() {
     for scenario in [
         "talisman/four-player-random-deal.toml",
         "talisman/four-player-tournament.toml",
+        "talisman/four-player-dungeon.toml",
     ] {
         thread_check(scenario);
     }

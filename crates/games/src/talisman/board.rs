@@ -79,6 +79,8 @@ pub struct Region {
     pub ring: bool,
     /// Its spaces in order.
     pub spaces: Vec<u16>,
+    /// The expansion board it is (`None`: a region of the main board) [11:30].
+    pub expansion: Option<u8>,
 }
 
 /// One space.
@@ -127,6 +129,15 @@ pub struct Board {
 pub(crate) const MAX_SPACES: usize = 96;
 
 impl Board {
+    /// How many regions the main board has (the expansion boards' regions
+    /// follow them).
+    pub(crate) fn main_regions(&self) -> usize {
+        self.regions
+            .iter()
+            .filter(|r| r.expansion.is_none())
+            .count()
+    }
+
     /// A space's index by name.
     pub fn space_index(&self, name: &str) -> Option<usize> {
         self.spaces.iter().position(|s| s.name == name)
@@ -208,6 +219,7 @@ impl Board {
                 name: r.name.clone(),
                 ring,
                 spaces: Vec::new(),
+                expansion: None,
             });
         }
         if file.spaces.len() > MAX_SPACES {
@@ -237,42 +249,17 @@ impl Board {
                     )
                 })?;
             let start = index16(path, &field, effects.len())?;
-            let mut draw = 0;
-            let mut gate = None;
-            for (j, e) in s.effects.iter().enumerate() {
-                let effect = compiler.compile(path, &format!("{field}.effects[{j}]"), e)?;
-                match effect.mechanic {
-                    Mechanic::DrawCards => {
-                        draw = effect.amount.clamp(0, 8) as u8;
-                        if draw == 0 {
-                            return Err(err(
-                                format!("{field}.effects[{j}].amount"),
-                                "expected 1 to 8 cards".into(),
-                            ));
-                        }
-                    }
-                    Mechanic::Sentinel
-                    | Mechanic::Portal
-                    | Mechanic::ValleyOfFire
-                    | Mechanic::Crown => {
-                        if gate.is_none() {
-                            gate = Some(effect);
-                        }
-                        if effect.mechanic == Mechanic::Crown {
-                            if crown.is_some() {
-                                return Err(err(
-                                    format!("{field}.effects[{j}]"),
-                                    "a board has one Crown of Command".into(),
-                                ));
-                            }
-                            crown = Some(i as u16);
-                        }
-                    }
-                    _ => {}
+            let (draw, gate) =
+                compile_space_effects(path, &field, &s.effects, compiler, &mut effects)?;
+            if s.effects.iter().any(|e| e.is_crown()) {
+                if crown.is_some() {
+                    return Err(err(
+                        format!("{field}.effects"),
+                        "a board has one Crown of Command".into(),
+                    ));
                 }
-                effects.push(effect);
+                crown = Some(i as u16);
             }
-            index16(path, &field, effects.len())?;
             let position = regions[region].spaces.len() as u8;
             regions[region].spaces.push(i as u16);
             spaces.push(Space {
@@ -400,6 +387,49 @@ impl Board {
         }
         None
     }
+}
+
+/// Compiles a space's effects into `effects`: returns the cards a
+/// draw-card space holds (0: none) [13:4] and its first gate (Sentinel,
+/// Portal, Valley of Fire, Crown).
+pub(crate) fn compile_space_effects(
+    path: &Path,
+    field: &str,
+    files: &[EffectFile],
+    compiler: &mut EffectCompiler<'_>,
+    effects: &mut Vec<Effect>,
+) -> Result<(u8, Option<Effect>), ScenarioError> {
+    let mut draw = 0;
+    let mut gate: Option<Effect> = None;
+    for (j, e) in files.iter().enumerate() {
+        let effect = compiler.compile(path, &format!("{field}.effects[{j}]"), e)?;
+        match effect.mechanic {
+            Mechanic::DrawCards => {
+                draw = effect.amount.clamp(0, 8) as u8;
+                if draw == 0 {
+                    return Err(ScenarioError::new(
+                        path,
+                        format!("{field}.effects[{j}].amount"),
+                        "expected 1 to 8 cards",
+                    ));
+                }
+            }
+            Mechanic::Sentinel | Mechanic::Portal | Mechanic::ValleyOfFire | Mechanic::Crown => {
+                if effect.mechanic == Mechanic::Crown && files[..j].iter().any(|e| e.is_crown()) {
+                    return Err(ScenarioError::new(
+                        path,
+                        format!("{field}.effects[{j}]"),
+                        "a board has one Crown of Command",
+                    ));
+                }
+                gate.get_or_insert(effect);
+            }
+            _ => {}
+        }
+        effects.push(effect);
+    }
+    index16(path, field, effects.len())?;
+    Ok((draw, gate))
 }
 
 /// Compiles the river banks [11:18]: each bank lists the spaces directly

@@ -132,6 +132,14 @@ pub struct Hero {
     pub bites: u8,
     /// Favors, each +1 or -1 on one die roll [20:15].
     pub favors: u8,
+    /// Ventures to each expansion board's final space: the Dungeon's are
+    /// its Dungeon tokens [20:14].
+    pub ventures: [u8; crate::talisman::expansion::MAX_BOARDS],
+    /// Expansion boards it has entered, as a mask of their indices.
+    pub visited: u8,
+    /// Beaten in combat on an expansion board: its next move goes back
+    /// toward the entrance [11:40].
+    pub beaten: bool,
 }
 
 const EMPTY: u16 = u16::MAX;
@@ -216,6 +224,9 @@ impl Hero {
             raft_fresh: false,
             bites: 0,
             favors: 0,
+            ventures: [0; crate::talisman::expansion::MAX_BOARDS],
+            visited: 0,
+            beaten: false,
         }
     }
 

@@ -17,6 +17,7 @@ use super::curses::Curse;
 use super::effects::MECHANIC_NAMES;
 pub use super::effects::{Effect, Mechanic};
 pub(crate) use super::effects::{EffectCompiler, EffectFile};
+use super::expansion::Expansion;
 use super::tournament::{TIMED_NAMES, Timed};
 use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance};
 
@@ -149,6 +150,12 @@ pub struct Card {
     /// Whether it gives tokens (bites, favors) [20:12]: in the deck only
     /// when the scenario plays them.
     pub tokens: bool,
+    /// The deck it belongs to: 0 the main adventure deck, `k + 1` the
+    /// adventure deck of expansion board `k` [11:30].
+    pub deck: u8,
+    /// A Doorway card leading to expansion board `k` [11:31]: in the deck
+    /// only when the scenario plays that board.
+    pub doorway: Option<u8>,
 }
 
 /// The special abilities a character card may name [8]: each a hook in code.
@@ -309,8 +316,10 @@ pub struct Ending {
 /// Everything the game reads from data, compiled.
 #[derive(Debug, Clone)]
 pub struct Rules {
-    /// The board.
+    /// The board, with the expansion boards' spaces as further regions.
     pub board: Board,
+    /// The expansion boards the Doorway cards lead to [11:30].
+    pub expansions: Vec<Expansion>,
     /// Character cards.
     pub characters: Vec<CharacterCard>,
     /// Adventure cards, one entry per physical card.
@@ -400,8 +409,10 @@ struct DeckFile {
 /// Item fields shared by adventure objects, followers and purchases.
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
-struct CardFile {
+pub(crate) struct CardFile {
     name: String,
+    /// A Doorway card: the expansion board it leads to [11:31].
+    doorway: Option<String>,
     kind: String,
     #[serde(default = "one")]
     copies: u8,
@@ -442,6 +453,18 @@ struct CardFile {
     capacity: u8,
     #[serde(default)]
     movement: i32,
+}
+
+impl CardFile {
+    /// Whether it is a Doorway card [11:31].
+    pub(crate) fn names_doorway(&self) -> bool {
+        self.doorway.is_some()
+    }
+
+    /// How many copies are in the deck.
+    pub(crate) fn copies(&self) -> u8 {
+        self.copies
+    }
 }
 
 fn one() -> u8 {
@@ -652,6 +675,81 @@ fn timed_of(
     Ok(Some(timed))
 }
 
+/// Compiles one adventure card as written (its copies are the caller's),
+/// its effects appended to `card_effects`; `field` names it in errors.
+pub(crate) fn compile_card(
+    path: &Path,
+    field: &str,
+    c: &CardFile,
+    compiler: &mut EffectCompiler<'_>,
+    card_effects: &mut Vec<Effect>,
+) -> Result<Card, ScenarioError> {
+    let kind = CARD_KIND_NAMES
+        .iter()
+        .find(|(n, _)| *n == c.kind)
+        .map(|(_, k)| *k)
+        .ok_or_else(|| {
+            ScenarioError::new(
+                path,
+                format!("{field}.kind"),
+                format!(
+                    "expected event, enemy, spirit, stranger, object, magic_object, follower or place, found {:?}",
+                    c.kind
+                ),
+            )
+        })?;
+    match kind {
+        CardKind::Enemy if !(1..=20).contains(&c.strength) => {
+            return Err(ScenarioError::new(
+                path,
+                format!("{field}.strength"),
+                format!(
+                    "expected an enemy Strength of 1 to 20, found {}",
+                    c.strength
+                ),
+            ));
+        }
+        CardKind::Spirit if !(1..=20).contains(&c.craft) => {
+            return Err(ScenarioError::new(
+                path,
+                format!("{field}.craft"),
+                format!("expected a spirit Craft of 1 to 20, found {}", c.craft),
+            ));
+        }
+        _ => {}
+    }
+    let item = item_of(path, field, c)?;
+    let start = index16(path, field, card_effects.len())?;
+    for (j, e) in c.effects.iter().enumerate() {
+        card_effects.push(compiler.compile(path, &format!("{field}.effects[{j}]"), e)?);
+    }
+    // The end fits, so the count does too.
+    index16(path, field, card_effects.len())?;
+    let timed = timed_of(
+        path,
+        field,
+        c,
+        kind,
+        &card_effects[usize::from(start)..],
+        &compiler.tables,
+    )?;
+    Ok(Card {
+        name: c.name.clone(),
+        kind,
+        strength: c.strength,
+        craft: c.craft,
+        pack: c.pack.max(1),
+        item,
+        effects_start: start,
+        effects_len: c.effects.len() as u16,
+        stays: c.stays || matches!(kind, CardKind::Stranger | CardKind::Place),
+        timed,
+        tokens: gives_tokens(&card_effects[usize::from(start)..], &compiler.tables),
+        deck: 0,
+        doorway: None,
+    })
+}
+
 /// The most adventure cards a deck may hold (per-game state is fixed-size).
 pub(crate) const MAX_CARDS: usize = 250;
 /// The most character cards (per-game counts are fixed-size).
@@ -786,70 +884,20 @@ impl Load for Rules {
         check_provenance(&path, "provenance", &file.provenance)?;
         let mut cards = Vec::new();
         let mut card_effects = Vec::new();
+        let mut doorways = Vec::new();
         for (i, c) in file.cards.iter().enumerate() {
             let field = format!("cards[{i}]");
-            let kind = CARD_KIND_NAMES
-                .iter()
-                .find(|(n, _)| *n == c.kind)
-                .map(|(_, k)| *k)
-                .ok_or_else(|| {
-                    ScenarioError::new(
-                        &path,
-                        format!("{field}.kind"),
-                        format!(
-                            "expected event, enemy, spirit, stranger, object, magic_object, follower or place, found {:?}",
-                            c.kind
-                        ),
-                    )
-                })?;
-            match kind {
-                CardKind::Enemy if !(1..=20).contains(&c.strength) => {
-                    return Err(ScenarioError::new(
-                        &path,
-                        format!("{field}.strength"),
-                        format!(
-                            "expected an enemy Strength of 1 to 20, found {}",
-                            c.strength
-                        ),
-                    ));
-                }
-                CardKind::Spirit if !(1..=20).contains(&c.craft) => {
-                    return Err(ScenarioError::new(
-                        &path,
-                        format!("{field}.craft"),
-                        format!("expected a spirit Craft of 1 to 20, found {}", c.craft),
-                    ));
-                }
-                _ => {}
+            let mut card = compile_card(&path, &field, c, &mut compiler, &mut card_effects)?;
+            if let Some(name) = &c.doorway {
+                card.doorway = Some(super::expansion::doorway_board(
+                    dir,
+                    &path,
+                    &format!("{field}.doorway"),
+                    name,
+                    card.kind,
+                    &mut doorways,
+                )?);
             }
-            let item = item_of(&path, &field, c)?;
-            let start = index16(&path, &field, card_effects.len())?;
-            for (j, e) in c.effects.iter().enumerate() {
-                card_effects.push(compiler.compile(&path, &format!("{field}.effects[{j}]"), e)?);
-            }
-            // The end fits, so the count does too.
-            index16(&path, &field, card_effects.len())?;
-            let timed = timed_of(
-                &path,
-                &field,
-                c,
-                kind,
-                &card_effects[usize::from(start)..],
-                &compiler.tables,
-            )?;
-            let card = Card {
-                name: c.name.clone(),
-                kind,
-                strength: c.strength,
-                craft: c.craft,
-                pack: c.pack.max(1),
-                item,
-                effects_start: start,
-                effects_len: c.effects.len() as u16,
-                stays: c.stays || matches!(kind, CardKind::Stranger | CardKind::Place),
-                timed,
-                tokens: gives_tokens(&card_effects[usize::from(start)..], &compiler.tables),
-            };
             for _ in 0..c.copies {
                 cards.push(card.clone());
             }
@@ -861,6 +909,17 @@ impl Load for Rules {
                 format!("expected 20 to {MAX_CARDS} cards, found {}", cards.len()),
             ));
         }
+        // The expansion boards the Doorway cards lead to [11:30-31].
+        let mut board = board;
+        let expansions = super::expansion::load_boards(
+            dir,
+            loader,
+            &doorways,
+            &mut board,
+            &mut compiler.tables,
+            &mut cards,
+            &mut card_effects,
+        )?;
 
         let path = dir.join("spells.toml");
         let file: SpellsFile = loader.read_toml(&path)?;
@@ -982,6 +1041,7 @@ impl Load for Rules {
         let tables = compiler.tables;
         Ok(Rules {
             board,
+            expansions,
             characters,
             cards,
             card_effects,

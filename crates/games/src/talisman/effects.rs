@@ -184,6 +184,13 @@ pub(crate) struct EffectFile {
     psychic: bool,
 }
 
+impl EffectFile {
+    /// Whether it names the Crown of Command.
+    pub(crate) fn is_crown(&self) -> bool {
+        self.effect == "crown"
+    }
+}
+
 /// Compiles effects, resolving space names and flattening roll tables.
 pub(crate) struct EffectCompiler<'a> {
     /// Space names, for `move_to`.

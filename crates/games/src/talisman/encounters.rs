@@ -15,7 +15,8 @@ use barsoom_engine::model::Trace;
 fn evadable(game: &Game<'_>, seat: usize) -> bool {
     let board = &game.rules.board;
     let space = usize::from(game.players[seat].hero.space);
-    board.regions[usize::from(board.spaces[space].region)].ring
+    let region = &board.regions[usize::from(board.spaces[space].region)];
+    region.ring || region.expansion.is_some()
 }
 
 impl Game<'_> {
@@ -28,8 +29,10 @@ impl Game<'_> {
         let space = usize::from(self.players[seat].hero.space);
         // Characters meet in the outer and middle regions, and on the inner
         // region's first space and the Valley [13:2, 14:1].
-        let ring = board.regions[usize::from(board.spaces[space].region)].ring;
-        let meeting = ring
+        // On an expansion board characters there meet as outside [9:7].
+        let region = &board.regions[usize::from(board.spaces[space].region)];
+        let meeting = region.ring
+            || region.expansion.is_some()
             || space == board.region_entry(usize::from(board.spaces[space].region))
             || board.gate_is(space, Mechanic::ValleyOfFire);
         if meeting && let Some(target) = self.choose_character_to_meet(seat, space, r) {
@@ -47,7 +50,7 @@ impl Game<'_> {
         let draw = usize::from(rules.board.spaces[space].draw);
         let have = usize::from(self.pile_len[space]);
         for _ in have..draw.min(PILE) {
-            if let Some(card) = self.draw_card(r) {
+            if let Some(card) = self.draw_card_for(space, r) {
                 trace.event("Talisman 13:4", || {
                     format!("draws {}", rules.cards[usize::from(card)].name)
                 });
@@ -466,6 +469,7 @@ impl Game<'_> {
             || format!("scores {mine} against {theirs}: {result:?}"),
         );
         if result == Result3::Lose {
+            self.defeated(seat);
             let cause = if psychic { Cause::Spirit } else { Cause::Enemy };
             self.wound(seat, cause, source, !psychic, r, trace);
         }
@@ -787,8 +791,14 @@ impl Game<'_> {
             )
         });
         match result {
-            Result3::Win => self.spoils(seat, target, psychic, r, trace),
-            Result3::Lose => self.spoils(target, seat, psychic, r, trace),
+            Result3::Win => {
+                self.defeated(target);
+                self.spoils(seat, target, psychic, r, trace)
+            }
+            Result3::Lose => {
+                self.defeated(seat);
+                self.spoils(target, seat, psychic, r, trace)
+            }
             Result3::StandOff => {}
         }
     }

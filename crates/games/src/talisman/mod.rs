@@ -8,6 +8,7 @@
 //! - `combat`: combat and psychic combat, the exact table, `talisman.combat`;
 //! - `curses`: the curse deck, its effects and their durations [19];
 //! - `encounters`: spaces, cards, creatures, characters, effects;
+//! - `expansion`: expansion boards as data [11:30] (the Dungeon);
 //! - `spells`: casting, blunders and when the players cast;
 //! - `policy`: the `sensible` and `random` players;
 //! - `game`: the turn, movement, death, the Crown, `talisman.game`;
@@ -22,6 +23,7 @@ pub mod curses;
 pub mod data;
 pub mod effects;
 pub mod encounters;
+pub mod expansion;
 pub mod game;
 pub mod policy;
 pub mod spells;

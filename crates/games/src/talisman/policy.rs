@@ -396,6 +396,17 @@ impl Game<'_> {
         false
     }
 
+    /// Whether to go through the doorway on its space to expansion board
+    /// `k` [11:33]: the sensible player does when entering is worth it by
+    /// [`enter_worth`] (strong enough, healthy, and not yet ready for the
+    /// Crown); the random player tosses a coin.
+    pub(crate) fn wants_enter_board<R: Roll>(&mut self, seat: usize, _k: usize, r: &mut R) -> bool {
+        self.decide_yes(seat, "enter board", r, |g, r| match g.knobs(seat) {
+            Some(k) => enter_worth(&g.snapshot(seat), &k),
+            None => r.pick(2) == 1,
+        })
+    }
+
     /// Whether to visit a stranger or pass it by [12:1, 13:5]: the sensible
     /// player visits when the stranger's effects score at least 0 on
     /// average by its space scoring (so a stranger more likely to hurt
@@ -631,6 +642,17 @@ impl Game<'_> {
                 CardKind::Spirit => fight_value(me, card.craft, true),
                 CardKind::Object if card.item.talisman && !me.talisman => 6.0,
                 CardKind::Object | CardKind::Follower => 1.0,
+                // A doorway to a board it would enter [11:32].
+                _ if card
+                    .doorway
+                    .is_some_and(|b| self.config.tournament.board_on(usize::from(b))) =>
+                {
+                    if enter_worth(me, k) {
+                        3.0
+                    } else {
+                        0.0
+                    }
+                }
                 _ => rules
                     .effects_of(usize::from(c))
                     .iter()
@@ -714,6 +736,17 @@ pub(crate) struct Snapshot {
     pub alignment: super::data::Alignment,
     /// The region it stands in.
     pub region: u8,
+}
+
+/// Whether the sensible player goes through a doorway to an expansion
+/// board [11:33]: its power has reached the middle threshold (strong
+/// enough for the board's creatures), it has more than `heal_below + 1`
+/// lives, and it is not yet ready for the Crown (power below the inward
+/// threshold, or no Talisman in reach), when the board's cards, treasure
+/// and the chart back to the main board are worth the turns.
+pub(crate) fn enter_worth(me: &Snapshot, k: &SensibleKnobs) -> bool {
+    let ready_for_crown = me.power >= k.inward_threshold && (me.talisman || me.talisman_inside);
+    me.power >= k.middle_threshold && me.lives > k.heal_below + 1 && !ready_for_crown
 }
 
 /// Value of a fight: the chance of winning (more for stronger creatures)

@@ -97,7 +97,7 @@ impl Game<'_> {
                 } else if let Some(i) = self.held_spell(seat, SpellEffect::ToadRival)
                     && self.rival_to_toad(seat).is_some_and(|t| {
                         let s = usize::from(self.players[t].hero.space);
-                        rules.board.spaces[s].region as usize + 1 == rules.board.regions.len()
+                        rules.board.spaces[s].region as usize + 1 == rules.board.main_regions()
                     })
                 {
                     self.cast_out_of_combat(seat, i, r, trace);

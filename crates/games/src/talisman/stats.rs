@@ -39,6 +39,21 @@ pub struct CardCounts {
     pub kills: u64,
 }
 
+/// Counts for one expansion board [11:30].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BoardCounts {
+    /// Times characters came onto it through a doorway.
+    pub visits: u64,
+    /// Characters that came onto it at least once.
+    pub characters: u64,
+    /// Characters that died on its spaces.
+    pub deaths: u64,
+    /// Ventures to its final space [11:46].
+    pub ventures: u64,
+    /// Games won by a character that had passed through it.
+    pub wins: u64,
+}
+
 /// The counts of a run of games.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Counts {
@@ -62,6 +77,12 @@ pub struct Counts {
     pub bitten_out: u64,
     /// Favors gained, and used on a die roll [20:15].
     pub favors: [u64; 2],
+    /// Per expansion board, in data order [11:30].
+    pub boards: Vec<BoardCounts>,
+    /// Characters brought into play in all.
+    pub plays: u64,
+    /// Pack animals left at doorways [11:34].
+    pub animals_left: u64,
 }
 
 impl Counts {
@@ -75,6 +96,7 @@ impl Counts {
         }
         Counts {
             characters: vec![CharacterCounts::default(); rules.characters.len()],
+            boards: vec![BoardCounts::default(); rules.expansions.len()],
             cards,
             ..Counts::default()
         }
@@ -106,6 +128,15 @@ impl Counts {
         self.bitten_out += other.bitten_out;
         self.favors[0] += other.favors[0];
         self.favors[1] += other.favors[1];
+        for (a, b) in self.boards.iter_mut().zip(&other.boards) {
+            a.visits += b.visits;
+            a.characters += b.characters;
+            a.deaths += b.deaths;
+            a.ventures += b.ventures;
+            a.wins += b.wins;
+        }
+        self.plays += other.plays;
+        self.animals_left += other.animals_left;
     }
 }
 
@@ -113,7 +144,7 @@ impl Counts {
 /// or Day event only with the tournament's `timed_events`, a card giving
 /// tokens only with its `tokens`).
 fn in_deck(model: &TalismanGame, card: &Card) -> bool {
-    model.config().tournament.deals(card)
+    model.config().tournament.in_play(card)
 }
 
 /// Plays trials `range` of `seed` and counts them.
@@ -139,6 +170,21 @@ fn count_block(model: &TalismanGame, seed: u64, range: std::ops::Range<u64>) -> 
                 counts.deaths[k] += u64::from(*d);
             }
         }
+        for (k, b) in out.boards.iter_mut().enumerate() {
+            b.visits += u64::from(s.board_visits[k]);
+            b.characters += u64::from(s.board_characters[k]);
+            b.deaths += u64::from(s.board_deaths[k]);
+            b.ventures += u64::from(s.board_ventures[k]);
+            if let Some(End::Won { seat, .. }) = game.end {
+                b.wins += u64::from((game.players[seat].hero.visited >> k) & 1);
+            }
+        }
+        out.plays += s
+            .character_played
+            .iter()
+            .map(|&n| u64::from(n))
+            .sum::<u64>();
+        out.animals_left += u64::from(s.animals_left);
         if let Some(End::Won { seat, character }) = game.end {
             out.decided += 1;
             out.seat_wins[seat] += 1;
@@ -247,7 +293,7 @@ impl BreakdownModel for TalismanGame {
             ]);
         }
         let mut tables = vec![characters, seats, card_table];
-        let tournament = self.config().tournament;
+        let tournament = &self.config().tournament;
         if tournament.starting_purchase || tournament.timed_events || tournament.tokens {
             let mut additions = Table::new(
                 "tournament-additions",
@@ -283,10 +329,57 @@ impl BreakdownModel for TalismanGame {
             }
             tables.push(additions);
         }
+        if tournament.board_mask != 0 {
+            tables.push(board_table(self, &counts));
+        }
         Breakdown {
             games: counts.games,
             heading: format!("{} with a winner", counts.decided),
             tables,
         }
     }
+}
+
+/// Per expansion board played [11:30]: visits, the characters that came
+/// in, deaths there (per character that came in), ventures to the final
+/// space, and the win rate of the characters that passed through it
+/// beside that of every character brought into play, with Wilson
+/// intervals.
+fn board_table(model: &TalismanGame, counts: &Counts) -> Table {
+    let rules = model.rules();
+    let mut table = Table::new(
+        "boards",
+        &[
+            "board",
+            "visits/game",
+            "characters in",
+            "deaths there",
+            "death rate",
+            "ventures",
+            "wins",
+            "win rate",
+            "win rate, all",
+        ],
+    );
+    for (k, b) in counts.boards.iter().enumerate() {
+        if !model.config().tournament.board_on(k) {
+            continue;
+        }
+        table.rows.push(vec![
+            Cell::Text(rules.expansions[k].name.clone()),
+            Cell::ratio(b.visits, counts.games, 3),
+            Cell::Count(b.characters),
+            Cell::Count(b.deaths),
+            Cell::rate(b.deaths, b.characters, 4),
+            Cell::Count(b.ventures),
+            Cell::Count(b.wins),
+            Cell::rate(b.wins, b.characters, 4),
+            Cell::rate(counts.decided, counts.plays, 4),
+        ]);
+    }
+    table.notes = vec![format!(
+        "death rate: of the characters that came in, died on the board; win rate: of the characters that came in, won the game (all: of every character brought into play); pack animals left at doorways: {}",
+        counts.animals_left
+    )];
+    table
 }

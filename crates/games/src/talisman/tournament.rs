@@ -22,7 +22,7 @@ pub(crate) const MAX_FAVORS: i32 = 20;
 const MAX_REDEALS: u32 = 64;
 
 /// Which tournament additions are played (scenario `[tournament]` table).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Tournament {
     /// Each player is dealt one random Purchase Card at setting up, a
@@ -35,12 +35,35 @@ pub struct Tournament {
     /// 8 bites put a player out, a favor adds or takes 1 from a roll
     /// [20:12-13, 20:15].
     pub tokens: bool,
+    /// Expansion boards played, by the names of their files in the data
+    /// folder's `boards/` (e.g. `["dungeon"]`): their Doorway cards are
+    /// shuffled into the adventure deck and their own decks are dealt
+    /// [11:30-31].
+    pub boards: Vec<String>,
+    /// The boards played as a mask of expansion indices (set at load).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub board_mask: u8,
 }
 
 impl Tournament {
-    /// Whether `card` is shuffled into the adventure deck.
+    /// Whether `card` is shuffled into the main adventure deck.
     pub fn deals(&self, card: &Card) -> bool {
-        (card.timed.is_none() || self.timed_events) && (!card.tokens || self.tokens)
+        (card.timed.is_none() || self.timed_events)
+            && (!card.tokens || self.tokens)
+            && card.deck == 0
+            && card.doorway.is_none_or(|k| self.board_on(usize::from(k)))
+    }
+
+    /// Whether expansion board `k` is played.
+    pub fn board_on(&self, k: usize) -> bool {
+        k < 8 && self.board_mask & (1 << k) != 0
+    }
+
+    /// Whether `card` is in play in this scenario: in the main deck, or in
+    /// the deck of a board played.
+    pub fn in_play(&self, card: &Card) -> bool {
+        self.deals(card) || (card.deck > 0 && self.board_on(usize::from(card.deck) - 1))
     }
 }
 

@@ -4,7 +4,8 @@
 //! fixed-size and lives on the stack; nothing is allocated per game.
 //!
 //! This file holds the game state, the deal, the decks, death and the turn;
-//! `movement` holds movement, the inner region and the Crown; `model` holds
+//! `movement` holds movement, the inner region and the Crown; `boards` the
+//! doorways and the expansion boards [11:30-46]; `model` holds
 //! the scenario file, the output spec and the `Model` impl.
 
 use barsoom_engine::model::Trace;
@@ -12,10 +13,12 @@ use barsoom_engine::model::Trace;
 use super::character::Hero;
 use super::curses::{CurseEffect, MAX_CURSES};
 use super::data::{Ability, MAX_CARDS, MAX_SPELLS, Rules};
+use super::expansion::{BOARD_CARDS, MAX_BOARDS};
 use super::policy::{Base, Policy};
 use super::tournament::{Lasting, Tournament};
 use barsoom_engine::search::{self, Branching, SearchSlot};
 
+mod boards;
 mod model;
 mod movement;
 mod playouts;
@@ -142,6 +145,16 @@ pub struct GameStats {
     pub bitten_out: u32,
     /// Favors gained, and used on a die roll [20:15].
     pub favors: [u32; 2],
+    /// Per expansion board: characters brought onto it through a doorway [11:33].
+    pub board_visits: [u32; MAX_BOARDS],
+    /// Per expansion board: characters that came onto it at least once.
+    pub board_characters: [u32; MAX_BOARDS],
+    /// Per expansion board: characters that died on its spaces.
+    pub board_deaths: [u32; MAX_BOARDS],
+    /// Per expansion board: ventures to its final space [11:46].
+    pub board_ventures: [u32; MAX_BOARDS],
+    /// Pack animals left at a doorway [11:34].
+    pub animals_left: u32,
 }
 
 impl Default for GameStats {
@@ -161,6 +174,11 @@ impl Default for GameStats {
             bites: 0,
             bitten_out: 0,
             favors: [0; 2],
+            board_visits: [0; MAX_BOARDS],
+            board_characters: [0; MAX_BOARDS],
+            board_deaths: [0; MAX_BOARDS],
+            board_ventures: [0; MAX_BOARDS],
+            animals_left: 0,
         }
     }
 }
@@ -232,6 +250,14 @@ pub struct Game<'a> {
     pub(super) curse_deck: [u8; MAX_CURSES],
     /// How many are in the deck.
     pub(super) curse_len: usize,
+    /// Each expansion board's adventure deck [11:30].
+    pub(super) board_deck: [[u16; BOARD_CARDS]; MAX_BOARDS],
+    /// How many cards each holds.
+    pub(super) board_deck_len: [u8; MAX_BOARDS],
+    /// Each expansion board's discards.
+    pub(super) board_discard: [[u16; BOARD_CARDS]; MAX_BOARDS],
+    /// How many cards each holds.
+    pub(super) board_discard_len: [u8; MAX_BOARDS],
     /// Cards face up on each space.
     pub pile: [[u16; PILE]; SPACES],
     /// How many on each space.
@@ -287,6 +313,10 @@ impl<'a> Game<'a> {
             spell_discard_len: 0,
             curse_deck: [0; MAX_CURSES],
             curse_len: 0,
+            board_deck: [[0; BOARD_CARDS]; MAX_BOARDS],
+            board_deck_len: [0; MAX_BOARDS],
+            board_discard: [[0; BOARD_CARDS]; MAX_BOARDS],
+            board_discard_len: [0; MAX_BOARDS],
             pile: [[0; PILE]; SPACES],
             pile_len: [0; SPACES],
             space_gold: [0; SPACES],
@@ -324,6 +354,7 @@ impl<'a> Game<'a> {
             }
         }
         shuffle(&mut self.deck[..self.deck_len], r);
+        self.deal_board_decks(r);
         self.spell_len = rules.spells.len();
         for i in 0..self.spell_len {
             self.spell_deck[i] = i as u8;
@@ -442,7 +473,9 @@ impl<'a> Game<'a> {
     /// Puts an adventure card on the discard pile (purchase items go back
     /// to their pile, which is unlimited [20:2]).
     pub(crate) fn discard_card(&mut self, card: u16) {
-        if card < super::character::PURCHASE_BASE && self.discard_len < MAX_CARDS {
+        if card < super::character::PURCHASE_BASE && self.rules.cards[usize::from(card)].deck > 0 {
+            self.discard_board_card(card);
+        } else if card < super::character::PURCHASE_BASE && self.discard_len < MAX_CARDS {
             self.discard[self.discard_len] = card;
             self.discard_len += 1;
         }
@@ -626,6 +659,9 @@ impl<'a> Game<'a> {
                 CAUSE_NAMES[cause_index]
             )
         });
+        if let Some(k) = self.expansion_at(usize::from(self.players[seat].hero.space)) {
+            self.stats.board_deaths[k] += 1;
+        }
         self.remove_character(seat);
         let p = &mut self.players[seat];
         if self.crown_reached || p.hand_len == 0 {

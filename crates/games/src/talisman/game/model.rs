@@ -193,6 +193,28 @@ impl TalismanGame {
         if endings.is_empty() {
             endings = (0..rules.endings.len() as u8).collect();
         }
+        let mut tournament = file.tournament.clone();
+        for (i, name) in tournament.boards.iter().enumerate() {
+            let k = rules
+                .expansions
+                .iter()
+                .position(|x| &x.id == name)
+                .ok_or_else(|| {
+                    let ids: Vec<&str> = rules.expansions.iter().map(|x| x.id.as_str()).collect();
+                    err(
+                        format!("tournament.boards[{i}]"),
+                        format!(
+                            "unknown board {name:?}; expected one a Doorway card leads to ({})",
+                            if ids.is_empty() {
+                                "none in this data folder".to_string()
+                            } else {
+                                ids.join(", ")
+                            }
+                        ),
+                    )
+                })?;
+            tournament.board_mask |= 1 << k;
+        }
         Ok(Config {
             players: n,
             policies,
@@ -201,7 +223,7 @@ impl TalismanGame {
             max_rounds: file.max_rounds,
             endings,
             search_horizon: file.search_horizon,
-            tournament: file.tournament,
+            tournament,
         })
     }
 

@@ -115,6 +115,10 @@ impl<'a> Game<'a> {
             self.crown_turn(seat, r, trace);
             return;
         }
+        if let Some(k) = board.regions[region].expansion {
+            self.board_move(seat, usize::from(k), r, trace);
+            return;
+        }
         if !board.regions[region].ring {
             self.inner_move(seat, r, trace);
             return;
@@ -122,6 +126,10 @@ impl<'a> Game<'a> {
         // A failed Portal attempt must be made again [11:24].
         if hero.at_portal {
             self.attempt_portal(seat, r, trace);
+            return;
+        }
+        // A Doorway card here leads to its board [11:32-33].
+        if self.doorway_move(seat, r, trace) {
             return;
         }
         if self.raft_crossing(seat, r, trace) {
@@ -367,8 +375,15 @@ impl<'a> Game<'a> {
                     )
                 });
                 if works {
+                    // Characters on an expansion board are out of its
+                    // reach [9:8].
                     for s in 0..self.seats() {
-                        if s != seat && self.players[s].alive {
+                        if s != seat
+                            && self.players[s].alive
+                            && self
+                                .expansion_at(usize::from(self.players[s].hero.space))
+                                .is_none()
+                        {
                             self.lose_lives(s, 1, Cause::Ending, Source::None, trace);
                         }
                     }

@@ -1,0 +1,285 @@
+//! Expansion boards as data [11:30]: each is a file
+//! `boards/<id>.toml` in the data folder, loaded when a Doorway card of the
+//! main adventure deck names it [11:31]. A board lists its spaces in the
+//! order its path runs (the Dungeon's spiral [11:39]: the first space is
+//! the entrance, the last the final space), whether pack animals may come
+//! in [11:34], the space chart that sends a character from the final space
+//! back to the main board [11:46] and its own adventure deck. Its spaces
+//! join the main board's as one more region, and its cards the adventure
+//! cards as deck `k + 1`, so the game indexes them as it does the others.
+//! A board with no way back to the main board, a doorway naming a board
+//! with no file, and a card or space naming an unknown effect are one-line
+//! load errors.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::board::{Board, MAX_SPACES, Region, Space, compile_space_effects};
+use super::data::{Card, CardFile, CardKind, Effect, EffectCompiler, MAX_CARDS, compile_card};
+use super::effects::EffectFile;
+use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance};
+
+/// The most expansion boards one data folder may have (per-game state is
+/// fixed-size).
+pub const MAX_BOARDS: usize = 4;
+/// The most cards in one expansion board's adventure deck.
+pub(crate) const BOARD_CARDS: usize = 64;
+/// The most entries of a final space's chart (a die plus the tokens).
+const MAX_EXIT: usize = 12;
+
+/// One expansion board, compiled.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expansion {
+    /// Its id: the file stem, as Doorway cards and scenarios name it.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Its region in the board.
+    pub region: u8,
+    /// The entrance, where a character coming through a doorway stops [11:33].
+    pub entrance: u16,
+    /// The final space (the Dungeon's Treasure Chamber) [11:46].
+    pub final_space: u16,
+    /// Whether pack animals may come in (the Dungeon bars them) [11:34].
+    pub pack_animals: bool,
+    /// Whether each venture to the final space earns a token that adds 1
+    /// to later rolls on its chart (the Dungeon tokens [20:14]).
+    pub venture_tokens: bool,
+    /// The space chart [11:46]: entry `n - 1` is the main-board space a
+    /// total of `n` sends the character to; higher totals read the last.
+    pub exit: Vec<u16>,
+}
+
+/// An expansion board file as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExpansionFile {
+    provenance: String,
+    name: String,
+    /// `spiral`: a die a turn away from the entrance [11:39].
+    layout: String,
+    #[serde(default)]
+    pack_animals: bool,
+    #[serde(default)]
+    venture_tokens: bool,
+    spaces: Vec<ExpansionSpaceFile>,
+    #[serde(default)]
+    exit: Vec<String>,
+    cards: Vec<CardFile>,
+}
+
+/// A space as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExpansionSpaceFile {
+    name: String,
+    #[serde(default)]
+    effects: Vec<EffectFile>,
+}
+
+/// The board a Doorway card names, checked: a Place card [11:31] whose
+/// board has a file `boards/<name>.toml` beside the other data. Returns
+/// its index in `ids`, adding it if new.
+pub(crate) fn doorway_board(
+    dir: &Path,
+    path: &Path,
+    field: &str,
+    name: &str,
+    kind: CardKind,
+    ids: &mut Vec<String>,
+) -> Result<u8, ScenarioError> {
+    let err = |message: String| ScenarioError::new(path, field, message);
+    if kind != CardKind::Place {
+        return Err(err(
+            "a Doorway card is treated as a Place card [11:31]: expected kind = \"place\"".into(),
+        ));
+    }
+    if let Some(i) = ids.iter().position(|id| id == name) {
+        return Ok(i as u8);
+    }
+    let simple = !name.is_empty()
+        && name.len() <= 32
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-');
+    if !simple || !dir.join("boards").join(format!("{name}.toml")).is_file() {
+        return Err(err(format!(
+            "unknown board {name:?}: expected the name of a file boards/NAME.toml in {}",
+            dir.display()
+        )));
+    }
+    if ids.len() == MAX_BOARDS {
+        return Err(err(format!(
+            "expected at most {MAX_BOARDS} expansion boards"
+        )));
+    }
+    ids.push(name.to_string());
+    Ok((ids.len() - 1) as u8)
+}
+
+/// Loads the boards `ids` from `dir/boards/`, appending their spaces to
+/// `board` (one region each) and their decks to `cards`.
+pub(crate) fn load_boards(
+    dir: &Path,
+    loader: &mut Loader,
+    ids: &[String],
+    board: &mut Board,
+    tables: &mut Vec<Effect>,
+    cards: &mut Vec<Card>,
+    card_effects: &mut Vec<Effect>,
+) -> Result<Vec<Expansion>, ScenarioError> {
+    let mut out = Vec::new();
+    for (k, id) in ids.iter().enumerate() {
+        let path = dir.join("boards").join(format!("{id}.toml"));
+        let file: ExpansionFile = loader.read_toml(&path)?;
+        check_provenance(&path, "provenance", &file.provenance)?;
+        let err = |field: &str, message: String| ScenarioError::new(&path, field, message);
+        if file.layout != "spiral" {
+            return Err(err(
+                "layout",
+                format!(
+                    "expected spiral (a die a turn away from the entrance [11:39]), found {:?}",
+                    file.layout
+                ),
+            ));
+        }
+        let first = board.spaces.len();
+        if file.spaces.len() < 2 || first + file.spaces.len() > MAX_SPACES {
+            return Err(err(
+                "spaces",
+                format!(
+                    "expected 2 or more spaces, the entrance first and the final space last, with at most {MAX_SPACES} on all the boards"
+                ),
+            ));
+        }
+        let mut names: Vec<String> = board.spaces.iter().map(|s| s.name.clone()).collect();
+        let region = board.regions.len() as u8;
+        let mut region_spaces = Vec::new();
+        for (i, s) in file.spaces.iter().enumerate() {
+            if names.contains(&s.name) {
+                return Err(err(
+                    &format!("spaces[{i}].name"),
+                    format!(
+                        "{:?} is already the name of a space of the main board or this one",
+                        s.name
+                    ),
+                ));
+            }
+            names.push(s.name.clone());
+        }
+        let mut compiler = EffectCompiler {
+            space_names: &names,
+            tables: std::mem::take(tables),
+        };
+        for (i, s) in file.spaces.iter().enumerate() {
+            let field = format!("spaces[{i}]");
+            let start = board.effects.len() as u16;
+            let (draw, gate) = compile_space_effects(
+                &path,
+                &field,
+                &s.effects,
+                &mut compiler,
+                &mut board.effects,
+            )?;
+            if gate.is_some() {
+                return Err(err(
+                    &format!("{field}.effects"),
+                    "the Sentinel, Portal, Valley of Fire and Crown belong to the main board"
+                        .into(),
+                ));
+            }
+            let index = (first + i) as u16;
+            region_spaces.push(index);
+            board.spaces.push(Space {
+                name: s.name.clone(),
+                region,
+                position: i as u8,
+                effects_start: start,
+                effects_len: s.effects.len() as u16,
+                draw,
+                link: None,
+                gate: None,
+                woods: false,
+                river_start: 0,
+                river_len: 0,
+            });
+        }
+        board.regions.push(Region {
+            name: file.name.clone(),
+            ring: false,
+            spaces: region_spaces,
+            expansion: Some(k as u8),
+        });
+        // The way back: the final space's chart must name spaces of the
+        // main board's rings [11:46].
+        if file.exit.is_empty() || file.exit.len() > MAX_EXIT {
+            return Err(err(
+                "exit",
+                format!(
+                    "no path back to the main board: expected the final space's chart [11:46], 1 to {MAX_EXIT} spaces of the main board"
+                ),
+            ));
+        }
+        let mut exit = Vec::new();
+        for (j, name) in file.exit.iter().enumerate() {
+            let to = board
+                .space_index(name)
+                .filter(|&s| {
+                    let r = &board.regions[usize::from(board.spaces[s].region)];
+                    r.expansion.is_none() && r.ring
+                })
+                .ok_or_else(|| {
+                    err(
+                        &format!("exit[{j}]"),
+                        format!(
+                            "no path back to the main board: {name:?} is not a space of its outer or middle region"
+                        ),
+                    )
+                })?;
+            exit.push(to as u16);
+        }
+        let before = cards.len();
+        for (i, c) in file.cards.iter().enumerate() {
+            let field = format!("cards[{i}]");
+            let mut card = compile_card(&path, &field, c, &mut compiler, card_effects)?;
+            if card.timed.is_some() {
+                return Err(err(
+                    &format!("{field}.timed"),
+                    "Season, Month and Day events belong to the main adventure deck".into(),
+                ));
+            }
+            if c.names_doorway() {
+                return Err(err(
+                    &format!("{field}.doorway"),
+                    "Doorway cards are modelled in the main adventure deck only".into(),
+                ));
+            }
+            card.deck = k as u8 + 1;
+            for _ in 0..c.copies() {
+                cards.push(card.clone());
+            }
+        }
+        *tables = compiler.tables;
+        let n = cards.len() - before;
+        if !(1..=BOARD_CARDS).contains(&n) || cards.len() > MAX_CARDS {
+            return Err(err(
+                "cards",
+                format!(
+                    "expected 1 to {BOARD_CARDS} cards in the board's deck and at most {MAX_CARDS} adventure cards in all, found {n}"
+                ),
+            ));
+        }
+        out.push(Expansion {
+            id: id.clone(),
+            name: file.name.clone(),
+            region,
+            entrance: first as u16,
+            final_space: (first + file.spaces.len() - 1) as u16,
+            pack_animals: file.pack_animals,
+            venture_tokens: file.venture_tokens,
+            exit,
+        });
+    }
+    Ok(out)
+}
