@@ -227,6 +227,17 @@ pub fn use_data(scenario: &Path, data: &Path) {
     std::fs::write(scenario, line + &text).expect("write scenario");
 }
 
+/// Copies the bundled scenario `relative` into `dir` as `game.toml`, with
+/// a copy of the data folder `data` (bundled, relative) beside it that the
+/// copy reads: a test may then doctor either.
+pub fn copy_scenario_with_data(relative: &str, data: &str, dir: &Path) -> PathBuf {
+    copy_tree(&bundled(data), &dir.join("data"));
+    let scenario = dir.join("game.toml");
+    std::fs::copy(bundled(relative), &scenario).expect("copy");
+    use_data(&scenario, &dir.join("data"));
+    scenario
+}
+
 /// Copies the folder `from` with everything in it (subfolders too) to `to`.
 pub fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");

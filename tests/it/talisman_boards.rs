@@ -13,8 +13,7 @@ use std::path::{Path, PathBuf};
 use barsoom::engine::{RunConfig, TraceLog, run};
 use barsoom::games::talisman::character::Hero;
 use barsoom::games::talisman::data::Rules;
-use barsoom::games::talisman::game::{Config, Game, MAX_PLAYERS, TalismanGame};
-use barsoom::games::talisman::policy::{Policy, SensibleKnobs};
+use barsoom::games::talisman::game::{Config, Game, TalismanGame};
 use barsoom::games::talisman::tournament::Tournament;
 
 use crate::common;
@@ -32,18 +31,12 @@ fn dungeon_config(rules: &Rules) -> Config {
         .position(|x| x.id == "dungeon")
         .expect("the Dungeon is loaded");
     Config {
-        players: 4,
-        policies: [Policy::Sensible(SensibleKnobs::default()); MAX_PLAYERS],
-        first: [None; MAX_PLAYERS],
-        hand: 3,
-        max_rounds: 400,
-        endings: vec![0],
-        search_horizon: 12,
         tournament: Tournament {
             boards: vec!["dungeon".into()],
             board_mask: 1 << k,
             ..Tournament::default()
         },
+        ..crate::talisman_game::config(4)
     }
 }
 
@@ -313,14 +306,11 @@ fn bad_board_data_gives_one_line_errors() {
     ];
     for (name, file, from, to, wants) in cases {
         let dir = temp(&name.replace(' ', "-"));
-        common::copy_tree(&common::bundled("talisman/data"), &dir.join("data"));
-        let scenario = dir.join("game.toml");
-        std::fs::copy(
-            common::bundled("talisman/four-player-dungeon.toml"),
-            &scenario,
-        )
-        .expect("copy");
-        common::use_data(&scenario, &dir.join("data"));
+        let scenario = common::copy_scenario_with_data(
+            "talisman/four-player-dungeon.toml",
+            "talisman/data",
+            &dir,
+        );
         let path = if file.is_empty() {
             scenario.clone()
         } else {

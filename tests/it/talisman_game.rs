@@ -33,7 +33,8 @@ fn rules() -> Rules {
     Rules::load(&data_dir()).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn config(players: usize) -> Config {
+/// `players` sensible seats on the main board alone, 400 rounds at most.
+pub(crate) fn config(players: usize) -> Config {
     Config {
         players,
         policies: [Policy::Sensible(SensibleKnobs::default()); MAX_PLAYERS],
@@ -634,15 +635,11 @@ fn the_sensible_player_beats_the_random_one() {
 }
 
 fn copy_data(dir: &Path) -> PathBuf {
-    common::copy_tree(&data_dir(), &dir.join("data"));
-    let scenario = dir.join("game.toml");
-    std::fs::copy(
-        common::bundled("talisman/four-player-random-deal.toml"),
-        &scenario,
+    common::copy_scenario_with_data(
+        "talisman/four-player-random-deal.toml",
+        "talisman/data",
+        dir,
     )
-    .expect("copy");
-    common::use_data(&scenario, &dir.join("data"));
-    scenario
 }
 
 fn temp(name: &str) -> PathBuf {

@@ -195,34 +195,44 @@ impl Game<'_> {
                 self.leave_by_door(seat, k, r, trace);
                 return;
             }
-            let dest = usize::from(region.spaces[to as usize]);
-            self.players[seat].hero.space = dest as u16;
-            trace.event("Talisman 11:40", || {
-                format!(
-                    "seat {} rolls {roll}, beaten, goes back to {}",
-                    seat + 1,
-                    board.spaces[dest].name
-                )
-            });
-            self.encounter(seat, r, trace);
+            let dest = region.spaces[to as usize];
+            self.spiral_step(
+                seat,
+                dest,
+                ("Talisman 11:40", "beaten, goes back"),
+                roll,
+                r,
+                trace,
+            );
             return;
         }
-        let to = (here + roll).min(last);
-        let dest = usize::from(region.spaces[to as usize]);
-        self.players[seat].hero.space = dest as u16;
-        trace.event("Talisman 11:39", || {
-            format!(
-                "seat {} rolls {roll}, moves on to {}",
-                seat + 1,
-                board.spaces[dest].name
-            )
-        });
-        self.encounter(seat, r, trace);
+        let dest = region.spaces[(here + roll).min(last) as usize];
+        self.spiral_step(seat, dest, ("Talisman 11:39", "moves on"), roll, r, trace);
         let hero = &self.players[seat].hero;
         if self.players[seat].alive && usize::from(hero.space) == usize::from(expansion.final_space)
         {
             self.leave_board(seat, k, r, trace);
         }
+    }
+
+    /// Puts the character of `seat` on spiral space `dest` after rolling
+    /// `roll` (traced under `rule` with `how`) and meets the space.
+    fn spiral_step<R: Roll, T: Trace>(
+        &mut self,
+        seat: usize,
+        dest: u16,
+        (rule, how): (&'static str, &str),
+        roll: i32,
+        r: &mut R,
+        trace: &mut T,
+    ) {
+        let rules = self.rules;
+        self.players[seat].hero.space = dest;
+        let name = &rules.board.spaces[usize::from(dest)].name;
+        trace.event(rule, || {
+            format!("seat {} rolls {roll}, {how} to {name}", seat + 1)
+        });
+        self.encounter(seat, r, trace);
     }
 
     /// The final space's chart [11:46]: a die plus 1 for each earlier
