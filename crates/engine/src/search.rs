@@ -230,6 +230,15 @@ pub trait Searchable: Clone {
     /// whose playouts are noisy and whose wrong departures cost dear (a
     /// journey turned back) asks for more.
     const SWITCH_Z: f64 = 1.0;
+
+    /// The switch test's standard errors for decisions of kind `kind` (the
+    /// name given to [`decide`]): [`Searchable::SWITCH_Z`] unless a game asks
+    /// more of a decision it meets so often in a game that false switches
+    /// at the usual level add up.
+    fn switch_z(kind: &'static str) -> f64 {
+        let _ = kind;
+        Self::SWITCH_Z
+    }
 }
 
 /// The live game's searcher, boxed: a copy of a game holds none (cloning a
@@ -387,7 +396,7 @@ impl<G> SearchSlot<G> {
 impl<G: Searchable> Searcher<G> {
     /// Spreads `budget` playouts over the `choices` by UCB1 (the base
     /// policy's choice `usual` first) and returns the best mean if it beats
-    /// `usual`'s by more than [`Searchable::SWITCH_Z`] standard errors of the
+    /// `usual`'s by more than [`Searchable::switch_z`] standard errors of the
     /// difference, else `usual`.
     #[allow(clippy::too_many_arguments)]
     fn search(
@@ -456,7 +465,7 @@ impl<G: Searchable> Searcher<G> {
             self.totals[arm] += reward;
             self.squares[arm] += reward * reward;
         }
-        let best = self.choose(usual, stride);
+        let best = self.choose(usual, stride, G::switch_z(kind));
         if let Some(notes) = &mut self.notes {
             let arms: Vec<String> = (0..choices)
                 .map(|i| {
@@ -474,12 +483,12 @@ impl<G: Searchable> Searcher<G> {
     }
 
     /// The candidate that beats `usual` by the most, where it does so by
-    /// more than [`Searchable::SWITCH_Z`] standard errors of the difference;
+    /// more than `switch_z` standard errors of the difference;
     /// else `usual`. With common random numbers each candidate is read
     /// against `usual` over the pairs of playouts that shared a stream
     /// (`stride` reward slots a candidate), so the luck both met cancels;
     /// otherwise the best mean is taken against `usual`'s as independent.
-    fn choose(&self, usual: usize, stride: usize) -> usize {
+    fn choose(&self, usual: usize, stride: usize, switch_z: f64) -> usize {
         if self.visits[usual] == 0 {
             return usual;
         }
@@ -496,7 +505,7 @@ impl<G: Searchable> Searcher<G> {
             return (0..self.visits.len())
                 .filter_map(|i| paired(i).map(|(difference, error)| (i, difference, error)))
                 .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
-                .filter(|&(_, difference, error)| difference > G::SWITCH_Z * error)
+                .filter(|&(_, difference, error)| difference > switch_z * error)
                 .map_or(usual, |(i, _, _)| i);
         }
         let mean = |i: usize| self.totals[i] / f64::from(self.visits[i].max(1));
@@ -517,7 +526,7 @@ impl<G: Searchable> Searcher<G> {
         let standard_error = (variance(best) / f64::from(self.visits[best])
             + variance(usual) / f64::from(self.visits[usual]))
         .sqrt();
-        if mean(best) - mean(usual) > G::SWITCH_Z * standard_error {
+        if mean(best) - mean(usual) > switch_z * standard_error {
             best
         } else {
             usual

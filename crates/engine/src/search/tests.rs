@@ -249,10 +249,12 @@ fn every_live_search_is_counted() {
 
 /// One decision between two choices: the reward is a coin thrown after
 /// the choice (0 or 0.9), plus `edge` for choice 1 (none by default: the
-/// choices change nothing).
+/// choices change nothing). The decision is of kind `kind`
+/// (`"nothing"` when empty).
 #[derive(Clone, Default)]
 struct Noise<const COMMON: bool> {
     edge: f64,
+    kind: &'static str,
     choice: Option<usize>,
     reward: f64,
     branching: Branching,
@@ -262,7 +264,12 @@ struct Noise<const COMMON: bool> {
 impl<const COMMON: bool> Noise<COMMON> {
     fn play<R: Roll>(&mut self, r: &mut R) {
         turn_boundary(self, r);
-        let choice = decide(self, (), 0, "nothing", 2, |_, _| 0, r);
+        let kind = if self.kind.is_empty() {
+            "nothing"
+        } else {
+            self.kind
+        };
+        let choice = decide(self, (), 0, kind, 2, |_, _| 0, r);
         self.choice = Some(choice);
         self.reward = 0.9 * f64::from(u8::from(r.pick(2) == 1)) + self.edge * choice as f64;
     }
@@ -287,15 +294,28 @@ impl<const COMMON: bool> Searchable for Noise<COMMON> {
         self.reward
     }
     const COMMON_RANDOM_NUMBERS: bool = COMMON;
+    /// A decision of kind `"costly"` departs from its base only on ten
+    /// standard errors; the others on the default one.
+    fn switch_z(kind: &'static str) -> f64 {
+        if kind == COSTLY { 10.0 } else { Self::SWITCH_Z }
+    }
 }
+
+const COSTLY: &str = "costly";
 
 /// The searched choice of 40 trials of [`Noise`] with this `edge`.
 fn noise_choices<const COMMON: bool>(edge: f64) -> Vec<usize> {
+    noise_choices_of_kind::<COMMON>(edge, "")
+}
+
+/// The searched choice of 40 trials of [`Noise`] of kind `kind`.
+fn noise_choices_of_kind<const COMMON: bool>(edge: f64, kind: &'static str) -> Vec<usize> {
     (0..40)
         .map(|trial| {
             let mut dice = Dice::for_trial(13, trial);
             let mut g = Noise::<COMMON> {
                 edge,
+                kind,
                 slot: SearchSlot::live(false),
                 ..Noise::default()
             };
@@ -331,6 +351,17 @@ fn common_random_numbers_read_a_small_edge_pair_by_pair() {
         departures <= 8,
         "{departures} of 40 on separate streams: {own:?}"
     );
+}
+
+#[test]
+fn a_decision_kind_can_ask_more_standard_errors_before_a_switch() {
+    // Pure luck on separate streams: at the default one standard error
+    // some of 40 searches depart from the base (the test above); a kind
+    // that asks ten never does on the same streams.
+    let usual = noise_choices_of_kind::<false>(0.0, "nothing");
+    assert!(usual.contains(&1), "{usual:?}");
+    let costly = noise_choices_of_kind::<false>(0.0, COSTLY);
+    assert!(costly.iter().all(|&c| c == 0), "{costly:?}");
 }
 
 #[test]

@@ -7,9 +7,8 @@
 //! ends the Strategic Turn. The game ends when every hero has fulfilled glory
 //! or love or is out of play [20.4], and is scored by [20.5].
 //!
-//! The state is fixed arrays of `Copy` values: a game allocates nothing.
-//! Every chance goes through a [`Roller`] (dice, cards, duels and bouts), so
-//! tests can script a whole game.
+//! The state is fixed arrays of `Copy` values (a game allocates nothing);
+//! every chance goes through a [`Roller`], so tests can script a game.
 //!
 //! The mechanics live in sibling modules as further `impl Game` blocks:
 //! [`super::travel`] (phase D), [`super::villains`] (B, L, surrogates,
@@ -60,8 +59,7 @@ pub struct Transit {
 pub enum Status {
     /// Free to move.
     Free,
-    /// A prisoner of warriors of Mars, until the Delay Table's turns are
-    /// up [11.34].
+    /// A prisoner of warriors of Mars, until the Delay Table's turns are up [11.34].
     Captured,
     /// Interned in a city [11.44, 11.46].
     Interned,
@@ -172,8 +170,7 @@ pub struct Hero {
     pub wait: u8,
     /// Whole Player-Turns he loses [17.18].
     pub skip: u8,
-    /// His conveyance: a [`crate::jc::map`] bit (walk, thoat,
-    /// flier) [9.31].
+    /// His conveyance: a [`crate::jc::map`] bit (walk, thoat, flier) [9.31].
     pub conveyance: u8,
     /// Armed (captured heroes come back unarmed [11.34]).
     pub armed: bool,
@@ -258,6 +255,11 @@ impl Hero {
     /// Whether he is still in the game.
     pub(crate) fn in_play(&self) -> bool {
         self.status != Status::OutOfPlay
+    }
+
+    /// Whether he has fulfilled glory or love or is out of play [20.4].
+    pub(crate) fn finished(&self) -> bool {
+        !self.in_play() || self.glory_at > 0 || self.love_at > 0
     }
 }
 
@@ -708,12 +710,11 @@ impl Game {
         None
     }
 
-    /// Whether every hero has fulfilled glory or love or is out of play
-    /// [20.4].
+    /// Whether every hero has finished [20.4].
     pub fn all_done(&self) -> bool {
         self.heroes[..usize::from(self.players)]
             .iter()
-            .all(|h| !h.in_play() || h.glory_at > 0 || h.love_at > 0)
+            .all(Hero::finished)
     }
 
     /// One Player-Turn [8.0 C-L].

@@ -60,7 +60,20 @@ const FAR: f64 = 20.0;
 /// of a city on his conveyance and on foot).
 const MAX_MOVES: usize = 64;
 
+/// The name of the onward-or-back decision in transit [9.13].
+const TRANSIT: &str = "transit";
+
 impl Game {
+    /// Whether every other player's hero has fulfilled glory or love or is
+    /// out of play [20.4] (never in a game of one).
+    fn rivals_finished(&self, p: usize) -> bool {
+        self.players > 1
+            && self.heroes[..usize::from(self.players)]
+                .iter()
+                .enumerate()
+                .all(|(q, h)| q == p || h.finished())
+    }
+
     /// Whether any player searches (else the decisions are the policies'
     /// own calls, exactly as without a search player).
     fn searching(&self) -> bool {
@@ -101,7 +114,7 @@ impl Game {
                     self,
                     *ctx,
                     p,
-                    "transit",
+                    TRANSIT,
                     n,
                     |g, r| {
                         base_back =
@@ -391,6 +404,16 @@ impl Searchable for Game {
     /// until 20% of games were unfinished at 200 turns).
     const SWITCH_Z: f64 = 2.0;
 
+    /// Onward or back [9.13] is tested at every Strategic Turn of a
+    /// journey, some 150 times a game: at two standard errors a few false
+    /// turn-backs a game are expected by chance alone, and each costs the
+    /// road walked (a search:100 John Carter wandering between two cities
+    /// left 2.2% of games unfinished). Three standard errors make a false
+    /// turn-back rare (about one in 800 tests).
+    fn switch_z(kind: &'static str) -> f64 {
+        if kind == TRANSIT { 3.0 } else { Self::SWITCH_Z }
+    }
+
     fn branching(&mut self) -> &mut Branching {
         &mut self.branching
     }
@@ -399,8 +422,19 @@ impl Searchable for Game {
         &mut self.search
     }
 
+    /// None once every rival has finished [20.4]: who is champion then
+    /// turns on this hero's own quest alone, in positions the fitted
+    /// standing never saw (a rival out of play counts his road as far as
+    /// can be, so a hero tied with him looked ahead), and the search
+    /// played safe in a city rather than seek his villain: a search:100
+    /// John Carter so left 2 of 500 games unfinished. His base plays the
+    /// quest out.
     fn playouts(&self, seat: usize) -> Option<u32> {
-        self.playouts.get(seat).copied().flatten()
+        self.playouts
+            .get(seat)
+            .copied()
+            .flatten()
+            .filter(|_| !self.rivals_finished(seat))
     }
 
     /// See the module documentation: the decks, the other hands and the
@@ -542,6 +576,29 @@ mod tests {
         g.heroes[p].place = Place::City(goal);
         g.decide_move(&ctx, p, NONE, &mut dice);
         assert_eq!(g.search_turned_back[p], None);
+    }
+
+    #[test]
+    fn a_search_player_plays_its_base_once_every_rival_has_finished() {
+        // Carthoris (seat 1) searches with 100 playouts while John Carter
+        // plays on; once John Carter has fulfilled a condition or is out
+        // of play [20.4] Carthoris's quest alone decides, and his base plays it.
+        let m = model("search-vs-sensible");
+        let mut g = game(&m);
+        assert_eq!(g.playouts(1), Some(100));
+        assert_eq!(g.playouts(0), None, "John Carter is sensible");
+        let mut glory = g.clone();
+        glory.heroes[0].glory_at = 7;
+        assert_eq!(glory.playouts(1), None);
+        let mut love = g.clone();
+        love.heroes[0].love_at = 7;
+        assert_eq!(love.playouts(1), None);
+        g.heroes[0].status = crate::jc::strategic::game::Status::OutOfPlay;
+        assert_eq!(g.playouts(1), None);
+        // Carthoris's own condition does not stop his search.
+        let mut own = game(&m);
+        own.heroes[1].glory_at = 7;
+        assert_eq!(own.playouts(1), Some(100));
     }
 
     #[test]
