@@ -712,9 +712,8 @@ impl Game {
 
     /// Whether every hero has finished [20.4].
     pub fn all_done(&self) -> bool {
-        self.heroes[..usize::from(self.players)]
-            .iter()
-            .all(Hero::finished)
+        let heroes = &self.heroes[..usize::from(self.players)];
+        heroes.iter().all(Hero::finished)
     }
 
     /// One Player-Turn [8.0 C-L].
