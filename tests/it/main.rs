@@ -14,7 +14,7 @@
 //!
 //! ```text
 //! cargo test --test it jc_duel::
-//! cargo test --test it jc_duel::escape::woola_
+//! cargo test --test it jc_duel::characters::woola_
 //! ```
 //!
 //! The statistical checks that run millions of trials, and the other tests

@@ -1,12 +1,16 @@
 //! `jc.duel`, the Duelling Game: the open display (`open_display`), the
-//! Strategic Game's cards played inside a duel (`cards`), and everything
-//! beyond the open display: exits, prisoners, carrying, the special
-//! characters (`escape`). The helpers below load the bundled John Carter
-//! data and set duels up for all three.
+//! other displays and the lines of discovery (`displays`), the Strategic
+//! Game's cards played inside a duel (`cards`), exits, prisoners and
+//! carrying (`escape`), the special characters, master swordsmen and
+//! personages (`characters`), and the rulebook's worked examples
+//! (`examples`). The helpers below load the bundled John Carter data and
+//! set duels up for all of them.
 
 use barsoom::games::ScenarioModel;
 use barsoom::scenario::Load;
 mod cards;
+mod characters;
+mod displays;
 mod escape;
 mod examples;
 mod open_display;

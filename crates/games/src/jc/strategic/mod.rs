@@ -36,6 +36,8 @@ use barsoom_engine::scenario::Load;
 
 use crate::ScenarioModel;
 
+#[cfg(test)]
+mod character_tests;
 pub mod city;
 pub mod consts;
 pub mod data;
