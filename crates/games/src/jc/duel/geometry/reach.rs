@@ -487,14 +487,24 @@ impl Walking<'_> {
     }
 }
 
-/// Clears the boxes `x0..=x1` (within the row) of a bit row.
+/// Clears the boxes `x0..=x1` (`x0` at least 0) of a bit row's first `W`
+/// words: a mask a word, not a bit at a time (a counter's span is cleared
+/// on seven rows for every blocker of every walking search).
 #[inline]
 fn clear_span<const W: usize>(row: &mut BitRow, x0: i16, x1: i16) {
-    for x in x0..=x1 {
-        let x = x as usize;
-        if x / 64 < W {
-            row[x / 64] &= !(1u64 << (x % 64));
-        }
+    if x1 < x0 {
+        return;
+    }
+    let (x0, x1) = (x0 as usize, x1 as usize);
+    for (j, word) in row
+        .iter_mut()
+        .enumerate()
+        .take(W.min(x1 / 64 + 1))
+        .skip(x0 / 64)
+    {
+        let lo = if j == x0 / 64 { x0 % 64 } else { 0 };
+        let hi = if j == x1 / 64 { x1 % 64 } else { 63 };
+        *word &= !((u64::MAX >> (63 - (hi - lo))) << lo);
     }
 }
 
@@ -696,4 +706,35 @@ fn first_near<B: Board>(
     centres.each(|x, y| near = near.or(B::rect(x - d - x0, x + d - x0, y - d - y0, y + d - y0)));
     let (c, r) = ends.and(near).first()?;
     Some((x0 + c, y0 + r, jumped.has(c, r)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{BitRow, ROW_WORDS, clear_span};
+
+    /// [`clear_span`] clears exactly the boxes of its span within the
+    /// first `W` words, across word boundaries and at the row's ends.
+    #[test]
+    fn clear_span_clears_exactly_the_span() {
+        fn check<const W: usize>() {
+            let last = (64 * ROW_WORDS) as i16 - 1;
+            for x0 in (0..=last).step_by(7).chain([63, 64, 127, 128]) {
+                for x1 in (x0 - 1..=last)
+                    .step_by(5)
+                    .chain([x0, 63, 64, 127, 128, last])
+                {
+                    let mut row: BitRow = [u64::MAX; ROW_WORDS];
+                    clear_span::<W>(&mut row, x0, x1);
+                    for x in 0..=last {
+                        let cleared = row[x as usize / 64] >> (x % 64) & 1 == 0;
+                        let expected = x0 <= x && x <= x1 && (x as usize) / 64 < W;
+                        assert_eq!(cleared, expected, "W {W}, span {x0}..={x1}, box {x}");
+                    }
+                }
+            }
+        }
+        check::<1>();
+        check::<2>();
+        check::<ROW_WORDS>();
+    }
 }

@@ -186,6 +186,11 @@ impl Display {
         set
     }
 
+    /// Whether any box of the display is drawn as `cell`.
+    pub(crate) fn draws(&self, cell: Cell) -> bool {
+        self.drawn.contains(&cell)
+    }
+
     /// Whether a counter at `(x, y)` touches (covers or borders) a box
     /// for which `f` holds: the door of the dungeon, manacles [5.55].
     pub fn touches(&self, x: i16, y: i16, f: impl Fn(Cell) -> bool) -> bool {

@@ -946,18 +946,26 @@ pub(super) fn compile_displays(duel: &mut Duel) {
             _ => false,
         }));
     }
+    // Per side, the areas it may leave by, as a set: a box is a goal where
+    // the areas under a counter there meet it.
+    let leave_by = [0u8, 1].map(|side| {
+        (0..duel.display.areas.len().min(32))
+            .filter(|&k| duel.may_leave_by(side, k))
+            .fold(0u32, |set, k| set | 1 << k)
+    });
+    // Every variant is drawn alike: a display drawn without the dungeon
+    // door has no box touching it (the field is unreachable everywhere).
+    let has_door = duel.display.draws(geometry::Cell::Locked);
     let mut fields = Vec::with_capacity(variants);
     for v in 0..variants {
         let display = duel.special.variants.get(v).unwrap_or(&*duel.display);
-        let exits = [0u8, 1].map(|side| {
-            display.distance_field(|x, y| {
-                let under = display.areas_under(x, y);
-                (0..display.areas.len().min(32))
-                    .any(|k| under & (1 << k) != 0 && duel.may_leave_by(side, k))
-            })
+        let exits = [0usize, 1].map(|side| {
+            let areas = leave_by[side];
+            display.distance_field(|x, y| areas != 0 && display.areas_under(x, y) & areas != 0)
         });
-        let door =
-            display.distance_field(|x, y| display.touches(x, y, |c| c == geometry::Cell::Locked));
+        let door = display.distance_field(|x, y| {
+            has_door && display.touches(x, y, |c| c == geometry::Cell::Locked)
+        });
         let beside = duel
             .fighters
             .iter()
