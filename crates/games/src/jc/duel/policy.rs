@@ -206,6 +206,10 @@ pub(super) fn facing_towards(at: (i16, i16), to: (i16, i16)) -> u8 {
 thread_local! {
     /// Scratch for the walking search of [`close_in`].
     static FIELD: RefCell<WalkScratch> = RefCell::new(WalkScratch::default());
+    /// The goal boxes of [`walk_closer`], reused (up to a thousand boxes:
+    /// zeroing a fresh array for each search cost more than the search's
+    /// set-up).
+    static GOALS: RefCell<Vec<(i16, i16)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// [`close_in`] on open ground for a fighter of one movement (no jumps)
@@ -458,22 +462,24 @@ fn walk_closer(
     reach: &Reach,
     (targets, ignored): (u32, u32),
 ) -> Walked {
-    let mut goals = [(0i16, 0i16); TOUCHING.len() * MAX_FIGHTERS];
-    // Every exact position touches its enemy: no walk to a touching box,
-    // none to an exact position either.
-    let touching = |_, k: usize| TOUCHING[k];
-    let g = boxes_round(s, targets, (TOUCHING.len(), touching), &mut goals);
-    let walk = (movements, jumps, ignored);
-    let (near, near_distance) = walk_to(duel, s, a, walk, reach, &goals[..g]);
-    if near == Walked::NoWay {
-        return near;
-    }
-    let exact = |facing, k: usize| offset_of_position(k as u8 + 1, facing);
-    let g = boxes_round(s, targets, (8, exact), &mut goals);
-    match walk_to(duel, s, a, walk, reach, &goals[..g]) {
-        (walked, distance) if walked != Walked::NoWay && distance <= near_distance => walked,
-        _ => near,
-    }
+    GOALS.with(|goals| {
+        let goals = &mut goals.borrow_mut();
+        // Every exact position touches its enemy: no walk to a touching
+        // box, none to an exact position either.
+        let touching = |_, k: usize| TOUCHING[k];
+        boxes_round(s, targets, (TOUCHING.len(), touching), goals);
+        let walk = (movements, jumps, ignored);
+        let (near, near_distance) = walk_to(duel, s, a, walk, reach, goals);
+        if near == Walked::NoWay {
+            return near;
+        }
+        let exact = |facing, k: usize| offset_of_position(k as u8 + 1, facing);
+        boxes_round(s, targets, (8, exact), goals);
+        match walk_to(duel, s, a, walk, reach, goals) {
+            (walked, distance) if walked != Walked::NoWay && distance <= near_distance => walked,
+            _ => near,
+        }
+    })
 }
 
 /// The box of `reach` nearest by walking round walls and counters (but
@@ -505,27 +511,25 @@ pub(super) fn walk_to(
     })
 }
 
-/// Fills `goals` with the boxes `offset(facing, k)` from each of
-/// `targets` (bit per fighter) for `k` below `per`, `facing` the target's;
-/// returns how many it wrote.
+/// Fills `goals` (cleared first) with the boxes `offset(facing, k)` from
+/// each of `targets` (bit per fighter) for `k` below `per`, `facing` the
+/// target's.
 fn boxes_round(
     s: &State,
     targets: u32,
     (per, offset): (usize, impl Fn(u8, usize) -> (i16, i16)),
-    goals: &mut [(i16, i16)],
-) -> usize {
-    let mut g = 0;
+    goals: &mut Vec<(i16, i16)>,
+) {
+    goals.clear();
     let mut bits = targets;
     while bits != 0 {
         let t = bits.trailing_zeros() as usize;
         bits &= bits - 1;
-        for k in 0..per {
+        goals.extend((0..per).map(|k| {
             let (ox, oy) = offset(s.facing[t], k);
-            goals[g] = (s.pos[t].0 + ox, s.pos[t].1 + oy);
-            g += 1;
-        }
+            (s.pos[t].0 + ox, s.pos[t].1 + oy)
+        }));
     }
-    g
 }
 
 fn aggressive(duel: &Duel, s: &State, a: usize) -> Action {
