@@ -40,7 +40,7 @@ fn dungeon_config(rules: &Rules) -> Config {
     }
 }
 
-fn space(rules: &Rules, name: &str) -> usize {
+pub(crate) fn space(rules: &Rules, name: &str) -> usize {
     rules
         .board
         .space_index(name)

@@ -13,7 +13,7 @@ use barsoom::games::talisman::tournament::Tournament;
 
 use crate::common;
 use crate::common::ScriptedDice;
-use crate::talisman_boards::{assert_load_errors, load, temp};
+use crate::talisman_boards::{assert_load_errors, load, space, temp};
 
 fn rules() -> Rules {
     Rules::load(&common::bundled("talisman/data")).unwrap_or_else(|e| panic!("{e}"))
@@ -28,13 +28,6 @@ fn merchants_config() -> Config {
         },
         ..crate::talisman_game::config(4)
     }
-}
-
-fn space(rules: &Rules, name: &str) -> usize {
-    rules
-        .board
-        .space_index(name)
-        .unwrap_or_else(|| panic!("no space {name}"))
 }
 
 fn item(rules: &Rules, name: &str) -> usize {
@@ -284,6 +277,7 @@ fn every_purchase_card_is_in_the_deck_a_stock_or_a_characters_hands_at_the_end()
     let market = rules.market.as_ref().expect("merchants.toml");
     let mut stocked = 0;
     let mut bought = 0;
+    let mut from_stock = 0;
     for trial in 0..60 {
         let mut dice = Dice::for_trial(11, trial);
         let g = model.play(&mut dice, &mut barsoom::engine::model::NoTrace);
@@ -315,8 +309,16 @@ fn every_purchase_card_is_in_the_deck_a_stock_or_a_characters_hands_at_the_end()
         }
         let cards: Vec<u32> = market.cards.iter().map(|&c| u32::from(c)).collect();
         assert_eq!(count, cards, "trial {trial}");
+        // Sales from a merchant's stock are among all the sales.
+        assert!(g.stats.purchases[1] <= g.stats.purchases[0]);
+        from_stock += g.stats.purchases[1];
     }
-    assert!(stocked > 0 && bought > 0, "{stocked} {bought}");
+    // Merchants kept stock to the end, characters held purchase cards,
+    // and merchants did sell from their stock.
+    assert!(
+        stocked > 0 && bought > 0 && from_stock > 0,
+        "{stocked} {bought} {from_stock}"
+    );
 }
 
 #[test]

@@ -409,6 +409,7 @@ impl<'a> Game<'a> {
     /// Item `i` is sold to the character of `seat`: out of the stock of
     /// the merchant on its space if it has one, else out of the deck.
     pub(crate) fn sell(&mut self, seat: usize, i: usize) {
+        self.stats.purchases[0] += 1;
         if self.market_rules().is_none() {
             return;
         }
@@ -419,6 +420,7 @@ impl<'a> Game<'a> {
             let n = usize::from(self.market.stock_len[m]);
             self.market.stock[m].copy_within(j + 1..n, j);
             self.market.stock_len[m] -= 1;
+            self.stats.purchases[1] += 1;
             return;
         }
         self.market.pile[i] = self.market.pile[i].saturating_sub(1);
@@ -493,6 +495,7 @@ impl Game<'_> {
             hero.gold -= price;
             hero.damaged &= !(1 << slot);
             self.market.pile[i] -= 1;
+            self.stats.purchases[2] += 1;
         }
     }
 }

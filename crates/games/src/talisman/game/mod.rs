@@ -156,6 +156,9 @@ pub struct GameStats {
     pub board_ventures: [u32; MAX_BOARDS],
     /// Pack animals left at a doorway [11:34].
     pub animals_left: u32,
+    /// Purchase items bought, those from a merchant's stock, and damaged
+    /// armour repaired [20:1, 16:11].
+    pub purchases: [u32; 3],
 }
 
 impl Default for GameStats {
@@ -180,6 +183,7 @@ impl Default for GameStats {
             board_deaths: [0; MAX_BOARDS],
             board_ventures: [0; MAX_BOARDS],
             animals_left: 0,
+            purchases: [0; 3],
         }
     }
 }
