@@ -40,7 +40,7 @@ fn dungeon_config(rules: &Rules) -> Config {
     }
 }
 
-fn space(rules: &Rules, name: &str) -> usize {
+pub(crate) fn space(rules: &Rules, name: &str) -> usize {
     rules
         .board
         .space_index(name)
@@ -237,13 +237,13 @@ fn each_dungeon_token_adds_one_to_the_chart_roll_20_14() {
     assert_eq!(at(&g), "Warlock's Cave");
 }
 
-fn load(path: &Path) -> Result<TalismanGame, String> {
+pub(crate) fn load(path: &Path) -> Result<TalismanGame, String> {
     TalismanGame::load(path)
         .map(|(m, _)| m)
         .map_err(|e| e.to_string())
 }
 
-fn temp(name: &str) -> PathBuf {
+pub(crate) fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("barsoom-boards-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
@@ -304,13 +304,17 @@ fn bad_board_data_gives_one_line_errors() {
             &["tournament.boards[0]", "unknown board \"keep\"", "dungeon"],
         ),
     ];
+    assert_load_errors("talisman/four-player-dungeon.toml", cases);
+}
+
+/// For each case (name, file edited in a copy of `scenario` and its data
+/// ("" is the scenario), text replaced, replacement, what the one-line
+/// error must mention): the edited copy fails to load with one line
+/// naming each.
+pub(crate) fn assert_load_errors(scenario: &str, cases: &[(&str, &str, &str, &str, &[&str])]) {
     for (name, file, from, to, wants) in cases {
         let dir = temp(&name.replace(' ', "-"));
-        let scenario = common::copy_scenario_with_data(
-            "talisman/four-player-dungeon.toml",
-            "talisman/data",
-            &dir,
-        );
+        let scenario = common::copy_scenario_with_data(scenario, "talisman/data", &dir);
         let path = if file.is_empty() {
             scenario.clone()
         } else {

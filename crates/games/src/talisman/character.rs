@@ -140,6 +140,9 @@ pub struct Hero {
     /// Beaten in combat on an expansion board: its next move goes back
     /// toward the entrance [11:40].
     pub beaten: bool,
+    /// Damaged armour cards held, as a mask of worn slots (head, body,
+    /// shield), each to be repaired at a blacksmith [16:11].
+    pub damaged: u8,
 }
 
 const EMPTY: u16 = u16::MAX;
@@ -177,7 +180,7 @@ fn remove_at(list: &mut [u16], len: &mut u8, i: usize) -> u16 {
     r
 }
 
-fn slot_index(slot: Slot) -> Option<usize> {
+pub(crate) fn slot_index(slot: Slot) -> Option<usize> {
     match slot {
         Slot::Carried => None,
         Slot::Head => Some(0),
@@ -227,6 +230,7 @@ impl Hero {
             ventures: [0; crate::talisman::expansion::MAX_BOARDS],
             visited: 0,
             beaten: false,
+            damaged: 0,
         }
     }
 
@@ -736,6 +740,11 @@ impl Hero {
             .filter(|&s| self.worn[s] != EMPTY && rules.item(self.worn[s]).save > 0)
             .map(|s| (s, rules.item(self.worn[s]).save))
             .min_by_key(|&(s, save)| (save, s))
+    }
+
+    /// Whether it wears an object in worn slot `slot`.
+    pub fn wears(&self, slot: usize) -> bool {
+        self.worn[slot] != EMPTY
     }
 
     /// Removes the worn object in `slot` (damaged armour [16:11]).

@@ -341,6 +341,8 @@ pub struct Rules {
     pub endings: Vec<Ending>,
     /// Curse cards, one entry per physical card [19].
     pub curses: Vec<Curse>,
+    /// The Purchase deck and the merchants (`merchants.toml`, if any) [20:1].
+    pub market: Option<super::merchants::MarketRules>,
 }
 
 impl Rules {
@@ -1038,6 +1040,7 @@ impl Load for Rules {
             ));
         }
         let curses = super::curses::load_with(dir, loader)?;
+        let market = super::merchants::load(dir, loader, &board, &purchases)?;
         let tables = compiler.tables;
         Ok(Rules {
             board,
@@ -1052,6 +1055,7 @@ impl Load for Rules {
             purchases,
             endings,
             curses,
+            market,
         })
     }
 }

@@ -76,6 +76,9 @@ impl Game<'_> {
                 break;
             }
         }
+        if flow == Flow::Continue {
+            self.merchant_sells(seat, space, r);
+        }
         // An inner-region space is completed once its instructions are (11:4).
         if inner && flow == Flow::Continue && self.players[seat].hero.space as usize == space {
             self.players[seat].hero.cleared = true;
@@ -500,6 +503,7 @@ impl Game<'_> {
                     format!("damages {} instead", rules.item_name(damaged))
                 });
                 self.discard_card(damaged);
+                self.take_damaged_armour(seat, slot);
                 return;
             }
         }
@@ -571,7 +575,7 @@ impl Game<'_> {
                 h.gold -= hero_lives * price;
                 h.heal(hero_lives);
             }
-            Mechanic::Shop if !toad => self.shop(seat, r),
+            Mechanic::Shop if !toad => self.shop(seat, true, r),
             Mechanic::GainSpells => self.draw_spells(seat, amount),
             Mechanic::Toad => self.turn_into_toad(seat, amount.max(1) as u8, trace),
             Mechanic::DrawCurse => self.draw_curse(seat, r, trace),

@@ -9,6 +9,7 @@
 //! - `curses`: the curse deck, its effects and their durations [19];
 //! - `encounters`: spaces, cards, creatures, characters, effects;
 //! - `expansion`: expansion boards as data [11:30] (the Dungeon);
+//! - `merchants`: the limited Purchase deck and the merchants' stock [20:1-3];
 //! - `spells`: casting, blunders and when the players cast;
 //! - `policy`: the `sensible` and `random` players;
 //! - `game`: the turn, movement, death, the Crown, `talisman.game`;
@@ -25,6 +26,7 @@ pub mod effects;
 pub mod encounters;
 pub mod expansion;
 pub mod game;
+pub mod merchants;
 pub mod policy;
 pub mod spells;
 pub mod stats;

@@ -195,6 +195,16 @@ impl Game<'_> {
         })
     }
 
+    /// Whether to have the damaged armour of `slot` repaired [16:11]: the
+    /// sensible player does while it wears nothing there; the random
+    /// player tosses a coin.
+    pub(crate) fn wants_repair<R: Roll>(&mut self, seat: usize, slot: usize, r: &mut R) -> bool {
+        self.decide_yes(seat, "repair armour", r, |g, r| match g.knobs(seat) {
+            Some(_) => !g.players[seat].hero.wears(slot),
+            None => r.pick(2) == 1,
+        })
+    }
+
     /// Lives to buy at `price` each: the sensible player heals in full; the
     /// random player a random number.
     pub(crate) fn lives_to_buy<R: Roll>(&mut self, seat: usize, _price: i32, r: &mut R) -> i32 {
@@ -218,21 +228,18 @@ impl Game<'_> {
     /// Buys purchase items, one decision per item: the sensible player
     /// buys the first useful item (a weapon if it has none, then armour,
     /// shield, helmet, then Craft) it can afford and carry, repeatedly; the
-    /// random player buys one random affordable item half the time.
-    pub(crate) fn shop<R: Roll>(&mut self, seat: usize, r: &mut R) {
+    /// random player buys one random affordable item half the time. Only
+    /// items on sale there are offered (`deck`: the space's shop sells
+    /// from the Purchase deck; see `merchants.rs`).
+    pub(crate) fn shop<R: Roll>(&mut self, seat: usize, deck: bool, r: &mut R) {
         let rules = self.rules;
         let base = super::character::PURCHASE_BASE;
+        self.repair_armour(seat, r);
         let mut bought = 0;
         loop {
             let gold = self.players[seat].hero.gold;
             let mut affordable = [0usize; MAX_PURCHASES];
-            let mut n = 0;
-            for (i, p) in rules.purchases.iter().enumerate() {
-                if p.price <= gold && n < MAX_PURCHASES {
-                    affordable[n] = i;
-                    n += 1;
-                }
-            }
+            let n = self.for_sale(seat, deck, gold, &mut affordable);
             let affordable = &affordable[..n];
             let choice = search::decide(
                 self,
@@ -244,7 +251,7 @@ impl Game<'_> {
                     None if bought > 0 || n == 0 || r.pick(2) == 0 => 0,
                     None => 1 + r.pick(n),
                     Some(_) => g
-                        .sensible_purchase(seat)
+                        .sensible_purchase(seat, affordable)
                         .and_then(|i| affordable.iter().position(|&a| a == i))
                         .map_or(0, |k| k + 1),
                 },
@@ -257,13 +264,14 @@ impl Game<'_> {
                 return;
             }
             self.players[seat].hero.gold -= rules.purchases[i].price;
+            self.sell(seat, i);
             bought += 1;
         }
     }
 
-    /// The sensible player's next purchase: the most useful affordable
-    /// item (first in the list on a tie), if any is useful.
-    fn sensible_purchase(&self, seat: usize) -> Option<usize> {
+    /// The sensible player's next purchase: the most useful of the
+    /// `offered` items (first in the list on a tie), if any is useful.
+    fn sensible_purchase(&self, seat: usize, offered: &[usize]) -> Option<usize> {
         let rules = self.rules;
         let hero = self.players[seat].hero;
         let held = || hero.objects().chain(hero.packed_list().iter().copied());
@@ -276,7 +284,9 @@ impl Game<'_> {
                     * (10 + 6 - i32::from(it.save))
                 + (it.craft > 0 && !it.weapon) as i32 * 5
         };
-        (0..rules.purchases.len())
+        offered
+            .iter()
+            .copied()
             .filter(|&i| rules.purchases[i].price <= hero.gold && useful(i) > 0)
             .max_by_key(|&i| (useful(i), std::cmp::Reverse(i)))
     }

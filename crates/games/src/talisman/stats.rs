@@ -77,6 +77,9 @@ pub struct Counts {
     pub bitten_out: u64,
     /// Favors gained, and used on a die roll [20:15].
     pub favors: [u64; 2],
+    /// Purchase items bought, those from a merchant's stock, and damaged
+    /// armour repaired [20:1, 16:11].
+    pub purchases: [u64; 3],
     /// Per expansion board, in data order [11:30].
     pub boards: Vec<BoardCounts>,
     /// Characters brought into play in all.
@@ -128,6 +131,9 @@ impl Counts {
         self.bitten_out += other.bitten_out;
         self.favors[0] += other.favors[0];
         self.favors[1] += other.favors[1];
+        for (a, b) in self.purchases.iter_mut().zip(other.purchases) {
+            *a += b;
+        }
         for (a, b) in self.boards.iter_mut().zip(&other.boards) {
             a.visits += b.visits;
             a.characters += b.characters;
@@ -197,6 +203,9 @@ fn count_block(model: &TalismanGame, seed: u64, range: std::ops::Range<u64>) -> 
         out.bitten_out += u64::from(s.bitten_out);
         out.favors[0] += u64::from(s.favors[0]);
         out.favors[1] += u64::from(s.favors[1]);
+        for (a, &b) in out.purchases.iter_mut().zip(&s.purchases) {
+            *a += u64::from(b);
+        }
         for (card, to) in slot.iter().enumerate() {
             let Some(to) = *to else {
                 continue;
@@ -294,7 +303,11 @@ impl BreakdownModel for TalismanGame {
         }
         let mut tables = vec![characters, seats, card_table];
         let tournament = &self.config().tournament;
-        if tournament.starting_purchase || tournament.timed_events || tournament.tokens {
+        if tournament.starting_purchase
+            || tournament.timed_events
+            || tournament.tokens
+            || tournament.merchants
+        {
             let mut additions = Table::new(
                 "tournament-additions",
                 &["tournament addition", "count", "per game"],
@@ -318,6 +331,21 @@ impl BreakdownModel for TalismanGame {
                 ),
                 ("favors gained", tournament.tokens, counts.favors[0]),
                 ("favors used", tournament.tokens, counts.favors[1]),
+                (
+                    "purchase items bought",
+                    tournament.merchants,
+                    counts.purchases[0],
+                ),
+                (
+                    "bought from a merchant's stock",
+                    tournament.merchants,
+                    counts.purchases[1],
+                ),
+                (
+                    "damaged armour repaired",
+                    tournament.merchants,
+                    counts.purchases[2],
+                ),
             ] {
                 if on {
                     additions.rows.push(vec![

@@ -28,6 +28,10 @@ pub struct Tournament {
     /// Each player is dealt one random Purchase Card at setting up, a
     /// pulled object re-dealt [Setting up].
     pub starting_purchase: bool,
+    /// The Purchase deck is limited (the cards of `merchants.toml`) and
+    /// each merchant there is stocked with 5 of them at setting up, a card
+    /// of another sub-type returned [Setting up: Purchase, 20:1-3].
+    pub merchants: bool,
     /// Season, Month and Day events (adventure cards with `timed`) are
     /// shuffled into the deck and last beside the board [15:4].
     pub timed_events: bool,
@@ -111,30 +115,61 @@ pub struct Lasting {
 }
 
 impl Game<'_> {
+    /// The Purchase Cards of setting up, each as the scenario plays it:
+    /// the deck filled (merchants), the starting cards, then the
+    /// merchants' stock [Setting up: Purchase].
+    pub fn deal_purchases<R: Roll, T: Trace>(&mut self, r: &mut R, trace: &mut T) {
+        self.fill_purchase_deck();
+        if self.config.tournament.starting_purchase {
+            self.deal_starting_purchases(r, trace);
+        }
+        self.stock_merchants(r, trace);
+    }
+
     /// Deals each player one random Purchase Card for its first character,
-    /// dealing again while it is a pulled object [Setting up]. Purchase
-    /// piles are unlimited here, so a random card is a uniform pick among
-    /// the items. One the character cannot hold goes back to its pile
-    /// [20:2].
+    /// dealing again while it is a pulled object [Setting up]. With
+    /// unlimited piles (merchants not played) a random card is a uniform
+    /// pick among the items; with the limited deck, a pick among its cards.
+    /// One the character cannot hold goes back to its pile [20:2].
     pub fn deal_starting_purchases<R: Roll, T: Trace>(&mut self, r: &mut R, trace: &mut T) {
         let rules = self.rules;
         let n = rules.purchases.len();
-        let first_unpulled = rules.purchases.iter().position(|p| p.item.pulled == 0);
-        let Some(first_unpulled) = first_unpulled else {
+        if rules.purchases.iter().all(|p| p.item.pulled > 0) {
             return;
+        }
+        let limited = self.market_rules().is_some();
+        let unpulled = |g: &Self, p: &super::data::Purchase, i: usize| {
+            p.item.pulled == 0 && (!limited || g.market.pile[i] > 0)
         };
         for seat in 0..self.seats() {
             let mut tries = 0;
             let item = loop {
-                let i = r.pick(n);
+                let dealt = if limited {
+                    self.draw_purchase(r)
+                } else {
+                    Some(r.pick(n))
+                };
+                let Some(i) = dealt else {
+                    return;
+                };
                 if rules.purchases[i].item.pulled == 0 {
                     break i;
+                }
+                if limited {
+                    self.market.pile[i] += 1;
                 }
                 // Dice that keep dealing pulled objects (only scripted ones
                 // could) settle on the first other item.
                 tries += 1;
                 if tries == MAX_REDEALS {
-                    break first_unpulled;
+                    let first = (0..n).find(|&j| unpulled(self, &rules.purchases[j], j));
+                    let Some(first) = first else {
+                        return;
+                    };
+                    if limited {
+                        self.market.pile[first] -= 1;
+                    }
+                    break first;
                 }
                 trace.event("Talisman setting up", || {
                     format!(
@@ -148,6 +183,9 @@ impl Game<'_> {
                 .hero
                 .take_object(rules, PURCHASE_BASE + item as u16);
             self.stats.starting_purchases += u32::from(kept);
+            if !kept {
+                self.return_purchase(PURCHASE_BASE + item as u16);
+            }
             trace.event("Talisman setting up", || {
                 format!(
                     "seat {} is dealt the {}{}",

@@ -14,6 +14,7 @@ use super::character::Hero;
 use super::curses::{CurseEffect, MAX_CURSES};
 use super::data::{Ability, MAX_CARDS, MAX_SPELLS, Rules};
 use super::expansion::{BOARD_CARDS, MAX_BOARDS};
+use super::merchants::Market;
 use super::policy::{Base, Policy};
 use super::tournament::{Lasting, Tournament};
 use barsoom_engine::search::{self, Branching, SearchSlot};
@@ -155,6 +156,9 @@ pub struct GameStats {
     pub board_ventures: [u32; MAX_BOARDS],
     /// Pack animals left at a doorway [11:34].
     pub animals_left: u32,
+    /// Purchase items bought, those from a merchant's stock, and damaged
+    /// armour repaired [20:1, 16:11].
+    pub purchases: [u32; 3],
 }
 
 impl Default for GameStats {
@@ -179,6 +183,7 @@ impl Default for GameStats {
             board_deaths: [0; MAX_BOARDS],
             board_ventures: [0; MAX_BOARDS],
             animals_left: 0,
+            purchases: [0; 3],
         }
     }
 }
@@ -266,6 +271,8 @@ pub struct Game<'a> {
     pub space_gold: [u16; SPACES],
     /// Season, Month and Day events beside the board [15:4].
     pub lasting: [Option<Lasting>; 3],
+    /// The Purchase deck and the merchants' stock [20:1].
+    pub market: Market,
     /// The ending card at the Crown.
     pub ending: usize,
     /// Whether someone has reached the Crown and drawn the ending [4:3].
@@ -321,6 +328,7 @@ impl<'a> Game<'a> {
             pile_len: [0; SPACES],
             space_gold: [0; SPACES],
             lasting: [None; 3],
+            market: Market::default(),
             ending: 0,
             crown_reached: false,
             round: 0,
@@ -473,9 +481,11 @@ impl<'a> Game<'a> {
     /// Puts an adventure card on the discard pile (purchase items go back
     /// to their pile, which is unlimited [20:2]).
     pub(crate) fn discard_card(&mut self, card: u16) {
-        if card < super::character::PURCHASE_BASE && self.rules.cards[usize::from(card)].deck > 0 {
+        if card >= super::character::PURCHASE_BASE {
+            self.return_purchase(card);
+        } else if self.rules.cards[usize::from(card)].deck > 0 {
             self.discard_board_card(card);
-        } else if card < super::character::PURCHASE_BASE && self.discard_len < MAX_CARDS {
+        } else if self.discard_len < MAX_CARDS {
             self.discard[self.discard_len] = card;
             self.discard_len += 1;
         }
@@ -503,10 +513,12 @@ impl<'a> Game<'a> {
         None
     }
 
-    /// Leaves a card face up on a space (discarded if the space is full).
+    /// Leaves a card face up on a space (discarded if the space is full);
+    /// a purchase card goes back to its pile instead [20:2-3].
     pub fn place_card(&mut self, space: usize, card: u16) {
         let len = usize::from(self.pile_len[space]);
         if card >= super::character::PURCHASE_BASE {
+            self.return_purchase(card);
             return;
         }
         if len < PILE {
@@ -729,9 +741,7 @@ impl<'a> Game<'a> {
     /// Plays the whole game.
     pub fn play<R: Roll, T: Trace>(&mut self, r: &mut R, trace: &mut T) -> End {
         self.setup(r);
-        if self.config.tournament.starting_purchase {
-            self.deal_starting_purchases(r, trace);
-        }
+        self.deal_purchases(r, trace);
         if T::ENABLED {
             let names: Vec<String> = (0..self.seats())
                 .map(|s| {

@@ -215,6 +215,12 @@ impl TalismanGame {
                 })?;
             tournament.board_mask |= 1 << k;
         }
+        if tournament.merchants && rules.market.is_none() {
+            return Err(err(
+                "tournament.merchants".into(),
+                "expected a merchants.toml in the data folder (the Purchase deck and the merchants [20:1])".into(),
+            ));
+        }
         Ok(Config {
             players: n,
             policies,
