@@ -74,6 +74,7 @@ mod races_game_search;
 mod talisman_boards;
 mod talisman_combat;
 mod talisman_game;
+mod talisman_keep;
 mod talisman_search;
 mod wom_air;
 mod wom_air_search;

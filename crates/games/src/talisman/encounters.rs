@@ -391,7 +391,7 @@ impl Game<'_> {
         Some(Result3::Win)
     }
 
-    fn gain_experience(&mut self, seat: usize, amount: i32, psychic: bool) {
+    pub(crate) fn gain_experience(&mut self, seat: usize, amount: i32, psychic: bool) {
         let hero = &mut self.players[seat].hero;
         if hero.toad_turns > 0 {
             return;

@@ -22,6 +22,7 @@ mod boards;
 mod model;
 mod movement;
 mod playouts;
+mod vault;
 
 pub use model::{
     METRIC_CARDS_DRAWN, METRIC_CHARACTERS, METRIC_CROWN_ROUND, METRIC_DEATHS,
@@ -42,6 +43,7 @@ pub(crate) const SPACES: usize = super::board::MAX_SPACES;
 /// Talisman rolls through the engine's dice trait: the trial's dice in
 /// play, scripted dice in tests.
 pub use barsoom_engine::Roll;
+pub use vault::VAULT_BITES;
 
 /// Why a character died.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
