@@ -4,12 +4,14 @@
 //! the 11:44 formula, the Vault card both ways [11:46] (the guardian beaten:
 //! treasure and the chart; 3 Bite tokens: the chart only; 8 bites: out
 //! [20:13]), Timescape's coloured lines [11:44] forward, back after a
-//! defeat [11:40] and out by the Time Gate's chart; one-line errors for
+//! defeat [11:40] and out by the Time Gate's chart; Poison tokens [20:16]
+//! on movement and combat rolls, their cap of 5, the life lost at the end
+//! of a turn with 5 and the heal that discards them; one-line errors for
 //! bad Keep and Timescape data; and each board's game ending.
 
 use barsoom::engine::TraceLog;
 use barsoom::games::talisman::data::Rules;
-use barsoom::games::talisman::game::Config;
+use barsoom::games::talisman::game::{Config, Source};
 use barsoom::games::talisman::policy::Policy;
 
 use crate::common::ScriptedDice;
@@ -204,6 +206,69 @@ fn the_time_gate_sends_the_character_back_to_the_main_board() {
     turn(&mut g, &[6, 1, 4]);
     assert_eq!(at(&g), "Hills");
     assert_eq!(g.players[0].hero.gold, gold + 1);
+}
+
+#[test]
+fn each_poison_token_takes_one_from_the_movement_roll_20_16() {
+    let rules = rules();
+    let config = board_config(&rules, "keep");
+    // Unpoisoned, a 6 moves three spaces by the formula, from the
+    // Servants' Stair (3) to the Chapel of Ash (6); with 2 Poison tokens
+    // it counts 4, two spaces, to the Portrait Gallery (5).
+    assert_eq!(
+        moves(&rules, &config, "Servants' Stair", 9, &[6]),
+        "Chapel of Ash"
+    );
+    let mut g = troll_on(&rules, &config, "Servants' Stair", 9);
+    g.players[0].hero.poison = 2;
+    turn(&mut g, &[6]);
+    assert_eq!(at(&g), "Portrait Gallery");
+    assert_eq!(g.players[0].hero.poison, 2, "tokens stay");
+    // With 5 a 3 still moves one space (our reading: at least one), to
+    // the Blood Fountain (4, nothing for the neutral Troll), and the turn
+    // ends with 5 tokens: a life lost.
+    let mut g = troll_on(&rules, &config, "Servants' Stair", 9);
+    g.players[0].hero.poison = 5;
+    let lives = g.players[0].hero.lives;
+    turn(&mut g, &[3]);
+    assert_eq!(at(&g), "Blood Fountain");
+    assert_eq!(g.players[0].hero.lives, lives - 1);
+}
+
+#[test]
+fn each_poison_token_takes_one_from_the_combat_roll_20_16() {
+    let rules = rules();
+    let config = board_config(&rules, "keep");
+    // The Outer Ward's guard: Strength 3 + a die of 1. The Troll (6) rolls
+    // 2 against the guard's 3: 8 against 7 would win, but 2 Poison tokens
+    // make it 6 against 7, lost: a life, and beaten.
+    let mut g = troll_on(&rules, &config, "Outer Ward", 6);
+    g.players[0].hero.poison = 2;
+    let lives = g.players[0].hero.lives;
+    let mut script = ScriptedDice::new(&[1, 2, 3]);
+    g.encounter_space(0, &mut script, &mut TraceLog::default());
+    assert!(script.all_used());
+    assert_eq!(g.players[0].hero.lives, lives - 1);
+    assert!(g.players[0].hero.beaten);
+}
+
+#[test]
+fn poison_is_held_to_five_and_healing_discards_it_20_16() {
+    let rules = rules();
+    let config = board_config(&rules, "keep");
+    // 4 tokens and 3 more: 5 held, a life lost for each of the 2 past 5.
+    let mut g = troll_on(&rules, &config, "Keep Gate", 9);
+    g.players[0].hero.poison = 4;
+    let lives = g.players[0].hero.lives;
+    g.gain_poison(0, 3, Source::None, &mut TraceLog::default());
+    assert_eq!(g.players[0].hero.poison, 5);
+    assert_eq!(g.players[0].hero.lives, lives - 2);
+    // A heal of 3 lives discards the 2 tokens held first, then heals one.
+    let hero = &mut g.players[0].hero;
+    hero.poison = 2;
+    hero.lives = 2;
+    hero.heal(3);
+    assert_eq!((hero.poison, hero.lives), (0, 3));
 }
 
 #[test]

@@ -718,6 +718,7 @@ impl Game<'_> {
             Mechanic::DrawCurse => -2.0,
             Mechanic::GainBites => -1.5 * f64::from(e.amount),
             Mechanic::GainFavors => f64::from(e.amount),
+            Mechanic::GainPoison => -1.5 * f64::from(e.amount),
             Mechanic::RollTable => {
                 let start = usize::from(e.table);
                 rules.tables[start..start + 6]

@@ -803,20 +803,20 @@ impl<'a> Game<'a> {
         let hero = self.players[seat].hero;
         if hero.lost_turns > 0 {
             self.players[seat].hero.lost_turns -= 1;
-            self.end_of_turn(seat);
+            self.end_of_turn(seat, trace);
             return;
         }
         if hero.cursed(&self.rules.curses, CurseEffect::LoseTurns) {
             trace.event("Talisman 19", || {
                 format!("seat {} loses the turn to a curse", seat + 1)
             });
-            self.end_of_turn(seat);
+            self.end_of_turn(seat, trace);
             return;
         }
         self.hops = 0;
         self.movement(seat, r, trace);
         if self.players[seat].alive {
-            self.end_of_turn(seat);
+            self.end_of_turn(seat, trace);
         }
     }
 
@@ -857,7 +857,7 @@ impl<'a> Game<'a> {
         }
     }
 
-    fn end_of_turn(&mut self, seat: usize) {
+    fn end_of_turn<T: Trace>(&mut self, seat: usize, trace: &mut T) {
         let rules = self.rules;
         let hero = &mut self.players[seat].hero;
         if hero.toad_turns > 0 {
@@ -870,6 +870,7 @@ impl<'a> Game<'a> {
         // Organisation [10:3].
         hero.unpack(rules);
         self.enforce_limits(seat);
+        self.poison_at_end_of_turn(seat, trace);
     }
 }
 
