@@ -10,6 +10,7 @@
 //! bad Keep and Timescape data; and each board's game ending.
 
 use barsoom::engine::TraceLog;
+use barsoom::engine::breakdown::Cell;
 use barsoom::games::talisman::data::Rules;
 use barsoom::games::talisman::game::{Config, Source};
 use barsoom::games::talisman::policy::Policy;
@@ -346,6 +347,24 @@ fn bad_keep_and_timescape_data_give_one_line_errors() {
 fn the_keep_game_ends_and_characters_go_through_the_keep() {
     let rules = rules();
     game_ends_and_board_visited("talisman/four-player-keep.toml", board(&rules, "keep"));
+    // Its bites are counted in the breakdown though the scenario plays no
+    // `tokens` cards: they come with the board [20:13].
+    let model =
+        crate::talisman_boards::load(&crate::common::bundled("talisman/four-player-keep.toml"))
+            .unwrap_or_else(|e| panic!("{e}"));
+    let breakdown = barsoom::games::BreakdownModel::breakdown(
+        &model,
+        5,
+        100,
+        &barsoom::engine::runner::ProgressBar::hidden(),
+    );
+    let bites = breakdown
+        .tables
+        .iter()
+        .flat_map(|t| &t.rows)
+        .find(|row| row.first() == Some(&Cell::Text("bites taken".into())))
+        .expect("a bites row");
+    assert!(matches!(bites[1], Cell::Count(n) if n > 0), "{bites:?}");
 }
 
 #[test]
