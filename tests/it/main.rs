@@ -75,6 +75,7 @@ mod talisman_boards;
 mod talisman_combat;
 mod talisman_game;
 mod talisman_merchants;
+mod talisman_keep;
 mod talisman_search;
 mod wom_air;
 mod wom_air_search;

@@ -19,20 +19,25 @@ use barsoom::games::talisman::tournament::Tournament;
 use crate::common;
 use crate::common::ScriptedDice;
 
-fn rules() -> Rules {
+pub(crate) fn rules() -> Rules {
     Rules::load(&common::bundled("talisman/data")).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Four sensible seats with the Dungeon played.
 fn dungeon_config(rules: &Rules) -> Config {
+    board_config(rules, "dungeon")
+}
+
+/// Four sensible seats with the expansion board `id` played.
+pub(crate) fn board_config(rules: &Rules, id: &str) -> Config {
     let k = rules
         .expansions
         .iter()
-        .position(|x| x.id == "dungeon")
-        .expect("the Dungeon is loaded");
+        .position(|x| x.id == id)
+        .unwrap_or_else(|| panic!("{id} is loaded"));
     Config {
         tournament: Tournament {
-            boards: vec!["dungeon".into()],
+            boards: vec![id.into()],
             board_mask: 1 << k,
             ..Tournament::default()
         },
@@ -47,7 +52,7 @@ pub(crate) fn space(rules: &Rules, name: &str) -> usize {
         .unwrap_or_else(|| panic!("no space {name}"))
 }
 
-fn card(rules: &Rules, name: &str) -> u16 {
+pub(crate) fn card(rules: &Rules, name: &str) -> u16 {
     rules
         .cards
         .iter()
@@ -57,7 +62,12 @@ fn card(rules: &Rules, name: &str) -> u16 {
 
 /// A Troll (Strength 6, Craft 1, 5 lives, no dice at the start of its
 /// turn) for seat 1 on `at`, the other seats empty; `strength` counters.
-fn troll_on<'a>(rules: &'a Rules, config: &'a Config, at: &str, strength: i32) -> Game<'a> {
+pub(crate) fn troll_on<'a>(
+    rules: &'a Rules,
+    config: &'a Config,
+    at: &str,
+    strength: i32,
+) -> Game<'a> {
     let mut g = Game::new(rules, config);
     let p = &mut g.players[0];
     p.hero = Hero::new(rules, rules.character_index("Troll").expect("Troll"));
@@ -70,13 +80,13 @@ fn troll_on<'a>(rules: &'a Rules, config: &'a Config, at: &str, strength: i32) -
 }
 
 /// Plays seat 1's turn with `dice`, all of which must be rolled.
-fn turn(g: &mut Game<'_>, dice: &[u32]) {
+pub(crate) fn turn(g: &mut Game<'_>, dice: &[u32]) {
     let mut script = ScriptedDice::new(dice);
     g.turn(0, &mut script, &mut TraceLog::default());
     assert!(script.all_used(), "every scripted die is rolled");
 }
 
-fn at(g: &Game<'_>) -> String {
+pub(crate) fn at(g: &Game<'_>) -> String {
     g.rules.board.spaces[usize::from(g.players[0].hero.space)]
         .name
         .clone()
@@ -254,7 +264,7 @@ pub(crate) fn temp(name: &str) -> PathBuf {
 fn bad_board_data_gives_one_line_errors() {
     // (case, file edited ("" is the scenario), text replaced, replacement,
     // what the one-line error must mention).
-    let cases: &[(&str, &str, &str, &str, &[&str])] = &[
+    let cases: &[ErrorCase<'_>] = &[
         // No path back to the main board: the final space's chart empty,
         // or naming a space of the Dungeon itself.
         (
@@ -300,18 +310,24 @@ fn bad_board_data_gives_one_line_errors() {
             "scenario board",
             "",
             "boards = [\"dungeon\"]",
-            "boards = [\"keep\"]",
-            &["tournament.boards[0]", "unknown board \"keep\"", "dungeon"],
+            "boards = [\"catacombs\"]",
+            &[
+                "tournament.boards[0]",
+                "unknown board \"catacombs\"",
+                "dungeon",
+            ],
         ),
     ];
-    assert_load_errors("talisman/four-player-dungeon.toml", cases);
+    check_data_errors("talisman/four-player-dungeon.toml", cases);
 }
 
-/// For each case (name, file edited in a copy of `scenario` and its data
-/// ("" is the scenario), text replaced, replacement, what the one-line
-/// error must mention): the edited copy fails to load with one line
-/// naming each.
-pub(crate) fn assert_load_errors(scenario: &str, cases: &[(&str, &str, &str, &str, &[&str])]) {
+/// One bad-data case: its name, the file edited ("" is the scenario), the
+/// text replaced, its replacement, what the one-line error must mention.
+pub(crate) type ErrorCase<'a> = (&'a str, &'a str, &'a str, &'a str, &'a [&'a str]);
+
+/// Loads a copy of `scenario` (with the Talisman data) edited by each case
+/// and checks the one-line error.
+pub(crate) fn check_data_errors(scenario: &str, cases: &[ErrorCase<'_>]) {
     for (name, file, from, to, wants) in cases {
         let dir = temp(&name.replace(' ', "-"));
         let scenario = common::copy_scenario_with_data(scenario, "talisman/data", &dir);
@@ -336,18 +352,23 @@ pub(crate) fn assert_load_errors(scenario: &str, cases: &[(&str, &str, &str, &st
 
 #[test]
 fn the_dungeon_game_ends_and_characters_go_through_the_dungeon() {
-    // Threads and replays: `talisman_game::results_do_not_depend_on_threads_and_replays_match`.
-    let model = load(&common::bundled("talisman/four-player-dungeon.toml"))
-        .unwrap_or_else(|e| panic!("{e}"));
+    game_ends_and_board_visited("talisman/four-player-dungeon.toml", 0);
+}
+
+/// 300 games of `scenario` at seed 5: under 2% unfinished, and characters
+/// went through expansion board `k`.
+/// Threads and replays: `talisman_game::results_do_not_depend_on_threads_and_replays_match`.
+pub(crate) fn game_ends_and_board_visited(scenario: &str, k: usize) {
+    let model = load(&common::bundled(scenario)).unwrap_or_else(|e| panic!("{e}"));
     let one = run(&model, &RunConfig::new(5, 300), None).expect("run");
     let unfinished = barsoom::games::talisman::game::outcome_unfinished(model.rules());
     assert!(one.outcomes[usize::from(unfinished)] * 50 < 300, "{one:?}");
-    // Characters did go through the Dungeon.
+    // Characters did go through the board.
     let counts = barsoom::games::talisman::stats::count(
         &model,
         5,
         100,
         &barsoom::engine::runner::ProgressBar::hidden(),
     );
-    assert!(counts.boards[0].visits > 0, "{:?}", counts.boards);
+    assert!(counts.boards[k].visits > 0, "{:?}", counts.boards);
 }

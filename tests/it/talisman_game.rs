@@ -596,6 +596,8 @@ fn results_do_not_depend_on_threads_and_replays_match() {
         "talisman/four-player-tournament.toml",
         "talisman/four-player-dungeon.toml",
         "talisman/four-player-merchants.toml",
+        "talisman/four-player-keep.toml",
+        "talisman/four-player-timescape.toml",
     ] {
         thread_check(scenario);
     }

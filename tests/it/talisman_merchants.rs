@@ -13,7 +13,7 @@ use barsoom::games::talisman::tournament::Tournament;
 
 use crate::common;
 use crate::common::ScriptedDice;
-use crate::talisman_boards::{assert_load_errors, load, space, temp};
+use crate::talisman_boards::{check_data_errors, load, space, temp};
 
 fn rules() -> Rules {
     Rules::load(&common::bundled("talisman/data")).unwrap_or_else(|e| panic!("{e}"))
@@ -363,7 +363,7 @@ fn bad_merchant_data_gives_one_line_errors() {
             &["merchants.toml", "deck[0].cards", "expected 1 to"],
         ),
     ];
-    assert_load_errors("talisman/four-player-merchants.toml", cases);
+    check_data_errors("talisman/four-player-merchants.toml", cases);
     // Merchants played with no merchants.toml.
     let dir = temp("missing");
     let scenario = common::copy_scenario_with_data(

@@ -125,8 +125,10 @@ pub struct Board {
     pub river: Vec<u16>,
 }
 
-/// The most spaces a board may have (per-game state is fixed-size).
-pub(crate) const MAX_SPACES: usize = 96;
+/// The most spaces the main board and its expansion boards may have in all
+/// (per-game state is fixed-size): the main board (49) with the Dungeon, the
+/// Keep and Timescape (56) leaves room for one more board.
+pub(crate) const MAX_SPACES: usize = 144;
 
 impl Board {
     /// How many regions the main board has (the expansion boards' regions

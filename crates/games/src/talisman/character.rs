@@ -132,6 +132,9 @@ pub struct Hero {
     pub bites: u8,
     /// Favors, each +1 or -1 on one die roll [20:15].
     pub favors: u8,
+    /// Poison tokens, each -1 on movement, combat and psychic combat
+    /// rolls, at most 5 [20:16].
+    pub poison: u8,
     /// Ventures to each expansion board's final space: the Dungeon's are
     /// its Dungeon tokens [20:14].
     pub ventures: [u8; crate::talisman::expansion::MAX_BOARDS],
@@ -226,6 +229,7 @@ impl Hero {
             pulled_len: 0,
             raft_fresh: false,
             bites: 0,
+            poison: 0,
             favors: 0,
             ventures: [0; crate::talisman::expansion::MAX_BOARDS],
             visited: 0,
@@ -729,7 +733,12 @@ impl Hero {
 
     /// Heals up to `amount` lives, never above 4 [4:6].
     pub fn heal(&mut self, amount: i32) {
-        if self.lives < HEAL_CAP {
+        // Each life healed discards a Poison token instead while any is
+        // held [20:16] (every player does: see the model page).
+        let cured = amount.clamp(0, i32::from(self.poison));
+        self.poison -= cured as u8;
+        let amount = amount - cured;
+        if amount > 0 && self.lives < HEAL_CAP {
             self.lives = (self.lives + amount).min(HEAL_CAP);
         }
     }

@@ -80,6 +80,8 @@ pub enum Mechanic {
     GainBites,
     /// Take `amount` Favors [20:15].
     GainFavors,
+    /// Take `amount` Poison tokens [20:16].
+    GainPoison,
 }
 
 /// Mechanic names as data spells them.
@@ -117,6 +119,7 @@ pub(crate) const MECHANIC_NAMES: &[(&str, Mechanic)] = &[
     ("crown", Mechanic::Crown),
     ("gain_bites", Mechanic::GainBites),
     ("gain_favors", Mechanic::GainFavors),
+    ("gain_poison", Mechanic::GainPoison),
 ];
 
 /// One compiled effect.
@@ -288,7 +291,7 @@ impl EffectCompiler<'_> {
             Mechanic::SetAlignment if effect.alignment.is_none() => {
                 return Err(err(".alignment", "expected good, neutral or evil".into()));
             }
-            Mechanic::GainBites | Mechanic::GainFavors if e.amount < 1 => {
+            Mechanic::GainBites | Mechanic::GainFavors | Mechanic::GainPoison if e.amount < 1 => {
                 return Err(err(".amount", "expected at least 1 token".into()));
             }
             Mechanic::Pack if e.count == 0 => {

@@ -394,7 +394,7 @@ impl Game<'_> {
         Some(Result3::Win)
     }
 
-    fn gain_experience(&mut self, seat: usize, amount: i32, psychic: bool) {
+    pub(crate) fn gain_experience(&mut self, seat: usize, amount: i32, psychic: bool) {
         let hero = &mut self.players[seat].hero;
         if hero.toad_turns > 0 {
             return;
@@ -459,7 +459,7 @@ impl Game<'_> {
                 Some(Result3::Lose)
             };
         }
-        let mine = base + extra + roll(r, best_of_two);
+        let mine = base + extra + roll(r, best_of_two) - self.poisoned(seat);
         let theirs = level + r.d6();
         let mine = mine + self.use_favor(seat, mine - theirs, r, trace);
         let result = compare(mine, theirs);
@@ -668,6 +668,7 @@ impl Game<'_> {
             }
             Mechanic::GainBites => return self.gain_bites(seat, amount, trace),
             Mechanic::GainFavors => self.gain_favors(seat, amount),
+            Mechanic::GainPoison => self.gain_poison(seat, amount, source, trace),
             Mechanic::LosePackAnimal => {
                 let mut hero = self.players[seat].hero;
                 let mut lost = [0u16; MAX_PACKED + MAX_PULLED + 1];
@@ -782,8 +783,8 @@ impl Game<'_> {
                     .is_some()
         };
         let (a_best, d_best) = (best(self, seat), best(self, target));
-        let a = score(self, seat) + roll(r, a_best);
-        let d = score(self, target) + roll(r, d_best);
+        let a = score(self, seat) + roll(r, a_best) - self.poisoned(seat);
+        let d = score(self, target) + roll(r, d_best) - self.poisoned(target);
         let a = a + self.use_favor(seat, a - d, r, trace);
         let d = d + self.use_favor(target, d - a, r, trace);
         let result = compare(a, d);

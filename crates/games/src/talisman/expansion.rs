@@ -18,6 +18,7 @@ use serde::Deserialize;
 use super::board::{Board, MAX_SPACES, Region, Space, compile_space_effects};
 use super::data::{Card, CardFile, CardKind, Effect, EffectCompiler, MAX_CARDS, compile_card};
 use super::effects::EffectFile;
+use super::routes::{self, GuardianFile, LinesFile, Routes, RoutesInput};
 use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance};
 
 /// The most expansion boards one data folder may have (per-game state is
@@ -49,6 +50,8 @@ pub struct Expansion {
     /// The space chart [11:46]: entry `n - 1` is the main-board space a
     /// total of `n` sends the character to; higher totals read the last.
     pub exit: Vec<u16>,
+    /// Its lines, movement and Vault [11:39, 11:44, 11:46].
+    pub routes: Routes,
 }
 
 /// An expansion board file as written.
@@ -57,8 +60,13 @@ pub struct Expansion {
 struct ExpansionFile {
     provenance: String,
     name: String,
-    /// `spiral`: a die a turn away from the entrance [11:39].
+    /// `spiral` [11:39] or `lines` [11:44] (see [`routes`]).
     layout: String,
+    /// `die` (the default) or `formula` [11:44].
+    movement: Option<String>,
+    lines: Option<LinesFile>,
+    #[serde(default)]
+    vault: Vec<GuardianFile>,
     #[serde(default)]
     pack_animals: bool,
     #[serde(default)]
@@ -135,15 +143,6 @@ pub(crate) fn load_boards(
         let file: ExpansionFile = loader.read_toml(&path)?;
         check_provenance(&path, "provenance", &file.provenance)?;
         let err = |field: &str, message: String| ScenarioError::new(&path, field, message);
-        if file.layout != "spiral" {
-            return Err(err(
-                "layout",
-                format!(
-                    "expected spiral (a die a turn away from the entrance [11:39]), found {:?}",
-                    file.layout
-                ),
-            ));
-        }
         let first = board.spaces.len();
         if file.spaces.len() < 2 || first + file.spaces.len() > MAX_SPACES {
             return Err(err(
@@ -168,6 +167,14 @@ pub(crate) fn load_boards(
             }
             names.push(s.name.clone());
         }
+        let own: Vec<&str> = file.spaces.iter().map(|s| s.name.as_str()).collect();
+        let input = RoutesInput {
+            layout: &file.layout,
+            movement: file.movement.as_deref().unwrap_or("die"),
+            lines: file.lines.as_ref(),
+            vault: &file.vault,
+        };
+        let routes = routes::compile(&path, input, &own, first)?;
         let mut compiler = EffectCompiler {
             space_names: &names,
             tables: std::mem::take(tables),
@@ -279,6 +286,7 @@ pub(crate) fn load_boards(
             pack_animals: file.pack_animals,
             venture_tokens: file.venture_tokens,
             exit,
+            routes,
         });
     }
     Ok(out)

@@ -8,8 +8,10 @@
 //! - `combat`: combat and psychic combat, the exact table, `talisman.combat`;
 //! - `curses`: the curse deck, its effects and their durations [19];
 //! - `encounters`: spaces, cards, creatures, characters, effects;
-//! - `expansion`: expansion boards as data [11:30] (the Dungeon);
+//! - `expansion`: expansion boards as data [11:30] (the Dungeon, the
+//!   Vampire's Keep, Timescape);
 //! - `merchants`: the limited Purchase deck and the merchants' stock [20:1-3];
+//! - `routes`: an expansion board's lines, movement and Vault [11:39-46];
 //! - `spells`: casting, blunders and when the players cast;
 //! - `policy`: the `sensible` and `random` players;
 //! - `game`: the turn, movement, death, the Crown, `talisman.game`;
@@ -28,6 +30,7 @@ pub mod expansion;
 pub mod game;
 pub mod merchants;
 pub mod policy;
+pub mod routes;
 pub mod spells;
 pub mod stats;
 pub mod tournament;

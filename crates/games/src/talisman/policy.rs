@@ -417,6 +417,25 @@ impl Game<'_> {
         })
     }
 
+    /// Whether to face the Vault guardian (Strength or, `psychic`, Craft
+    /// `level`) rather than take 3 Bite tokens [11:46]: the sensible player
+    /// faces it when the bites would put it out [20:13], else when it has
+    /// a life to spare and would more likely beat it than lose; the random
+    /// player tosses a coin.
+    pub(crate) fn wants_face_guardian<R: Roll>(
+        &mut self,
+        seat: usize,
+        level: i32,
+        psychic: bool,
+        r: &mut R,
+    ) -> bool {
+        let bites = i32::from(self.players[seat].hero.bites);
+        self.decide_yes(seat, "face guardian", r, |g, r| match g.knobs(seat) {
+            Some(_) => face_guardian(&g.snapshot(seat), bites, level, psychic),
+            None => r.pick(2) == 1,
+        })
+    }
+
     /// Whether to visit a stranger or pass it by [12:1, 13:5]: the sensible
     /// player visits when the stranger's effects score at least 0 on
     /// average by its space scoring (so a stranger more likely to hurt
@@ -709,6 +728,7 @@ impl Game<'_> {
             Mechanic::DrawCurse => -2.0,
             Mechanic::GainBites => -1.5 * f64::from(e.amount),
             Mechanic::GainFavors => f64::from(e.amount),
+            Mechanic::GainPoison => -1.5 * f64::from(e.amount),
             Mechanic::RollTable => {
                 let start = usize::from(e.table);
                 rules.tables[start..start + 6]
@@ -757,6 +777,18 @@ pub(crate) struct Snapshot {
 pub(crate) fn enter_worth(me: &Snapshot, k: &SensibleKnobs) -> bool {
     let ready_for_crown = me.power >= k.inward_threshold && (me.talisman || me.talisman_inside);
     me.power >= k.middle_threshold && me.lives > k.heal_below + 1 && !ready_for_crown
+}
+
+/// The sensible player's Vault choice [11:46] (see `wants_face_guardian`).
+pub(crate) fn face_guardian(me: &Snapshot, bites: i32, level: i32, psychic: bool) -> bool {
+    use crate::talisman::game::VAULT_BITES;
+    use crate::talisman::tournament::BITES_OUT;
+    if bites + VAULT_BITES >= BITES_OUT {
+        return true;
+    }
+    let mine = if psychic { me.craft } else { me.strength };
+    let [win, _, lose] = odds(mine - level, !psychic && me.best_of_two);
+    me.lives > 1 && win >= lose
 }
 
 /// Value of a fight: the chance of winning (more for stronger creatures)

@@ -303,10 +303,10 @@ impl BreakdownModel for TalismanGame {
         }
         let mut tables = vec![characters, seats, card_table];
         let tournament = &self.config().tournament;
-        if tournament.starting_purchase
-            || tournament.timed_events
-            || tournament.tokens
-            || tournament.merchants
+        // Bites come with the `tokens` cards or with a board that gives
+        // them (the Keep's vampires and Vault [11:46, 20:13]).
+        let bites = tournament.tokens || counts.bites > 0;
+        if tournament.starting_purchase || tournament.timed_events || bites || tournament.merchants
         {
             let mut additions = Table::new(
                 "tournament-additions",
@@ -323,12 +323,8 @@ impl BreakdownModel for TalismanGame {
                     tournament.timed_events,
                     counts.lasting_events,
                 ),
-                ("bites taken", tournament.tokens, counts.bites),
-                (
-                    "players out with 8 bites",
-                    tournament.tokens,
-                    counts.bitten_out,
-                ),
+                ("bites taken", bites, counts.bites),
+                ("players out with 8 bites", bites, counts.bitten_out),
                 ("favors gained", tournament.tokens, counts.favors[0]),
                 ("favors used", tournament.tokens, counts.favors[1]),
                 (

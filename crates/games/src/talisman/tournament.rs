@@ -10,11 +10,13 @@ use serde::Deserialize;
 
 use super::character::PURCHASE_BASE;
 use super::data::Card;
-use super::game::{Flow, Game, Roll, Source};
+use super::game::{Cause, Flow, Game, Roll, Source};
 use super::policy::Base;
 
 /// Bites at which the player is out of the game [20:13].
 pub const BITES_OUT: i32 = 8;
+/// Poison tokens a character may hold [20:16].
+pub const MAX_POISON: i32 = 5;
 /// Favors one character keeps (a bound for the counter).
 pub(crate) const MAX_FAVORS: i32 = 20;
 
@@ -274,6 +276,44 @@ impl Game<'_> {
         self.players[seat].out = true;
         self.check_last_standing();
         Flow::EndTurn
+    }
+
+    /// Takes `amount` Poison tokens [20:16]: at most 5 are held, a life
+    /// lost for each one past 5.
+    pub fn gain_poison<T: Trace>(
+        &mut self,
+        seat: usize,
+        amount: i32,
+        source: Source,
+        trace: &mut T,
+    ) {
+        let hero = &mut self.players[seat].hero;
+        let total = i32::from(hero.poison) + amount.max(0);
+        hero.poison = total.min(MAX_POISON) as u8;
+        trace.event("Talisman 20:16", || {
+            format!(
+                "seat {} takes {amount} Poison, holds {}",
+                seat + 1,
+                total.min(MAX_POISON)
+            )
+        });
+        if total > MAX_POISON {
+            self.lose_lives(seat, total - MAX_POISON, Cause::Drain, source, trace);
+        }
+    }
+
+    /// The 1 each Poison token takes from a movement, combat or psychic
+    /// combat roll [20:16].
+    pub fn poisoned(&self, seat: usize) -> i32 {
+        i32::from(self.players[seat].hero.poison)
+    }
+
+    /// At the end of a turn with 5 Poison tokens the character loses a
+    /// life [20:16].
+    pub(crate) fn poison_at_end_of_turn<T: Trace>(&mut self, seat: usize, trace: &mut T) {
+        if self.players[seat].alive && self.poisoned(seat) >= MAX_POISON {
+            self.lose_lives(seat, 1, Cause::Drain, Source::None, trace);
+        }
     }
 
     /// Takes `amount` Favors [20:15], up to the most a character may hold.

@@ -14,6 +14,7 @@ use barsoom_engine::model::Trace;
 use crate::talisman::character::{MAX_ANIMALS, MAX_PACKED, MAX_PULLED};
 use crate::talisman::curses::CurseEffect;
 use crate::talisman::expansion::BOARD_CARDS;
+use crate::talisman::routes::formula_spaces;
 
 use super::{Game, Roll, shuffle};
 
@@ -162,10 +163,12 @@ impl Game<'_> {
         });
     }
 
-    /// A move on expansion board `k` [11:39-40]: a die away from the
-    /// entrance along the spiral, stopping at the final space if the count
-    /// would pass it; on the turn after a defeat, a die back toward the
-    /// entrance, and out by a door card if it reaches it.
+    /// A move on expansion board `k` [11:39-40, 11:44]: a die (or its
+    /// 11:44 band, which on Timescape also picks the line) away from the
+    /// entrance along the line, stopping at the final space if the count
+    /// would pass it; on the turn after a defeat, back toward the
+    /// entrance, and out by a door card if it reaches it. At a Vault the
+    /// Vault card is drawn [11:46]; at another final space its chart.
     pub(super) fn board_move<R: Roll, T: Trace>(
         &mut self,
         seat: usize,
@@ -174,28 +177,30 @@ impl Game<'_> {
         trace: &mut T,
     ) {
         let rules = self.rules;
-        let board = &rules.board;
         let expansion = &rules.expansions[k];
+        let routes = &expansion.routes;
         let hero = self.players[seat].hero;
-        let region = &board.regions[usize::from(expansion.region)];
-        let here = i32::from(board.spaces[usize::from(hero.space)].position);
-        let last = region.spaces.len() as i32 - 1;
-        let roll = if hero.toad_turns > 0 || hero.cursed(&rules.curses, CurseEffect::OneSpace) {
+        let die = if hero.toad_turns > 0 || hero.cursed(&rules.curses, CurseEffect::OneSpace) {
             1
         } else {
             self.movement_roll(seat, r)
         };
+        let (roll, line) = if routes.formula {
+            let n = formula_spaces(die);
+            let line = (n as usize - 1).min(routes.lines.len() - 1);
+            (n, &routes.lines[line][..])
+        } else {
+            (die, &routes.lines[0][..])
+        };
         if hero.beaten {
             self.players[seat].hero.beaten = false;
-            let to = here - roll;
-            if to <= 0 {
+            let Some(dest) = self.line_step(line, hero.space, roll, false) else {
                 trace.event("Talisman 11:40", || {
                     format!("seat {} is driven back out of {}", seat + 1, expansion.name)
                 });
                 self.leave_by_door(seat, k, r, trace);
                 return;
-            }
-            let dest = region.spaces[to as usize];
+            };
             self.spiral_step(
                 seat,
                 dest,
@@ -206,12 +211,52 @@ impl Game<'_> {
             );
             return;
         }
-        let dest = region.spaces[(here + roll).min(last) as usize];
+        let dest = self
+            .line_step(line, hero.space, roll, true)
+            .unwrap_or(expansion.final_space);
+        if dest == expansion.final_space && !routes.vault.is_empty() {
+            self.players[seat].hero.space = dest;
+            trace.event("Talisman 11:44", || {
+                format!(
+                    "seat {} rolls {die}, moves on to {}",
+                    seat + 1,
+                    rules.board.spaces[usize::from(dest)].name
+                )
+            });
+            self.vault(seat, k, r, trace);
+            return;
+        }
         self.spiral_step(seat, dest, ("Talisman 11:39", "moves on"), roll, r, trace);
         let hero = &self.players[seat].hero;
         if self.players[seat].alive && usize::from(hero.space) == usize::from(expansion.final_space)
         {
             self.leave_board(seat, k, r, trace);
+        }
+    }
+
+    /// The space `n` spaces along `line` from `from`, forward (away from
+    /// the entrance: the final space if the count passes it) or back (none
+    /// if the count reaches the entrance) [11:39-40]. A character not on
+    /// the line joins it at its next space ahead (or behind).
+    pub(crate) fn line_step(&self, line: &[u16], from: u16, n: i32, forward: bool) -> Option<u16> {
+        let spaces = &self.rules.board.spaces;
+        let here = spaces[usize::from(from)].position;
+        let n = n.max(1) as usize;
+        let pos = |s: &u16| spaces[usize::from(*s)].position;
+        if forward {
+            let mut ahead = line.iter().filter(|s| pos(s) > here);
+            ahead
+                .clone()
+                .nth(n - 1)
+                .or_else(|| ahead.next_back())
+                .copied()
+        } else {
+            line.iter()
+                .rev()
+                .filter(|s| pos(s) < here)
+                .nth(n - 1)
+                .filter(|s| pos(s) > 0)
+                .copied()
         }
     }
 

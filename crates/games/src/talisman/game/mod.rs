@@ -23,6 +23,7 @@ mod boards;
 mod model;
 mod movement;
 mod playouts;
+mod vault;
 
 pub use model::{
     METRIC_CARDS_DRAWN, METRIC_CHARACTERS, METRIC_CROWN_ROUND, METRIC_DEATHS,
@@ -43,6 +44,7 @@ pub(crate) const SPACES: usize = super::board::MAX_SPACES;
 /// Talisman rolls through the engine's dice trait: the trial's dice in
 /// play, scripted dice in tests.
 pub use barsoom_engine::Roll;
+pub use vault::VAULT_BITES;
 
 /// Why a character died.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -811,20 +813,20 @@ impl<'a> Game<'a> {
         let hero = self.players[seat].hero;
         if hero.lost_turns > 0 {
             self.players[seat].hero.lost_turns -= 1;
-            self.end_of_turn(seat);
+            self.end_of_turn(seat, trace);
             return;
         }
         if hero.cursed(&self.rules.curses, CurseEffect::LoseTurns) {
             trace.event("Talisman 19", || {
                 format!("seat {} loses the turn to a curse", seat + 1)
             });
-            self.end_of_turn(seat);
+            self.end_of_turn(seat, trace);
             return;
         }
         self.hops = 0;
         self.movement(seat, r, trace);
         if self.players[seat].alive {
-            self.end_of_turn(seat);
+            self.end_of_turn(seat, trace);
         }
     }
 
@@ -865,7 +867,7 @@ impl<'a> Game<'a> {
         }
     }
 
-    fn end_of_turn(&mut self, seat: usize) {
+    fn end_of_turn<T: Trace>(&mut self, seat: usize, trace: &mut T) {
         let rules = self.rules;
         let hero = &mut self.players[seat].hero;
         if hero.toad_turns > 0 {
@@ -878,6 +880,7 @@ impl<'a> Game<'a> {
         // Organisation [10:3].
         hero.unpack(rules);
         self.enforce_limits(seat);
+        self.poison_at_end_of_turn(seat, trace);
     }
 }
 

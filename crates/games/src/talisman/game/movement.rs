@@ -16,7 +16,9 @@ impl<'a> Game<'a> {
     /// spaces to move.
     pub fn movement_roll<R: Roll>(&mut self, seat: usize, r: &mut R) -> i32 {
         let rules = self.rules;
-        let roll = r.d6();
+        // Each Poison token takes 1 from the roll, a move staying at least
+        // one space (our reading) [20:16].
+        let roll = (r.d6() - self.poisoned(seat)).max(1);
         let mut hero = self.players[seat].hero;
         if hero.animals_len == 0 && hero.pulled_len == 0 {
             return roll;
