@@ -302,17 +302,34 @@ fn field_errors_are_one_line() {
         } else {
             b.clone()
         };
-        let path = common::write_scenario(
-            dir.path(),
-            &format!("bad{i}"),
-            "wom.battle",
-            &common::wom_data(),
-            &format!(
-                "{table}\n[[sides]]\nname = \"A\"\n[[sides.units]]\nname = \"a\"\n{a}\n\
-                 [[sides]]\nname = \"B\"\n[[sides.units]]\nname = \"b\"\n{other}\n"
-            ),
-        );
-        let p = path.to_str().unwrap();
-        common::assert_bad_input(&["run", p, "-n", "10"], dir.path(), &[p, field, message]);
+        let units = [a.as_str(), other.as_str()];
+        assert_field_error(dir.path(), i, table, units, "", [*field, *message]);
     }
+}
+
+/// Writes a scenario of `head`, one unit a side (`units`) and `tail`, and
+/// checks that `barsoom run` refuses it in one line naming the file and
+/// both of `expected` (the field and what was expected).
+pub(crate) fn assert_field_error(
+    dir: &Path,
+    i: usize,
+    head: &str,
+    units: [&str; 2],
+    tail: &str,
+    expected: [&str; 2],
+) {
+    let [a, b] = units;
+    let path = common::write_scenario(
+        dir,
+        &format!("bad{i}"),
+        "wom.battle",
+        &common::wom_data(),
+        &format!(
+            "{head}\n[[sides]]\nname = \"A\"\n[[sides.units]]\nname = \"a\"\n{a}\n\
+             [[sides]]\nname = \"B\"\n[[sides.units]]\nname = \"b\"\n{b}\n{tail}"
+        ),
+    );
+    let p = path.to_str().unwrap();
+    let [field, message] = expected;
+    common::assert_bad_input(&["run", p, "-n", "10"], dir, &[p, field, message]);
 }

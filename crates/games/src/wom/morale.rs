@@ -119,6 +119,17 @@ mod tests {
         Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("scenarios/wom/data")
     }
 
+    /// A copy of the data folder `dir`, to change.
+    fn copy_of(dir: &Path) -> tempfile::TempDir {
+        let copy = tempfile::tempdir().expect("tempdir");
+        for entry in std::fs::read_dir(dir).expect("data folder").flatten() {
+            if entry.path().is_file() {
+                std::fs::copy(entry.path(), copy.path().join(entry.file_name())).expect("copy");
+            }
+        }
+        copy
+    }
+
     /// The steady score of `name` as each model reads it from `dir`.
     fn both(dir: &Path, name: &str) -> (Option<i32>, Option<i32>) {
         let air = AirData::load(dir).expect("air data");
@@ -148,12 +159,7 @@ mod tests {
         assert_eq!(both(&dir, "guards-navy"), (Some(10), Some(10)));
         // A change to morale.toml reaches both; air-boarding.toml holds no
         // copy of its own (a [morale] table there is refused).
-        let copy = tempfile::tempdir().expect("tempdir");
-        for entry in std::fs::read_dir(&dir).expect("data folder").flatten() {
-            if entry.path().is_file() {
-                std::fs::copy(entry.path(), copy.path().join(entry.file_name())).expect("copy");
-            }
-        }
+        let copy = copy_of(&dir);
         let morale = copy.path().join(MORALE_FILE);
         let text = std::fs::read_to_string(&morale).expect("read");
         let changed = text.replacen("steady = 10", "steady = 9", 1);
@@ -165,5 +171,54 @@ mod tests {
         std::fs::write(&boarding, text).expect("write");
         let e = AirData::load(copy.path()).expect_err("a second copy is refused");
         assert!(e.to_string().contains("morale"), "{e}");
+    }
+
+    #[test]
+    fn both_models_read_the_one_melee_table() {
+        // [WoM Melee Table] is battle-tables.toml [melee]: boarding's rates
+        // per figure, in sixtieths, follow it (3 per 10 human infantry is
+        // 18; a 13th level personality fights as 3 green cavalry, 3 on
+        // shieldless infantry by himself: 180).
+        let rate = |dir: &Path, attacker: &str, column: usize| {
+            let air = AirData::load(dir).expect("air data");
+            let row = air
+                .melee_rows
+                .iter()
+                .position(|r| r == attacker)
+                .expect("row");
+            air.melee_rate[row][column]
+        };
+        let dir = bundled();
+        assert_eq!(rate(&dir, "human-infantry", 0), 18);
+        assert_eq!(rate(&dir, "human-infantry-shield", 1), 12);
+        assert_eq!(rate(&dir, "personality-13", 0), 180);
+        assert_eq!(rate(&dir, "green-cavalry", 4), 20);
+        // A change to the battle table reaches boarding.
+        let copy = copy_of(&dir);
+        let tables = copy.path().join("battle-tables.toml");
+        let text = std::fs::read_to_string(&tables).expect("read");
+        let changed = text.replacen(
+            "group = 10, casualties = [3.0,",
+            "group = 10, casualties = [4.0,",
+            1,
+        );
+        assert_ne!(changed, text);
+        std::fs::write(&tables, changed).expect("write");
+        assert_eq!(rate(copy.path(), "human-infantry", 0), 24);
+        assert_eq!(rate(copy.path(), "human-infantry-shield", 0), 24);
+        assert_eq!(
+            BattleTables::load(copy.path())
+                .expect("tables")
+                .melee_halves[0][0],
+            8
+        );
+        // air-boarding.toml holds no copy of its own: rows there are refused.
+        let boarding = copy.path().join("air-boarding.toml");
+        let text = std::fs::read_to_string(&boarding).expect("read");
+        let with_rows = text.replacen("[melee]\n", "[melee]\nrows = []\n", 1);
+        assert_ne!(with_rows, text);
+        std::fs::write(&boarding, with_rows).expect("write");
+        let e = AirData::load(copy.path()).expect_err("a second copy is refused");
+        assert!(e.to_string().contains("rows"), "{e}");
     }
 }

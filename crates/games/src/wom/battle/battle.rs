@@ -15,6 +15,7 @@ use barsoom_engine::{Dice, Model, OutputSpec, Roll, Trace, TrialResult};
 
 use super::field::{self, Footprint, V2};
 use super::tables::{BattleTables, PARTS, Troop};
+use super::terrain::Area;
 
 /// Most units a side may field (the trial state is fixed arrays).
 pub(crate) const MAX_UNITS: usize = 8;
@@ -104,6 +105,8 @@ pub struct WomBattle {
     pub(super) placements: [[Placement; MAX_UNITS]; 2],
     /// Frontage and depth in inches, by side and unit.
     pub(super) extents: [[(f64, f64); MAX_UNITS]; 2],
+    /// Terrain areas on the field (none on a one-axis field).
+    pub(super) terrain: Vec<Area>,
     pub(super) max_turns: u32,
     pub(super) spec: OutputSpec,
 }
@@ -343,9 +346,15 @@ impl WomBattle {
         }
         let (normal, _) = self.spec_of(s, u).moves;
         let left = field::norm([via[0] - unit.pos[0], via[1] - unit.pos[1]]);
-        let step = left.min(f64::from(normal));
         if let Some(dir) = field::toward(unit.pos, via) {
             unit.facing = dir;
+        }
+        let reach = left.min(f64::from(normal));
+        let path = self.path_effect(s, u, unit.pos, unit.facing, reach);
+        let unit = &mut st.units[s][u];
+        let mut step = left.min((f64::from(normal) - path.penalty).max(0.0));
+        if let Some(halt) = path.halt_at {
+            step = step.min(halt);
         }
         unit.moved_from = unit.pos;
         unit.pos = field::step(unit.pos, unit.facing, step);
@@ -400,6 +409,7 @@ impl WomBattle {
             }
             let gap = self.approach_gap(st, s, u, e).max(0.0);
             let (normal, charge) = spec.moves;
+            let (pos, facing) = (st.units[s][u].pos, st.units[s][u].facing);
             // Stance `fire` with volleys left: walk only into its range.
             let range_to_keep = spec.weapon.and_then(|w| {
                 let weapon = &self.tables.weapons[w];
@@ -407,13 +417,22 @@ impl WomBattle {
                     .then_some(weapon.range)
                     .flatten()
             });
+            // TERRAIN EFFECTS ON MOVEMENT along the charge to contact and
+            // along the normal move.
             let can_charge = charge > 0 && !unit.must_rest && range_to_keep.is_none();
-            let charging = can_charge && gap <= f64::from(charge) && gap > 0.0;
+            let charge_path = self.path_effect(s, u, pos, facing, gap);
+            let charging = can_charge
+                && !charge_path.no_charge
+                && charge_path.halt_at.is_none()
+                && gap <= f64::from(charge) - charge_path.penalty
+                && gap > 0.0;
             let step = if charging {
                 gap
             } else {
                 let wanted = range_to_keep.map_or(gap, |r| (gap - f64::from(r)).max(0.0));
-                wanted.min(f64::from(normal))
+                let path = self.path_effect(s, u, pos, facing, wanted.min(f64::from(normal)));
+                let step = wanted.min((f64::from(normal) - path.penalty).max(0.0));
+                path.halt_at.map_or(step, |h| step.min(h))
             };
             st.units[s][u].moved_from = st.units[s][u].pos;
             self.step_forward(st, s, u, step);

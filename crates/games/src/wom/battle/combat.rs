@@ -30,11 +30,13 @@ impl WomBattle {
             per_firer += t.green_rifle_parts;
         }
         // Cover counts while the target still stands on its own line.
+        // Terrain cover wherever it stands: the better of the two.
         let cover = if self.advance(st, 1 - s, e) <= 0.0 {
             target.cover_keep
         } else {
             100
-        };
+        }
+        .min(self.terrain_cover_keep(st, 1 - s, e));
         let skirmish = if target.skirmish {
             t.skirmisher_keep
         } else {
@@ -60,12 +62,7 @@ impl WomBattle {
         let attacker = self.spec_of(s, u);
         let defender = self.spec_of(1 - s, e);
         let dstate = &st.units[1 - s][e];
-        let column = match defender.troop {
-            Troop::HumanInfantry => usize::from(defender.shield),
-            Troop::GreenInfantry => 2,
-            Troop::HumanCavalry => 3,
-            Troop::GreenCavalry => 4,
-        };
+        let column = defender.troop.melee_column(defender.shield);
         // MELEE TABLE adjustments: casualties added per group.
         let mut add = 0;
         if charged {
@@ -185,12 +182,17 @@ impl WomBattle {
                 .is_none_or(|r| self.gap(st, s, u, e) <= f64::from(r))
             && !self.engaged(st, s, u)
             && !self.engaged(st, 1 - s, e)
+            && self.terrain_lets_fire(st, s, u, e)
     }
 
-    /// Figures of `(s, u)` that fire: the ranks its weapon allows.
-    pub(super) fn firers(&self, st: &BattleState, s: usize, u: usize) -> u32 {
+    /// Figures of `(s, u)` that fire: the ranks its weapon allows, and one
+    /// more standing on higher ground than the ranks ahead of it [TERRAIN
+    /// EFFECTS UPON MISSILES].
+    pub fn firers(&self, st: &BattleState, s: usize, u: usize) -> u32 {
         let spec = self.spec_of(s, u);
-        let ranks = spec.weapon.map_or(0, |w| self.tables.weapons[w].ranks);
+        let ranks = spec.weapon.map_or(0, |w| {
+            self.tables.weapons[w].ranks + u32::from(self.rank_on_higher_ground(st, s, u))
+        });
         st.units[s][u].figures.min(spec.front * ranks)
     }
 

@@ -8,7 +8,8 @@
 //! - [`field`]: positions, facings and footprints on the table;
 //! - `combat`: missile fire and melee;
 //! - `morale`: morale checks and units leaving the fight;
-//! - [`tables`]: the battle tables, loaded and checked.
+//! - [`tables`]: the battle tables, loaded and checked;
+//! - [`terrain`]: terrain areas and what they change for moves and missiles.
 
 #[allow(clippy::module_inception)]
 pub mod battle;
@@ -18,3 +19,4 @@ mod morale;
 mod scenario;
 pub(crate) use scenario::{UnitFile, unit_spec};
 pub mod tables;
+pub mod terrain;

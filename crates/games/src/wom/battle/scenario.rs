@@ -19,6 +19,7 @@ use super::battle::{
 };
 use super::field;
 use super::tables::{BattleTables, TROOP_NAMES, Troop, WEAPON_NAMES};
+use super::terrain::Area;
 
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -35,6 +36,22 @@ pub struct BattleFile {
     max_turns: Option<i64>,
     /// Exactly two sides.
     sides: Vec<SideFile>,
+    /// Field scenarios: terrain areas on the table.
+    #[serde(default)]
+    terrain: Vec<TerrainFile>,
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct TerrainFile {
+    /// A kind of the data folder's `battle-tables.toml` `[terrain]`
+    /// (`hill`, `gentle-hill`, `woods`, `dense-woods`, `soft-cover`,
+    /// `hard-cover` in the bundled data).
+    kind: String,
+    /// One corner of its rectangle, `[x, y]` inches on the table.
+    from: [f64; 2],
+    /// The opposite corner, `[x, y]` inches on the table.
+    to: [f64; 2],
 }
 
 #[derive(Deserialize, schemars::JsonSchema)]
@@ -213,12 +230,15 @@ impl WomBattle {
                 units,
             });
         }
+        let terrain = terrain_areas(&tables, file, &err)?;
         let second = sides.pop().expect("two sides checked");
         let first = sides.pop().expect("two sides checked");
-        Ok(match distance {
+        let mut model = match distance {
             Some(d) => Self::new(tables, [first, second], d, max_turns as u32),
             None => Self::on_field(tables, [first, second], placements, max_turns as u32),
-        })
+        };
+        model.terrain = terrain;
+        Ok(model)
     }
 
     /// A one-axis battle between two checked sides `distance` inches apart:
@@ -340,6 +360,7 @@ impl WomBattle {
             sides,
             placements,
             extents,
+            terrain: Vec::new(),
             max_turns,
             spec,
         }
@@ -366,6 +387,71 @@ impl ScenarioModel for WomBattle {
     }
 }
 
+/// Whether the point `p` lies on a `table` (width, depth), edges included.
+fn on_table(table: [f64; 2], p: [f64; 2]) -> bool {
+    p.iter()
+        .zip(table)
+        .all(|(v, max)| v.is_finite() && (0.0..=max).contains(v))
+}
+
+/// The scenario's `[[terrain]]` areas, checked: a kind of the tables, a
+/// rectangle with some extent lying on the table (field scenarios only).
+fn terrain_areas(
+    tables: &BattleTables,
+    file: &BattleFile,
+    err: &dyn Fn(String, String) -> ScenarioError,
+) -> Result<Vec<Area>, ScenarioError> {
+    let mut areas = Vec::new();
+    for (i, t) in file.terrain.iter().enumerate() {
+        let field = |f: &str| format!("terrain[{i}].{f}");
+        let Some(table) = file.table else {
+            return Err(err(
+                field("kind"),
+                "expected a field scenario (table) for terrain".into(),
+            ));
+        };
+        let kind = tables.terrain_kind(&t.kind).ok_or_else(|| {
+            err(
+                field("kind"),
+                format!(
+                    "expected a terrain kind of battle-tables.toml [terrain] ({}), found {:?}",
+                    tables
+                        .terrain
+                        .iter()
+                        .map(|k| k.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    t.kind
+                ),
+            )
+        })?;
+        for (name, p) in [("from", t.from), ("to", t.to)] {
+            if !on_table(table, p) {
+                return Err(err(
+                    field(name),
+                    format!(
+                        "expected a corner on the table, x 0 to {} and y 0 to {} inches, found [{}, {}]",
+                        table[0], table[1], p[0], p[1]
+                    ),
+                ));
+            }
+        }
+        let min = [t.from[0].min(t.to[0]), t.from[1].min(t.to[1])];
+        let max = [t.from[0].max(t.to[0]), t.from[1].max(t.to[1])];
+        if min[0] >= max[0] || min[1] >= max[1] {
+            return Err(err(
+                field("to"),
+                format!(
+                    "expected the corner opposite from = [{}, {}], with some width and depth, found [{}, {}]",
+                    t.from[0], t.from[1], t.to[0], t.to[1]
+                ),
+            ));
+        }
+        areas.push(Area { kind, min, max });
+    }
+    Ok(areas)
+}
+
 /// Where a unit of side `side` stands on a `table` (width, depth): its
 /// `at` on the table, its facing, its waypoint on the table.
 fn place_on_table(
@@ -375,11 +461,7 @@ fn place_on_table(
     err: &dyn Fn(&str, String) -> ScenarioError,
 ) -> Result<Placement, ScenarioError> {
     let on_table = |field: &str, p: [f64; 2]| {
-        let inside = p
-            .iter()
-            .zip(table)
-            .all(|(v, max)| v.is_finite() && (0.0..=max).contains(v));
-        if inside {
+        if on_table(table, p) {
             Ok(p)
         } else {
             Err(err(

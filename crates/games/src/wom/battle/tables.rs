@@ -61,11 +61,47 @@ impl Troop {
     pub(crate) fn is_green(self) -> bool {
         matches!(self, Troop::GreenInfantry | Troop::GreenCavalry)
     }
+    /// The MELEE TABLE defender column (see [`MELEE_COLUMNS`]) of this
+    /// troop type, with or without shields.
+    pub(crate) fn melee_column(self, shield: bool) -> usize {
+        match self {
+            Troop::HumanInfantry => usize::from(shield),
+            Troop::GreenInfantry => 2,
+            Troop::HumanCavalry => 3,
+            Troop::GreenCavalry => 4,
+        }
+    }
+    /// The troop type whose MELEE TABLE row attacks for column `column`
+    /// (shield-bearing infantry attack as infantry).
+    pub(crate) fn of_melee_column(column: usize) -> Troop {
+        [
+            Troop::HumanInfantry,
+            Troop::HumanInfantry,
+            Troop::GreenInfantry,
+            Troop::HumanCavalry,
+            Troop::GreenCavalry,
+        ][column.min(4)]
+    }
     /// Mounted troops (a lance charge needs a mount).
     pub(crate) fn is_mounted(self) -> bool {
         matches!(self, Troop::HumanCavalry | Troop::GreenCavalry)
     }
 }
+
+/// The mass-battle tables' file in the data folder (`wom.air` reads its
+/// MELEE TABLE for boarding too).
+pub(crate) const BATTLE_TABLES_FILE: &str = "battle-tables.toml";
+
+/// The defender columns of the MELEE TABLE, as named in data and scenario
+/// files: human infantry without and with shield, green infantry, human
+/// cavalry, green cavalry.
+pub(crate) const MELEE_COLUMNS: [&str; 5] = [
+    "human-infantry",
+    "human-infantry-shield",
+    "green-infantry",
+    "human-cavalry",
+    "green-cavalry",
+];
 
 /// Missile weapons of land battles, in the order of the data rows.
 pub(crate) const WEAPON_NAMES: [&str; 4] = ["javelin", "bow", "pistol", "rifle"];
@@ -135,6 +171,41 @@ pub struct BattleTables {
     pub morale: MoraleTable,
     /// The field: stand sizes and skirmish spacing.
     pub field: FieldTable,
+    /// The kinds of terrain a field scenario may lay out.
+    pub terrain: Vec<TerrainKind>,
+}
+
+/// What one kind of terrain does [TERRAIN EFFECTS ON MOVEMENT; TERRAIN
+/// EFFECTS UPON MISSILES; MISSILE FIRE TABLE adjustments]. A unit is in an
+/// area when the centre of its front edge is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TerrainKind {
+    /// Its name in scenario files.
+    pub name: String,
+    /// Inches lost by a move that goes onto it from outside (uphill).
+    pub uphill: u32,
+    /// Inches lost by a move that enters or crosses it (through trees).
+    pub through: u32,
+    /// Formed units may enter it (trees: only skirmishers).
+    pub formed: bool,
+    /// A charge may enter or cross it.
+    pub charge_into: bool,
+    /// A charge may leave it (off a hill: only very gentle slopes).
+    pub charge_off: bool,
+    /// Higher ground: a unit whose rear stands on it and front does not
+    /// fires one rank more.
+    pub higher: bool,
+    /// Percent of missile casualties kept by a unit in it (cover).
+    pub cover_keep: u64,
+    /// Missiles may be fired into and out of it.
+    pub fire: bool,
+}
+
+impl BattleTables {
+    /// The index of the terrain kind `name`.
+    pub fn terrain_kind(&self, name: &str) -> Option<usize> {
+        self.terrain.iter().position(|k| k.name == name)
+    }
 }
 
 /// Stand sizes on the table (MOVEMENT TRAYS AND ORGANIZATION; Skirmish
@@ -167,7 +238,7 @@ impl FieldTable {
 impl Load for BattleTables {
     /// Loads and checks the tables from the data folder `dir`.
     fn load_with(dir: &Path, loader: &mut Loader) -> Result<BattleTables, ScenarioError> {
-        let path = dir.join("battle-tables.toml");
+        let path = dir.join(BATTLE_TABLES_FILE);
         let file: TablesFile = loader.read_toml(&path)?;
         let err = |field: &str, message: String| ScenarioError::new(&path, field, message);
         let troop = |field: &str, name: &str| {
@@ -335,7 +406,48 @@ impl Load for BattleTables {
             figure_depth,
             skirmish_spacing: inches("field.skirmish_spacing", f.skirmish_spacing)?,
         };
+        barsoom_engine::scenario::check_provenance(
+            &path,
+            "terrain.provenance",
+            &file.terrain.provenance,
+        )?;
+        let mut terrain = Vec::new();
+        for (i, k) in file.terrain.kinds.iter().enumerate() {
+            let field = format!("terrain.kinds[{i}]");
+            if k.kind.is_empty() || terrain.iter().any(|t: &TerrainKind| t.name == k.kind) {
+                return Err(err(&field, "expected a new, non-empty kind name".into()));
+            }
+            if k.uphill > 12 || k.through > 12 {
+                return Err(err(
+                    &field,
+                    "expected move penalties of 0 to 12 inches".into(),
+                ));
+            }
+            let cover_keep = match k.cover.as_str() {
+                "none" => 100,
+                "soft" => percent("missiles.soft_cover_percent", m.soft_cover_percent)?,
+                "hard" => percent("missiles.hard_cover_percent", m.hard_cover_percent)?,
+                other => {
+                    return Err(err(
+                        &format!("{field}.cover"),
+                        format!("expected cover \"none\", \"soft\" or \"hard\", found {other:?}"),
+                    ));
+                }
+            };
+            terrain.push(TerrainKind {
+                name: k.kind.clone(),
+                uphill: k.uphill,
+                through: k.through,
+                formed: k.formed,
+                charge_into: k.charge_into,
+                charge_off: k.charge_off,
+                higher: k.higher,
+                cover_keep,
+                fire: k.fire,
+            });
+        }
         Ok(BattleTables {
+            terrain,
             field,
             moves,
             charge_turns: file.movement.charge_turns,
@@ -370,6 +482,44 @@ struct TablesFile {
     melee: MeleeFile,
     leaders: LeadersFile,
     field: FieldFile,
+    terrain: TerrainFile,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TerrainFile {
+    provenance: String,
+    kinds: Vec<TerrainRow>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn no_cover() -> String {
+    "none".into()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TerrainRow {
+    kind: String,
+    #[serde(default)]
+    uphill: u32,
+    #[serde(default)]
+    through: u32,
+    #[serde(default = "yes")]
+    formed: bool,
+    #[serde(default = "yes")]
+    charge_into: bool,
+    #[serde(default = "yes")]
+    charge_off: bool,
+    #[serde(default)]
+    higher: bool,
+    #[serde(default = "no_cover")]
+    cover: String,
+    #[serde(default = "yes")]
+    fire: bool,
 }
 
 #[derive(Deserialize)]

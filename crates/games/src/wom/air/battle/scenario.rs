@@ -227,7 +227,7 @@ impl WomAir {
                 err(
                     field,
                     format!(
-                        "expected a melee type of air-boarding.toml ({}), found {id:?}",
+                        "expected a melee type of the MELEE TABLE ({}), found {id:?}",
                         data.melee_rows.join(", ")
                     ),
                 )

@@ -11,6 +11,9 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::wom::air::geometry::{HEADING_STEP_DEGREES, tenths};
+use crate::wom::battle::tables::{
+    BATTLE_TABLES_FILE, BattleTables, MELEE_COLUMNS, TROOP_NAMES, Troop,
+};
 use crate::wom::morale::{MORALE_FILE, MoraleTable};
 use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance};
 
@@ -230,21 +233,12 @@ struct RawOdds {
     bands: Vec<RawBand>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawMeleeRow {
-    attacker: String,
-    figures: u32,
-    casualties: Vec<f64>,
-}
-
+/// Boarding's readings of the MELEE TABLE; the table itself is
+/// `battle-tables.toml` `[melee]`, the one copy both models read.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawMelee {
     provenance: String,
-    defenders: Vec<String>,
-    disorganized_enemy_bonus: u32,
-    rows: Vec<RawMeleeRow>,
     casualty_order: Vec<String>,
 }
 
@@ -409,6 +403,49 @@ fn location_row(
         }
     }
     Ok(row)
+}
+
+/// Boarding's view of the MELEE TABLE [WoM Melee Table]: the defender
+/// columns, the attacker rows (the columns, shield-bearing infantry
+/// attacking as infantry, then a 12th and a 13th level personality, each one
+/// figure fighting as a group of the troop the table names) and the
+/// casualties each attacker figure inflicts, in sixtieths of a figure.
+type BoardingMelee = (Vec<String>, Vec<String>, Vec<Vec<u32>>);
+
+fn boarding_melee(battle: &BattleTables, file: &Path) -> Result<BoardingMelee, ScenarioError> {
+    let columns: Vec<String> = MELEE_COLUMNS.iter().map(|c| c.to_string()).collect();
+    let mut rows = columns.clone();
+    rows.extend(["personality-12".to_string(), "personality-13".to_string()]);
+    let attackers = (0..MELEE_COLUMNS.len())
+        .map(|c| (Troop::of_melee_column(c), false))
+        .chain(battle.personality_troop.iter().map(|&t| (t, true)));
+    let mut rates = Vec::new();
+    for (troop, personality) in attackers {
+        let t = troop.index();
+        let figures = if personality {
+            1
+        } else {
+            battle.melee_group[t]
+        };
+        let mut rate = Vec::new();
+        for halves in battle.melee_halves[t] {
+            // casualties per group = halves / 2, per figure in sixtieths:
+            let units = halves * u64::from(CASUALTY_UNITS) / 2;
+            if !units.is_multiple_of(figures) {
+                return Err(ScenarioError::new(
+                    file,
+                    "melee.rows",
+                    format!(
+                        "expected casualties that are whole sixtieths per figure for {}",
+                        TROOP_NAMES[t]
+                    ),
+                ));
+            }
+            rate.push(u32::try_from(units / figures).unwrap_or(u32::MAX));
+        }
+        rates.push(rate);
+    }
+    Ok((columns, rows, rates))
 }
 
 impl Load for AirData {
@@ -779,47 +816,10 @@ impl Load for AirData {
             ));
         }
         let melee = &b.melee;
-        let mut melee_rate = Vec::new();
-        let mut melee_rows = Vec::new();
-        for (i, row) in melee.rows.iter().enumerate() {
-            let field = format!("melee.rows[{i}]");
-            if row.casualties.len() != melee.defenders.len() || row.figures == 0 {
-                return Err(ScenarioError::new(
-                    bf,
-                    field,
-                    format!(
-                        "expected {} casualty entries and a positive figure count",
-                        melee.defenders.len()
-                    ),
-                ));
-            }
-            let mut rates = Vec::new();
-            for c in &row.casualties {
-                let units = c * f64::from(CASUALTY_UNITS) / f64::from(row.figures);
-                if !(0.0..=1e6).contains(&units) || (units - units.round()).abs() > 1e-9 {
-                    return Err(ScenarioError::new(
-                        bf,
-                        format!("{field}.casualties"),
-                        format!(
-                            "expected casualties that are whole sixtieths per figure, found {c} per {}",
-                            row.figures
-                        ),
-                    ));
-                }
-                rates.push(units.round() as u32);
-            }
-            melee_rate.push(rates);
-            melee_rows.push(row.attacker.clone());
-        }
-        for d in &melee.defenders {
-            if !melee_rows.contains(d) {
-                return Err(ScenarioError::new(
-                    bf,
-                    "melee.defenders",
-                    format!("expected a row for every defender type; {d:?} has none"),
-                ));
-            }
-        }
+        // The MELEE TABLE is wom.battle's (one copy, `battle-tables.toml`).
+        let battle = BattleTables::load_with(dir, loader)?;
+        let (melee_types, melee_rows, melee_rate) =
+            boarding_melee(&battle, &dir.join(BATTLE_TABLES_FILE))?;
         let casualty_order = melee
             .casualty_order
             .iter()
@@ -857,10 +857,10 @@ impl Load for AirData {
             grapple_max_roll: b.grappling.grapple_max_roll,
             cut_max_roll: b.grappling.cut_max_roll,
             odds,
-            melee_types: melee.defenders.clone(),
+            melee_types,
             melee_rate,
             melee_rows,
-            disorganized_bonus: melee.disorganized_enemy_bonus,
+            disorganized_bonus: u32::try_from(battle.add_disorganized).unwrap_or(u32::MAX),
             casualty_order,
             morale_classes: morale
                 .classes
