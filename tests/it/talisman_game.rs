@@ -2,10 +2,13 @@
 //! (experience, limits, encounter order, stand-offs, packs, the Sentinel
 //! and the Portal, turning back, death and the next character, the ending
 //! cards, strangers passed by, the step from the Plain of Peril to the
-//! Portal, rafts, pack animals and pulled objects, the curse deck and each
-//! curse's effect), every game ending within its limit, determinism across
-//! thread counts, and one-line errors for bad data. One combat alone
-//! (`talisman.combat`) is in `talisman_combat`.
+//! Portal), every game ending within its limit, determinism across thread
+//! counts, and one-line errors for bad data; the helpers that set games up
+//! for the other `talisman_*` modules. Pack animals and rafts are in
+//! `talisman_carrying`, curses in `talisman_curses`, the tournament
+//! additions in `talisman_tournament`, the boards in `talisman_boards` and
+//! `talisman_keep`, merchants in `talisman_merchants`, one combat alone
+//! (`talisman.combat`) in `talisman_combat`.
 
 use barsoom::games::ScenarioModel;
 use barsoom::scenario::Load;
@@ -13,23 +16,22 @@ use std::path::{Path, PathBuf};
 
 use barsoom::engine::{RunConfig, TraceLog, run};
 use barsoom::games::talisman::character::{Hero, PURCHASE_BASE, cash_in};
-use barsoom::games::talisman::combat::Result3;
-use barsoom::games::talisman::data::{Alignment, Effect, Mechanic, Rules};
+use barsoom::games::talisman::data::{Alignment, Rules};
 use barsoom::games::talisman::game::{
-    Cause, Config, End, Game, MAX_PLAYERS, METRIC_ROUNDS, Source, TalismanGame, outcome_unfinished,
+    Config, End, Game, MAX_PLAYERS, METRIC_ROUNDS, Source, TalismanGame, outcome_unfinished,
 };
 use barsoom::games::talisman::policy::{Policy, SensibleKnobs};
 use barsoom::games::talisman::stats::count;
-use barsoom::games::talisman::tournament::{Lasting, Tournament};
+use barsoom::games::talisman::tournament::Tournament;
 
 use crate::common;
 use crate::common::ScriptedDice;
 
-fn data_dir() -> PathBuf {
+pub(crate) fn data_dir() -> PathBuf {
     common::bundled("talisman/data")
 }
 
-fn rules() -> Rules {
+pub(crate) fn rules() -> Rules {
     Rules::load(&data_dir()).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -48,7 +50,7 @@ pub(crate) fn config(players: usize) -> Config {
 }
 
 /// [`config`] with every tournament addition on.
-fn tournament_config(players: usize) -> Config {
+pub(crate) fn tournament_config(players: usize) -> Config {
     Config {
         tournament: Tournament {
             starting_purchase: true,
@@ -60,7 +62,7 @@ fn tournament_config(players: usize) -> Config {
     }
 }
 
-fn card(rules: &Rules, name: &str) -> u16 {
+pub(crate) fn card(rules: &Rules, name: &str) -> u16 {
     rules
         .cards
         .iter()
@@ -68,7 +70,7 @@ fn card(rules: &Rules, name: &str) -> u16 {
         .unwrap_or_else(|| panic!("no card {name}")) as u16
 }
 
-fn space(rules: &Rules, name: &str) -> usize {
+pub(crate) fn space(rules: &Rules, name: &str) -> usize {
     rules
         .board
         .space_index(name)
@@ -77,7 +79,7 @@ fn space(rules: &Rules, name: &str) -> usize {
 
 /// A game whose seats hold the named characters, alive, each with the
 /// given spare characters in hand; nobody on a shared space.
-fn game_with<'a>(rules: &'a Rules, config: &'a Config, who: &[&str]) -> Game<'a> {
+pub(crate) fn game_with<'a>(rules: &'a Rules, config: &'a Config, who: &[&str]) -> Game<'a> {
     let mut g = Game::new(rules, config);
     for (seat, name) in who.iter().enumerate() {
         let c = rules.character_index(name).expect("character");
@@ -92,7 +94,12 @@ fn game_with<'a>(rules: &'a Rules, config: &'a Config, who: &[&str]) -> Game<'a>
 }
 
 /// A game as in [`game_with`] with seat 1 on the named space.
-fn seat_on<'a>(rules: &'a Rules, config: &'a Config, who: &[&str], at: &str) -> (Game<'a>, usize) {
+pub(crate) fn seat_on<'a>(
+    rules: &'a Rules,
+    config: &'a Config,
+    who: &[&str],
+    at: &str,
+) -> (Game<'a>, usize) {
     let mut g = game_with(rules, config, who);
     let at = space(rules, at);
     place(&mut g, 0, at);
@@ -101,7 +108,7 @@ fn seat_on<'a>(rules: &'a Rules, config: &'a Config, who: &[&str], at: &str) -> 
 
 /// Seat 1 (the first of `who`) on the Ruins with `cards` face up there,
 /// after encountering the space with the scripted `dice`.
-fn encounter_on_ruins<'a>(
+pub(crate) fn encounter_on_ruins<'a>(
     rules: &'a Rules,
     config: &'a Config,
     who: &[&str],
@@ -120,7 +127,7 @@ fn encounter_on_ruins<'a>(
 
 /// Seat 1 holds a Talisman, stands on `at` with its instructions done,
 /// and takes a turn (the inner region needs no dice).
-fn step_inward_with_talisman(g: &mut Game<'_>, at: &str) {
+pub(crate) fn step_inward_with_talisman(g: &mut Game<'_>, at: &str) {
     let rules = g.rules;
     place(g, 0, space(rules, at));
     let hero = &mut g.players[0].hero;
@@ -130,12 +137,12 @@ fn step_inward_with_talisman(g: &mut Game<'_>, at: &str) {
 }
 
 /// Asserts that the game ended with `seat` winning as `name`.
-fn assert_won(g: &Game<'_>, seat: usize, name: &str) {
+pub(crate) fn assert_won(g: &Game<'_>, seat: usize, name: &str) {
     let character = g.rules.character_index(name).expect("character");
     assert_eq!(g.end, Some(End::Won { seat, character }));
 }
 
-fn place(g: &mut Game<'_>, seat: usize, at: usize) {
+pub(crate) fn place(g: &mut Game<'_>, seat: usize, at: usize) {
     g.players[seat].hero.space = at as u16;
 }
 
@@ -501,7 +508,7 @@ fn toads_drop_everything_and_move_one_space() {
     assert!(g.players[0].hero.total_strength(&rules) >= 6);
 }
 
-fn load_game(relative: &str) -> TalismanGame {
+pub(crate) fn load_game(relative: &str) -> TalismanGame {
     TalismanGame::load(&common::bundled(relative))
         .map(|(m, _)| m)
         .unwrap_or_else(|e| panic!("{e}"))
@@ -603,7 +610,7 @@ fn results_do_not_depend_on_threads_and_replays_match() {
     }
 }
 
-fn thread_check(scenario: &str) {
+pub(crate) fn thread_check(scenario: &str) {
     let model = load_game(scenario);
     let one = run(
         &model,
@@ -637,7 +644,7 @@ fn the_sensible_player_beats_the_random_one() {
     assert!(won(0) + won(2) > 2.0 * (won(1) + won(3)), "{tally:?}");
 }
 
-fn copy_data(dir: &Path) -> PathBuf {
+pub(crate) fn copy_data(dir: &Path) -> PathBuf {
     common::copy_scenario_with_data(
         "talisman/four-player-random-deal.toml",
         "talisman/data",
@@ -645,14 +652,14 @@ fn copy_data(dir: &Path) -> PathBuf {
     )
 }
 
-fn temp(name: &str) -> PathBuf {
+pub(crate) fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("barsoom-talisman-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
     dir
 }
 
-fn edit(path: &Path, from: &str, to: &str) {
+pub(crate) fn edit(path: &Path, from: &str, to: &str) {
     let text = std::fs::read_to_string(path).expect("read");
     assert!(text.contains(from), "{from}");
     std::fs::write(path, text.replacen(from, to, 1)).expect("write");
@@ -956,7 +963,7 @@ fn the_breakdown_agrees_with_the_run() {
     assert!(kills as f64 <= deaths + 1e-9 && kills > 0);
 }
 
-fn purchase(rules: &Rules, name: &str) -> u16 {
+pub(crate) fn purchase(rules: &Rules, name: &str) -> u16 {
     let i = rules
         .purchases
         .iter()
@@ -1088,578 +1095,4 @@ fn on_the_crown_the_victor_takes_a_life() {
     g.crown_turn(0, &mut ScriptedDice::new(&[6, 1]), &mut TraceLog::default());
     assert_eq!(g.players[1].hero.lives, 3);
     assert_eq!(g.players[1].hero.gold, 3);
-}
-
-#[test]
-fn pack_animals_carry_pull_and_slow() {
-    let rules = rules();
-    let (mule, raft, sword) = (
-        card(&rules, "Mule"),
-        card(&rules, "Raft"),
-        card(&rules, "Sword"),
-    );
-    // The Monk (Strength 3: encumbrance 2) alone may lead one pack animal,
-    // not two [5:10].
-    let mut h = Hero::new(&rules, rules.character_index("Monk").expect("Monk"));
-    assert!(h.take_object(&rules, mule));
-    assert!(
-        !h.take_object(&rules, card(&rules, "Mule") + 1),
-        "one person per animal"
-    );
-    // A Sword fills its encumbrance; the next two ride on the Mule, do not
-    // add to Strength [5:6] and do not weigh on it [5:13].
-    assert!(h.take_object(&rules, sword));
-    assert!(h.take_object(&rules, sword + 1));
-    assert!(h.take_object(&rules, card(&rules, "Axe")));
-    assert!(!h.take_object(&rules, sword + 2), "the Mule carries two");
-    assert_eq!((h.carried_len, h.packed_len), (1, 2));
-    assert_eq!((h.total_strength(&rules), h.carried_weight(&rules)), (4, 2));
-    assert!(!h.has_axe(&rules), "an Axe on the Mule cannot be used");
-    // A Mule pulling a Raft carries nothing [11:27]: with two objects on
-    // it the Raft cannot be taken.
-    assert!(!h.take_object(&rules, raft));
-
-    // Without loads the Mule pulls the Raft; its -1 applies to every
-    // movement roll [11:28]. A roll of 1 would move 0: the Raft is left
-    // behind, and a raft left behind is discarded, never left on the
-    // space [11:19].
-    let (cfg,) = (config(2),);
-    let (mut g, storm) = seat_on(&rules, &cfg, &["Monk", "Merchant"], "Storm Bank");
-    let h = &mut g.players[0].hero;
-    assert!(h.take_object(&rules, mule) && h.take_object(&rules, raft));
-    assert_eq!(h.movement_effect(&rules), -1);
-    assert_eq!(g.movement_roll(0, &mut ScriptedDice::new(&[4])), 3);
-    assert_eq!(g.movement_roll(0, &mut ScriptedDice::new(&[1])), 1);
-    let h = g.players[0].hero;
-    assert_eq!((h.pulled_len, h.animals_len), (0, 1));
-    assert_eq!(g.pile_len[storm], 0, "the raft is discarded");
-}
-
-#[test]
-fn rafts_cross_the_storm_river() {
-    let (rules, cfg) = (rules(), config(2));
-    let castle = space(&rules, "Castle");
-    // Built [11:16]: the Troll (Strength raised to 7, Craft 1, an Axe:
-    // power 9, the sensible middle threshold) starts its turn in the Woods
-    // (Crags), which faces the Castle: it builds a raft and crosses as its
-    // move, with no die [11:18], and the Castle asks nothing of it.
-    let (mut g, _) = seat_on(&rules, &cfg, &["Troll", "Merchant"], "Woods (Crags)");
-    g.players[0].hero.strength = 7;
-    assert!(g.players[0].hero.take_object(&rules, card(&rules, "Axe")));
-    assert_eq!(
-        rules.board.across_river(space(&rules, "Woods (Crags)")),
-        [castle as u16]
-    );
-    g.turn(0, &mut ScriptedDice::new(&[]), &mut TraceLog::default());
-    assert_eq!(usize::from(g.players[0].hero.space), castle);
-
-    // Bought [11:17]: a Raft pulled by a Mule crosses only from the turn
-    // after it came. The first turn on the Storm Bank rolls 4, less 1 for
-    // the Raft [11:28]: three spaces round the outer region.
-    let storm = space(&rules, "Storm Bank");
-    let (mut g, _) = seat_on(&rules, &cfg, &["Troll", "Merchant"], "Storm Bank");
-    g.players[0].hero.strength = 8;
-    let h = &mut g.players[0].hero;
-    assert!(h.take_object(&rules, purchase(&rules, "Mule")));
-    assert!(h.take_object(&rules, purchase(&rules, "Raft")));
-    assert!(h.usable_raft(&rules).is_none(), "not on the turn it came");
-    g.turn(0, &mut ScriptedDice::new(&[4]), &mut TraceLog::default());
-    let at = usize::from(g.players[0].hero.space);
-    assert!(
-        at == rules.board.ring_step(storm, 3, true) || at == rules.board.ring_step(storm, 3, false),
-        "moved 3, at {}",
-        rules.board.spaces[at].name
-    );
-    // Back on the Storm Bank next turn: it rafts to the Fields (Middle)
-    // without a die; the raft is spent [11:19], the Mule stays.
-    place(&mut g, 0, storm);
-    g.turn(0, &mut ScriptedDice::new(&[]), &mut TraceLog::default());
-    let h = g.players[0].hero;
-    assert_eq!(usize::from(h.space), space(&rules, "Fields (Middle)"));
-    assert_eq!((h.pulled_len, h.animals_len), (0, 1));
-
-    // Below the middle threshold the sensible player keeps to the outer
-    // region: it rolls instead.
-    let (mut g, _) = seat_on(&rules, &cfg, &["Monk", "Merchant"], "Woods (Crags)");
-    assert!(g.players[0].hero.take_object(&rules, card(&rules, "Axe")));
-    g.turn(0, &mut ScriptedDice::new(&[6]), &mut TraceLog::default());
-    assert_eq!(
-        rules.board.spaces[usize::from(g.players[0].hero.space)].region,
-        0
-    );
-}
-
-#[test]
-fn a_lost_pack_animal_takes_its_load_with_it() {
-    use barsoom::games::talisman::data::{Effect, Mechanic};
-    // The Monk (encumbrance 2, leadership 2) leads two Mules with a
-    // Mercenary's help [5:10]; a Sword is in hand and three more objects
-    // ride on the Mules (room for four). A Stampede loses the last Mule:
-    // the one left carries two, so the last object packed is lost with it
-    // and discarded, not left on the space [5:11].
-    let (rules, cfg) = (rules(), config(2));
-    let (mut g, ruins) = seat_on(&rules, &cfg, &["Monk", "Merchant"], "Ruins");
-    let (mule, sword, axe) = (
-        card(&rules, "Mule"),
-        card(&rules, "Sword"),
-        card(&rules, "Axe"),
-    );
-    let h = &mut g.players[0].hero;
-    assert!(h.take_follower(&rules, card(&rules, "Mercenary")));
-    assert!(h.take_object(&rules, mule) && h.take_object(&rules, mule + 1));
-    for object in [sword, sword + 1, sword + 2, axe] {
-        assert!(h.take_object(&rules, object));
-    }
-    assert_eq!(
-        (h.carried_len, h.packed_len, h.pack_capacity(&rules)),
-        (1, 3, 4)
-    );
-    let stampede = Effect {
-        mechanic: Mechanic::LosePackAnimal,
-        ..Effect::NOTHING
-    };
-    let mut script = ScriptedDice::new(&[]);
-    g.apply(
-        0,
-        stampede,
-        Source::None,
-        &mut script,
-        &mut TraceLog::default(),
-    );
-    let h = g.players[0].hero;
-    assert_eq!((h.animals_len, h.packed_len, h.carried_len), (1, 2, 1));
-    assert_eq!(
-        h.packed_list(),
-        [sword + 1, sword + 2],
-        "the Axe went with the Mule"
-    );
-    assert_eq!(g.pile_len[ruins], 0, "lost, not left on the space");
-}
-
-fn curse(rules: &Rules, name: &str) -> u8 {
-    rules
-        .curses
-        .iter()
-        .position(|c| c.name == name)
-        .unwrap_or_else(|| panic!("no curse {name}")) as u8
-}
-
-#[test]
-fn a_curse_lasts_its_turns_then_goes_back_to_the_deck() {
-    // Weakness: total Strength 2 lower for 3 of the character's turns [19].
-    // Laid on the Warrior (Strength 4) between its turns, so each of its
-    // next three turns counts: Strength 2 through them (2 and 1 turns
-    // left after the first two), 4 again after the third, with the card
-    // back in the deck of 10.
-    let (rules, cfg) = (rules(), config(2));
-    let mut log = TraceLog::default();
-    let mut g = game_with(&rules, &cfg, &["Warrior", "Merchant"]);
-    let weakness = curse(&rules, "Weakness");
-    assert_eq!(g.curse_deck().len(), 10);
-    assert!(g.lay_curse(0, weakness, &mut log));
-    assert_eq!(g.curse_deck().len(), 9);
-    assert!(!g.curse_deck().contains(&weakness));
-    // Out of the deck, the card cannot be laid on anyone else meanwhile.
-    assert!(!g.lay_curse(1, weakness, &mut log));
-    // Lost turns roll no dice: the empty script shows nothing else happens.
-    g.players[0].hero.lost_turns = 3;
-    for left in [2u8, 1] {
-        g.turn(0, &mut ScriptedDice::new(&[]), &mut log);
-        let h = g.players[0].hero;
-        assert_eq!(h.curse_list().collect::<Vec<_>>(), vec![(weakness, left)]);
-        assert_eq!(h.total_strength(&rules), 2);
-    }
-    g.turn(0, &mut ScriptedDice::new(&[]), &mut log);
-    let h = g.players[0].hero;
-    assert_eq!((h.curses_len, h.total_strength(&rules)), (0, 4));
-    assert_eq!(g.curse_deck().len(), 10);
-    assert!(g.curse_deck().contains(&weakness));
-}
-
-#[test]
-fn the_curse_of_the_witch_draws_from_the_deck_and_death_returns_it() {
-    // The event draws a random curse; the scripted pick takes the first
-    // card of the deck, a Toad for 3 turns [19:1].
-    let (rules, cfg) = (rules(), config(2));
-    let (mut g, _) = encounter_on_ruins(
-        &rules,
-        &cfg,
-        &["Troll", "Merchant"],
-        &["Curse of the Witch"],
-        &[],
-    );
-    let toad = curse(&rules, "Toad");
-    let h = g.players[0].hero;
-    assert_eq!(h.toad_turns, 3);
-    assert_eq!(h.total_strength(&rules), 1);
-    assert_eq!(h.curse_list().collect::<Vec<_>>(), vec![(toad, 3)]);
-    assert_eq!(g.curse_deck().len(), 9);
-    // A character's death sends its curses back into the deck [19].
-    g.kill(0, Cause::Space, Source::None, &mut TraceLog::default());
-    assert_eq!(g.curse_deck().len(), 10);
-    assert!(g.curse_deck().contains(&toad));
-}
-
-#[test]
-fn each_curse_does_what_it_says() {
-    let (rules, cfg) = (rules(), config(2));
-    let mut log = TraceLog::default();
-
-    // Penalties: Withering takes 1 from the Warrior's Strength 4 (3);
-    // Befuddlement takes 2 from its Craft 2 but leaves 1 (never below 1);
-    // Forgetfulness leaves the Troll's Craft 1 at 1 (nor raises it).
-    let mut g = game_with(&rules, &cfg, &["Warrior", "Troll"]);
-    assert!(g.lay_curse(0, curse(&rules, "Withering"), &mut log));
-    assert!(g.lay_curse(0, curse(&rules, "Befuddlement"), &mut log));
-    assert!(g.lay_curse(1, curse(&rules, "Forgetfulness"), &mut log));
-    let (w, t) = (g.players[0].hero, g.players[1].hero);
-    assert_eq!((w.total_strength(&rules), w.total_craft(&rules)), (3, 1));
-    assert_eq!((t.total_strength(&rules), t.total_craft(&rules)), (6, 1));
-
-    // Silence: a Monk (Craft 3, room for 1 spell) low on lives holding
-    // Healing casts it at the start of its turn (one casting die), but not
-    // while silenced (no die), and keeps it.
-    let healing = rules
-        .spells
-        .iter()
-        .position(|s| s.name == "Healing")
-        .expect("Healing") as u8;
-    for silenced in [false, true] {
-        let mut g = game_with(&rules, &cfg, &["Monk", "Merchant"]);
-        if silenced {
-            assert!(g.lay_curse(0, curse(&rules, "Silence"), &mut log));
-        }
-        let h = &mut g.players[0].hero;
-        (h.spells[0], h.spells_len, h.lives, h.lost_turns) = (healing, 1, 1, 1);
-        let dice: &[u32] = if silenced { &[] } else { &[6] };
-        let mut script = ScriptedDice::new(dice);
-        g.turn(0, &mut script, &mut log);
-        assert!(script.all_used());
-        assert_eq!(g.players[0].hero.spells_len, u8::from(silenced));
-    }
-
-    // Toad: a toad keeps its spells for when it is itself again [19:5],
-    // though its Craft of 1 [19:3] leaves room for none.
-    let mut g = game_with(&rules, &cfg, &["Monk", "Merchant"]);
-    let h = &mut g.players[0].hero;
-    (h.spells[0], h.spells_len, h.lost_turns) = (healing, 1, 1);
-    assert!(g.lay_curse(0, curse(&rules, "Toad"), &mut log));
-    g.turn(0, &mut ScriptedDice::new(&[]), &mut log);
-    let h = g.players[0].hero;
-    assert_eq!(
-        (h.toad_turns, h.total_craft(&rules), h.spells_len),
-        (2, 1, 1)
-    );
-
-    // Lameness: one space without a die [as a toad, 19:4]: the first
-    // scripted die is a 6, yet the move is of 1.
-    let (mut g, _) = seat_on(&rules, &cfg, &["Warrior", "Merchant"], "Ruins");
-    assert!(g.lay_curse(0, curse(&rules, "Lameness"), &mut log));
-    let mut log = TraceLog::default();
-    g.turn(0, &mut ScriptedDice::new(&[6; 8]), &mut log);
-    let moves: Vec<&str> = log
-        .events
-        .iter()
-        .filter(|e| e.case == "Talisman 11:1")
-        .map(|e| e.text.as_str())
-        .collect();
-    assert_eq!(moves.len(), 1);
-    assert!(moves[0].contains("rolls 1, moves from Ruins"), "{moves:?}");
-
-    // Sloth (2 turns): laid between turns, its next two turns are lost
-    // (no die rolled, no move), then the card goes back.
-    let (mut g, ruins) = seat_on(&rules, &cfg, &["Warrior", "Merchant"], "Ruins");
-    assert!(g.lay_curse(0, curse(&rules, "Sloth"), &mut log));
-    for _ in 0..2 {
-        g.turn(0, &mut ScriptedDice::new(&[]), &mut log);
-        assert_eq!(usize::from(g.players[0].hero.space), ruins);
-    }
-    assert_eq!(g.players[0].hero.curses_len, 0);
-    assert_eq!(g.curse_deck().len(), 10);
-
-    // Beggary: Windfall (2 gold) and 3 gold left on the Ruins give nothing
-    // to the cursed Warrior (gold stays 1); uncursed it ends with 1 + 2 + 3.
-    for (cursed, gold) in [(true, 1), (false, 6)] {
-        let (mut g, ruins) = seat_on(&rules, &cfg, &["Warrior", "Merchant"], "Ruins");
-        if cursed {
-            assert!(g.lay_curse(0, curse(&rules, "Beggary"), &mut log));
-        }
-        g.space_gold[ruins] = 3;
-        g.place_card(ruins, card(&rules, "Windfall"));
-        g.encounter_space(0, &mut ScriptedDice::new(&[]), &mut log);
-        assert_eq!(g.players[0].hero.gold, gold);
-        assert_eq!(g.space_gold[ruins], if cursed { 3 } else { 0 });
-    }
-}
-
-#[test]
-fn a_beggared_victor_takes_no_gold_from_another_character() {
-    let rules = rules();
-    let cfg = config(2);
-    let beggary = curse(&rules, "Beggary");
-    // [16:9]: the Warrior (Strength 4, best of two dice: 6, 6) beats the
-    // Merchant (Strength 3, die 1), who carries nothing, has 4 lives and
-    // 1 gold. Uncursed, the sensible victor takes the gold; under Beggary
-    // gold is nothing to it, so it takes a life instead.
-    for (cursed, victor_gold, loser_gold, loser_lives) in [(false, 2, 0, 4), (true, 1, 1, 3)] {
-        let mut log = TraceLog::default();
-        let mut g = game_with(&rules, &cfg, &["Warrior", "Merchant"]);
-        if cursed {
-            assert!(g.lay_curse(0, beggary, &mut log));
-        }
-        let mut script = ScriptedDice::new(&[6, 6, 1]);
-        g.character_combat(0, 1, &mut script, &mut log);
-        assert!(script.all_used());
-        let (v, l) = (g.players[0].hero, g.players[1].hero);
-        assert_eq!(
-            (v.gold, l.gold, l.lives),
-            (victor_gold, loser_gold, loser_lives),
-            "cursed: {cursed}"
-        );
-    }
-    // [13:3]: the Thief steals the Merchant's gold without a fight; under
-    // Beggary it cannot gain gold, so it fights (die 6 against 1) and,
-    // winning, takes a life.
-    for (cursed, dice, thief_gold, merchant) in
-        [(false, &[][..], 2, (0, 4)), (true, &[6, 1][..], 1, (1, 3))]
-    {
-        let mut log = TraceLog::default();
-        let mut g = game_with(&rules, &cfg, &["Thief", "Merchant"]);
-        if cursed {
-            assert!(g.lay_curse(0, beggary, &mut log));
-        }
-        assert_eq!(g.can_steal_from(0, 1), !cursed);
-        let mut script = ScriptedDice::new(dice);
-        g.meet_character(0, 1, &mut script, &mut log);
-        assert!(script.all_used());
-        let (t, m) = (g.players[0].hero, g.players[1].hero);
-        assert_eq!(
-            (t.gold, (m.gold, m.lives)),
-            (thief_gold, merchant),
-            "cursed: {cursed}"
-        );
-    }
-}
-
-#[test]
-fn the_starting_purchase_card_is_dealt_and_a_pulled_one_dealt_again() {
-    // [Setting up]: each player is dealt one random Purchase Card, and a
-    // pulled object is dealt again. Seat 1, the Warrior, is dealt the Raft
-    // (pulled), then the Helmet, which it wears. Seat 2, the Wizard
-    // (Strength 2, so encumbrance 1), is dealt the Sword (weight 2): it
-    // cannot hold it and the card goes back to its pile [20:2], never onto
-    // the space [20:3].
-    let (rules, cfg) = (rules(), tournament_config(2));
-    let mut g = game_with(&rules, &cfg, &["Warrior", "Wizard"]);
-    let index = |name| usize::from(purchase(&rules, name) - PURCHASE_BASE);
-    let mut dice =
-        ScriptedDice::new(&[]).with_picks(&[index("Raft"), index("Helmet"), index("Sword")]);
-    let mut trace = TraceLog::default();
-    g.deal_starting_purchases(&mut dice, &mut trace);
-    assert_eq!(dice.picks_left(), 0, "three deals for two players");
-    let warrior = g.players[0].hero;
-    let held: Vec<u16> = warrior.objects().collect();
-    assert_eq!(held, [purchase(&rules, "Helmet")]);
-    assert_eq!((warrior.pulled_len, warrior.animals_len), (0, 0));
-    let wizard = g.players[1].hero;
-    assert_eq!((wizard.objects().count(), wizard.packed_len), (0, 0));
-    let start = usize::from(wizard.space);
-    assert_eq!(g.pile_len[start], 0);
-    assert_eq!(g.stats.starting_purchases, 1);
-    let text: Vec<&str> = trace.events.iter().map(|e| e.text.as_str()).collect();
-    assert_eq!(
-        text,
-        [
-            "seat 1 is dealt the Raft, a pulled object: dealt again",
-            "seat 1 is dealt the Helmet",
-            "seat 2 is dealt the Sword, cannot hold it: back to its pile",
-        ]
-    );
-}
-
-#[test]
-fn a_season_event_lasts_its_rounds_then_ends() {
-    // Hard Winter, a Season [15:4], is drawn on the Ruins in round 2. It
-    // goes beside the board, not onto the space, with no effect at once,
-    // and lasts the rest of round 2 and 5 full rounds: to the end of round
-    // 7. Meanwhile, at the start of each turn, every character rolls and
-    // loses a life on a 1. When round 8 begins it is discarded.
-    let (rules, cfg) = (rules(), tournament_config(2));
-    let (mut g, ruins) = seat_on(&rules, &cfg, &["Warrior", "Troll"], "Ruins");
-    g.round = 2;
-    let winter = card(&rules, "Hard Winter");
-    g.place_card(ruins, winter);
-    // The deck is empty here, so the Ruins draw nothing more.
-    let mut trace = TraceLog::default();
-    g.encounter_space(0, &mut ScriptedDice::new(&[]), &mut trace);
-    assert_eq!(g.pile_len[ruins], 0);
-    let in_force = Lasting {
-        card: winter,
-        until: 7,
-    };
-    assert_eq!(g.lasting, [Some(in_force), None, None]);
-    let lives = |g: &Game<'_>| (g.players[0].hero.lives, g.players[1].hero.lives);
-    let (warrior, troll) = lives(&g);
-    assert_eq!(warrior, 4, "no effect at once");
-    // Turn starts: the Troll rolls 1 and loses a life, the Warrior 4.
-    g.lasting_effects(1, &mut ScriptedDice::new(&[1]), &mut TraceLog::default());
-    g.lasting_effects(0, &mut ScriptedDice::new(&[4]), &mut TraceLog::default());
-    assert_eq!(lives(&g), (warrior, troll - 1));
-    for round in 3..=7 {
-        g.round = round;
-        g.end_lasting_events(&mut trace);
-        assert_eq!(g.lasting[0], Some(in_force), "round {round}");
-    }
-    g.round = 8;
-    g.end_lasting_events(&mut trace);
-    assert_eq!(g.lasting, [None; 3]);
-    // Over: no die is rolled at a turn's start.
-    let mut none = ScriptedDice::new(&[]);
-    g.lasting_effects(1, &mut none, &mut TraceLog::default());
-    assert_eq!(lives(&g), (warrior, troll - 1));
-    let text: Vec<&str> = trace.events.iter().map(|e| e.text.as_str()).collect();
-    assert_eq!(
-        text,
-        [
-            "Hard Winter lasts beside the board to the end of round 7",
-            "Hard Winter ends"
-        ]
-    );
-
-    // It went to the discards: the Ruins, with the deck empty, draw it
-    // again from them in round 9, and it lasts to the end of round 14.
-    g.round = 9;
-    g.encounter_space(0, &mut ScriptedDice::new(&[]), &mut TraceLog::default());
-    let lasting = |card, until| Some(Lasting { card, until });
-    assert_eq!(g.lasting, [lasting(winter, 14), None, None]);
-
-    // One event of each sub-type at a time: a Month lies beside a Season,
-    // and a new Season discards the one in force at once.
-    let summer = card(&rules, "Long Summer");
-    let storms = card(&rules, "Month of Storms");
-    g.round = 10;
-    for c in [storms, summer] {
-        let timed = rules.cards[usize::from(c)].timed.expect("timed");
-        g.begin_lasting_event(c, timed, &mut TraceLog::default());
-    }
-    assert_eq!(g.lasting, [lasting(summer, 15), lasting(storms, 13), None]);
-    // The Month of Storms on a 1 loses the turn, taken at once.
-    g.lasting_effects(0, &mut ScriptedDice::new(&[6, 1]), &mut TraceLog::default());
-    assert_eq!(
-        (g.players[0].hero.gold, g.players[0].hero.lost_turns),
-        (2, 1)
-    );
-}
-
-#[test]
-fn the_tournament_additions_play_only_when_the_scenario_asks() {
-    // The plain scenario never deals a purchase, a lasting event or a
-    // token (its goldens are byte-identical to before); the tournament one
-    // does all three.
-    let count = |scenario: &str| {
-        let model = load_game(scenario);
-        let (mut purchases, mut lasting, mut tokens) = (0, 0, 0);
-        for trial in 0..40 {
-            let mut dice = barsoom::engine::rng::Dice::for_trial(3, trial);
-            let g = model.play(&mut dice, &mut barsoom::engine::NoTrace);
-            purchases += g.stats.starting_purchases;
-            lasting += g.stats.lasting_events;
-            tokens += g.stats.favors[0] + g.stats.bites;
-        }
-        (purchases, lasting, tokens)
-    };
-    assert_eq!(count("talisman/four-player-random-deal.toml"), (0, 0, 0));
-    let (purchases, lasting, tokens) = count("talisman/four-player-tournament.toml");
-    assert!(
-        purchases > 100 && purchases <= 160,
-        "{purchases} of 160 kept"
-    );
-    assert!(lasting > 0 && tokens > 0);
-}
-
-#[test]
-fn eight_bites_and_the_player_is_out() {
-    // Bites add up [20:13]: 7 leave the Thief in play; the 8th puts its
-    // player out of the game at once, not merely the character: its gold
-    // stays on its space, its spare character never comes in, and the
-    // Troll, the last one left, wins.
-    let (rules, cfg) = (rules(), tournament_config(2));
-    let mut g = game_with(&rules, &cfg, &["Thief", "Troll"]);
-    g.players[0].hand_len = 1;
-    let bite = |amount| Effect {
-        mechanic: Mechanic::GainBites,
-        amount,
-        ..Effect::NOTHING
-    };
-    let mut none = ScriptedDice::new(&[]);
-    let mut trace = TraceLog::default();
-    g.apply(0, bite(6), Source::None, &mut none, &mut trace);
-    g.apply(0, bite(1), Source::None, &mut none, &mut trace);
-    assert!(g.players[0].alive && g.end.is_none());
-    assert_eq!(g.players[0].hero.bites, 7);
-    g.players[0].hero.gold = 3;
-    let at = usize::from(g.players[0].hero.space);
-    g.apply(0, bite(1), Source::None, &mut none, &mut trace);
-    let p = &g.players[0];
-    assert!(
-        !p.alive && p.out,
-        "out of the game, spare character and all"
-    );
-    assert_eq!(g.space_gold[at], 3);
-    assert_eq!((g.stats.bites, g.stats.bitten_out), (8, 1));
-    assert_eq!(g.stats.deaths.iter().sum::<u32>(), 0, "not a death");
-    assert_won(&g, 1, "Troll");
-}
-
-#[test]
-fn a_favor_turns_a_lost_combat_into_a_stand_off() {
-    // The Thief (Strength 3) with one favor fights a creature of Strength
-    // 4 [20:15]: it rolls 2 (5), the creature 2 (6). Lost by 1, so the
-    // sensible player spends the favor: 6 against 6, a stand-off, no life
-    // lost. A second time, with no favor left, the same dice lose a life.
-    // A fight lost by 2 keeps the favor, which could not change it.
-    let (rules, cfg) = (rules(), tournament_config(2));
-    let mut g = game_with(&rules, &cfg, &["Thief", "Troll"]);
-    g.players[0].hero.favors = 1;
-    let fight = |g: &mut Game<'_>, dice: &[u32]| {
-        let mut script = ScriptedDice::new(dice);
-        let result = g.creature_fight(
-            0,
-            4,
-            0,
-            false,
-            false,
-            Source::None,
-            &mut script,
-            &mut TraceLog::default(),
-        );
-        assert!(script.all_used());
-        result
-    };
-    let lives = g.players[0].hero.lives;
-    assert_eq!(fight(&mut g, &[2, 2]), Some(Result3::StandOff));
-    assert_eq!(
-        (g.players[0].hero.favors, g.players[0].hero.lives),
-        (0, lives)
-    );
-    assert_eq!(g.stats.favors[1], 1);
-    assert_eq!(fight(&mut g, &[2, 2]), Some(Result3::Lose));
-    assert_eq!(g.players[0].hero.lives, lives - 1);
-    g.players[0].hero.favors = 1;
-    assert_eq!(fight(&mut g, &[1, 2]), Some(Result3::Lose));
-    assert_eq!(g.players[0].hero.favors, 1);
-    // Favors come through a card's effect.
-    let favor = Effect {
-        mechanic: Mechanic::GainFavors,
-        amount: 2,
-        ..Effect::NOTHING
-    };
-    g.apply(
-        0,
-        favor,
-        Source::None,
-        &mut ScriptedDice::new(&[]),
-        &mut TraceLog::default(),
-    );
-    assert_eq!(g.players[0].hero.favors, 3);
 }
