@@ -1,9 +1,8 @@
 //! `jc.military`: the Military Game in full. Rules cases worked by hand on
 //! set-up states, the map and deck, bad input, and whole games (every game
-//! ends, results independent of threads).
+//! ends, results independent of threads); bad data is in `jc_military_errors`.
 
 use barsoom::games::ScenarioModel;
-use std::path::{Path, PathBuf};
 
 use barsoom::engine::{Dice, Model, NoTrace, Tally};
 use barsoom::games::jc::military::JcMilitary;
@@ -11,6 +10,7 @@ use barsoom::games::jc::military::deck::DeckState;
 use barsoom::games::jc::military::game::{Game, Group, Target};
 
 use crate::common;
+use crate::jc_military_errors::{data_copy, edit};
 
 fn load(name: &str) -> JcMilitary {
     match JcMilitary::load(&common::bundled(&format!("jc/military/{name}.toml"))) {
@@ -953,101 +953,6 @@ fn replays_match_bulk_rows() {
     common::assert_replays_match_bulk(&m, 3, 128, 32, &[0, 77, 127], "JC 22.21");
     let r = m.run_trial(&mut Dice::for_trial(3, 5), &mut NoTrace);
     assert!(r.outcome < 3);
-}
-
-// ---------------------------------------------------------------- bad input
-
-fn data_copy(dir: &Path) -> PathBuf {
-    let data = dir.join("data");
-    common::copy_tree(&common::bundled("jc/data"), &data);
-    let scenarios = dir.join("military");
-    std::fs::create_dir_all(&scenarios).expect("mkdir");
-    std::fs::copy(
-        common::bundled("jc/military/greedy-vs-greedy.toml"),
-        scenarios.join("s.toml"),
-    )
-    .expect("copy");
-    common::use_data(&scenarios.join("s.toml"), &data);
-    data
-}
-
-fn edit(path: &Path, from: &str, to: &str) {
-    let text = std::fs::read_to_string(path).expect("read");
-    assert!(text.contains(from), "{from}");
-    std::fs::write(path, text.replacen(from, to, 1)).expect("write");
-}
-
-#[test]
-fn a_link_to_an_unknown_city_is_a_clear_error() {
-    let dir = tempfile::tempdir().expect("tmp");
-    let data = data_copy(dir.path());
-    edit(
-        &data.join("barsoom-map.toml"),
-        "between = [\"dusar\", \"kamtol\"]",
-        "between = [\"dusar\", \"kamtool\"]",
-    );
-    let s = dir.path().join("military/s.toml");
-    common::assert_bad_input(
-        &["validate", s.to_str().expect("utf8")],
-        dir.path(),
-        &[
-            "barsoom-map.toml",
-            "links[8].between",
-            "kamtool",
-            "expected one of the cities",
-        ],
-    );
-}
-
-#[test]
-fn an_unreachable_capital_is_a_clear_error() {
-    // Cut Jahar and Tjanath (and Amhor's side) off: drop the lines and the
-    // fork that reach them.
-    let dir = tempfile::tempdir().expect("tmp");
-    let data = data_copy(dir.path());
-    let map = data.join("barsoom-map.toml");
-    edit(
-        &map,
-        "legs = { gathol = 70, tjanath = 60, amhor = 80 }",
-        "legs = { gathol = 70, amhor = 80 }",
-    );
-    edit(
-        &map,
-        "between = [\"kamtol\", \"tjanath\"]",
-        "between = [\"kamtol\", \"manator\"]",
-    );
-    edit(
-        &map,
-        "between = [\"manator\", \"jahar\"]",
-        "between = [\"manator\", \"thark\"]",
-    );
-    let s = dir.path().join("military/s.toml");
-    common::assert_bad_input(
-        &["validate", s.to_str().expect("utf8")],
-        dir.path(),
-        &["barsoom-map.toml", "cities.jahar", "reachable"],
-    );
-}
-
-#[test]
-fn more_strength_than_allowed_is_a_clear_error() {
-    let dir = tempfile::tempdir().expect("tmp");
-    data_copy(dir.path());
-    let s = dir.path().join("military/s.toml");
-    edit(&s, "greater-helium = 4", "greater-helium = 6");
-    common::assert_bad_input(
-        &["validate", s.to_str().expect("utf8")],
-        dir.path(),
-        &["sides.helium.setup", "totalling 7", "found 9"],
-    );
-    // A set-up outside the side's capitals.
-    let s2 = dir.path().join("military/s.toml");
-    edit(&s2, "greater-helium = 6", "zodanga = 4");
-    common::assert_bad_input(
-        &["validate", s2.to_str().expect("utf8")],
-        dir.path(),
-        &["sides.helium.setup.zodanga", "capitals"],
-    );
 }
 
 #[test]

@@ -63,6 +63,7 @@ mod until_ci;
 mod jc_duel;
 mod jc_fleet;
 mod jc_military;
+mod jc_military_errors;
 mod jc_military_search;
 mod jc_strategic;
 mod jc_strategic_search;
