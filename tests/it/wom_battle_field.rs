@@ -249,6 +249,35 @@ fn a_half_move_then_a_normal_move_lets_a_unit_charge_again() {
 }
 
 #[test]
+fn units_fire_only_inside_their_arc_of_fire() {
+    // [MISSILES: Arc of Fire] foot 45 degrees left or right, mounted 135
+    // left and 45 right. Rifles holding at (30, 10) facing up the table;
+    // their target holds level with them, 20" to one side.
+    let dir = tempfile::tempdir().unwrap();
+    let rifles = |troop: &str| {
+        format!(
+            "troop = \"{troop}\"\nclass = \"regulars\"\nfigures = 10\nmissile = \"rifle\"\n\
+             stance = \"hold\"\nat = [30, 10]"
+        )
+    };
+    let beside = |x: f64| format!("{INFANTRY}\nat = [{x}, 10.5]\nfacing = 90\nstance = \"hold\"");
+    let volleys = |first: &str, second: &str| {
+        let (_, m) = field_of_units(dir.path(), "[60, 60]", first, second);
+        let mut st = m.initial_state();
+        m.turn(&mut st, &mut Dice::for_trial(1, 0), &mut NoTrace);
+        st.units[0][0].volleys
+    };
+    // Foot: nothing to the right or the left; ahead, two volleys.
+    assert_eq!(volleys(&rifles("human-infantry"), &beside(50.0)), 0);
+    assert_eq!(volleys(&rifles("human-infantry"), &beside(10.0)), 0);
+    let ahead = format!("{INFANTRY}\nat = [30, 30]\nfacing = 180\nstance = \"hold\"");
+    assert_eq!(volleys(&rifles("human-infantry"), &ahead), 2);
+    // Mounted: to the left, yes; to the right, no.
+    assert_eq!(volleys(&rifles("human-cavalry"), &beside(10.0)), 2);
+    assert_eq!(volleys(&rifles("human-cavalry"), &beside(50.0)), 0);
+}
+
+#[test]
 fn field_errors_are_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let b = format!("{INFANTRY}\nat = [10, 20]");

@@ -7,6 +7,7 @@ use super::battle::{
     Approach, Attack, BattleState, M_CASUALTIES, M_COMMANDERS_LOST, M_PERSONALITIES_LOST,
     MAX_UNITS, Status, UnitSpec, UnitState, WomBattle,
 };
+use super::field;
 use super::tables::{PARTS, Troop, WEAPON_NAMES};
 
 impl WomBattle {
@@ -170,7 +171,8 @@ impl WomBattle {
     }
 
     /// Whether `(s, u)` may shoot `e` now: weapon, volleys left, in range,
-    /// neither in melee (missiles may not be fired into a melee).
+    /// neither in melee (missiles may not be fired into a melee), terrain
+    /// allowing it, and `e` in its arc of fire [MISSILES: Arc of Fire].
     pub(super) fn can_fire(&self, st: &BattleState, s: usize, u: usize, e: usize) -> bool {
         let spec = self.spec_of(s, u);
         let Some(w) = spec.weapon else { return false };
@@ -183,6 +185,11 @@ impl WomBattle {
             && !self.engaged(st, s, u)
             && !self.engaged(st, 1 - s, e)
             && self.terrain_lets_fire(st, s, u, e)
+            && field::in_arc(
+                &self.footprint(st, s, u),
+                &self.footprint(st, 1 - s, e),
+                self.tables.arcs[usize::from(spec.troop.is_mounted())],
+            )
     }
 
     /// Figures of `(s, u)` that fire: the ranks its weapon allows, and one
