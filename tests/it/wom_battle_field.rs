@@ -249,6 +249,69 @@ fn a_half_move_then_a_normal_move_lets_a_unit_charge_again() {
 }
 
 #[test]
+fn units_fire_only_inside_their_arc_of_fire() {
+    // [MISSILES: Arc of Fire] foot 45 degrees left or right, mounted 135
+    // left and 45 right. Rifles holding at (30, 10) facing up the table;
+    // their target holds level with them, 20" to one side.
+    let dir = tempfile::tempdir().unwrap();
+    let rifles = |troop: &str| {
+        format!(
+            "troop = \"{troop}\"\nclass = \"regulars\"\nfigures = 10\nmissile = \"rifle\"\n\
+             stance = \"hold\"\nat = [30, 10]"
+        )
+    };
+    let beside = |x: f64| format!("{INFANTRY}\nat = [{x}, 10.5]\nfacing = 90\nstance = \"hold\"");
+    let volleys = |first: &str, second: &str| {
+        let (_, m) = field_of_units(dir.path(), "[60, 60]", first, second);
+        let mut st = m.initial_state();
+        m.turn(&mut st, &mut Dice::for_trial(1, 0), &mut NoTrace);
+        st.units[0][0].volleys
+    };
+    // Foot: nothing to the right or the left; ahead, two volleys.
+    assert_eq!(volleys(&rifles("human-infantry"), &beside(50.0)), 0);
+    assert_eq!(volleys(&rifles("human-infantry"), &beside(10.0)), 0);
+    let ahead = format!("{INFANTRY}\nat = [30, 30]\nfacing = 180\nstance = \"hold\"");
+    assert_eq!(volleys(&rifles("human-infantry"), &ahead), 2);
+    // Mounted: to the left, yes; to the right, no.
+    assert_eq!(volleys(&rifles("human-cavalry"), &beside(10.0)), 2);
+    assert_eq!(volleys(&rifles("human-cavalry"), &beside(50.0)), 0);
+}
+
+#[test]
+fn a_holding_unit_turns_to_face_a_target_on_its_flank_then_fires() {
+    // [MISSILES: Arc of Fire] and our cost of a turn: 10 foot rifles hold
+    // at (30, 10) facing up the table; 40 regulars stand 20" to their
+    // right, outside the foot arc of 45 degrees. Turn 1: the rifles turn
+    // to face them, which is their move, so they do not fire [MISSILES:
+    // Split Move and Fire]. Turn 2: standing, they fire twice [MISSILES:
+    // Rate of Fire], beginning and end: 10 firers x 5 per 10 (rifle at
+    // human infantry, MISSILE FIRE TABLE) = 5 figures a volley, 10 in
+    // all: 25% of 40, one morale check, 1 + 1 (steady).
+    let dir = tempfile::tempdir().unwrap();
+    let rifles = "troop = \"human-infantry\"\nclass = \"regulars\"\nfigures = 10\n\
+                  missile = \"rifle\"\nstance = \"hold\"\nat = [30, 10]";
+    let flank = "troop = \"human-infantry\"\nclass = \"regulars\"\nfigures = 40\n\
+                 at = [50, 10.5]\nfacing = 270\nstance = \"hold\"";
+    let (_, m) = field_of_units(dir.path(), "[80, 60]", rifles, flank);
+    let mut st = m.initial_state();
+    let mut dice = ScriptedDice::new(&[]);
+    m.turn(&mut st, &mut dice, &mut NoTrace);
+    let rifles = st.units[0][0];
+    assert_eq!(rifles.volleys, 0);
+    assert!(rifles.moved);
+    assert_eq!(rifles.pos, [30.0, 10.0], "a turn in place");
+    assert!(rifles.facing[0] > 0.99, "faces right: {:?}", rifles.facing);
+    assert_eq!(st.units[1][0].casualties, 0);
+    let mut dice = ScriptedDice::new(&[1, 1]);
+    m.turn(&mut st, &mut dice, &mut NoTrace);
+    assert!(dice.all_used());
+    assert_eq!(st.units[0][0].volleys, 2);
+    assert!(!st.units[0][0].moved);
+    assert_eq!(st.units[1][0].casualties, 10);
+    assert_eq!(st.units[1][0].status, Status::Active);
+}
+
+#[test]
 fn field_errors_are_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let b = format!("{INFANTRY}\nat = [10, 20]");

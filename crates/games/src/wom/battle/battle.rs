@@ -329,11 +329,51 @@ impl WomBattle {
         if let Some(d) = field::ahead(&self.footprint(st, s, u), &target) {
             return d;
         }
+        self.turn_toward(st, s, u, e);
+        field::ahead(&self.footprint(st, s, u), &target).unwrap_or(0.0)
+    }
+
+    /// Turns unit `(s, u)` about the centre of its front to face the
+    /// nearest point of enemy unit `e`.
+    fn turn_toward(&self, st: &mut BattleState, s: usize, u: usize, e: usize) {
         let pos = st.units[s][u].pos;
-        if let Some(dir) = field::toward(pos, target.nearest(pos)) {
+        if let Some(dir) = field::toward(pos, self.footprint(st, 1 - s, e).nearest(pos)) {
             st.units[s][u].facing = dir;
         }
-        field::ahead(&self.footprint(st, s, u), &target).unwrap_or(0.0)
+    }
+
+    /// A unit standing to shoot whose target is in range but outside its
+    /// arc of fire turns to face it [MISSILES: Arc of Fire]. The rules give
+    /// no cost for a change of facing; ours: it is movement (orders give
+    /// the direction of movement [TURN SEQUENCE], a change of formation
+    /// costs a half move [FORMATIONS]), so it is the unit's move this turn
+    /// and it may not fire in the same turn [MISSILES: Split Move and
+    /// Fire]; it fires from the next turn. Returns whether it turned.
+    fn face_target<T: Trace>(
+        &self,
+        st: &mut BattleState,
+        s: usize,
+        u: usize,
+        trace: &mut T,
+    ) -> bool {
+        let Some(e) = self.current_target(st, s, u) else {
+            return false;
+        };
+        if !self.could_fire_facing(st, s, u, e) || self.in_arc(st, s, u, e) {
+            return false;
+        }
+        self.turn_toward(st, s, u, e);
+        let unit = &mut st.units[s][u];
+        unit.moved_from = unit.pos;
+        unit.moved = true;
+        trace.event("[MISSILES: Arc of Fire]", || {
+            format!(
+                "{} turns to face {}",
+                self.spec_of(s, u).name,
+                self.spec_of(1 - s, e).name
+            )
+        });
+        true
     }
 
     /// Marches unit `(s, u)` toward its waypoint, if it has one left;
@@ -391,6 +431,10 @@ impl WomBattle {
                     .weapon
                     .is_some_and(|w| self.tables.weapons[w].per_turn == 2 && unit.fired_beginning);
             if standing {
+                // Stance `hold`: it may still turn to face its target.
+                if !spec.advance && unit.status == Status::Active && !unit.fired_beginning {
+                    self.face_target(st, s, u, trace);
+                }
                 continue;
             }
             if let Some(step) = self.march_to_waypoint(st, s, u) {
@@ -403,8 +447,10 @@ impl WomBattle {
             let Some(e) = self.current_target(st, s, u) else {
                 continue;
             };
-            if spec.halt_in_range && self.can_fire(st, s, u, e) {
-                // Stance `fire`: in range with volleys left, it stands.
+            if spec.halt_in_range && self.could_fire_facing(st, s, u, e) {
+                // Stance `fire`: in range with volleys left, it stands,
+                // turning to face a target outside its arc.
+                self.face_target(st, s, u, trace);
                 continue;
             }
             let gap = self.approach_gap(st, s, u, e).max(0.0);

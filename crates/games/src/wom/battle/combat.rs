@@ -7,6 +7,7 @@ use super::battle::{
     Approach, Attack, BattleState, M_CASUALTIES, M_COMMANDERS_LOST, M_PERSONALITIES_LOST,
     MAX_UNITS, Status, UnitSpec, UnitState, WomBattle,
 };
+use super::field;
 use super::tables::{PARTS, Troop, WEAPON_NAMES};
 
 impl WomBattle {
@@ -169,9 +170,27 @@ impl WomBattle {
         Some(next)
     }
 
-    /// Whether `(s, u)` may shoot `e` now: weapon, volleys left, in range,
-    /// neither in melee (missiles may not be fired into a melee).
+    /// Whether `(s, u)` may shoot `e` now: it could if facing it, and `e`
+    /// is in its arc of fire [MISSILES: Arc of Fire].
     pub(super) fn can_fire(&self, st: &BattleState, s: usize, u: usize, e: usize) -> bool {
+        self.could_fire_facing(st, s, u, e) && self.in_arc(st, s, u, e)
+    }
+
+    /// Whether some part of enemy unit `e` lies in the arc of fire of
+    /// `(s, u)`: foot or mounted [MISSILES: Arc of Fire].
+    pub(super) fn in_arc(&self, st: &BattleState, s: usize, u: usize, e: usize) -> bool {
+        let mounted = self.spec_of(s, u).troop.is_mounted();
+        field::in_arc(
+            &self.footprint(st, s, u),
+            &self.footprint(st, 1 - s, e),
+            self.tables.arcs[usize::from(mounted)],
+        )
+    }
+
+    /// Whether `(s, u)` could shoot `e` were `e` in its arc: weapon, volleys
+    /// left, in range, neither in melee (missiles may not be fired into a
+    /// melee), terrain allowing it.
+    pub(super) fn could_fire_facing(&self, st: &BattleState, s: usize, u: usize, e: usize) -> bool {
         let spec = self.spec_of(s, u);
         let Some(w) = spec.weapon else { return false };
         let weapon = &self.tables.weapons[w];

@@ -237,6 +237,37 @@ pub fn side_of(a: &Footprint, d: &Footprint) -> Approach {
     }
 }
 
+/// Whether some part of unit `b` lies in the arc of fire of unit `a`:
+/// `arc` degrees to the left and to the right of straight ahead, seen from
+/// either end or the centre of `a`'s front edge [MISSILES: Arc of Fire].
+pub fn in_arc(a: &Footprint, b: &Footprint, arc: [f64; 2]) -> bool {
+    let (l, r) = a.front_edge();
+    let right = a.right();
+    let [left_limit, right_limit] = [arc[0].to_radians(), arc[1].to_radians()];
+    let within = |o: V2, p: V2| {
+        let rel = sub(p, o);
+        let angle = dot(rel, right).atan2(dot(rel, a.facing));
+        (-left_limit - EPS..=right_limit + EPS).contains(&angle)
+    };
+    let ray = |theta: f64| -> V2 {
+        let (sin, cos) = theta.sin_cos();
+        [
+            a.facing[0] * cos + right[0] * sin,
+            a.facing[1] * cos + right[1] * sin,
+        ]
+    };
+    let bounds = [ray(-left_limit), ray(0.0), ray(right_limit)];
+    [l, a.front, r].iter().any(|&o| {
+        b.corners().iter().any(|&c| within(o, c))
+            || b.contains(o)
+            || bounds.iter().any(|&d| {
+                edges(b)
+                    .iter()
+                    .any(|e| ray_segment(o, d, e.0, e.1).is_some())
+            })
+    })
+}
+
 /// Sides of a unit an enemy can touch, as bits of a mask.
 pub const FRONT: u8 = 1;
 /// Its left flank.
@@ -321,6 +352,30 @@ mod tests {
         // A unit 6" to the left facing right reaches the flank after 6".
         let out = unit([-11.0, -1.0], 90.0, 1.0, 1.0);
         assert_eq!(ahead(&out, &b), Some(6.0));
+    }
+
+    #[test]
+    fn arcs_of_fire_for_foot_and_mounted() {
+        // [MISSILES: Arc of Fire] foot 45 degrees either way; mounted 135
+        // left, 45 right. A 2" shooter at the origin facing up the table.
+        let a = unit([0.0, 0.0], 0.0, 2.0, 1.0);
+        let target = |x: f64, y: f64| unit([x, y], 180.0, 1.0, 1.0);
+        let foot = [45.0, 45.0];
+        let mounted = [135.0, 45.0];
+        // Straight ahead, 30 degrees right, 60 degrees right of every
+        // point of the front.
+        assert!(in_arc(&a, &target(0.0, 20.0), foot));
+        assert!(in_arc(&a, &target(11.0, 20.0), foot));
+        assert!(!in_arc(&a, &target(40.0, 20.0), foot));
+        assert!(!in_arc(&a, &target(40.0, 20.0), mounted));
+        // Level with it on the left: only mounted troops may shoot.
+        assert!(!in_arc(&a, &target(-20.0, 0.5), foot));
+        assert!(in_arc(&a, &target(-20.0, 0.5), mounted));
+        // Behind it: nobody.
+        assert!(!in_arc(&a, &target(0.0, -20.0), mounted));
+        // A long target crossing the arc with every corner outside it.
+        let wall = unit([0.0, 10.0], 180.0, 100.0, 0.5);
+        assert!(in_arc(&a, &wall, foot));
     }
 
     #[test]

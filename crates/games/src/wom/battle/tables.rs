@@ -140,6 +140,9 @@ pub struct BattleTables {
     pub hard_cover_keep: u64,
     /// See `soft_cover_keep`.
     pub skirmisher_keep: u64,
+    /// Arc of Fire in degrees either side of straight ahead, `[left,
+    /// right]`: foot (0) and mounted (1) troops.
+    pub arcs: [[f64; 2]; 2],
     /// Melee: figures per group, by attacking troop.
     pub melee_group: [u64; 4],
     /// Melee: casualties per group in halves, by attacker troop and defender
@@ -345,6 +348,18 @@ impl Load for BattleTables {
             }
             Ok(100 - p)
         };
+        let arc = |field: &str, a: [u32; 2]| -> Result<[f64; 2], ScenarioError> {
+            if a.iter().any(|d| *d > 180) {
+                return Err(err(
+                    field,
+                    format!(
+                        "expected [left, right] degrees from 0 to 180, found [{}, {}]",
+                        a[0], a[1]
+                    ),
+                ));
+            }
+            Ok([f64::from(a[0]), f64::from(a[1])])
+        };
         let melee = &file.melee;
         let mut melee_group = [0; 4];
         let mut melee_halves = [[0; 5]; 4];
@@ -457,6 +472,10 @@ impl Load for BattleTables {
             soft_cover_keep: percent("missiles.soft_cover_percent", m.soft_cover_percent)?,
             hard_cover_keep: percent("missiles.hard_cover_percent", m.hard_cover_percent)?,
             skirmisher_keep: percent("missiles.skirmisher_percent", m.skirmisher_percent)?,
+            arcs: [
+                arc("missiles.arc_foot", m.arc_foot)?,
+                arc("missiles.arc_mounted", m.arc_mounted)?,
+            ],
             melee_group,
             melee_halves,
             personality_troop,
@@ -560,6 +579,8 @@ struct MissilesFile {
     soft_cover_percent: u64,
     hard_cover_percent: u64,
     skirmisher_percent: u64,
+    arc_foot: [u32; 2],
+    arc_mounted: [u32; 2],
 }
 
 #[derive(Deserialize)]
