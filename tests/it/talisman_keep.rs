@@ -347,8 +347,9 @@ fn bad_keep_and_timescape_data_give_one_line_errors() {
 fn the_keep_game_ends_and_characters_go_through_the_keep() {
     let rules = rules();
     game_ends_and_board_visited("talisman/four-player-keep.toml", board(&rules, "keep"));
-    // Its bites are counted in the breakdown though the scenario plays no
-    // `tokens` cards: they come with the board [20:13].
+    // Its bites and poison are counted in the breakdown though the
+    // scenario plays no `tokens` cards: they come with the board [20:13,
+    // 20:16].
     let model =
         crate::talisman_boards::load(&crate::common::bundled("talisman/four-player-keep.toml"))
             .unwrap_or_else(|e| panic!("{e}"));
@@ -358,13 +359,15 @@ fn the_keep_game_ends_and_characters_go_through_the_keep() {
         100,
         &barsoom::engine::runner::ProgressBar::hidden(),
     );
-    let bites = breakdown
-        .tables
-        .iter()
-        .flat_map(|t| &t.rows)
-        .find(|row| row.first() == Some(&Cell::Text("bites taken".into())))
-        .expect("a bites row");
-    assert!(matches!(bites[1], Cell::Count(n) if n > 0), "{bites:?}");
+    for name in ["bites taken", "poison tokens taken"] {
+        let row = breakdown
+            .tables
+            .iter()
+            .flat_map(|t| &t.rows)
+            .find(|row| row.first() == Some(&Cell::Text(name.into())))
+            .unwrap_or_else(|| panic!("a row {name:?}"));
+        assert!(matches!(row[1], Cell::Count(n) if n > 0), "{row:?}");
+    }
 }
 
 #[test]

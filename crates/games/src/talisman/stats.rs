@@ -75,6 +75,8 @@ pub struct Counts {
     pub bites: u64,
     /// Players out of the game with 8 bites [20:13].
     pub bitten_out: u64,
+    /// Poison tokens taken [20:16].
+    pub poison: u64,
     /// Favors gained, and used on a die roll [20:15].
     pub favors: [u64; 2],
     /// Purchase items bought, those from a merchant's stock, and damaged
@@ -129,6 +131,7 @@ impl Counts {
         self.lasting_events += other.lasting_events;
         self.bites += other.bites;
         self.bitten_out += other.bitten_out;
+        self.poison += other.poison;
         self.favors[0] += other.favors[0];
         self.favors[1] += other.favors[1];
         for (a, b) in self.purchases.iter_mut().zip(other.purchases) {
@@ -201,6 +204,7 @@ fn count_block(model: &TalismanGame, seed: u64, range: std::ops::Range<u64>) -> 
         out.lasting_events += u64::from(s.lasting_events);
         out.bites += u64::from(s.bites);
         out.bitten_out += u64::from(s.bitten_out);
+        out.poison += u64::from(s.poison);
         out.favors[0] += u64::from(s.favors[0]);
         out.favors[1] += u64::from(s.favors[1]);
         for (a, &b) in out.purchases.iter_mut().zip(&s.purchases) {
@@ -306,7 +310,13 @@ impl BreakdownModel for TalismanGame {
         // Bites come with the `tokens` cards or with a board that gives
         // them (the Keep's vampires and Vault [11:46, 20:13]).
         let bites = tournament.tokens || counts.bites > 0;
-        if tournament.starting_purchase || tournament.timed_events || bites || tournament.merchants
+        // Poison comes only with cards of the boards that give it [20:16].
+        let poison = counts.poison > 0;
+        if tournament.starting_purchase
+            || tournament.timed_events
+            || bites
+            || poison
+            || tournament.merchants
         {
             let mut additions = Table::new(
                 "tournament-additions",
@@ -325,6 +335,7 @@ impl BreakdownModel for TalismanGame {
                 ),
                 ("bites taken", bites, counts.bites),
                 ("players out with 8 bites", bites, counts.bitten_out),
+                ("poison tokens taken", poison, counts.poison),
                 ("favors gained", tournament.tokens, counts.favors[0]),
                 ("favors used", tournament.tokens, counts.favors[1]),
                 (

@@ -287,6 +287,7 @@ impl Game<'_> {
         source: Source,
         trace: &mut T,
     ) {
+        self.stats.poison += amount.max(0) as u32;
         let hero = &mut self.players[seat].hero;
         let total = i32::from(hero.poison) + amount.max(0);
         hero.poison = total.min(MAX_POISON) as u8;

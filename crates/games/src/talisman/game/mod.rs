@@ -146,6 +146,8 @@ pub struct GameStats {
     pub bites: u32,
     /// Players out of the game with 8 bites [20:13].
     pub bitten_out: u32,
+    /// Poison tokens taken [20:16].
+    pub poison: u32,
     /// Favors gained, and used on a die roll [20:15].
     pub favors: [u32; 2],
     /// Per expansion board: characters brought onto it through a doorway [11:33].
@@ -178,6 +180,7 @@ impl Default for GameStats {
             starting_purchases: 0,
             lasting_events: 0,
             bites: 0,
+            poison: 0,
             bitten_out: 0,
             favors: [0; 2],
             board_visits: [0; MAX_BOARDS],
