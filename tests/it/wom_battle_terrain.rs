@@ -117,8 +117,8 @@ fn charges_leave_a_hill_only_down_a_gentle_slope() {
 
 #[test]
 fn formed_units_halt_at_trees_and_skirmishers_go_through_three_inches_slower() {
-    // [TERRAIN EFFECTS ON MOVEMENT: Trees] units may not move through
-    // trees in formation; movement through trees is at a 3" penalty.
+    // [TERRAIN EFFECTS ON MOVEMENT: Trees] a formed unit stops where the
+    // trees begin; a unit in open order crosses them 3" slower.
     let dir = tempfile::tempdir().unwrap();
     let woods = area("woods", [0.0, 5.0], [60.0, 10.0]);
     // Formed infantry from y = 0 halts at the edge, 5" on.
@@ -135,8 +135,8 @@ fn formed_units_halt_at_trees_and_skirmishers_go_through_three_inches_slower() {
 
 #[test]
 fn no_charge_into_trees_but_units_may_charge_out_of_them() {
-    // [TERRAIN EFFECTS ON MOVEMENT: Trees] no charges through trees, but
-    // units may charge out from trees. Green infantry 15" from a holder
+    // [TERRAIN EFFECTS ON MOVEMENT: Trees] a charge may leave woods but
+    // never enter or cross them. Green infantry 15" from a holder
     // (18" charge): the holder standing in woods cannot be charged (a
     // normal move of 12 - 3 = 9" instead); from inside woods the green
     // men charge out and home (15 <= 18 - 3).
