@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use barsoom::games::jc::duel::geometry::Display;
 use barsoom::games::jc::duel::melee::MeleeRules;
-use barsoom::games::jc::duel::model::{Entry, JcDuel, SetUpOptions, set_up};
+use barsoom::games::jc::duel::model::{DisplayParts, Entry, JcDuel, SetUpOptions, set_up};
 use barsoom::games::jc::duel::roster::Roster;
 use barsoom::games::jc::duel::sequence::Duel;
 use barsoom::games::jc::duel::special::SpecialRules;
@@ -115,6 +115,7 @@ fn duel_on(on: &str, ours: &[Entry], theirs: &[Entry], options: SetUpOptions) ->
         &specials(),
         &swordsman_tables(),
         options,
+        &DisplayParts::default(),
     )
     .expect("set up")
 }

@@ -8,7 +8,9 @@
 //! the step after each action ([`Duel::after_action`]) and the turn
 //! indication phase ([`Duel::turn_end`]).
 
-use super::geometry::{Cell, Display, Openings};
+use std::sync::Arc;
+
+use super::geometry::{Cell, Display};
 use super::policy::{Policy, Task};
 use super::roster::Class;
 use super::sequence::{Duel, MAX_FIGHTERS, State, Status};
@@ -71,7 +73,7 @@ pub struct Extras {
     pub acquisition: bool,
     /// The display under each state of its openings (index: dungeon door
     /// open + 2 × passageways open), empty when it has none.
-    pub variants: Vec<Display>,
+    pub variants: Arc<[Display]>,
     /// Steering fields per variant.
     pub fields: Vec<Fields>,
     /// Woola's and John Carter's fighter indices [19.1].
@@ -112,7 +114,7 @@ impl Extras {
             disguise: false,
             entered: None,
             acquisition: false,
-            variants: Vec::new(),
+            variants: Arc::from(Vec::new()),
             fields: Vec::new(),
             woola: None,
             woola_display: None,
@@ -133,15 +135,15 @@ impl Extras {
 #[derive(Debug, Clone, Default)]
 pub struct Fields {
     /// Per side: steps to a square covering an exit the side may use.
-    pub exits: [Vec<u16>; 2],
+    pub exits: [Arc<[u16]>; 2],
     /// Per side: the squares covering an exit the side may use (where
     /// `exits` is 0).
-    pub exit_squares: [Vec<(i16, i16)>; 2],
+    pub exit_squares: [Arc<[(i16, i16)]>; 2],
     /// Steps to a square touching the dungeon door.
-    pub door: Vec<u16>,
+    pub door: Arc<[u16]>,
     /// Per fighter: steps to a square next to him where he is chained
     /// (empty for all but prisoners in the dungeon).
-    pub beside: Vec<Vec<u16>>,
+    pub beside: Vec<Arc<[u16]>>,
 }
 
 /// How far a duel's exits, prisoners and special characters have got
@@ -259,15 +261,6 @@ impl Duel {
     fn variant(&self, s: &State, side: u8) -> usize {
         usize::from(s.x.door_open)
             | usize::from(s.x.passages_open || self.special.passage_card[usize::from(side)]) << 1
-    }
-
-    /// The openings of variant `v`.
-    pub(crate) fn variant_openings(&self, v: usize) -> Openings {
-        Openings {
-            dungeon_door: v & 1 != 0,
-            secret_passages: v & 2 != 0,
-            staging_area: self.special.acquisition,
-        }
     }
 
     /// The steering fields fighter `a` uses now.

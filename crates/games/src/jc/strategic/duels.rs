@@ -25,7 +25,7 @@ use super::data::StrategicData;
 use super::dice::Roller;
 use super::game::{Context, Game};
 use super::tables::{FLIER_DISPLAY, HOUSE, PALACE, Who};
-use crate::jc::duel::model::{DEFAULT_MAX_TURNS, Entry, SetUpOptions, set_up};
+use crate::jc::duel::model::{DEFAULT_MAX_TURNS, DisplayParts, Entry, SetUpOptions, set_up};
 use crate::jc::duel::policy::Policy;
 use crate::jc::duel::roster::Class;
 use crate::jc::duel::sequence::{Duel, MAX_FIGHTERS, Status};
@@ -101,6 +101,8 @@ pub struct DuelCache {
     duels: Mutex<HashMap<DuelKey, Arc<Duel>>>,
     /// `bouts[hero rank][opponent rank]`, both on the minimax mix.
     bouts: Vec<Vec<Bout>>,
+    /// Display variants and steering fields, shared by the compiled duels.
+    parts: DisplayParts,
 }
 
 /// The ranks in index order.
@@ -141,6 +143,7 @@ impl DuelCache {
         Ok(DuelCache {
             duels: Mutex::new(HashMap::new()),
             bouts,
+            parts: DisplayParts::default(),
         })
     }
 
@@ -174,6 +177,7 @@ impl DuelCache {
                 secret_passage: key.secret_passage,
                 rescue: key.rescue,
             },
+            &self.parts,
         )?);
         let mut map = self.lock();
         if map.len() < MAX_CACHED {

@@ -14,6 +14,7 @@ use super::story_tests::{city, game, k, model, set_retinue};
 use super::tables::{HOUSE, STREET};
 use crate::jc::deck::DeckState;
 use crate::jc::duel::escape::Goal;
+use crate::jc::duel::model::{DEFAULT_MAX_TURNS, DisplayParts, Entry, SetUpOptions, set_up};
 use crate::jc::duel::policy::Policy;
 use crate::jc::duel::sequence::Status;
 use crate::jc::duel::sequence::{Duel, DuelResult};
@@ -287,49 +288,62 @@ fn a_small_city_s_outer_areas_are_deserted_and_a_great_city_s_are_not() {
     );
 }
 
-#[test]
-fn a_woman_is_never_chained_beside_a_man_in_the_dungeon_7_25() {
-    // [7.25] the dungeon holds women or men, never both: of two prisoners
-    // of the hero's side, the first chained decides, and the other is left
-    // out of the duel (still held by the villain).
+/// A palace duel of `ours` (ids, and whether each is a prisoner of the
+/// hero's side) against `theirs`, the hero's side discovered and come to
+/// rescue its prisoners, set up with `parts`.
+fn palace_duel(
+    m: &JcStrategic,
+    ours: &[(&str, bool)],
+    theirs: &[&str],
+    parts: &DisplayParts,
+) -> Duel {
     use super::tables::PALACE;
-    use crate::jc::duel::model::{DEFAULT_MAX_TURNS, Entry, SetUpOptions, set_up};
-    let m = model("two-heroes");
     let data = m.data();
     let entry = |id: &str, prisoner: bool| Entry {
-        character: usize::from(k(&m, id)),
+        character: usize::from(k(m, id)),
         level: 6,
         prisoner,
         ..Entry::default()
     };
+    let ours: Vec<Entry> = ours.iter().map(|&(id, p)| entry(id, p)).collect();
+    let theirs: Vec<Entry> = theirs.iter().map(|&id| entry(id, false)).collect();
     let options = SetUpOptions {
         discovered: true,
         grounded: false,
         max_turns: DEFAULT_MAX_TURNS,
         break_off: false,
         deadline: false,
-        withdraw: false,
-        secret_passage: false,
+        withdraw: true,
+        secret_passage: true,
         rescue: true,
     };
+    set_up(
+        &data.displays[usize::from(PALACE)],
+        [&ours, &theirs],
+        &data.roster,
+        data.melee,
+        &data.duel_specials,
+        &data.swordsman,
+        options,
+        parts,
+    )
+    .expect("a palace duel")
+}
+
+#[test]
+fn a_woman_is_never_chained_beside_a_man_in_the_dungeon_7_25() {
+    // [7.25] the dungeon holds women or men, never both: of two prisoners
+    // of the hero's side, the first chained decides, and the other is left
+    // out of the duel (still held by the villain).
+    let m = model("two-heroes");
     let chained = |prisoners: [&str; 2]| -> Vec<String> {
         let ours = [
-            entry("john-carter", false),
-            entry(prisoners[0], true),
-            entry(prisoners[1], true),
+            ("john-carter", false),
+            (prisoners[0], true),
+            (prisoners[1], true),
         ];
-        let theirs = [entry("red-warrior", false)];
-        let duel = set_up(
-            &data.displays[usize::from(PALACE)],
-            [&ours, &theirs],
-            &data.roster,
-            data.melee,
-            &data.duel_specials,
-            &data.swordsman,
-            options,
-        )
-        .expect("a palace duel");
-        duel.fighters
+        palace_duel(&m, &ours, &["red-warrior"], &DisplayParts::default())
+            .fighters
             .iter()
             .filter(|f| f.prisoner && f.in_dungeon)
             .map(|f| f.id.clone())
@@ -341,4 +355,36 @@ fn a_woman_is_never_chained_beside_a_man_in_the_dungeon_7_25() {
         chained(["thuvia", "dejah-thoris"]),
         ["thuvia", "dejah-thoris"]
     );
+}
+
+#[test]
+fn duels_on_one_display_share_its_variants_and_fields() {
+    // Two palace duels set up with one `DisplayParts` hold the same display
+    // variants and steering fields (one copy in memory), and those are what
+    // a duel compiled on its own builds.
+    use std::sync::Arc;
+    let m = model("two-heroes");
+    let ours = [("john-carter", false), ("thuvia", true)];
+    let shared = DisplayParts::default();
+    let a = palace_duel(&m, &ours, &["red-warrior"], &shared);
+    let b = palace_duel(&m, &ours, &["green-warrior"], &shared);
+    let alone = palace_duel(&m, &ours, &["red-warrior"], &DisplayParts::default());
+    assert_eq!(a.special.variants.len(), 4, "the palace has openings");
+    assert!(Arc::ptr_eq(&a.special.variants, &b.special.variants));
+    assert_eq!(a.special.fields.len(), 4);
+    for (v, (fa, fb)) in a.special.fields.iter().zip(&b.special.fields).enumerate() {
+        assert!(Arc::ptr_eq(&fa.door, &fb.door), "variant {v}");
+        assert!(Arc::ptr_eq(&fa.exits[0], &fb.exits[0]), "variant {v}");
+        let fresh = &alone.special.fields[v];
+        assert!(!Arc::ptr_eq(&fa.door, &fresh.door));
+        assert_eq!(fa.door, fresh.door, "variant {v}");
+        assert_eq!(fa.exits, fresh.exits, "variant {v}");
+        assert_eq!(fa.exit_squares, fresh.exit_squares, "variant {v}");
+        assert_eq!(fa.beside, fresh.beside, "variant {v}");
+        assert!(
+            fa.beside.iter().any(|f| f.contains(&0)),
+            "the chained prisoner has squares beside him"
+        );
+    }
+    assert_eq!(*a.special.variants, *alone.special.variants);
 }

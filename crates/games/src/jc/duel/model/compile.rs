@@ -7,6 +7,7 @@ use std::sync::Arc;
 use super::entries::{
     adjust_fighter, check_house_set_up, discovery_lines, occupied, overlaps, set_up_areas,
 };
+use super::parts::{DisplayParts, Target};
 use super::scenario::{
     DEFAULT_MAX_TURNS, DuelData, DuelFile, EntryFile, FullEntry, JcDuel, MAX_SCENARIO_FIGHTERS,
     SideFile, output_spec,
@@ -527,7 +528,9 @@ impl JcDuel {
             }
         }
         check_goals(&err, &display, &fighters, &special)?;
-        let lines = discovery_lines(&display, &fighters, surprise);
+        let lines = discovery_lines(&fighters, surprise, |from| {
+            display.discovery_lines(from).into()
+        });
         let random = policies.map(|p| p == Policy::Random);
         let usable_exit = |side: u8| {
             (0..display.areas.len()).any(|k| {
@@ -567,7 +570,7 @@ impl JcDuel {
             grounded: file.grounded,
         };
         if extras {
-            compile_displays(&mut duel);
+            compile_displays(&mut duel, &DisplayParts::default());
         }
         let (spec, layout) = output_spec(&duel, &labels);
         Ok(JcDuel {
@@ -923,14 +926,12 @@ fn check_goals(
 }
 
 /// The display under each state of its openings, Woola's flier, and the
-/// steering fields [5.54, 5.55, 19.13].
-pub(super) fn compile_displays(duel: &mut Duel) {
-    let variants = if duel.display.has_openings() { 4 } else { 1 };
-    if variants > 1 {
-        duel.special.variants = (0..variants)
-            .map(|v| duel.display.with_openings(duel.variant_openings(v)))
-            .collect();
-    }
+/// steering fields [5.54, 5.55, 19.13]; the variants and fields come from
+/// `parts`, shared with every duel on the same display.
+pub(super) fn compile_displays(duel: &mut Duel, parts: &DisplayParts) {
+    let staging = duel.special.acquisition;
+    duel.special.variants = parts.variants(&duel.display, staging);
+    let variants = duel.special.variants.len().max(1);
     if let Some((_, jc)) = duel.special.woola
         && duel.display.kind == DisplayKind::Flier
     {
@@ -953,52 +954,26 @@ pub(super) fn compile_displays(duel: &mut Duel) {
             .filter(|&k| duel.may_leave_by(side, k))
             .fold(0u32, |set, k| set | 1 << k)
     });
-    // Every variant is drawn alike: a display drawn without the dungeon
-    // door has no box touching it (the field is unreachable everywhere).
-    let has_door = duel.display.draws(geometry::Cell::Locked);
-    let mut fields = Vec::with_capacity(variants);
-    for v in 0..variants {
-        let display = duel.special.variants.get(v).unwrap_or(&*duel.display);
-        let exits = [0usize, 1].map(|side| {
-            let areas = leave_by[side];
-            display.distance_field(|x, y| areas != 0 && display.areas_under(x, y) & areas != 0)
-        });
-        let door = display.distance_field(|x, y| {
-            has_door && display.touches(x, y, |c| c == geometry::Cell::Locked)
-        });
-        let beside = duel
-            .fighters
-            .iter()
-            .map(|f| {
-                if f.in_dungeon {
-                    let at = f.start;
-                    display.distance_field(|x, y| {
-                        (x - at.0).abs().max((y - at.1).abs()) == geometry::COUNTER
-                    })
-                } else {
-                    Vec::new()
-                }
-            })
-            .collect();
-        let exit_squares = [0usize, 1].map(|side| {
-            let mut squares = Vec::new();
-            for y in 0..display.height {
-                for x in 0..display.width {
-                    if exits[side][display.index(x, y)] == 0 {
-                        squares.push((x, y));
+    let display = &duel.display;
+    duel.special.fields = (0..variants)
+        .map(|v| Fields {
+            exits: leave_by.map(|areas| parts.field(display, staging, v, Target::Areas(areas))),
+            exit_squares: leave_by
+                .map(|areas| parts.goal_squares(display, staging, v, Target::Areas(areas))),
+            door: parts.field(display, staging, v, Target::Door),
+            beside: duel
+                .fighters
+                .iter()
+                .map(|f| {
+                    if f.in_dungeon {
+                        parts.field(display, staging, v, Target::Beside(f.start.0, f.start.1))
+                    } else {
+                        Arc::from(Vec::new())
                     }
-                }
-            }
-            squares
-        });
-        fields.push(Fields {
-            exits,
-            exit_squares,
-            door,
-            beside,
-        });
-    }
-    duel.special.fields = fields;
+                })
+                .collect(),
+        })
+        .collect();
 }
 
 /// The first free set-up square for `character` among the `candidates`

@@ -8,6 +8,7 @@ use super::compile::{
     compile_displays, face_each_other, fallen_may_shut_the_way, find_square,
     woola_beside_john_carter,
 };
+use super::parts::DisplayParts;
 use crate::jc::duel::cards;
 use crate::jc::duel::escape::{Extras, Goal};
 use crate::jc::duel::geometry::{self, Area, Display, NORTH};
@@ -21,19 +22,19 @@ use crate::jc::swordsman::SwordsmanTables;
 use barsoom_engine::scenario::ScenarioError;
 
 /// With `surprise`, each defender's lines of discovery from where he set
-/// up [6.22]; otherwise none.
+/// up [6.22], as `lines_from` gives them; otherwise none.
 pub(super) fn discovery_lines(
-    display: &Display,
     fighters: &[Fighter],
     surprise: bool,
-) -> Vec<Vec<bool>> {
+    lines_from: impl Fn((i16, i16)) -> Arc<[bool]>,
+) -> Vec<Arc<[bool]>> {
     fighters
         .iter()
         .map(|f| {
             if surprise && f.side == 1 {
-                display.discovery_lines(f.start)
+                lines_from(f.start)
             } else {
-                Vec::new()
+                Arc::from(Vec::new())
             }
         })
         .collect()
@@ -107,7 +108,9 @@ pub struct SetUpOptions {
 /// part only as Tavia or Llana beside the hero they love [19.23] or as
 /// prisoners chained in the dungeon [5.55]; others are left out. Fails only
 /// when the display has no room left at all or a side has no one with
-/// combat values.
+/// combat values. The display's variants and steering fields come from
+/// `parts` (shared by the caller's duels).
+#[allow(clippy::too_many_arguments)] // the rules' parts, each its own data file
 pub fn set_up(
     display: &Arc<Display>,
     sides: [&[Entry]; 2],
@@ -116,6 +119,7 @@ pub fn set_up(
     specials: &SpecialRules,
     swordsman: &SwordsmanTables,
     options: SetUpOptions,
+    parts: &DisplayParts,
 ) -> Result<Duel, String> {
     let mut used = vec![0usize; display.areas.len()];
     let mut fighters: Vec<Fighter> = Vec::new();
@@ -288,7 +292,9 @@ pub fn set_up(
     }
     let mut duel = Duel {
         display: Arc::clone(display),
-        lines: discovery_lines(display, &fighters, surprise),
+        lines: discovery_lines(&fighters, surprise, |from| {
+            parts.discovery_lines(display, from)
+        }),
         fighters,
         rules,
         max_turns: options.max_turns,
@@ -298,7 +304,7 @@ pub fn set_up(
         grounded: options.grounded,
     };
     if extras {
-        compile_displays(&mut duel);
+        compile_displays(&mut duel, parts);
     }
     Ok(duel)
 }

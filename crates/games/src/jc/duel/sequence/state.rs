@@ -150,7 +150,7 @@ pub struct Duel {
     /// Per fighter of the second side when `surprise`: the top-left boxes
     /// he has a line of discovery to from where he set up [6.22] (he cannot
     /// move before discovery); empty otherwise.
-    pub lines: Vec<Vec<bool>>,
+    pub lines: Vec<std::sync::Arc<[bool]>>,
     /// Whether anything beyond the open-display rules is in play: exits a
     /// side means to use, prisoners, special characters, cards, an
     /// acquisition (the turn-end and after-action steps run only then).
