@@ -74,6 +74,7 @@ mod races_game;
 mod races_game_search;
 mod talisman_boards;
 mod talisman_carrying;
+mod talisman_city;
 mod talisman_combat;
 mod talisman_curses;
 mod talisman_game;

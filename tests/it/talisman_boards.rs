@@ -329,8 +329,22 @@ pub(crate) type ErrorCase<'a> = (&'a str, &'a str, &'a str, &'a str, &'a [&'a st
 /// and checks the one-line error.
 pub(crate) fn check_data_errors(scenario: &str, cases: &[ErrorCase<'_>]) {
     for (name, file, from, to, wants) in cases {
-        let dir = temp(&name.replace(' ', "-"));
-        let scenario = common::copy_scenario_with_data(scenario, "talisman/data", &dir);
+        check_edited(scenario, name, &[(file, from, to)], wants);
+    }
+}
+
+/// Loads a copy of `scenario` (with the Talisman data) with every edit
+/// `(file, from, to)` made (`file` empty: the scenario itself) and checks
+/// the one-line error that names each of `wants`.
+pub(crate) fn check_edited(
+    scenario: &str,
+    name: &str,
+    edits: &[(&str, &str, &str)],
+    wants: &[&str],
+) {
+    let dir = temp(&name.replace(' ', "-"));
+    let scenario = common::copy_scenario_with_data(scenario, "talisman/data", &dir);
+    for (file, from, to) in edits {
         let path = if file.is_empty() {
             scenario.clone()
         } else {
@@ -339,15 +353,15 @@ pub(crate) fn check_data_errors(scenario: &str, cases: &[ErrorCase<'_>]) {
         let text = std::fs::read_to_string(&path).expect("read");
         assert!(text.contains(from), "{name}: {from}");
         std::fs::write(&path, text.replacen(from, to, 1)).expect("write");
-        let e = load(&scenario)
-            .err()
-            .unwrap_or_else(|| panic!("{name}: loads"));
-        assert!(!e.contains('\n'), "{name}: one line: {e}");
-        for w in *wants {
-            assert!(e.contains(w), "{name}: {e:?} should mention {w:?}");
-        }
-        let _ = std::fs::remove_dir_all(&dir);
     }
+    let e = load(&scenario)
+        .err()
+        .unwrap_or_else(|| panic!("{name}: loads"));
+    assert!(!e.contains('\n'), "{name}: one line: {e}");
+    for w in wants {
+        assert!(e.contains(w), "{name}: {e:?} should mention {w:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

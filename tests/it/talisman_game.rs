@@ -605,6 +605,7 @@ fn results_do_not_depend_on_threads_and_replays_match() {
         "talisman/four-player-merchants.toml",
         "talisman/four-player-keep.toml",
         "talisman/four-player-timescape.toml",
+        "talisman/four-player-city.toml",
     ] {
         thread_check(scenario);
     }

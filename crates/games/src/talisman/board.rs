@@ -60,6 +60,8 @@ pub(crate) struct SpaceFile {
     /// A Woods or Forest space, where an Axe builds a raft [11:16].
     #[serde(default)]
     woods: bool,
+    /// The board this space leads to (the City's file name) [11:35].
+    pub board: Option<String>,
 }
 
 /// A link as written.

@@ -146,6 +146,15 @@ pub struct Hero {
     /// Damaged armour cards held, as a mask of worn slots (head, body,
     /// shield), each to be repaired at a blacksmith [16:11].
     pub damaged: u8,
+    /// A Warrant: a status, never left on a space [20:3, 20:10-11].
+    pub warrant: bool,
+    /// The City's statutes broken this turn, a mask (`game/city.rs`) [13:14].
+    pub statutes: u8,
+    /// The City store it entered on its last move (`u16::MAX`: none): not
+    /// entered again on the next [11:43].
+    pub last_store: u16,
+    /// Moves made in the City since it came in.
+    pub city_moves: u8,
 }
 
 const EMPTY: u16 = u16::MAX;
@@ -235,6 +244,10 @@ impl Hero {
             visited: 0,
             beaten: false,
             damaged: 0,
+            warrant: false,
+            statutes: 0,
+            last_store: EMPTY,
+            city_moves: 0,
         }
     }
 

@@ -156,6 +156,8 @@ pub struct Card {
     /// A Doorway card leading to expansion board `k` [11:31]: in the deck
     /// only when the scenario plays that board.
     pub doorway: Option<u8>,
+    /// A Law card of the City's deck [20:10].
+    pub law: Option<super::city::Law>,
 }
 
 /// The special abilities a character card may name [8]: each a hook in code.
@@ -415,6 +417,8 @@ pub(crate) struct CardFile {
     name: String,
     /// A Doorway card: the expansion board it leads to [11:31].
     doorway: Option<String>,
+    /// A Law card of the City's deck: `watch` or `officer` [20:10].
+    law: Option<String>,
     kind: String,
     #[serde(default = "one")]
     copies: u8,
@@ -720,6 +724,20 @@ pub(crate) fn compile_card(
         }
         _ => {}
     }
+    let law = match &c.law {
+        Some(name) => Some(super::city::parse_law(path, field, name)?),
+        None => None,
+    };
+    if law == Some(super::city::Law::Watch) && !(1..=20).contains(&c.strength) {
+        return Err(ScenarioError::new(
+            path,
+            format!("{field}.strength"),
+            format!(
+                "expected the Watch's Strength, 1 to 20, found {} [20:10]",
+                c.strength
+            ),
+        ));
+    }
     let item = item_of(path, field, c)?;
     let start = index16(path, field, card_effects.len())?;
     for (j, e) in c.effects.iter().enumerate() {
@@ -749,6 +767,7 @@ pub(crate) fn compile_card(
         tokens: gives_tokens(&card_effects[usize::from(start)..], &compiler.tables),
         deck: 0,
         doorway: None,
+        law,
     })
 }
 
@@ -890,6 +909,13 @@ impl Load for Rules {
         for (i, c) in file.cards.iter().enumerate() {
             let field = format!("cards[{i}]");
             let mut card = compile_card(&path, &field, c, &mut compiler, &mut card_effects)?;
+            if card.law.is_some() {
+                return Err(ScenarioError::new(
+                    &path,
+                    format!("{field}.law"),
+                    "Law cards belong to the City's deck [20:10]",
+                ));
+            }
             if let Some(name) = &c.doorway {
                 card.doorway = Some(super::expansion::doorway_board(
                     dir,
@@ -911,12 +937,52 @@ impl Load for Rules {
                 format!("expected 20 to {MAX_CARDS} cards, found {}", cards.len()),
             ));
         }
-        // The expansion boards the Doorway cards lead to [11:30-31].
+        // The expansion boards the Doorway cards lead to [11:30-31], then
+        // those a main-board space leads to (the City [11:35]).
+        let mut entries = vec![None; doorways.len()];
+        for (i, s) in board_file.spaces.iter().enumerate() {
+            let Some(name) = &s.board else {
+                continue;
+            };
+            let field = format!("spaces[{i}].board");
+            let k = usize::from(super::expansion::board_id(
+                dir,
+                &board_path,
+                &field,
+                name,
+                &mut doorways,
+            )?);
+            let at = board.space_index(&s.name).unwrap_or(0);
+            let r = &board.regions[usize::from(board.spaces[at].region)];
+            if !r.ring {
+                return Err(ScenarioError::new(
+                    &board_path,
+                    field,
+                    format!(
+                        "no way back to the main board from {name:?}: expected it on a space of the outer or middle region [11:35, 11:38]"
+                    ),
+                ));
+            }
+            entries.resize(doorways.len(), None);
+            if entries[k].is_some() {
+                return Err(ScenarioError::new(
+                    &board_path,
+                    field,
+                    format!("{name:?} is already entered from another space"),
+                ));
+            }
+            entries[k] = Some(at as u16);
+        }
         let mut board = board;
-        let expansions = super::expansion::load_boards(
+        let which = super::expansion::BoardIds {
+            ids: &doorways,
+            entries: &entries,
+            characters: &characters,
+        };
+        let mut expansions = super::expansion::load_boards(
             dir,
             loader,
-            &doorways,
+            which,
             &mut board,
             &mut compiler.tables,
             &mut cards,
@@ -1038,6 +1104,12 @@ impl Load for Rules {
                     endings.len()
                 ),
             ));
+        }
+        for x in &mut expansions {
+            if let Some(city) = &mut x.city {
+                let path = dir.join("boards").join(format!("{}.toml", x.id));
+                super::city::resolve_items(&path, city, &purchases)?;
+            }
         }
         let curses = super::curses::load_with(dir, loader)?;
         let market = super::merchants::load(dir, loader, &board, &purchases)?;

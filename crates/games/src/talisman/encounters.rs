@@ -49,15 +49,25 @@ impl Game<'_> {
         let space = usize::from(self.players[seat].hero.space);
         let draw = usize::from(rules.board.spaces[space].draw);
         let have = usize::from(self.pile_len[space]);
+        let mut watch = None;
         for _ in have..draw.min(PILE) {
             if let Some(card) = self.draw_card_for(space, r) {
                 trace.event("Talisman 13:4", || {
                     format!("draws {}", rules.cards[usize::from(card)].name)
                 });
+                watch = watch.or(self.watch_for(seat, card));
                 self.place_card(space, card);
             }
         }
-        if self.resolve_cards(seat, space, r, trace) == Flow::EndTurn {
+        let flow = self.resolve_cards(seat, space, r, trace);
+        // A Law card drawn by a warrant holder brings the Watch [20:10].
+        if let Some(level) = watch
+            && self.players[seat].alive
+            && self.watch_fight(seat, level, r, trace)
+        {
+            return;
+        }
+        if flow == Flow::EndTurn {
             return;
         }
         // Gold left on the space may be taken once its creatures are dealt with [12:1].
@@ -452,6 +462,9 @@ impl Game<'_> {
         if evaded {
             return None;
         }
+        if !psychic {
+            self.break_statute(seat, super::game::STATUTE_COMBAT);
+        }
         if destroyed || !self.players[seat].alive {
             return if destroyed {
                 Some(Result3::Win)
@@ -739,6 +752,7 @@ impl Game<'_> {
         trace: &mut T,
     ) {
         if self.can_steal_from(seat, target) {
+            self.break_statute(seat, super::game::STATUTE_STEAL);
             self.players[target].hero.gold -= 1;
             self.players[seat].hero.gold += 1;
             trace.event("Talisman 13:3", || {
@@ -766,6 +780,10 @@ impl Game<'_> {
             .is_some();
         if self.defender_evades(target, r, trace) {
             return;
+        }
+        if !psychic {
+            self.break_statute(seat, super::game::STATUTE_COMBAT);
+            self.break_statute(target, super::game::STATUTE_COMBAT);
         }
         let score = |g: &Game<'_>, s: usize| {
             let h = &g.players[s].hero;
@@ -820,6 +838,14 @@ impl Game<'_> {
         trace: &mut T,
     ) {
         let rules = self.rules;
+        // A warrant holder may be sent to the Donjon instead [16:9].
+        if self.wants_donjon_as_spoils(victor, loser, r) {
+            trace.event("Talisman 16:9", || {
+                format!("sends seat {} to the Donjon", loser + 1)
+            });
+            self.send_to_donjon(loser, trace);
+            return;
+        }
         let take_life = self.wants_life_as_spoils(victor, loser, r);
         if !take_life {
             let l = self.players[loser].hero;

@@ -16,7 +16,10 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::board::{Board, MAX_SPACES, Region, Space, compile_space_effects};
-use super::data::{Card, CardFile, CardKind, Effect, EffectCompiler, MAX_CARDS, compile_card};
+use super::city::{self, CityInput, CityRules, DonjonFile, StoreFile};
+use super::data::{
+    Card, CardFile, CardKind, CharacterCard, Effect, EffectCompiler, MAX_CARDS, compile_card,
+};
 use super::effects::EffectFile;
 use super::routes::{self, GuardianFile, LinesFile, Routes, RoutesInput};
 use barsoom_engine::scenario::{Loader, ScenarioError, check_provenance};
@@ -52,6 +55,9 @@ pub struct Expansion {
     pub exit: Vec<u16>,
     /// Its lines, movement and Vault [11:39, 11:44, 11:46].
     pub routes: Routes,
+    /// The City's streets, stores, Donjon and statutes (`layout =
+    /// "streets"`) [11:41-47, 13:14].
+    pub city: Option<CityRules>,
 }
 
 /// An expansion board file as written.
@@ -60,7 +66,8 @@ pub struct Expansion {
 struct ExpansionFile {
     provenance: String,
     name: String,
-    /// `spiral` [11:39] or `lines` [11:44] (see [`routes`]).
+    /// `spiral` [11:39], `lines` [11:44] (see [`routes`]) or `streets`
+    /// (the City, see [`city`]).
     layout: String,
     /// `die` (the default) or `formula` [11:44].
     movement: Option<String>,
@@ -75,6 +82,14 @@ struct ExpansionFile {
     #[serde(default)]
     exit: Vec<String>,
     cards: Vec<CardFile>,
+    /// The City's stores [11:41-47].
+    #[serde(default)]
+    stores: Vec<StoreFile>,
+    /// The City's Donjon [20:10].
+    donjon: Option<DonjonFile>,
+    /// Characters the City's statutes bar [13:14].
+    #[serde(default)]
+    barred: Vec<String>,
 }
 
 /// A space as written.
@@ -97,12 +112,27 @@ pub(crate) fn doorway_board(
     kind: CardKind,
     ids: &mut Vec<String>,
 ) -> Result<u8, ScenarioError> {
-    let err = |message: String| ScenarioError::new(path, field, message);
     if kind != CardKind::Place {
-        return Err(err(
-            "a Doorway card is treated as a Place card [11:31]: expected kind = \"place\"".into(),
+        return Err(ScenarioError::new(
+            path,
+            field,
+            "a Doorway card is treated as a Place card [11:31]: expected kind = \"place\"",
         ));
     }
+    board_id(dir, path, field, name, ids)
+}
+
+/// The board `name` (a Doorway card's, or a main-board space's that leads
+/// to it [11:35]), checked: a file `boards/<name>.toml` beside the other
+/// data. Returns its index in `ids`, adding it if new.
+pub(crate) fn board_id(
+    dir: &Path,
+    path: &Path,
+    field: &str,
+    name: &str,
+    ids: &mut Vec<String>,
+) -> Result<u8, ScenarioError> {
+    let err = |message: String| ScenarioError::new(path, field, message);
     if let Some(i) = ids.iter().position(|id| id == name) {
         return Ok(i as u8);
     }
@@ -126,25 +156,41 @@ pub(crate) fn doorway_board(
     Ok((ids.len() - 1) as u8)
 }
 
+/// What [`load_boards`] reads besides the files: the boards' ids, the
+/// main-board space leading to each (a City's [11:35]; `None` for a board
+/// reached by Doorway cards) and the characters (a City's statutes bar
+/// some).
+pub(crate) struct BoardIds<'a> {
+    pub ids: &'a [String],
+    pub entries: &'a [Option<u16>],
+    pub characters: &'a [CharacterCard],
+}
+
 /// Loads the boards `ids` from `dir/boards/`, appending their spaces to
 /// `board` (one region each) and their decks to `cards`.
 pub(crate) fn load_boards(
     dir: &Path,
     loader: &mut Loader,
-    ids: &[String],
+    which: BoardIds<'_>,
     board: &mut Board,
     tables: &mut Vec<Effect>,
     cards: &mut Vec<Card>,
     card_effects: &mut Vec<Effect>,
 ) -> Result<Vec<Expansion>, ScenarioError> {
     let mut out = Vec::new();
-    for (k, id) in ids.iter().enumerate() {
+    for (k, id) in which.ids.iter().enumerate() {
         let path = dir.join("boards").join(format!("{id}.toml"));
         let file: ExpansionFile = loader.read_toml(&path)?;
         check_provenance(&path, "provenance", &file.provenance)?;
         let err = |field: &str, message: String| ScenarioError::new(&path, field, message);
         let first = board.spaces.len();
-        if file.spaces.len() < 2 || first + file.spaces.len() > MAX_SPACES {
+        let streets = file.layout == "streets";
+        let extra = if streets {
+            city::extra_spaces(&file.stores, file.donjon.as_ref())
+        } else {
+            Vec::new()
+        };
+        if file.spaces.len() < 2 || first + file.spaces.len() + extra.len() > MAX_SPACES {
             return Err(err(
                 "spaces",
                 format!(
@@ -155,40 +201,77 @@ pub(crate) fn load_boards(
         let mut names: Vec<String> = board.spaces.iter().map(|s| s.name.clone()).collect();
         let region = board.regions.len() as u8;
         let mut region_spaces = Vec::new();
-        for (i, s) in file.spaces.iter().enumerate() {
-            if names.contains(&s.name) {
+        let all: Vec<(String, &str, &[EffectFile])> = file
+            .spaces
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                (
+                    format!("spaces[{i}]"),
+                    s.name.as_str(),
+                    s.effects.as_slice(),
+                )
+            })
+            .chain(extra.iter().enumerate().map(|(i, &(n, e))| {
+                let field = if i < file.stores.len() {
+                    format!("stores[{i}]")
+                } else {
+                    "donjon".to_string()
+                };
+                (field, n, e)
+            }))
+            .collect();
+        for (field, name, _) in &all {
+            if names.iter().any(|n| n == name) {
                 return Err(err(
-                    &format!("spaces[{i}].name"),
+                    &format!("{field}.name"),
                     format!(
-                        "{:?} is already the name of a space of the main board or this one",
-                        s.name
+                        "{name:?} is already the name of a space of the main board or this one"
                     ),
                 ));
             }
-            names.push(s.name.clone());
+            names.push(name.to_string());
         }
         let own: Vec<&str> = file.spaces.iter().map(|s| s.name.as_str()).collect();
-        let input = RoutesInput {
-            layout: &file.layout,
-            movement: file.movement.as_deref().unwrap_or("die"),
-            lines: file.lines.as_ref(),
-            vault: &file.vault,
+        let (routes, city) = if streets {
+            let input = CityInput {
+                entry: which.entries[k],
+                stores: &file.stores,
+                donjon: file.donjon.as_ref(),
+                barred: &file.barred,
+                characters: which.characters,
+            };
+            let city = city::compile(&path, input, &names, first, file.spaces.len())?;
+            let routes = Routes {
+                formula: false,
+                lines: vec![city.streets.clone()],
+                vault: Vec::new(),
+            };
+            (routes, Some(city))
+        } else {
+            if which.entries[k].is_some() {
+                return Err(err(
+                    "layout",
+                    "a board entered from a main-board space [11:35] is a City: expected layout = \"streets\"".into(),
+                ));
+            }
+            let input = RoutesInput {
+                layout: &file.layout,
+                movement: file.movement.as_deref().unwrap_or("die"),
+                lines: file.lines.as_ref(),
+                vault: &file.vault,
+            };
+            (routes::compile(&path, input, &own, first)?, None)
         };
-        let routes = routes::compile(&path, input, &own, first)?;
         let mut compiler = EffectCompiler {
             space_names: &names,
             tables: std::mem::take(tables),
         };
-        for (i, s) in file.spaces.iter().enumerate() {
-            let field = format!("spaces[{i}]");
+        for (i, (field, name, effects)) in all.iter().enumerate() {
+            let field = field.as_str();
             let start = board.effects.len() as u16;
-            let (draw, gate) = compile_space_effects(
-                &path,
-                &field,
-                &s.effects,
-                &mut compiler,
-                &mut board.effects,
-            )?;
+            let (draw, gate) =
+                compile_space_effects(&path, field, effects, &mut compiler, &mut board.effects)?;
             if gate.is_some() {
                 return Err(err(
                     &format!("{field}.effects"),
@@ -199,11 +282,11 @@ pub(crate) fn load_boards(
             let index = (first + i) as u16;
             region_spaces.push(index);
             board.spaces.push(Space {
-                name: s.name.clone(),
+                name: name.to_string(),
                 region,
                 position: i as u8,
                 effects_start: start,
-                effects_len: s.effects.len() as u16,
+                effects_len: effects.len() as u16,
                 draw,
                 link: None,
                 gate: None,
@@ -219,8 +302,15 @@ pub(crate) fn load_boards(
             expansion: Some(k as u8),
         });
         // The way back: the final space's chart must name spaces of the
-        // main board's rings [11:46].
-        if file.exit.is_empty() || file.exit.len() > MAX_EXIT {
+        // main board's rings [11:46]; a City is left by its entry space
+        // [11:38], checked where board.toml names it.
+        if streets && !file.exit.is_empty() {
+            return Err(err(
+                "exit",
+                "a City is left by normal count through its gate to the space it is entered from [11:38]: expected no exit chart".into(),
+            ));
+        }
+        if !streets && (file.exit.is_empty() || file.exit.len() > MAX_EXIT) {
             return Err(err(
                 "exit",
                 format!(
@@ -262,6 +352,12 @@ pub(crate) fn load_boards(
                     "Doorway cards are modelled in the main adventure deck only".into(),
                 ));
             }
+            if card.law.is_some() && !streets {
+                return Err(err(
+                    &format!("{field}.law"),
+                    "Law cards belong to the City's deck [20:10]".into(),
+                ));
+            }
             card.deck = k as u8 + 1;
             for _ in 0..c.copies() {
                 cards.push(card.clone());
@@ -287,6 +383,7 @@ pub(crate) fn load_boards(
             venture_tokens: file.venture_tokens,
             exit,
             routes,
+            city,
         });
     }
     Ok(out)

@@ -349,6 +349,13 @@ impl<'a> Game<'a> {
         let rules = self.rules;
         for (k, merchant) in m.merchants.iter().enumerate() {
             self.market.stock_len[k] = 0;
+            // A merchant in a store of a board not played has no stock.
+            if self
+                .expansion_at(usize::from(merchant.space))
+                .is_some_and(|b| !self.config.tournament.board_on(b))
+            {
+                continue;
+            }
             for _ in 0..STOCK {
                 let Some(i) = self.draw_purchase(r) else {
                     break;
@@ -395,9 +402,13 @@ impl<'a> Game<'a> {
         let stock = self
             .merchant_at(space)
             .map_or(&[][..], |m| self.market.stock_of(m));
+        // A City store sells only its own items [11:41].
+        let only = self.store_items(space);
         let mut n = 0;
         for (i, p) in rules.purchases.iter().enumerate() {
-            let available = !on || (deck && self.market.pile[i] > 0) || stock.contains(&(i as u8));
+            let available =
+                (!on || (deck && self.market.pile[i] > 0) || stock.contains(&(i as u8)))
+                    && only & (1 << i) != 0;
             if available && p.price <= gold && n < MAX_PURCHASES {
                 out[n] = i;
                 n += 1;

@@ -21,6 +21,7 @@
 
 pub mod board;
 pub mod character;
+pub mod city;
 pub mod combat;
 pub mod curses;
 pub mod data;

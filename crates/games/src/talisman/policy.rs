@@ -410,8 +410,10 @@ impl Game<'_> {
     /// `k` [11:33]: the sensible player does when entering is worth it by
     /// [`enter_worth`] (strong enough, healthy, and not yet ready for the
     /// Crown); the random player tosses a coin.
-    pub(crate) fn wants_enter_board<R: Roll>(&mut self, seat: usize, _k: usize, r: &mut R) -> bool {
+    pub(crate) fn wants_enter_board<R: Roll>(&mut self, seat: usize, x: usize, r: &mut R) -> bool {
         self.decide_yes(seat, "enter board", r, |g, r| match g.knobs(seat) {
+            // The City has its own rule (`game/city.rs`) [11:35].
+            Some(k) if g.rules.expansions[x].city.is_some() => g.city_worth(seat, &k),
             Some(k) => enter_worth(&g.snapshot(seat), &k),
             None => r.pick(2) == 1,
         })
@@ -545,6 +547,8 @@ impl Game<'_> {
         let n = candidates.len();
         match self.knobs(seat) {
             None => (r.pick(2) == 1).then(|| candidates[r.pick(n)]),
+            // No fighting or stealing in the City [13:14].
+            Some(_) if self.sensible_in_city(seat) => None,
             Some(k) => {
                 let psychic = self.players[seat]
                     .hero

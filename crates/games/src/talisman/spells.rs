@@ -14,7 +14,11 @@ impl Game<'_> {
     fn held_spell(&self, seat: usize, effect: SpellEffect) -> Option<usize> {
         let rules = self.rules;
         let h = &self.players[seat].hero;
-        if !h.can_use_spells(rules) || self.players[seat].cast_this_turn {
+        // The sensible player casts nothing in the City's streets [13:14].
+        if !h.can_use_spells(rules)
+            || self.players[seat].cast_this_turn
+            || self.sensible_in_city_street(seat)
+        {
             return None;
         }
         (0..usize::from(h.spells_len))
@@ -37,6 +41,7 @@ impl Game<'_> {
         hero.spells.copy_within(index + 1..len, index);
         hero.spells_len -= 1;
         self.players[seat].cast_this_turn = true;
+        self.break_statute(seat, super::game::STATUTE_SPELL);
         self.discard_spell(spell);
         let card = &rules.spells[usize::from(spell)];
         let craft = self.players[seat].hero.total_craft(rules);

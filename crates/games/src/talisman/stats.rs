@@ -86,8 +86,11 @@ pub struct Counts {
     pub boards: Vec<BoardCounts>,
     /// Characters brought into play in all.
     pub plays: u64,
-    /// Pack animals left at doorways [11:34].
+    /// Pack animals left at doorways [11:34] and outside City stores [11:42].
     pub animals_left: u64,
+    /// The City: turns ended with a statute broken, warrants issued,
+    /// arrests, Donjon visits [13:14, 20:10-11, 16:9].
+    pub city: [u64; 4],
 }
 
 impl Counts {
@@ -146,6 +149,9 @@ impl Counts {
         }
         self.plays += other.plays;
         self.animals_left += other.animals_left;
+        for (a, b) in self.city.iter_mut().zip(other.city) {
+            *a += b;
+        }
     }
 }
 
@@ -208,6 +214,9 @@ fn count_block(model: &TalismanGame, seed: u64, range: std::ops::Range<u64>) -> 
         out.favors[0] += u64::from(s.favors[0]);
         out.favors[1] += u64::from(s.favors[1]);
         for (a, &b) in out.purchases.iter_mut().zip(&s.purchases) {
+            *a += u64::from(b);
+        }
+        for (a, &b) in out.city.iter_mut().zip(&s.city) {
             *a += u64::from(b);
         }
         for (card, to) in slot.iter().enumerate() {
@@ -312,7 +321,14 @@ impl BreakdownModel for TalismanGame {
         let bites = tournament.tokens || counts.bites > 0;
         // Poison comes only with cards of the boards that give it [20:16].
         let poison = counts.poison > 0;
-        if tournament.starting_purchase
+        // The City's law, with a City board played [20:10-11].
+        let city = rules
+            .expansions
+            .iter()
+            .enumerate()
+            .any(|(k, x)| x.city.is_some() && tournament.board_on(k));
+        if city
+            || tournament.starting_purchase
             || tournament.timed_events
             || bites
             || poison
@@ -353,6 +369,14 @@ impl BreakdownModel for TalismanGame {
                     tournament.merchants,
                     counts.purchases[2],
                 ),
+                (
+                    "City turns ended with a statute broken",
+                    city,
+                    counts.city[0],
+                ),
+                ("warrants issued", city, counts.city[1]),
+                ("arrests by the Watch", city, counts.city[2]),
+                ("Donjon visits", city, counts.city[3]),
             ] {
                 if on {
                     additions.rows.push(vec![
@@ -413,7 +437,7 @@ fn board_table(model: &TalismanGame, counts: &Counts) -> Table {
         ]);
     }
     table.notes = vec![format!(
-        "death rate: of the characters that came in, died on the board; win rate: of the characters that came in, won the game (all: of every character brought into play); pack animals left at doorways: {}",
+        "death rate: of the characters that came in, died on the board; win rate: of the characters that came in, won the game (all: of every character brought into play); pack animals left at doorways and outside City stores: {}",
         counts.animals_left
     )];
     table

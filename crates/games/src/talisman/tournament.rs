@@ -43,7 +43,8 @@ pub struct Tournament {
     pub tokens: bool,
     /// Expansion boards played, by the names of their files in the data
     /// folder's `boards/` (e.g. `["dungeon"]`): their Doorway cards are
-    /// shuffled into the adventure deck and their own decks are dealt
+    /// shuffled into the adventure deck (the City is entered from its
+    /// main-board space instead [11:35]) and their own decks are dealt
     /// [11:30-31].
     pub boards: Vec<String>,
     /// The boards played as a mask of expansion indices (set at load).

@@ -94,7 +94,8 @@ impl Game<'_> {
 
     /// A character standing on a Doorway card at the start of its move
     /// may, as its move, go to the entrance of the card's board and stop
-    /// there [11:32-33]. Returns whether it did.
+    /// there [11:32-33]; one on the space leading to a City, to its gate
+    /// [11:35]. It meets the entrance. Returns whether it did.
     pub(super) fn doorway_move<R: Roll, T: Trace>(
         &mut self,
         seat: usize,
@@ -105,13 +106,22 @@ impl Game<'_> {
             return false;
         }
         let space = usize::from(self.players[seat].hero.space);
-        let Some(k) = self.doorway_on(space) else {
+        // A Doorway card here, or the main-board space a City is entered
+        // from [11:35].
+        let Some(k) = self
+            .doorway_on(space)
+            .or_else(|| self.city_entered_from(space))
+        else {
             return false;
         };
         if !self.wants_enter_board(seat, k, r) {
             return false;
         }
-        self.enter_board(seat, k, trace);
+        if self.rules.expansions[k].city.is_some() {
+            self.enter_city(seat, k, trace);
+        } else {
+            self.enter_board(seat, k, trace);
+        }
         self.encounter(seat, r, trace);
         true
     }
@@ -124,27 +134,53 @@ impl Game<'_> {
         let expansion = &rules.expansions[k];
         let space = usize::from(self.players[seat].hero.space);
         if !expansion.pack_animals {
-            let mut hero = self.players[seat].hero;
-            let mut left = [0u16; MAX_ANIMALS + MAX_PACKED + MAX_PULLED];
-            let mut n = 0;
-            let mut animals = 0;
-            while hero.lose_pack_animal(rules, |c| {
-                if n < left.len() {
-                    left[n] = c;
-                    n += 1;
-                }
-            }) {
-                animals += 1;
-            }
-            self.players[seat].hero = hero;
-            self.stats.animals_left += animals;
-            for &c in &left[..n] {
-                trace.event("Talisman 11:34", || {
-                    format!("leaves {} at the doorway", rules.item_name(c))
-                });
-                self.leave_card(space, c);
-            }
+            self.leave_pack_animals(seat, space, ("Talisman 11:34", "the doorway"), trace);
         }
+        self.place_on_board(seat, k);
+        trace.event("Talisman 11:33", || {
+            format!(
+                "seat {} goes through the doorway to {}",
+                seat + 1,
+                rules.board.spaces[usize::from(expansion.entrance)].name
+            )
+        });
+    }
+
+    /// Leaves the character's pack animals, and all they carry or pull, on
+    /// `space` (the doorway of a board that bars them [11:34], the street
+    /// outside a City store [11:42]), traced under `rule` with `place`.
+    pub(crate) fn leave_pack_animals<T: Trace>(
+        &mut self,
+        seat: usize,
+        space: usize,
+        (rule, place): (&'static str, &str),
+        trace: &mut T,
+    ) {
+        let rules = self.rules;
+        let mut hero = self.players[seat].hero;
+        let mut left = [0u16; MAX_ANIMALS + MAX_PACKED + MAX_PULLED];
+        let mut n = 0;
+        let mut animals = 0;
+        while hero.lose_pack_animal(rules, |c| {
+            if n < left.len() {
+                left[n] = c;
+                n += 1;
+            }
+        }) {
+            animals += 1;
+        }
+        self.players[seat].hero = hero;
+        self.stats.animals_left += animals;
+        for &c in &left[..n] {
+            trace.event(rule, || format!("leaves {} at {place}", rules.item_name(c)));
+            self.leave_card(space, c);
+        }
+    }
+
+    /// Puts the character on board `k`'s entrance and counts the visit.
+    pub(crate) fn place_on_board(&mut self, seat: usize, k: usize) {
+        let rules = self.rules;
+        let expansion = &rules.expansions[k];
         let hero = &mut self.players[seat].hero;
         hero.space = expansion.entrance;
         hero.beaten = false;
@@ -154,13 +190,6 @@ impl Game<'_> {
             self.stats.board_characters[k] += 1;
         }
         self.stats.board_visits[k] += 1;
-        trace.event("Talisman 11:33", || {
-            format!(
-                "seat {} goes through the doorway to {}",
-                seat + 1,
-                rules.board.spaces[usize::from(expansion.entrance)].name
-            )
-        });
     }
 
     /// A move on expansion board `k` [11:39-40, 11:44]: a die (or its

@@ -20,6 +20,7 @@ use super::tournament::{Lasting, Tournament};
 use barsoom_engine::search::{self, Branching, SearchSlot};
 
 mod boards;
+mod city;
 mod model;
 mod movement;
 mod playouts;
@@ -44,6 +45,10 @@ pub(crate) const SPACES: usize = super::board::MAX_SPACES;
 /// Talisman rolls through the engine's dice trait: the trial's dice in
 /// play, scripted dice in tests.
 pub use barsoom_engine::Roll;
+pub use city::{
+    CITY_DESTINATIONS, CITY_STAY, CityDest, STATUTE_BARRED, STATUTE_COMBAT, STATUTE_NO_MONEY,
+    STATUTE_SPELL, STATUTE_STEAL,
+};
 pub use vault::VAULT_BITES;
 
 /// Why a character died.
@@ -158,11 +163,15 @@ pub struct GameStats {
     pub board_deaths: [u32; MAX_BOARDS],
     /// Per expansion board: ventures to its final space [11:46].
     pub board_ventures: [u32; MAX_BOARDS],
-    /// Pack animals left at a doorway [11:34].
+    /// Pack animals left at a doorway [11:34] or outside a City store [11:42].
     pub animals_left: u32,
     /// Purchase items bought, those from a merchant's stock, and damaged
     /// armour repaired [20:1, 16:11].
     pub purchases: [u32; 3],
+    /// The City [13:14, 20:10-11]: turns ended there with a statute
+    /// broken, warrants issued, arrests by the Watch, and characters taken
+    /// to the Donjon (arrests and 16:9).
+    pub city: [u32; 4],
 }
 
 impl Default for GameStats {
@@ -189,6 +198,7 @@ impl Default for GameStats {
             board_ventures: [0; MAX_BOARDS],
             animals_left: 0,
             purchases: [0; 3],
+            city: [0; 4],
         }
     }
 }
@@ -809,6 +819,8 @@ impl<'a> Game<'a> {
         for p in self.players.iter_mut() {
             p.cast_this_turn = false;
         }
+        // The City's statutes count what is broken in this turn [20:11].
+        self.players[seat].hero.statutes = 0;
         // Organisation, part 1 [10:3], with turn-start abilities.
         if self.start_of_turn(seat, r, trace) == Flow::EndTurn {
             return;
@@ -828,6 +840,9 @@ impl<'a> Game<'a> {
         }
         self.hops = 0;
         self.movement(seat, r, trace);
+        if self.players[seat].alive {
+            self.statutes_at_end_of_turn(seat, r, trace);
+        }
         if self.players[seat].alive {
             self.end_of_turn(seat, trace);
         }

@@ -94,7 +94,13 @@ impl<'a> Game<'a> {
 
     /// The end of a move on `dest`: the Sentinel's stair or the Portal if
     /// the character tries them, else the encounter there.
-    fn arrive<R: Roll, T: Trace>(&mut self, seat: usize, dest: usize, r: &mut R, trace: &mut T) {
+    pub(super) fn arrive<R: Roll, T: Trace>(
+        &mut self,
+        seat: usize,
+        dest: usize,
+        r: &mut R,
+        trace: &mut T,
+    ) {
         let board = &self.rules.board;
         if board.gate_is(dest, Mechanic::Sentinel) && self.wants_cross(seat, dest, r) {
             self.cross_sentinel(seat, dest, r, trace);
@@ -118,7 +124,12 @@ impl<'a> Game<'a> {
             return;
         }
         if let Some(k) = board.regions[region].expansion {
-            self.board_move(seat, usize::from(k), r, trace);
+            let k = usize::from(k);
+            if rules.expansions[k].city.is_some() {
+                self.city_move(seat, k, r, trace);
+            } else {
+                self.board_move(seat, k, r, trace);
+            }
             return;
         }
         if !board.regions[region].ring {
@@ -130,7 +141,8 @@ impl<'a> Game<'a> {
             self.attempt_portal(seat, r, trace);
             return;
         }
-        // A Doorway card here leads to its board [11:32-33].
+        // A Doorway card here leads to its board [11:32-33], the City's
+        // space to the City [11:35].
         if self.doorway_move(seat, r, trace) {
             return;
         }
