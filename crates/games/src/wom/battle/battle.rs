@@ -14,6 +14,7 @@ use barsoom_engine::accumulate::MAX_METRICS;
 use barsoom_engine::{Dice, Model, OutputSpec, Roll, Trace, TrialResult};
 
 use super::field::{self, Footprint, V2};
+use super::frontage::Wrap;
 use super::tables::{BattleTables, PARTS, Troop};
 use super::terrain::Area;
 
@@ -103,8 +104,6 @@ pub struct WomBattle {
     pub(super) sides: [SideSpec; 2],
     /// Starting places, by side and unit.
     pub(super) placements: [[Placement; MAX_UNITS]; 2],
-    /// Frontage and depth in inches, by side and unit.
-    pub(super) extents: [[(f64, f64); MAX_UNITS]; 2],
     /// Terrain areas on the field (none on a one-axis field).
     pub(super) terrain: Vec<Area>,
     pub(super) max_turns: u32,
@@ -221,6 +220,9 @@ pub struct UnitState {
     pub attack: Option<Attack>,
     /// Its current target (enemy index).
     pub target: usize,
+    /// Its unopposed stands that wrapped onto the flank or rear of the
+    /// enemy it fights [MELEE: Overlapping].
+    pub wrap: Option<Wrap>,
 }
 
 /// A melee this unit started against an enemy unit.
@@ -287,10 +289,17 @@ impl WomBattle {
         &self.sides[s].units[u]
     }
 
-    /// The ground unit `(s, u)` covers now.
+    /// The ground unit `(s, u)` covers now: its first rank (`front`
+    /// figures, or all it has left) and the ranks behind, so its frontage
+    /// shrinks as the last stands fall [MELEE: Overlapping] (ours: about the
+    /// centre of its front).
     pub fn footprint(&self, st: &BattleState, s: usize, u: usize) -> Footprint {
         let unit = &st.units[s][u];
-        let (width, depth) = self.extents[s][u];
+        let spec = self.spec_of(s, u);
+        let (width, depth) =
+            self.tables
+                .field
+                .extent(spec.troop, unit.figures, spec.front, spec.skirmish);
         Footprint {
             front: unit.pos,
             facing: unit.facing,
@@ -431,6 +440,11 @@ impl WomBattle {
                     .weapon
                     .is_some_and(|w| self.tables.weapons[w].per_turn == 2 && unit.fired_beginning);
             if standing {
+                if self.engaged(st, s, u) {
+                    // In melee: turning to a flank attacker, overlapping.
+                    self.melee_move(st, s, u, trace);
+                    continue;
+                }
                 // Stance `hold`: it may still turn to face its target.
                 if !spec.advance && unit.status == Status::Active && !unit.fired_beginning {
                     self.face_target(st, s, u, trace);
@@ -521,8 +535,13 @@ impl WomBattle {
             if !st.units[s][u].on_field() {
                 continue;
             }
-            // MELEE: Flank Attack, Rear Attack: the side it touches.
-            let approach = field::side_of(&self.footprint(st, s, u), &self.footprint(st, 1 - s, e));
+            // MELEE: Flank Attack, Rear Attack: the side it touches; it
+            // squares up against that side (ours).
+            let (me, them) = (self.footprint(st, s, u), self.footprint(st, 1 - s, e));
+            let approach = field::side_of(&me, &them);
+            let (pos, facing) = field::square_up(&me, &them, approach);
+            st.units[s][u].pos = pos;
+            st.units[s][u].facing = facing;
             st.units[s][u].attack = Some(Attack {
                 target: e,
                 approach,

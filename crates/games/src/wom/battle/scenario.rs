@@ -289,7 +289,7 @@ impl WomBattle {
                 };
             }
         }
-        Self::with_placements(tables, sides, placements, extents, max_turns)
+        Self::with_placements(tables, sides, placements, max_turns)
     }
 
     /// A battle on a field, each unit where `placements` puts it.
@@ -299,8 +299,7 @@ impl WomBattle {
         placements: [[Placement; MAX_UNITS]; 2],
         max_turns: u32,
     ) -> Self {
-        let extents = Self::extents_of(&tables, &sides);
-        Self::with_placements(tables, sides, placements, extents, max_turns)
+        Self::with_placements(tables, sides, placements, max_turns)
     }
 
     fn extents_of(tables: &BattleTables, sides: &[SideSpec; 2]) -> [[(f64, f64); MAX_UNITS]; 2] {
@@ -320,7 +319,6 @@ impl WomBattle {
         tables: BattleTables,
         sides: [SideSpec; 2],
         placements: [[Placement; MAX_UNITS]; 2],
-        extents: [[(f64, f64); MAX_UNITS]; 2],
         max_turns: u32,
     ) -> Self {
         let mut metrics = vec![
@@ -359,7 +357,6 @@ impl WomBattle {
             tables,
             sides,
             placements,
-            extents,
             terrain: Vec::new(),
             max_turns,
             spec,

@@ -120,7 +120,7 @@ impl WomBattle {
             return false;
         }
         let unit = &st.units[s][u];
-        let (_, depth) = self.extents[s][u];
+        let depth = self.footprint(st, s, u).depth;
         let rear = field::step(unit.pos, unit.facing, -depth);
         let higher = |p: V2| self.areas_at(p).any(|a| self.tables.terrain[a.kind].higher);
         higher(rear) && !higher(unit.pos)
