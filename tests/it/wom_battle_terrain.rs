@@ -41,11 +41,11 @@ pub(crate) fn area(kind: &str, from: [f64; 2], to: [f64; 2]) -> String {
 }
 
 /// Formed human infantry: 9" normal move, 15" charge.
-const INFANTRY: &str = "troop = \"human-infantry\"\nclass = \"regulars\"\nfigures = 10";
+pub(crate) const INFANTRY: &str = "troop = \"human-infantry\"\nclass = \"regulars\"\nfigures = 10";
 /// Green infantry (always skirmishing): 12" normal move, 18" charge.
-const GREEN: &str = "troop = \"green-infantry\"\nclass = \"green-men\"\nfigures = 10";
+pub(crate) const GREEN: &str = "troop = \"green-infantry\"\nclass = \"green-men\"\nfigures = 10";
 /// A holder facing down the table at (30, y).
-fn holder(y: f64) -> String {
+pub(crate) fn holder(y: f64) -> String {
     format!("{INFANTRY}\nat = [30, {y}]\nfacing = 180\nstance = \"hold\"")
 }
 

@@ -220,6 +220,11 @@ pub struct UnitState {
     pub attack: Option<Attack>,
     /// Its current target (enemy index).
     pub target: usize,
+    /// Figures whose riders are stunned after a stumble (they do not
+    /// fight or shoot) [TERRAIN EFFECTS ON MOVEMENT: Rough Ground].
+    pub stunned: u32,
+    /// The last turn they are stunned.
+    pub stunned_until: u32,
     /// Its unopposed stands that wrapped onto the flank or rear of the
     /// enemy it fights [MELEE: Overlapping].
     pub wrap: Option<Wrap>,
@@ -401,10 +406,7 @@ impl WomBattle {
         let reach = left.min(f64::from(normal));
         let path = self.path_effect(s, u, unit.pos, unit.facing, reach);
         let unit = &mut st.units[s][u];
-        let mut step = left.min((f64::from(normal) - path.penalty).max(0.0));
-        if let Some(halt) = path.halt_at {
-            step = step.min(halt);
-        }
+        let step = left.min(path.reach(f64::from(normal)));
         unit.moved_from = unit.pos;
         unit.pos = field::step(unit.pos, unit.facing, step);
         unit.moved = step > 0.0;
@@ -491,8 +493,7 @@ impl WomBattle {
             } else {
                 let wanted = range_to_keep.map_or(gap, |r| (gap - f64::from(r)).max(0.0));
                 let path = self.path_effect(s, u, pos, facing, wanted.min(f64::from(normal)));
-                let step = wanted.min((f64::from(normal) - path.penalty).max(0.0));
-                path.halt_at.map_or(step, |h| step.min(h))
+                wanted.min(path.reach(f64::from(normal)))
             };
             st.units[s][u].moved_from = st.units[s][u].pos;
             self.step_forward(st, s, u, step);
@@ -502,6 +503,9 @@ impl WomBattle {
                     let kind = if charging { "charges" } else { "moves" };
                     format!("{} {kind} {step}\"", spec.name)
                 });
+            }
+            if charging && let Some(kind) = charge_path.stumble {
+                self.stumbles(st, s, u, kind, dice, trace);
             }
             if step < gap {
                 continue;
@@ -606,6 +610,9 @@ impl WomBattle {
                 unit.moved = false;
                 unit.fired_beginning = false;
                 unit.fired_mid = false;
+                if unit.stunned_until < turn {
+                    unit.stunned = 0;
+                }
             }
         }
         // 1) Beginning turn fire: units that fire twice a turn and stand.

@@ -229,7 +229,7 @@ impl WomBattle {
         let ranks = spec.weapon.map_or(0, |w| {
             self.tables.weapons[w].ranks + u32::from(self.rank_on_higher_ground(st, s, u))
         });
-        st.units[s][u].figures.min(spec.front * ranks)
+        self.fit_figures(st, s, u).min(spec.front * ranks)
     }
 
     /// Simultaneous fire of every unit for which `eligible` holds.

@@ -92,15 +92,21 @@ impl WomBattle {
                 let theirs = self.front_figures(st, 1 - s, e);
                 let their_free = self.stands_within(st, 1 - s, e, x.d_left)
                     + self.stands_within(st, 1 - s, e, x.d_right);
-                (mine.saturating_sub(free), theirs.saturating_sub(their_free))
+                (
+                    mine.saturating_sub(free).min(self.fit_figures(st, s, u)),
+                    theirs
+                        .saturating_sub(their_free)
+                        .min(self.fit_figures(st, 1 - s, e)),
+                )
             }
             Approach::Flank => {
                 let (touching, past_rear, ahead) = field::along_flank(&me, &them);
                 let free =
                     self.stands_within(st, s, u, past_rear) + self.stands_within(st, s, u, ahead);
                 (
-                    mine.saturating_sub(free),
-                    self.ranks_within(st, 1 - s, e, touching),
+                    mine.saturating_sub(free).min(self.fit_figures(st, s, u)),
+                    self.ranks_within(st, 1 - s, e, touching)
+                        .min(self.fit_figures(st, 1 - s, e)),
                 )
             }
         }
@@ -127,6 +133,7 @@ impl WomBattle {
         };
         w.figures
             .min(self.front_figures(st, s, u).saturating_sub(in_front))
+            .min(self.fit_figures(st, s, u).saturating_sub(in_front))
     }
 
     /// Figures of `(s, u)` that strike back at enemy stands wrapped onto it

@@ -180,7 +180,7 @@ impl WomBattle {
             let unit = &mut st.units[s][u];
             unit.disorganized = false;
             unit.status = Status::Retreating(st.turn + 1);
-            self.step_forward(st, s, u, -f64::from(spec.moves.0));
+            self.retreat(st, s, u);
         }
         trace.event("[MORALE TABLE]", || {
             let result = if roll <= steady {

@@ -46,7 +46,8 @@ pub struct BattleFile {
 struct TerrainFile {
     /// A kind of the data folder's `battle-tables.toml` `[terrain]`
     /// (`hill`, `gentle-hill`, `woods`, `dense-woods`, `soft-cover`,
-    /// `hard-cover` in the bundled data).
+    /// `hard-cover`, `rough-ground`, `broken-ground`, `mountains` in the
+    /// bundled data).
     kind: String,
     /// One corner of its rectangle, `[x, y]` inches on the table.
     from: [f64; 2],
