@@ -1,13 +1,15 @@
 //! `wom.battle` on rough ground, broken ground and mountains, each effect
 //! worked by hand [TERRAIN EFFECTS ON MOVEMENT: Rough Ground, Broken
 //! Ground, Mountains], retreats through terrain [MORALE TABLE: retreat one
-//! full move], and the new kinds' one-line data errors.
+//! full move], the new kinds' one-line data errors, and a change of
+//! formation at a waypoint costing half a move [FORMATIONS].
 
 use barsoom::engine::{NoTrace, ScriptedDice};
 use barsoom::games::wom::battle::battle::Status;
 use barsoom::games::wom::battle::tables::PARTS;
 
 use crate::common;
+use crate::wom_battle_field::assert_field_error;
 use crate::wom_battle_terrain::{
     GREEN, INFANTRY, area, battle, first_turn_without_contact as first_move, holder,
 };
@@ -168,6 +170,62 @@ fn the_new_kinds_data_errors_are_one_line() {
             &["run", p, "-n", "10"],
             dir.path(),
             &["battle-tables.toml", field, message],
+        );
+    }
+}
+
+#[test]
+fn a_formation_change_costs_half_a_move() {
+    // [FORMATIONS] a change of formation costs half a normal move. Formed
+    // infantry marches 3" to a waypoint where it is ordered into skirmish
+    // order, then goes on through woods 2" further (3" penalty): the turn
+    // of the change it moves half of 12", less 3 (y 3 to 6), then 12 - 3
+    // (to 15). The same men skirmishing from the start go 12 - 3 at once
+    // (to 12), then 12 clear of the woods (to 24).
+    let dir = tempfile::tempdir().unwrap();
+    let woods = area("woods", [0.0, 5.0], [60.0, 10.0]);
+    let reforming = format!("{INFANTRY}\nat = [30, 0]\nvia = [30, 3]\nreform = \"skirmish\"");
+    let skirmishing = format!("{INFANTRY}\nat = [30, 0]\nvia = [30, 3]\nformation = \"skirmish\"");
+    for (unit, ys) in [
+        (reforming, [3.0, 6.0, 15.0]),
+        (skirmishing, [3.0, 12.0, 24.0]),
+    ] {
+        let m = battle(dir.path(), &unit, &holder(50.0), &woods);
+        let mut st = m.initial_state();
+        for (turn, y) in ys.into_iter().enumerate() {
+            m.turn(&mut st, &mut ScriptedDice::new(&[]), &mut NoTrace);
+            assert_eq!(st.units[0][0].pos[1], y, "{unit}: turn {}", turn + 1);
+        }
+        assert!(st.units[0][0].skirmish);
+    }
+}
+
+#[test]
+fn formation_change_errors_are_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let b = format!("{INFANTRY}\nat = [10, 20]");
+    let cases = [
+        (
+            format!("{INFANTRY}\nat = [10, 0]\nreform = \"skirmish\""),
+            "expected a waypoint (via) to change formation at",
+        ),
+        (
+            format!("{GREEN}\nat = [10, 0]\nvia = [10, 5]\nreform = \"formed\""),
+            "green-infantry always skirmish",
+        ),
+        (
+            format!("{INFANTRY}\nat = [10, 0]\nvia = [10, 5]\nreform = \"column\""),
+            "expected \"formed\" or \"skirmish\", found \"column\"",
+        ),
+    ];
+    for (i, (a, message)) in cases.iter().enumerate() {
+        assert_field_error(
+            dir.path(),
+            i,
+            "table = [30, 20]",
+            [a.as_str(), b.as_str()],
+            "",
+            ["sides[0].units[0].reform", *message],
         );
     }
 }

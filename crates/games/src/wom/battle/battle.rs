@@ -45,8 +45,11 @@ pub struct UnitSpec {
     pub troop: Troop,
     /// Human-type infantry with shields.
     pub shield: bool,
-    /// Skirmish order (green troops always).
+    /// Skirmish order at the start (green troops always).
     pub skirmish: bool,
+    /// The formation it changes to at its waypoint (`true`: skirmish)
+    /// [FORMATIONS].
+    pub reform: Option<bool>,
     /// Morale class index into the tables.
     pub class: usize,
     /// Figures at the start.
@@ -220,6 +223,10 @@ pub struct UnitState {
     pub attack: Option<Attack>,
     /// Its current target (enemy index).
     pub target: usize,
+    /// In skirmish order now [FORMATIONS].
+    pub skirmish: bool,
+    /// It reached its waypoint and changes formation at its next move.
+    pub reform_due: bool,
     /// Figures whose riders are stunned after a stumble (they do not
     /// fight or shoot) [TERRAIN EFFECTS ON MOVEMENT: Rough Ground].
     pub stunned: u32,
@@ -276,6 +283,7 @@ impl WomBattle {
                     facing: place.facing,
                     via_done: place.via.is_none(),
                     commander_alive: spec.commander,
+                    skirmish: spec.skirmish,
                     personality_alive: spec.personality.is_some(),
                     target: spec.target,
                     ..UnitState::default()
@@ -304,7 +312,7 @@ impl WomBattle {
         let (width, depth) =
             self.tables
                 .field
-                .extent(spec.troop, unit.figures, spec.front, spec.skirmish);
+                .extent(spec.troop, unit.figures, spec.front, unit.skirmish);
         Footprint {
             front: unit.pos,
             facing: unit.facing,
@@ -394,17 +402,18 @@ impl WomBattle {
     /// returns the inches moved, or `None` when it has no waypoint.
     fn march_to_waypoint(&self, st: &mut BattleState, s: usize, u: usize) -> Option<f64> {
         let via = self.placements[s][u].via?;
-        let unit = &mut st.units[s][u];
-        if unit.via_done {
+        if st.units[s][u].via_done {
             return None;
         }
-        let (normal, _) = self.spec_of(s, u).moves;
+        let (normal, _) = self.moves(st, s, u);
+        let unit = &mut st.units[s][u];
         let left = field::norm([via[0] - unit.pos[0], via[1] - unit.pos[1]]);
         if let Some(dir) = field::toward(unit.pos, via) {
             unit.facing = dir;
         }
         let reach = left.min(f64::from(normal));
-        let path = self.path_effect(s, u, unit.pos, unit.facing, reach);
+        let (pos, facing) = (unit.pos, unit.facing);
+        let path = self.path_effect(st, s, u, pos, facing, reach);
         let unit = &mut st.units[s][u];
         let step = left.min(path.reach(f64::from(normal)));
         unit.moved_from = unit.pos;
@@ -412,6 +421,7 @@ impl WomBattle {
         unit.moved = step > 0.0;
         if step >= left {
             unit.via_done = true;
+            unit.reform_due = self.spec_of(s, u).reform.is_some();
         }
         Some(step)
     }
@@ -469,8 +479,16 @@ impl WomBattle {
                 self.face_target(st, s, u, trace);
                 continue;
             }
+            // FORMATIONS: a change of formation costs half a normal move
+            // (of the formation taken: ours) and no charge that turn.
+            let reformed = self.reform(st, s, u, trace);
             let gap = self.approach_gap(st, s, u, e).max(0.0);
-            let (normal, charge) = spec.moves;
+            let (normal, charge) = self.moves(st, s, u);
+            let normal = if reformed {
+                f64::from(normal) / 2.0
+            } else {
+                f64::from(normal)
+            };
             let (pos, facing) = (st.units[s][u].pos, st.units[s][u].facing);
             // Stance `fire` with volleys left: walk only into its range.
             let range_to_keep = spec.weapon.and_then(|w| {
@@ -481,8 +499,8 @@ impl WomBattle {
             });
             // TERRAIN EFFECTS ON MOVEMENT along the charge to contact and
             // along the normal move.
-            let can_charge = charge > 0 && !unit.must_rest && range_to_keep.is_none();
-            let charge_path = self.path_effect(s, u, pos, facing, gap);
+            let can_charge = charge > 0 && !unit.must_rest && range_to_keep.is_none() && !reformed;
+            let charge_path = self.path_effect(st, s, u, pos, facing, gap);
             let charging = can_charge
                 && !charge_path.no_charge
                 && charge_path.halt_at.is_none()
@@ -492,8 +510,8 @@ impl WomBattle {
                 gap
             } else {
                 let wanted = range_to_keep.map_or(gap, |r| (gap - f64::from(r)).max(0.0));
-                let path = self.path_effect(s, u, pos, facing, wanted.min(f64::from(normal)));
-                wanted.min(path.reach(f64::from(normal)))
+                let path = self.path_effect(st, s, u, pos, facing, wanted.min(normal));
+                wanted.min(path.reach(normal))
             };
             st.units[s][u].moved_from = st.units[s][u].pos;
             self.step_forward(st, s, u, step);
@@ -570,12 +588,43 @@ impl WomBattle {
         }
     }
 
+    /// Normal and charge moves of `(s, u)` in the formation it is in now
+    /// [MOVEMENT: Movement Table].
+    pub fn moves(&self, st: &BattleState, s: usize, u: usize) -> (u32, u32) {
+        let spec = self.spec_of(s, u);
+        self.tables.moves[spec.troop.index()][usize::from(st.units[s][u].skirmish)]
+            .unwrap_or(spec.moves)
+    }
+
+    /// Makes the change of formation of `(s, u)` that is due, if any
+    /// [FORMATIONS]; returns whether it changed (its move this turn is
+    /// then half a normal move, and no charge).
+    fn reform<T: Trace>(&self, st: &mut BattleState, s: usize, u: usize, trace: &mut T) -> bool {
+        let spec = self.spec_of(s, u);
+        let unit = &mut st.units[s][u];
+        if !unit.reform_due {
+            return false;
+        }
+        unit.reform_due = false;
+        match spec.reform {
+            Some(to) if to != unit.skirmish => {
+                unit.skirmish = to;
+                trace.event("[FORMATIONS]", || {
+                    let order = if to { "skirmish" } else { "formed" };
+                    format!("{} changes to {order} order: half a move", spec.name)
+                });
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Charge bookkeeping after a move of `step` inches [MOVEMENT: Charge
     /// Movement]: three charges in a row call for a rest; three normal
     /// moves in a row give it, and so does a move at half speed (or less)
     /// followed by a normal move (a turn without moving: see `turn`).
     fn count_move(&self, st: &mut BattleState, s: usize, u: usize, charging: bool, step: f64) {
-        let half_move = f64::from(self.spec_of(s, u).moves.0) / 2.0;
+        let half_move = f64::from(self.moves(st, s, u).0) / 2.0;
         let unit = &mut st.units[s][u];
         unit.moved = step > 0.0;
         let charge_turns = self.tables.charge_turns;

@@ -38,7 +38,7 @@ impl WomBattle {
             100
         }
         .min(self.terrain_cover_keep(st, 1 - s, e));
-        let skirmish = if target.skirmish {
+        let skirmish = if st.units[1 - s][e].skirmish {
             t.skirmisher_keep
         } else {
             100

@@ -49,7 +49,7 @@ impl WomBattle {
             return 0;
         }
         let pitch = width
-            + if self.spec_of(s, u).skirmish {
+            + if st.units[s][u].skirmish {
                 f.skirmish_spacing
             } else {
                 0.0
@@ -62,7 +62,7 @@ impl WomBattle {
     fn ranks_within(&self, st: &BattleState, s: usize, u: usize, len: f64) -> u32 {
         let spec = self.spec_of(s, u);
         let f = &self.tables.field;
-        let gap = if spec.skirmish {
+        let gap = if st.units[s][u].skirmish {
             f.skirmish_spacing
         } else {
             0.0

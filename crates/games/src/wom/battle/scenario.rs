@@ -112,6 +112,10 @@ pub(crate) struct UnitFile {
     /// Field scenarios: a point `[x, y]` it marches to (normal moves) before
     /// it turns on its target.
     via: Option<[f64; 2]>,
+    /// Field scenarios with `via`: the formation (`formed` or `skirmish`)
+    /// it changes to once at its waypoint, at the cost of half a move
+    /// [FORMATIONS].
+    reform: Option<String>,
 }
 
 impl UnitFile {
@@ -568,6 +572,32 @@ pub(crate) fn unit_spec(
             format!("{} always skirmish (FORMATIONS)", unit.troop),
         )
     })?;
+    // FORMATIONS: a change of formation, made at the waypoint.
+    let reform = match unit.reform.as_deref() {
+        None => None,
+        Some(_) if unit.via.is_none() => {
+            return Err(err(
+                "reform",
+                "expected a waypoint (via) to change formation at".into(),
+            ));
+        }
+        Some(name @ ("formed" | "skirmish")) => {
+            let to = name == "skirmish";
+            if tables.moves[troop.index()][usize::from(to)].is_none() {
+                return Err(err(
+                    "reform",
+                    format!("{} always skirmish (FORMATIONS)", unit.troop),
+                ));
+            }
+            Some(to)
+        }
+        Some(other) => {
+            return Err(err(
+                "reform",
+                format!("expected \"formed\" or \"skirmish\", found {other:?}"),
+            ));
+        }
+    };
     if unit.shield && troop != Troop::HumanInfantry {
         return Err(err(
             "shield",
@@ -663,6 +693,7 @@ pub(crate) fn unit_spec(
         troop,
         shield: unit.shield,
         skirmish,
+        reform,
         class,
         figures,
         front: front as u32,

@@ -90,9 +90,17 @@ impl WomBattle {
     /// broken ground or mountains; formed units halt where trees or broken
     /// ground begin; mountains halve the move; mounted troops charging
     /// across rough ground may stumble.
-    pub fn path_effect(&self, s: usize, u: usize, from: V2, dir: V2, len: f64) -> PathEffect {
+    pub fn path_effect(
+        &self,
+        st: &BattleState,
+        s: usize,
+        u: usize,
+        from: V2,
+        dir: V2,
+        len: f64,
+    ) -> PathEffect {
         let spec = self.spec_of(s, u);
-        let skirmish = spec.skirmish;
+        let skirmish = st.units[s][u].skirmish;
         let troops = if spec.troop.is_mounted() {
             2
         } else {
@@ -178,10 +186,12 @@ impl WomBattle {
     /// formed unit halts where trees or broken ground begin. Returns the
     /// inches it fell back.
     pub(super) fn retreat(&self, st: &mut BattleState, s: usize, u: usize) -> f64 {
-        let normal = f64::from(self.spec_of(s, u).moves.0);
+        let normal = f64::from(self.moves(st, s, u).0);
         let unit = &st.units[s][u];
         let back = [-unit.facing[0], -unit.facing[1]];
-        let reach = self.path_effect(s, u, unit.pos, back, normal).reach(normal);
+        let reach = self
+            .path_effect(st, s, u, unit.pos, back, normal)
+            .reach(normal);
         self.step_forward(st, s, u, -reach);
         reach
     }
