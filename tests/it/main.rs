@@ -86,5 +86,7 @@ mod wom_air;
 mod wom_air_search;
 mod wom_battle;
 mod wom_battle_field;
+mod wom_battle_frontage;
+mod wom_battle_ground;
 mod wom_battle_terrain;
 mod wom_duel;

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use barsoom::engine::{Dice, NoTrace, RunConfig, ScriptedDice, run};
 use barsoom::games::wom::battle::battle::{Approach, Status, WomBattle};
+use barsoom::games::wom::battle::tables::PARTS;
 
 use crate::common;
 
@@ -112,13 +113,22 @@ fn the_side_attacked_follows_from_where_the_attacker_meets_the_defender() {
         if side == Approach::Front {
             // Face to face: the holder strikes back from the first round.
             assert!(st.units[0][0].casualties > 0 || st.units[0][0].parts > 0);
-        } else {
-            // Flank and rear: doubled and unanswered in the first round.
+        } else if side == Approach::Rear {
+            // Rear: doubled and unanswered in the first round.
             assert_eq!((st.units[0][0].casualties, st.units[0][0].parts), (0, 0));
             // 10 infantry on shieldless infantry: 3, +1 charging = 4,
             // doubled = 8 (+2 more if a 12 left the holder disorganised).
             let lost = st.units[1][0].casualties;
             assert!(lost == 8 || lost == 10, "{place}: {lost}");
+        } else {
+            // Flank: unanswered, doubled, but only the stand at the end of
+            // the attacker's front touches the holder's 1/2" deep flank
+            // [MELEE: only touching stands fight]: 1 figure, 0.4 doubled
+            // (0.5 if a 12 left the holder disorganised).
+            assert_eq!((st.units[0][0].casualties, st.units[0][0].parts), (0, 0));
+            let b = &st.units[1][0];
+            let lost = u64::from(b.casualties) * PARTS + b.parts;
+            assert!(lost == PARTS * 8 / 10 || lost == PARTS, "{place}: {lost}");
         }
     }
 }

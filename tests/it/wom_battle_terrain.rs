@@ -15,7 +15,7 @@ use crate::wom_battle_field::assert_field_error;
 
 /// A field of one unit a side on a 60" square table, with `terrain`
 /// (TOML `[[terrain]]` tables, or nothing).
-fn battle(dir: &Path, first: &str, second: &str, terrain: &str) -> WomBattle {
+pub(crate) fn battle(dir: &Path, first: &str, second: &str, terrain: &str) -> WomBattle {
     let path = common::write_scenario(
         dir,
         "terrain",
@@ -33,7 +33,7 @@ fn battle(dir: &Path, first: &str, second: &str, terrain: &str) -> WomBattle {
     }
 }
 
-fn area(kind: &str, from: [f64; 2], to: [f64; 2]) -> String {
+pub(crate) fn area(kind: &str, from: [f64; 2], to: [f64; 2]) -> String {
     format!(
         "[[terrain]]\nkind = \"{kind}\"\nfrom = [{}, {}]\nto = [{}, {}]\n",
         from[0], from[1], to[0], to[1]
@@ -41,17 +41,17 @@ fn area(kind: &str, from: [f64; 2], to: [f64; 2]) -> String {
 }
 
 /// Formed human infantry: 9" normal move, 15" charge.
-const INFANTRY: &str = "troop = \"human-infantry\"\nclass = \"regulars\"\nfigures = 10";
+pub(crate) const INFANTRY: &str = "troop = \"human-infantry\"\nclass = \"regulars\"\nfigures = 10";
 /// Green infantry (always skirmishing): 12" normal move, 18" charge.
-const GREEN: &str = "troop = \"green-infantry\"\nclass = \"green-men\"\nfigures = 10";
+pub(crate) const GREEN: &str = "troop = \"green-infantry\"\nclass = \"green-men\"\nfigures = 10";
 /// A holder facing down the table at (30, y).
-fn holder(y: f64) -> String {
+pub(crate) fn holder(y: f64) -> String {
     format!("{INFANTRY}\nat = [30, {y}]\nfacing = 180\nstance = \"hold\"")
 }
 
 /// Plays the first turn with no dice to roll (nobody reaches anybody);
 /// returns where the first side's unit ends (y) and whether it attacks.
-fn first_turn_without_contact(m: &WomBattle) -> f64 {
+pub(crate) fn first_turn_without_contact(m: &WomBattle) -> f64 {
     let mut st = m.initial_state();
     let mut dice = ScriptedDice::new(&[]);
     m.turn(&mut st, &mut dice, &mut NoTrace);

@@ -14,6 +14,7 @@ use barsoom_engine::accumulate::MAX_METRICS;
 use barsoom_engine::{Dice, Model, OutputSpec, Roll, Trace, TrialResult};
 
 use super::field::{self, Footprint, V2};
+use super::frontage::Wrap;
 use super::tables::{BattleTables, PARTS, Troop};
 use super::terrain::Area;
 
@@ -44,8 +45,11 @@ pub struct UnitSpec {
     pub troop: Troop,
     /// Human-type infantry with shields.
     pub shield: bool,
-    /// Skirmish order (green troops always).
+    /// Skirmish order at the start (green troops always).
     pub skirmish: bool,
+    /// The formation it changes to at its waypoint (`true`: skirmish)
+    /// [FORMATIONS].
+    pub reform: Option<bool>,
     /// Morale class index into the tables.
     pub class: usize,
     /// Figures at the start.
@@ -103,8 +107,6 @@ pub struct WomBattle {
     pub(super) sides: [SideSpec; 2],
     /// Starting places, by side and unit.
     pub(super) placements: [[Placement; MAX_UNITS]; 2],
-    /// Frontage and depth in inches, by side and unit.
-    pub(super) extents: [[(f64, f64); MAX_UNITS]; 2],
     /// Terrain areas on the field (none on a one-axis field).
     pub(super) terrain: Vec<Area>,
     pub(super) max_turns: u32,
@@ -221,6 +223,18 @@ pub struct UnitState {
     pub attack: Option<Attack>,
     /// Its current target (enemy index).
     pub target: usize,
+    /// In skirmish order now [FORMATIONS].
+    pub skirmish: bool,
+    /// It reached its waypoint and changes formation at its next move.
+    pub reform_due: bool,
+    /// Figures whose riders are stunned after a stumble (they do not
+    /// fight or shoot) [TERRAIN EFFECTS ON MOVEMENT: Rough Ground].
+    pub stunned: u32,
+    /// The last turn they are stunned.
+    pub stunned_until: u32,
+    /// Its unopposed stands that wrapped onto the flank or rear of the
+    /// enemy it fights [MELEE: Overlapping].
+    pub wrap: Option<Wrap>,
 }
 
 /// A melee this unit started against an enemy unit.
@@ -269,6 +283,7 @@ impl WomBattle {
                     facing: place.facing,
                     via_done: place.via.is_none(),
                     commander_alive: spec.commander,
+                    skirmish: spec.skirmish,
                     personality_alive: spec.personality.is_some(),
                     target: spec.target,
                     ..UnitState::default()
@@ -287,10 +302,17 @@ impl WomBattle {
         &self.sides[s].units[u]
     }
 
-    /// The ground unit `(s, u)` covers now.
+    /// The ground unit `(s, u)` covers now: its first rank (`front`
+    /// figures, or all it has left) and the ranks behind, so its frontage
+    /// shrinks as the last stands fall [MELEE: Overlapping] (ours: about the
+    /// centre of its front).
     pub fn footprint(&self, st: &BattleState, s: usize, u: usize) -> Footprint {
         let unit = &st.units[s][u];
-        let (width, depth) = self.extents[s][u];
+        let spec = self.spec_of(s, u);
+        let (width, depth) =
+            self.tables
+                .field
+                .extent(spec.troop, unit.figures, spec.front, unit.skirmish);
         Footprint {
             front: unit.pos,
             facing: unit.facing,
@@ -380,27 +402,26 @@ impl WomBattle {
     /// returns the inches moved, or `None` when it has no waypoint.
     fn march_to_waypoint(&self, st: &mut BattleState, s: usize, u: usize) -> Option<f64> {
         let via = self.placements[s][u].via?;
-        let unit = &mut st.units[s][u];
-        if unit.via_done {
+        if st.units[s][u].via_done {
             return None;
         }
-        let (normal, _) = self.spec_of(s, u).moves;
+        let (normal, _) = self.moves(st, s, u);
+        let unit = &mut st.units[s][u];
         let left = field::norm([via[0] - unit.pos[0], via[1] - unit.pos[1]]);
         if let Some(dir) = field::toward(unit.pos, via) {
             unit.facing = dir;
         }
         let reach = left.min(f64::from(normal));
-        let path = self.path_effect(s, u, unit.pos, unit.facing, reach);
+        let (pos, facing) = (unit.pos, unit.facing);
+        let path = self.path_effect(st, s, u, pos, facing, reach);
         let unit = &mut st.units[s][u];
-        let mut step = left.min((f64::from(normal) - path.penalty).max(0.0));
-        if let Some(halt) = path.halt_at {
-            step = step.min(halt);
-        }
+        let step = left.min(path.reach(f64::from(normal)));
         unit.moved_from = unit.pos;
         unit.pos = field::step(unit.pos, unit.facing, step);
         unit.moved = step > 0.0;
         if step >= left {
             unit.via_done = true;
+            unit.reform_due = self.spec_of(s, u).reform.is_some();
         }
         Some(step)
     }
@@ -431,6 +452,11 @@ impl WomBattle {
                     .weapon
                     .is_some_and(|w| self.tables.weapons[w].per_turn == 2 && unit.fired_beginning);
             if standing {
+                if self.engaged(st, s, u) {
+                    // In melee: turning to a flank attacker, overlapping.
+                    self.melee_move(st, s, u, trace);
+                    continue;
+                }
                 // Stance `hold`: it may still turn to face its target.
                 if !spec.advance && unit.status == Status::Active && !unit.fired_beginning {
                     self.face_target(st, s, u, trace);
@@ -453,8 +479,16 @@ impl WomBattle {
                 self.face_target(st, s, u, trace);
                 continue;
             }
+            // FORMATIONS: a change of formation costs half a normal move
+            // (of the formation taken: ours) and no charge that turn.
+            let reformed = self.reform(st, s, u, trace);
             let gap = self.approach_gap(st, s, u, e).max(0.0);
-            let (normal, charge) = spec.moves;
+            let (normal, charge) = self.moves(st, s, u);
+            let normal = if reformed {
+                f64::from(normal) / 2.0
+            } else {
+                f64::from(normal)
+            };
             let (pos, facing) = (st.units[s][u].pos, st.units[s][u].facing);
             // Stance `fire` with volleys left: walk only into its range.
             let range_to_keep = spec.weapon.and_then(|w| {
@@ -465,8 +499,8 @@ impl WomBattle {
             });
             // TERRAIN EFFECTS ON MOVEMENT along the charge to contact and
             // along the normal move.
-            let can_charge = charge > 0 && !unit.must_rest && range_to_keep.is_none();
-            let charge_path = self.path_effect(s, u, pos, facing, gap);
+            let can_charge = charge > 0 && !unit.must_rest && range_to_keep.is_none() && !reformed;
+            let charge_path = self.path_effect(st, s, u, pos, facing, gap);
             let charging = can_charge
                 && !charge_path.no_charge
                 && charge_path.halt_at.is_none()
@@ -476,9 +510,8 @@ impl WomBattle {
                 gap
             } else {
                 let wanted = range_to_keep.map_or(gap, |r| (gap - f64::from(r)).max(0.0));
-                let path = self.path_effect(s, u, pos, facing, wanted.min(f64::from(normal)));
-                let step = wanted.min((f64::from(normal) - path.penalty).max(0.0));
-                path.halt_at.map_or(step, |h| step.min(h))
+                let path = self.path_effect(st, s, u, pos, facing, wanted.min(normal));
+                wanted.min(path.reach(normal))
             };
             st.units[s][u].moved_from = st.units[s][u].pos;
             self.step_forward(st, s, u, step);
@@ -488,6 +521,9 @@ impl WomBattle {
                     let kind = if charging { "charges" } else { "moves" };
                     format!("{} {kind} {step}\"", spec.name)
                 });
+            }
+            if charging && let Some(kind) = charge_path.stumble {
+                self.stumbles(st, s, u, kind, dice, trace);
             }
             if step < gap {
                 continue;
@@ -521,8 +557,13 @@ impl WomBattle {
             if !st.units[s][u].on_field() {
                 continue;
             }
-            // MELEE: Flank Attack, Rear Attack: the side it touches.
-            let approach = field::side_of(&self.footprint(st, s, u), &self.footprint(st, 1 - s, e));
+            // MELEE: Flank Attack, Rear Attack: the side it touches; it
+            // squares up against that side (ours).
+            let (me, them) = (self.footprint(st, s, u), self.footprint(st, 1 - s, e));
+            let approach = field::side_of(&me, &them);
+            let (pos, facing) = field::square_up(&me, &them, approach);
+            st.units[s][u].pos = pos;
+            st.units[s][u].facing = facing;
             st.units[s][u].attack = Some(Attack {
                 target: e,
                 approach,
@@ -547,12 +588,43 @@ impl WomBattle {
         }
     }
 
+    /// Normal and charge moves of `(s, u)` in the formation it is in now
+    /// [MOVEMENT: Movement Table].
+    pub fn moves(&self, st: &BattleState, s: usize, u: usize) -> (u32, u32) {
+        let spec = self.spec_of(s, u);
+        self.tables.moves[spec.troop.index()][usize::from(st.units[s][u].skirmish)]
+            .unwrap_or(spec.moves)
+    }
+
+    /// Makes the change of formation of `(s, u)` that is due, if any
+    /// [FORMATIONS]; returns whether it changed (its move this turn is
+    /// then half a normal move, and no charge).
+    fn reform<T: Trace>(&self, st: &mut BattleState, s: usize, u: usize, trace: &mut T) -> bool {
+        let spec = self.spec_of(s, u);
+        let unit = &mut st.units[s][u];
+        if !unit.reform_due {
+            return false;
+        }
+        unit.reform_due = false;
+        match spec.reform {
+            Some(to) if to != unit.skirmish => {
+                unit.skirmish = to;
+                trace.event("[FORMATIONS]", || {
+                    let order = if to { "skirmish" } else { "formed" };
+                    format!("{} changes to {order} order: half a move", spec.name)
+                });
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Charge bookkeeping after a move of `step` inches [MOVEMENT: Charge
     /// Movement]: three charges in a row call for a rest; three normal
     /// moves in a row give it, and so does a move at half speed (or less)
     /// followed by a normal move (a turn without moving: see `turn`).
     fn count_move(&self, st: &mut BattleState, s: usize, u: usize, charging: bool, step: f64) {
-        let half_move = f64::from(self.spec_of(s, u).moves.0) / 2.0;
+        let half_move = f64::from(self.moves(st, s, u).0) / 2.0;
         let unit = &mut st.units[s][u];
         unit.moved = step > 0.0;
         let charge_turns = self.tables.charge_turns;
@@ -587,6 +659,9 @@ impl WomBattle {
                 unit.moved = false;
                 unit.fired_beginning = false;
                 unit.fired_mid = false;
+                if unit.stunned_until < turn {
+                    unit.stunned = 0;
+                }
             }
         }
         // 1) Beginning turn fire: units that fire twice a turn and stand.

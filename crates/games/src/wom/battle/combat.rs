@@ -38,7 +38,7 @@ impl WomBattle {
             100
         }
         .min(self.terrain_cover_keep(st, 1 - s, e));
-        let skirmish = if target.skirmish {
+        let skirmish = if st.units[1 - s][e].skirmish {
             t.skirmisher_keep
         } else {
             100
@@ -46,16 +46,34 @@ impl WomBattle {
         u64::from(firers) * per_firer * cover * skirmish / 10_000
     }
 
-    /// Melee casualties, in parts of a figure, that unit `(s, u)` inflicts
-    /// on enemy unit `e` this round (MELEE TABLE with its adjustments):
-    /// `charged` for its first round after a charge, `doubled` for the first
-    /// round(s) of a flank or rear attack.
+    /// Melee casualties, in parts of a figure, that the whole first rank of
+    /// unit `(s, u)` inflicts on enemy unit `e` this round (MELEE TABLE with
+    /// its adjustments): `charged` for its first round after a charge,
+    /// `doubled` for the first round(s) of a flank or rear attack.
     pub fn melee_parts(
         &self,
         st: &BattleState,
         s: usize,
         u: usize,
         e: usize,
+        charged: bool,
+        doubled: bool,
+    ) -> u64 {
+        let fighters = self.front_figures(st, s, u);
+        self.melee_parts_of(st, s, u, e, fighters, charged, doubled)
+    }
+
+    /// As [`WomBattle::melee_parts`] for `fighters` figures of `(s, u)` in
+    /// contact [MELEE: only touching stands fight], its personality figure
+    /// (fighting with them) included.
+    #[allow(clippy::too_many_arguments)]
+    pub fn melee_parts_of(
+        &self,
+        st: &BattleState,
+        s: usize,
+        u: usize,
+        e: usize,
+        fighters: u32,
         charged: bool,
         doubled: bool,
     ) -> u64 {
@@ -84,8 +102,7 @@ impl WomBattle {
             let halves = t.melee_halves[troop.index()][column] + 2 * add;
             figures * PARTS / (2 * group) * halves
         };
-        let fighters = u64::from(st.units[s][u].figures.min(attacker.front));
-        let mut parts = group_parts(attacker.troop, fighters);
+        let mut parts = group_parts(attacker.troop, u64::from(fighters));
         if st.units[s][u].personality_alive
             && let Some((_, level)) = attacker.personality
             && level >= 12
@@ -212,7 +229,7 @@ impl WomBattle {
         let ranks = spec.weapon.map_or(0, |w| {
             self.tables.weapons[w].ranks + u32::from(self.rank_on_higher_ground(st, s, u))
         });
-        st.units[s][u].figures.min(spec.front * ranks)
+        self.fit_figures(st, s, u).min(spec.front * ranks)
     }
 
     /// Simultaneous fire of every unit for which `eligible` holds.
@@ -295,14 +312,22 @@ impl WomBattle {
                     continue;
                 };
                 let doubled = !self.returns_blows(&a);
-                let parts =
-                    self.melee_parts(st, s, u, a.target, a.charged && a.rounds == 0, doubled);
+                let (fighters, _) = self.contact(st, s, u, &a);
+                let parts = self.melee_parts_of(
+                    st,
+                    s,
+                    u,
+                    a.target,
+                    fighters,
+                    a.charged && a.rounds == 0,
+                    doubled,
+                );
                 hits[1 - s][a.target] += parts;
                 struck[1 - s][a.target] = true;
                 any = true;
                 trace.event("[MELEE TABLE]", || {
                     format!(
-                        "{} strikes {} ({:?}, round {}{}{}): {parts}/{PARTS} figures",
+                        "{} ({fighters} in contact) strikes {} ({:?}, round {}{}{}): {parts}/{PARTS} figures",
                         self.spec_of(s, u).name,
                         self.spec_of(1 - s, a.target).name,
                         a.approach,
@@ -317,25 +342,64 @@ impl WomBattle {
                 });
             }
         }
+        // Stands wrapped round onto a flank or the rear [MELEE:
+        // Overlapping] strike that side, doubled and unanswered for the
+        // rounds of a flank (rear) attack; then the files they touch turn
+        // and strike back (one figure a rank on a flank, the rear rank's).
+        for s in 0..2 {
+            for u in 0..st.counts[s] {
+                let Some(w) = st.units[s][u].wrap else {
+                    continue;
+                };
+                let e = w.target;
+                let doubled = w.rounds < self.wrap_doubled_rounds(&w);
+                let fighters = self.wrap_figures(st, s, u, &w);
+                let parts = self.melee_parts_of(st, s, u, e, fighters, false, doubled);
+                hits[1 - s][e] += parts;
+                struck[1 - s][e] = true;
+                any = true;
+                let back = if doubled || st.units[1 - s][e].status != Status::Active {
+                    0
+                } else {
+                    self.wrap_answer(st, 1 - s, e, &w).min(fighters)
+                };
+                let returned = self.melee_parts_of(st, 1 - s, e, u, back, false, false);
+                if back > 0 {
+                    hits[s][u] += returned;
+                    struck[s][u] = true;
+                }
+                trace.event("[MELEE: Overlapping]", || {
+                    format!(
+                        "{fighters} figures of {} on the flank or rear of {} strike{}: {parts}/{PARTS} figures; {back} strike back: {returned}/{PARTS}",
+                        self.spec_of(s, u).name,
+                        self.spec_of(1 - s, e).name,
+                        if doubled { ", doubled" } else { "" },
+                    )
+                });
+            }
+        }
         // Defenders that fight no melee of their own strike back at their
-        // first attacker they may answer; retreating units do not fight.
+        // first attacker they may answer, with the figures in contact;
+        // retreating units do not fight.
         for s in 0..2 {
             for u in 0..st.counts[s] {
                 if st.units[s][u].attack.is_some() || st.units[s][u].status != Status::Active {
                     continue;
                 }
-                let answer = (0..st.counts[1 - s]).find(|&e| {
+                let answer = (0..st.counts[1 - s]).find_map(|e| {
                     st.units[1 - s][e]
                         .attack
-                        .is_some_and(|a| a.target == u && self.returns_blows(&a))
+                        .filter(|a| a.target == u && self.returns_blows(a))
+                        .map(|a| (e, a))
                 });
-                let Some(e) = answer else { continue };
-                let parts = self.melee_parts(st, s, u, e, false, false);
+                let Some((e, a)) = answer else { continue };
+                let (_, fighters) = self.contact(st, 1 - s, e, &a);
+                let parts = self.melee_parts_of(st, s, u, e, fighters, false, false);
                 hits[1 - s][e] += parts;
                 struck[1 - s][e] = true;
                 trace.event("[MELEE TABLE]", || {
                     format!(
-                        "{} strikes back at {}: {parts}/{PARTS} figures",
+                        "{} ({fighters} in contact) strikes back at {}: {parts}/{PARTS} figures",
                         self.spec_of(s, u).name,
                         self.spec_of(1 - s, e).name
                     )
@@ -344,8 +408,12 @@ impl WomBattle {
         }
         for s in 0..2 {
             for u in 0..st.counts[s] {
-                if let Some(a) = st.units[s][u].attack.as_mut() {
+                let unit = &mut st.units[s][u];
+                if let Some(a) = unit.attack.as_mut() {
                     a.rounds += 1;
+                }
+                if let Some(w) = unit.wrap.as_mut() {
+                    w.rounds += 1;
                 }
             }
         }

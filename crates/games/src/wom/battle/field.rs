@@ -268,6 +268,124 @@ pub fn in_arc(a: &Footprint, b: &Footprint, arc: [f64; 2]) -> bool {
     })
 }
 
+/// How the front of `a` lies across the front (or rear) edge of `d`,
+/// measured along `d`'s width: the lengths of `a`'s front beyond `d`'s left
+/// and right ends, and of `d`'s width beyond the ends of `a`'s front on its
+/// left and right [MELEE: Overlapping]. Left and right are `d`'s.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Across {
+    /// `a`'s front beyond `d`'s left end.
+    pub a_left: f64,
+    /// `a`'s front beyond `d`'s right end.
+    pub a_right: f64,
+    /// `d`'s width left of `a`'s front.
+    pub d_left: f64,
+    /// `d`'s width right of `a`'s front.
+    pub d_right: f64,
+}
+
+/// See [`Across`].
+pub fn across(a: &Footprint, d: &Footprint) -> Across {
+    let (l, r) = a.front_edge();
+    let right = d.right();
+    let (p, q) = (dot(sub(l, d.front), right), dot(sub(r, d.front), right));
+    let (lo, hi) = (p.min(q), p.max(q));
+    let half = d.width / 2.0;
+    Across {
+        a_left: (-half - lo).clamp(0.0, hi - lo),
+        a_right: (hi - half).clamp(0.0, hi - lo),
+        d_left: (lo + half).clamp(0.0, d.width),
+        d_right: (half - hi).clamp(0.0, d.width),
+    }
+}
+
+/// How the front of `a` lies along the flank of `d` (its depth): the length
+/// touching the side between `d`'s front and rear lines, the length beyond
+/// its rear line and the length ahead of its front line.
+pub fn along_flank(a: &Footprint, d: &Footprint) -> (f64, f64, f64) {
+    let (l, r) = a.front_edge();
+    let (p, q) = (
+        dot(sub(l, d.front), d.facing),
+        dot(sub(r, d.front), d.facing),
+    );
+    let (lo, hi) = (p.min(q), p.max(q));
+    let touching = (hi.min(0.0) - lo.max(-d.depth)).max(0.0);
+    let past_rear = (-d.depth - lo).clamp(0.0, hi - lo);
+    let ahead_of_front = hi.clamp(0.0, hi - lo);
+    (touching, past_rear, ahead_of_front)
+}
+
+/// Where attacker `a`, in contact with `d` on `side`, stands once it has
+/// squared up to that side (ours: the rules lay stands against stands, so
+/// the last of the move wheels its front flat against the side it meets,
+/// and the stands close on the enemy as the melee goes on): facing `d`'s
+/// front, its front on `d`'s front line; behind `d`, its front on `d`'s
+/// rear line, in both cases slid along the line only as far as needed for
+/// the narrower front to lie wholly against the wider; on a flank, its
+/// front along that side from `d`'s front corner back. Returns its front
+/// centre and facing.
+pub fn square_up(a: &Footprint, d: &Footprint, side: Approach) -> (V2, V2) {
+    let right = d.right();
+    let slack = (d.width - a.width).abs() / 2.0;
+    let l = dot(sub(a.front, d.front), right).clamp(-slack, slack);
+    match side {
+        Approach::Front => (add_scaled(d.front, right, l), [-d.facing[0], -d.facing[1]]),
+        Approach::Rear => (
+            add_scaled(add_scaled(d.front, d.facing, -d.depth), right, l),
+            d.facing,
+        ),
+        Approach::Flank => {
+            let lateral = dot(sub(a.front, d.front), right);
+            let sign = if lateral > 0.0 { 1.0 } else { -1.0 };
+            let corner = add_scaled(d.front, right, sign * d.width / 2.0);
+            (
+                add_scaled(corner, d.facing, -a.width / 2.0),
+                [-sign * right[0], -sign * right[1]],
+            )
+        }
+    }
+}
+
+/// Whether two footprints share ground (touching edges do not count).
+pub fn overlaps(a: &Footprint, b: &Footprint) -> bool {
+    let (ca, cb) = (a.corners(), b.corners());
+    let range = |c: &[V2; 4], axis: V2| {
+        c.iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &p| {
+                let x = dot(p, axis);
+                (lo.min(x), hi.max(x))
+            })
+    };
+    [a.facing, a.right(), b.facing, b.right()]
+        .iter()
+        .all(|&axis| {
+            let (pa, pb) = (range(&ca, axis), range(&cb, axis));
+            pa.1 > pb.0 + EPS && pb.1 > pa.0 + EPS
+        })
+}
+
+/// The ground beside `d` that stands wrapping onto its `side` ([`LEFT`],
+/// [`RIGHT`] or [`REAR`]) move onto, `reach` inches out from it [MELEE:
+/// Overlapping].
+pub fn wrap_zone(d: &Footprint, side: u8, reach: f64) -> Footprint {
+    if side == REAR {
+        Footprint {
+            front: add_scaled(d.front, d.facing, -d.depth),
+            facing: d.facing,
+            width: d.width,
+            depth: reach,
+        }
+    } else {
+        let sign = if side == RIGHT { 1.0 } else { -1.0 };
+        Footprint {
+            front: add_scaled(d.front, d.right(), sign * (d.width + reach) / 2.0),
+            facing: d.facing,
+            width: reach,
+            depth: d.depth,
+        }
+    }
+}
+
 /// Sides of a unit an enemy can touch, as bits of a mask.
 pub const FRONT: u8 = 1;
 /// Its left flank.
@@ -376,6 +494,48 @@ mod tests {
         // A long target crossing the arc with every corner outside it.
         let wall = unit([0.0, 10.0], 180.0, 100.0, 0.5);
         assert!(in_arc(&a, &wall, foot));
+    }
+
+    #[test]
+    fn fronts_across_each_other_and_along_a_flank() {
+        // [MELEE: Overlapping] a 10" unit facing a 5" one, its centre 1"
+        // to d's right: it overhangs d's left end by 1.5" and its right end
+        // by 3.5", and covers all of d's front.
+        let d = unit([0.0, 0.0], 0.0, 5.0, 1.0);
+        let a = unit([1.0, 0.0], 180.0, 10.0, 1.0);
+        let x = across(&a, &d);
+        assert_eq!(
+            (x.a_left, x.a_right, x.d_left, x.d_right),
+            (1.5, 3.5, 0.0, 0.0)
+        );
+        let y = across(&d, &a);
+        assert_eq!((y.a_left, y.a_right), (0.0, 0.0));
+        assert_eq!(y.d_left + y.d_right, 5.0);
+        // Squared up on d's left flank, a 4" front along a 1" deep side:
+        // 1" touching, 3" past the rear, nothing ahead of its front.
+        let b = unit([-9.0, -0.5], 90.0, 4.0, 1.0);
+        let (pos, facing) = square_up(&b, &d, Approach::Flank);
+        let wheeled = Footprint {
+            front: pos,
+            facing,
+            width: 4.0,
+            depth: 1.0,
+        };
+        assert_eq!(facing, [1.0, 0.0]);
+        assert_eq!(along_flank(&wheeled, &d), (1.0, 3.0, 0.0));
+        assert_eq!(side_bit(&wheeled, &d), LEFT);
+        // A 2" front meeting d's 5" front at its end slides in until it
+        // lies wholly against it; a 10" front covers all of d.
+        let end = unit([3.0, 0.0], 180.0, 2.0, 1.0);
+        assert_eq!(square_up(&end, &d, Approach::Front).0, [1.5, 0.0]);
+        assert_eq!(square_up(&a, &d, Approach::Front).0, [1.0, 0.0]);
+        // The ground beside d's right flank, 2" out, and who stands on it.
+        let zone = wrap_zone(&d, RIGHT, 2.0);
+        assert!(overlaps(&zone, &unit([3.5, 0.0], 0.0, 1.0, 1.0)));
+        assert!(!overlaps(&zone, &unit([5.0, 0.0], 0.0, 1.0, 1.0)));
+        assert!(!overlaps(&zone, &d));
+        let rear = wrap_zone(&d, REAR, 2.0);
+        assert!(overlaps(&rear, &unit([0.0, -2.0], 0.0, 1.0, 0.5)));
     }
 
     #[test]

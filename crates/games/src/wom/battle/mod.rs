@@ -7,6 +7,7 @@
 //! - `scenario`: the scenario file, its validation and the output spec;
 //! - [`field`]: positions, facings and footprints on the table;
 //! - `combat`: missile fire and melee;
+//! - [`frontage`]: the figures in contact, overlapping, turning to face;
 //! - `morale`: morale checks and units leaving the fight;
 //! - [`tables`]: the battle tables, loaded and checked;
 //! - [`terrain`]: terrain areas and what they change for moves and missiles.
@@ -15,6 +16,7 @@
 pub mod battle;
 mod combat;
 pub mod field;
+pub mod frontage;
 mod morale;
 mod scenario;
 pub(crate) use scenario::{UnitFile, unit_spec};

@@ -80,6 +80,10 @@ impl WomBattle {
             if st.units[1 - s][e].attack.is_some_and(|a| a.target == u) {
                 mask |= field::side_bit(&self.footprint(st, 1 - s, e), &me);
             }
+            // Stands wrapped onto its flanks or rear [MELEE: Overlapping].
+            if let Some(w) = st.units[1 - s][e].wrap.filter(|w| w.target == u) {
+                mask |= w.sides;
+            }
         }
         field::surrounds(mask)
     }
@@ -176,7 +180,7 @@ impl WomBattle {
             let unit = &mut st.units[s][u];
             unit.disorganized = false;
             unit.status = Status::Retreating(st.turn + 1);
-            self.step_forward(st, s, u, -f64::from(spec.moves.0));
+            self.retreat(st, s, u);
         }
         trace.event("[MORALE TABLE]", || {
             let result = if roll <= steady {
@@ -193,12 +197,18 @@ impl WomBattle {
         });
     }
 
-    /// Ends every melee unit `(s, u)` takes part in.
+    /// Ends every melee unit `(s, u)` takes part in, and the stands wrapped
+    /// round in them.
     pub(super) fn leave_melee(&self, st: &mut BattleState, s: usize, u: usize) {
         st.units[s][u].attack = None;
+        st.units[s][u].wrap = None;
         for e in 0..st.counts[1 - s] {
-            if st.units[1 - s][e].attack.is_some_and(|a| a.target == u) {
-                st.units[1 - s][e].attack = None;
+            let enemy = &mut st.units[1 - s][e];
+            if enemy.attack.is_some_and(|a| a.target == u) {
+                enemy.attack = None;
+            }
+            if enemy.wrap.is_some_and(|w| w.target == u) {
+                enemy.wrap = None;
             }
         }
     }

@@ -46,7 +46,8 @@ pub struct BattleFile {
 struct TerrainFile {
     /// A kind of the data folder's `battle-tables.toml` `[terrain]`
     /// (`hill`, `gentle-hill`, `woods`, `dense-woods`, `soft-cover`,
-    /// `hard-cover` in the bundled data).
+    /// `hard-cover`, `rough-ground`, `broken-ground`, `mountains` in the
+    /// bundled data).
     kind: String,
     /// One corner of its rectangle, `[x, y]` inches on the table.
     from: [f64; 2],
@@ -111,6 +112,10 @@ pub(crate) struct UnitFile {
     /// Field scenarios: a point `[x, y]` it marches to (normal moves) before
     /// it turns on its target.
     via: Option<[f64; 2]>,
+    /// Field scenarios with `via`: the formation (`formed` or `skirmish`)
+    /// it changes to once at its waypoint, at the cost of half a move
+    /// [FORMATIONS].
+    reform: Option<String>,
 }
 
 impl UnitFile {
@@ -289,7 +294,7 @@ impl WomBattle {
                 };
             }
         }
-        Self::with_placements(tables, sides, placements, extents, max_turns)
+        Self::with_placements(tables, sides, placements, max_turns)
     }
 
     /// A battle on a field, each unit where `placements` puts it.
@@ -299,8 +304,7 @@ impl WomBattle {
         placements: [[Placement; MAX_UNITS]; 2],
         max_turns: u32,
     ) -> Self {
-        let extents = Self::extents_of(&tables, &sides);
-        Self::with_placements(tables, sides, placements, extents, max_turns)
+        Self::with_placements(tables, sides, placements, max_turns)
     }
 
     fn extents_of(tables: &BattleTables, sides: &[SideSpec; 2]) -> [[(f64, f64); MAX_UNITS]; 2] {
@@ -320,7 +324,6 @@ impl WomBattle {
         tables: BattleTables,
         sides: [SideSpec; 2],
         placements: [[Placement; MAX_UNITS]; 2],
-        extents: [[(f64, f64); MAX_UNITS]; 2],
         max_turns: u32,
     ) -> Self {
         let mut metrics = vec![
@@ -359,7 +362,6 @@ impl WomBattle {
             tables,
             sides,
             placements,
-            extents,
             terrain: Vec::new(),
             max_turns,
             spec,
@@ -570,6 +572,32 @@ pub(crate) fn unit_spec(
             format!("{} always skirmish (FORMATIONS)", unit.troop),
         )
     })?;
+    // FORMATIONS: a change of formation, made at the waypoint.
+    let reform = match unit.reform.as_deref() {
+        None => None,
+        Some(_) if unit.via.is_none() => {
+            return Err(err(
+                "reform",
+                "expected a waypoint (via) to change formation at".into(),
+            ));
+        }
+        Some(name @ ("formed" | "skirmish")) => {
+            let to = name == "skirmish";
+            if tables.moves[troop.index()][usize::from(to)].is_none() {
+                return Err(err(
+                    "reform",
+                    format!("{} always skirmish (FORMATIONS)", unit.troop),
+                ));
+            }
+            Some(to)
+        }
+        Some(other) => {
+            return Err(err(
+                "reform",
+                format!("expected \"formed\" or \"skirmish\", found {other:?}"),
+            ));
+        }
+    };
     if unit.shield && troop != Troop::HumanInfantry {
         return Err(err(
             "shield",
@@ -665,6 +693,7 @@ pub(crate) fn unit_spec(
         troop,
         shield: unit.shield,
         skirmish,
+        reform,
         class,
         figures,
         front: front as u32,

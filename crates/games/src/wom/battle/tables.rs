@@ -187,14 +187,25 @@ pub struct TerrainKind {
     pub name: String,
     /// Inches lost by a move that goes onto it from outside (uphill).
     pub uphill: u32,
-    /// Inches lost by a move that enters or crosses it (through trees).
-    pub through: u32,
+    /// Inches lost by a move that enters or crosses it (through trees,
+    /// rough ground), by formed foot, skirmishing foot and mounted troops.
+    pub through: [u32; 3],
     /// Formed units may enter it (trees: only skirmishers).
     pub formed: bool,
     /// A charge may enter or cross it.
     pub charge_into: bool,
     /// A charge may leave it (off a hill: only very gentle slopes).
     pub charge_off: bool,
+    /// Charge moves are possible on it at all (broken ground, mountains:
+    /// no).
+    pub charge: bool,
+    /// Every move that touches it is made at half speed (mountains).
+    pub half_speed: bool,
+    /// 2d6 totals on which a mounted figure charging across it stumbles
+    /// (rough ground: 2 or 12), as bits (bit `t` for total `t`); 0: none.
+    pub stumble: u16,
+    /// Turns a stumbled figure's rider is stunned.
+    pub stunned_turns: u32,
     /// Higher ground: a unit whose rear stands on it and front does not
     /// fires one rank more.
     pub higher: bool,
@@ -432,7 +443,12 @@ impl Load for BattleTables {
             if k.kind.is_empty() || terrain.iter().any(|t: &TerrainKind| t.name == k.kind) {
                 return Err(err(&field, "expected a new, non-empty kind name".into()));
             }
-            if k.uphill > 12 || k.through > 12 {
+            let through = [
+                k.through,
+                k.through_skirmish.unwrap_or(k.through),
+                k.through_mounted.unwrap_or(k.through),
+            ];
+            if k.uphill > 12 || through.iter().any(|&t| t > 12) {
                 return Err(err(
                     &field,
                     "expected move penalties of 0 to 12 inches".into(),
@@ -449,13 +465,32 @@ impl Load for BattleTables {
                     ));
                 }
             };
+            if let Some(bad) = k.stumble.iter().find(|t| !(2..=12).contains(*t)) {
+                return Err(err(
+                    &format!("{field}.stumble"),
+                    format!("expected 2d6 totals (2 to 12), found {bad}"),
+                ));
+            }
+            if k.stunned_turns > 60 || (k.stunned_turns == 0) != k.stumble.is_empty() {
+                return Err(err(
+                    &format!("{field}.stunned_turns"),
+                    format!(
+                        "expected 1 to 60 turns with stumble totals (0 without), found {}",
+                        k.stunned_turns
+                    ),
+                ));
+            }
             terrain.push(TerrainKind {
                 name: k.kind.clone(),
                 uphill: k.uphill,
-                through: k.through,
+                through,
                 formed: k.formed,
                 charge_into: k.charge_into,
                 charge_off: k.charge_off,
+                charge: k.charge,
+                half_speed: k.half_speed,
+                stumble: k.stumble.iter().fold(0, |m, &t| m | 1 << t),
+                stunned_turns: k.stunned_turns,
                 higher: k.higher,
                 cover_keep,
                 fire: k.fire,
@@ -527,8 +562,20 @@ struct TerrainRow {
     uphill: u32,
     #[serde(default)]
     through: u32,
+    #[serde(default)]
+    through_skirmish: Option<u32>,
+    #[serde(default)]
+    through_mounted: Option<u32>,
     #[serde(default = "yes")]
     formed: bool,
+    #[serde(default = "yes")]
+    charge: bool,
+    #[serde(default)]
+    half_speed: bool,
+    #[serde(default)]
+    stumble: Vec<u32>,
+    #[serde(default)]
+    stunned_turns: u32,
     #[serde(default = "yes")]
     charge_into: bool,
     #[serde(default = "yes")]

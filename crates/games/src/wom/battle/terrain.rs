@@ -1,9 +1,12 @@
 //! Terrain on the field: areas of the kinds `battle-tables.toml` `[terrain]`
 //! defines, laid out by a field scenario's `[[terrain]]` rectangles, and
 //! what they change for movement and missiles [TERRAIN EFFECTS ON MOVEMENT:
-//! Hills, Trees; TERRAIN EFFECTS UPON MISSILES; MISSILE FIRE TABLE
-//! adjustments]. A unit is in an area when the centre of its front edge is.
-//! The rules give terrain no effect on melee.
+//! Rough Ground, Broken Ground, Hills, Trees, Mountains; TERRAIN EFFECTS
+//! UPON MISSILES; MISSILE FIRE TABLE adjustments]. A unit is in an area when
+//! the centre of its front edge is. The rules give terrain no effect on
+//! melee. Retreats go through the terrain behind a unit like any move.
+
+use barsoom_engine::{Roll, Trace};
 
 use super::battle::{BattleState, WomBattle};
 use super::field::{self, V2};
@@ -49,22 +52,60 @@ impl Area {
 /// What the terrain along a move does to it.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct PathEffect {
-    /// Inches taken off the move (uphill, through trees).
+    /// Inches taken off the move (uphill, through trees, rough ground).
     pub penalty: f64,
-    /// No charge along this path (through trees, down a steep hill).
+    /// No charge along this path (through trees or broken ground, in
+    /// mountains, down a steep hill).
     pub no_charge: bool,
-    /// A formed unit must halt this far along (the edge of trees).
+    /// A formed unit must halt this far along (the edge of trees, broken
+    /// ground).
     pub halt_at: Option<f64>,
+    /// The move is made at half speed (mountains).
+    pub half_speed: bool,
+    /// A charge along it risks stumbles: the kind whose 2d6 totals and
+    /// stunned turns apply (rough ground, mounted troops only).
+    pub stumble: Option<usize>,
+}
+
+impl PathEffect {
+    /// How far a move of `normal` inches gets along this path: half speed,
+    /// less the penalties, no further than a halt.
+    pub fn reach(&self, normal: f64) -> f64 {
+        let speed = if self.half_speed {
+            normal / 2.0
+        } else {
+            normal
+        };
+        let reach = (speed - self.penalty).max(0.0);
+        self.halt_at.map_or(reach, |h| reach.min(h))
+    }
 }
 
 impl WomBattle {
     /// The terrain effects on a move of unit `(s, u)` from `from` along
     /// `dir` for `len` inches [TERRAIN EFFECTS ON MOVEMENT]: going onto a
-    /// hill costs its uphill penalty, entering or crossing trees their
-    /// penalty (each kind's largest, paid once); no charge enters trees or
-    /// leaves a steep hill; formed units halt where trees begin.
-    pub fn path_effect(&self, s: usize, u: usize, from: V2, dir: V2, len: f64) -> PathEffect {
-        let skirmish = self.spec_of(s, u).skirmish;
+    /// hill costs its uphill penalty, entering or crossing trees or rough
+    /// ground their penalty for the unit's kind of troops (each the largest,
+    /// paid once); no charge enters trees, leaves a steep hill or touches
+    /// broken ground or mountains; formed units halt where trees or broken
+    /// ground begin; mountains halve the move; mounted troops charging
+    /// across rough ground may stumble.
+    pub fn path_effect(
+        &self,
+        st: &BattleState,
+        s: usize,
+        u: usize,
+        from: V2,
+        dir: V2,
+        len: f64,
+    ) -> PathEffect {
+        let spec = self.spec_of(s, u);
+        let skirmish = st.units[s][u].skirmish;
+        let troops = if spec.troop.is_mounted() {
+            2
+        } else {
+            usize::from(skirmish)
+        };
         let mut uphill = 0;
         let mut through = 0;
         let mut effect = PathEffect::default();
@@ -85,10 +126,74 @@ impl WomBattle {
             } else if t_out < len && !kind.charge_off {
                 effect.no_charge = true;
             }
-            through = through.max(kind.through);
+            effect.no_charge |= !kind.charge;
+            effect.half_speed |= kind.half_speed;
+            if kind.stumble != 0 && troops == 2 {
+                effect.stumble = Some(area.kind);
+            }
+            through = through.max(kind.through[troops]);
         }
         effect.penalty = f64::from(uphill + through);
         effect
+    }
+
+    /// A mounted unit charging across ground where thoats stumble: a 2d6
+    /// for each figure, and each that stumbles leaves its rider stunned
+    /// for the kind's turns [TERRAIN EFFECTS ON MOVEMENT: Rough Ground]
+    /// (ours: one roll a figure, 50 riders, as the rule's "each thot").
+    pub(super) fn stumbles<T: Trace>(
+        &self,
+        st: &mut BattleState,
+        s: usize,
+        u: usize,
+        kind: usize,
+        dice: &mut impl Roll,
+        trace: &mut T,
+    ) {
+        let k = &self.tables.terrain[kind];
+        let mut fell = 0;
+        for _ in 0..st.units[s][u].figures {
+            let total = dice.d6() + dice.d6();
+            if k.stumble & (1 << total) != 0 {
+                fell += 1;
+            }
+        }
+        if fell == 0 {
+            return;
+        }
+        let unit = &mut st.units[s][u];
+        unit.stunned = (unit.stunned + fell).min(unit.figures);
+        unit.stunned_until = st.turn + k.stunned_turns - 1;
+        trace.event("[TERRAIN EFFECTS ON MOVEMENT: Rough Ground]", || {
+            format!(
+                "{fell} figures of {} stumble charging across {}: stunned {} turns",
+                self.spec_of(s, u).name,
+                k.name,
+                k.stunned_turns
+            )
+        });
+    }
+
+    /// Figures of `(s, u)` fit to fight or shoot: not stunned.
+    pub fn fit_figures(&self, st: &BattleState, s: usize, u: usize) -> u32 {
+        let unit = &st.units[s][u];
+        unit.figures.saturating_sub(unit.stunned)
+    }
+
+    /// Moves unit `(s, u)` back a full move, facing as it was, through the
+    /// terrain behind it [MORALE TABLE: retreat one full move; TERRAIN
+    /// EFFECTS ON MOVEMENT]: slowed by its penalties and half speed, and a
+    /// formed unit halts where trees or broken ground begin. Returns the
+    /// inches it fell back.
+    pub(super) fn retreat(&self, st: &mut BattleState, s: usize, u: usize) -> f64 {
+        let normal = f64::from(self.moves(st, s, u).0);
+        let unit = &st.units[s][u];
+        let back = [-unit.facing[0], -unit.facing[1]];
+        let reach = self
+            .path_effect(st, s, u, unit.pos, back, normal)
+            .reach(normal);
+        self.step_forward(st, s, u, -reach);
+        reach
     }
 
     /// The terrain areas the point `p` lies in.
@@ -120,7 +225,7 @@ impl WomBattle {
             return false;
         }
         let unit = &st.units[s][u];
-        let (_, depth) = self.extents[s][u];
+        let depth = self.footprint(st, s, u).depth;
         let rear = field::step(unit.pos, unit.facing, -depth);
         let higher = |p: V2| self.areas_at(p).any(|a| self.tables.terrain[a.kind].higher);
         higher(rear) && !higher(unit.pos)

@@ -855,6 +855,7 @@ fn ground_war(
                 ));
             };
             let landed = crate::wom::battle::battle::UnitSpec {
+                reform: None,
                 name: format!("{} troops", ships[i].name),
                 troop,
                 shield: false,
