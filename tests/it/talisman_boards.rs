@@ -386,3 +386,31 @@ pub(crate) fn game_ends_and_board_visited(scenario: &str, k: usize) {
     );
     assert!(counts.boards[k].visits > 0, "{:?}", counts.boards);
 }
+
+#[test]
+fn a_search_player_does_not_see_the_order_of_an_expansion_deck_11_30() {
+    // An expansion board's deck is face down like the main one: before a
+    // playout the search re-deals its order, keeping its cards.
+    use barsoom::engine::search::Searchable;
+    let rules = rules();
+    let config = dungeon_config(&rules);
+    let mut g = Game::new(&rules, &config);
+    let mut dice = barsoom::engine::rng::Dice::for_trial(3, 0);
+    g.setup(&mut dice);
+    let k = rules
+        .expansions
+        .iter()
+        .position(|x| x.id == "dungeon")
+        .expect("the Dungeon is loaded");
+    let dealt = g.board_cards(k).to_vec();
+    assert!(dealt.len() >= 10, "the Dungeon's deck is dealt");
+    let mut seen = g.clone();
+    seen.determinize((), 0, &mut dice);
+    let redealt = seen.board_cards(k).to_vec();
+    assert_ne!(redealt, dealt, "the order is dealt again");
+    let sorted = |mut v: Vec<u16>| {
+        v.sort_unstable();
+        v
+    };
+    assert_eq!(sorted(redealt), sorted(dealt), "the same cards");
+}

@@ -48,6 +48,11 @@ impl Game<'_> {
         }
     }
 
+    /// Expansion board `k`'s deck, the next card to be drawn last.
+    pub fn board_cards(&self, k: usize) -> &[u16] {
+        &self.board_deck[k][..usize::from(self.board_deck_len[k])]
+    }
+
     /// Draws the next card for `space`: from its expansion board's deck
     /// there (its discards reshuffled when it runs out, as 13:13 does for
     /// the main deck), else from the main adventure deck.

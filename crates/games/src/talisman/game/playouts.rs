@@ -39,7 +39,8 @@ impl Searchable for Game<'_> {
         }
     }
 
-    /// Hidden from `seat`: the order of the adventure deck, the spells the
+    /// Hidden from `seat`: the order of the adventure deck and of each
+    /// expansion board's deck, the spells the
     /// others hold and the spell deck's order (pooled and dealt again in
     /// the same numbers), the characters in the others' hands (dealt again
     /// from every character not yet seen), and the ending card at the Crown
@@ -48,6 +49,12 @@ impl Searchable for Game<'_> {
     /// open.
     fn determinize<R: Roll>(&mut self, _env: (), seat: usize, r: &mut R) {
         shuffle(&mut self.deck[..self.deck_len], r);
+        // Each expansion board's deck is as face down as the main one
+        // [11:30] (none is dealt when no board is played: no draw).
+        for k in 0..self.board_deck.len() {
+            let n = usize::from(self.board_deck_len[k]);
+            shuffle(&mut self.board_deck[k][..n], r);
+        }
         let n = self.seats();
         let mut pool = [0u8; MAX_SPELLS];
         let mut len = self.spell_len;
